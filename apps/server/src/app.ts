@@ -1,0 +1,80 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Redis } from 'ioredis';
+import '@lm/shared'; // zh-CN validation messages
+import type { Env } from './config/env.ts';
+import type { Database } from './db/client.ts';
+import { loggerOptions } from './lib/logger.ts';
+import { seedDemoChannels } from './modules/channels/seed.ts';
+import authRoutes from './modules/auth/routes.ts';
+import staffRoutes from './modules/staff/routes.ts';
+import systemRoutes from './modules/system/routes.ts';
+import authPlugin from './plugins/app/auth.ts';
+import errorsPlugin from './plugins/app/errors.ts';
+import servicesPlugin from './plugins/app/services.ts';
+import dbPlugin from './plugins/external/db.ts';
+import redisPlugin from './plugins/external/redis.ts';
+import securityPlugin from './plugins/external/security.ts';
+import staticPlugin from './plugins/external/static.ts';
+import swaggerPlugin from './plugins/external/swagger.ts';
+import './types.ts';
+
+export interface BuildOptions {
+  config: Env;
+  /** Share an open database (tests: two instances on one PGlite). */
+  database?: Database;
+  redis?: Redis;
+  /** PostgreSQL schema to work in (test isolation). */
+  schemaName?: string;
+  limiterPrefix?: string;
+  logger?: boolean;
+  serveStatic?: boolean;
+}
+
+export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
+  const { config } = opts;
+  const app = Fastify({
+    logger: opts.logger === false ? false : loggerOptions(config.LOG_LEVEL),
+    bodyLimit: config.BODY_LIMIT_BYTES,
+    trustProxy: config.TRUST_PROXY,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w-]{8,64}$/.test(given) ? given : randomUUID();
+    },
+    requestIdHeader: false,
+    routerOptions: { maxParamLength: 200 },
+    connectionTimeout: 30_000,
+    requestTimeout: 30_000,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorate('config', config);
+  app.addHook('onSend', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+  });
+
+  await app.register(errorsPlugin);
+  await app.register(securityPlugin);
+  await app.register(dbPlugin, { database: opts.database, schemaName: opts.schemaName });
+  await app.register(redisPlugin, { redis: opts.redis });
+  await app.register(swaggerPlugin);
+  await app.register(servicesPlugin, { limiterPrefix: opts.limiterPrefix });
+  await app.register(authPlugin);
+
+  await app.register(authRoutes);
+  await app.register(staffRoutes);
+  await app.register(systemRoutes);
+
+  if (opts.serveStatic !== false) {
+    await app.register(staticPlugin);
+  } else {
+    app.setNotFoundHandler((req, reply) =>
+      reply.status(404).send({ code: 404, msg: `请求的资源不存在：${req.method} ${req.url.split('?')[0]}`, data: null }),
+    );
+  }
+
+  if (config.NODE_ENV !== 'production') await seedDemoChannels(app.database.db);
+  await app.ready();
+  return app;
+}

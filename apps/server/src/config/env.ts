@@ -1,0 +1,107 @@
+import { z } from 'zod';
+
+/**
+ * Configuration, parsed once at start-up. A bad or missing value stops the server with a list of
+ * every problem (see `loadConfig`). The README lists each variable with its default.
+ */
+const intFromEnv = (def: number, min = 0, max = Number.MAX_SAFE_INTEGER) =>
+  z.coerce.number().int().min(min).max(max).default(def);
+
+const boolFromEnv = (def: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0'])
+    .default(def ? 'true' : 'false')
+    .transform((v) => v === 'true' || v === '1');
+
+export const envSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+    PORT: intFromEnv(8080, 0, 65535),
+    HOST: z.string().min(1).default('0.0.0.0'),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    DATA_DIR: z.string().min(1).default('./data'),
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+      .optional(),
+    DATABASE_POOL_SIZE: intFromEnv(10, 1, 200),
+    REDIS_URL: z
+      .string()
+      .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
+      .optional(),
+    REDIS_KEY_PREFIX: z.string().default('lm:'),
+    TRUST_PROXY: boolFromEnv(false),
+    BODY_LIMIT_BYTES: intFromEnv(1_048_576, 1024, 50 * 1_048_576),
+    SESSION_TTL_HOURS: intFromEnv(24 * 7, 1, 24 * 365),
+    STAFF_SESSION_TTL_HOURS: intFromEnv(12, 1, 24 * 30),
+
+    SMS_PROVIDER: z.enum(['console', 'aliyun']).default('console'),
+    SMS_CODE_TTL_SECONDS: intFromEnv(300, 60, 3600),
+    SMS_IP_HOURLY_LIMIT: intFromEnv(30, 1),
+    SMS_DEVICE_HOURLY_LIMIT: intFromEnv(10, 1),
+    ALIYUN_SMS_ACCESS_KEY_ID: z.string().min(1).optional(),
+    ALIYUN_SMS_ACCESS_KEY_SECRET: z.string().min(1).optional(),
+    ALIYUN_SMS_SIGN_NAME: z.string().min(1).optional(),
+    ALIYUN_SMS_TEMPLATE_CODE: z.string().min(1).optional(),
+    ALIYUN_SMS_ENDPOINT: z.string().min(1).default('dysmsapi.aliyuncs.com'),
+
+    /** "kid:base64(32 bytes)" entries, comma separated; the first one encrypts, all decrypt. */
+    PII_KEYS: z.string().optional(),
+    /** base64(32 bytes): key of the blind index (HMAC) used to look people up by phone. */
+    PII_INDEX_KEY: z.string().optional(),
+    /** "source:base64key[:base64iv]" entries, comma separated: partners' encrypted-phone keys. */
+    ENCRYPTED_MOBILE_KEYS: z.string().optional(),
+
+    WEB_DIST: z.string().optional(),
+    ADMIN_DIST: z.string().optional(),
+  })
+  .superRefine((env, ctx) => {
+    if (env.SMS_PROVIDER === 'aliyun') {
+      for (const key of [
+        'ALIYUN_SMS_ACCESS_KEY_ID',
+        'ALIYUN_SMS_ACCESS_KEY_SECRET',
+        'ALIYUN_SMS_SIGN_NAME',
+        'ALIYUN_SMS_TEMPLATE_CODE',
+      ] as const) {
+        if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'required when SMS_PROVIDER=aliyun' });
+      }
+    }
+    if (env.NODE_ENV === 'production') {
+      if (env.SMS_PROVIDER === 'console') {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['SMS_PROVIDER'],
+          message: 'the console provider does not send real SMS; choose a gateway in production',
+        });
+      }
+      if (!env.PII_KEYS) {
+        ctx.addIssue({ code: 'custom', path: ['PII_KEYS'], message: 'required in production (never generated)' });
+      }
+      if (!env.PII_INDEX_KEY) {
+        ctx.addIssue({ code: 'custom', path: ['PII_INDEX_KEY'], message: 'required in production (never generated)' });
+      }
+    }
+  });
+
+export type Env = z.infer<typeof envSchema>;
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Parses the environment; throws ConfigError listing every problem. Empty strings count as unset. */
+export function loadConfig(source: Record<string, string | undefined> = process.env): Env {
+  const input: Record<string, string> = {};
+  for (const key of Object.keys(envSchema.shape)) {
+    const value = source[key];
+    if (value !== undefined && value !== '') input[key] = value;
+  }
+  const parsed = envSchema.safeParse(input);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`));
+  }
+  return parsed.data;
+}

@@ -1,0 +1,129 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import pg from 'pg';
+import * as schema from './schema.ts';
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export interface Database {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const MIGRATIONS_FOLDER = resolve(dirname(fileURLToPath(import.meta.url)), '../../drizzle');
+
+export interface DatabaseOptions {
+  /** postgres:// URL; without it an embedded PGlite is used. */
+  url?: string | undefined;
+  /** PGlite data directory; without it (and without url) the database lives in memory. */
+  dataDir?: string | undefined;
+  /** PostgreSQL schema to work in (tests isolate themselves this way). */
+  schemaName?: string | undefined;
+  poolSize?: number;
+  onPoolError?: (err: Error) => void;
+}
+
+export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
+  if (opts.url) {
+    const schemaName = opts.schemaName;
+    if (schemaName && !/^[a-z_][a-z0-9_]*$/.test(schemaName)) throw new Error('Invalid schema name');
+    const pool = new pg.Pool({
+      connectionString: opts.url,
+      max: opts.poolSize ?? 10,
+      connectionTimeoutMillis: 5_000,
+      idleTimeoutMillis: 30_000,
+      // Every connection works inside the schema; the migrations journal lives there too.
+      ...(schemaName ? { options: `-c search_path=${schemaName}` } : {}),
+    });
+    // An idle client that loses its server (restart, network) emits here; without a listener the
+    // process would crash. Requests in flight fail with an error the error handler turns into 503.
+    pool.on('error', (err) => opts.onPoolError?.(err));
+    const db = drizzlePg(pool, { schema }) as unknown as Db;
+    if (schemaName) await pool.query(`create schema if not exists ${schemaName}`);
+    await migratePg(drizzlePg(pool, { schema }), {
+      migrationsFolder: MIGRATIONS_FOLDER,
+      migrationsSchema: schemaName ?? 'drizzle',
+    });
+    return {
+      db,
+      kind: 'postgres',
+      ping: async () => {
+        await pool.query('select 1');
+      },
+      close: () => pool.end(),
+    };
+  }
+
+  let client: PGlite;
+  if (opts.dataDir) {
+    const dir = join(opts.dataDir, 'pglite');
+    mkdirSync(dir, { recursive: true });
+    client = new PGlite(dir);
+  } else {
+    client = new PGlite();
+  }
+  await client.waitReady;
+  const pgl = drizzlePglite(client, { schema });
+  await migratePglite(pgl, { migrationsFolder: MIGRATIONS_FOLDER });
+  const db = pgl as unknown as Db;
+  return {
+    db,
+    kind: 'pglite',
+    ping: async () => {
+      await db.execute(sql`select 1`);
+    },
+    close: () => client.close(),
+  };
+}
+
+/** Rows of a raw `db.execute` on either driver. */
+export function rowsOf<T>(result: unknown): T[] {
+  return (result as { rows: T[] }).rows;
+}
+
+/** Errors that mean "the database is unreachable right now" rather than a bug. */
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  '57P01',
+  '57P02',
+  '57P03',
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+  '53300',
+]);
+
+export function isConnectionError(err: unknown): boolean {
+  let current: unknown = err;
+  for (let depth = 0; current && depth < 5; depth++) {
+    const e = current as { code?: unknown; message?: unknown; cause?: unknown };
+    if (typeof e.code === 'string' && CONNECTION_CODES.has(e.code)) return true;
+    if (
+      typeof e.message === 'string' &&
+      /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|connect ECONNREFUSED/i.test(
+        e.message,
+      )
+    ) {
+      return true;
+    }
+    current = e.cause;
+  }
+  return false;
+}

@@ -1,0 +1,145 @@
+import {
+  cancellationBody,
+  checkMobileLoginBody,
+  checkMobileLoginData,
+  encryptionMobileData,
+  getEncryptionMobileQuery,
+  getUserLoginVOQuery,
+  loginBody,
+  loginData,
+  loginUserInfoData,
+  sendPhoneVerifyCodeBody,
+  sendPhoneVerifyCodeData,
+  userDetailData,
+} from '@lm/shared/schemas/auth';
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { envelope, ok } from '../../lib/envelope.ts';
+import { appError } from '../../lib/errors.ts';
+import { clientMeta, requireUser } from '../../plugins/app/auth.ts';
+import type { AuthUser } from './service.ts';
+
+const tags = ['login and account'];
+const security = [{ accessToken: [] }];
+
+function loginUserInfo(user: AuthUser) {
+  return {
+    uid: user.id,
+    mobile: user.mobileMasked,
+    adChannelCode: user.adChannelCode,
+    adChannelId: user.adChannelId,
+    userInfoStatus: user.userInfoStatus,
+    coverStatus: user.coverStatus,
+    createdAt: user.createdAt.toISOString(),
+  };
+}
+
+/** Spec §7 "Login and account". */
+const authRoutes: FastifyPluginAsync = async (root) => {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  const { auth } = app.services;
+
+  app.post(
+    '/api/login/sendPhoneVerifyCode',
+    {
+      schema: {
+        tags,
+        summary: 'Send a login SMS code',
+        body: sendPhoneVerifyCodeBody,
+        response: { 200: envelope(sendPhoneVerifyCodeData) },
+      },
+    },
+    async (req) => ok(await auth.sendLoginCode(req.body, clientMeta(req))),
+  );
+
+  app.post(
+    '/api/login',
+    { schema: { tags, summary: 'Log in with phone + SMS code', body: loginBody, response: { 200: envelope(loginData) } } },
+    async (req) => ok(await auth.login(req.body, clientMeta(req))),
+  );
+
+  app.get(
+    '/api/getEncryptionMobile',
+    {
+      schema: {
+        tags,
+        summary: 'Decrypt a partner-encrypted phone into a masked phone and a short-lived ticket',
+        querystring: getEncryptionMobileQuery,
+        response: { 200: envelope(encryptionMobileData) },
+      },
+    },
+    async (req) => ok(auth.encryptionMobile(req.query)),
+  );
+
+  app.post(
+    '/api/upStreamUnionLogin/checkMobileLogin',
+    {
+      schema: {
+        tags,
+        summary: 'Whether the phone of an encrypted link already has an account',
+        body: checkMobileLoginBody,
+        response: { 200: envelope(checkMobileLoginData) },
+      },
+    },
+    async (req) => ok({ registered: await auth.isRegistered(req.body) }),
+  );
+
+  // Everything below needs a valid accessToken.
+  await app.register(async (scoped) => {
+    const authed = scoped.withTypeProvider<ZodTypeProvider>();
+    authed.addHook('preHandler', requireUser);
+
+    authed.post('/api/logout', { schema: { tags, security, response: { 200: envelope(z.null()) } } }, async (req) => {
+      await auth.logout(req.sessionId!);
+      return ok(null);
+    });
+
+    authed.get(
+      '/api/getLoginUserInfo',
+      { schema: { tags, security, response: { 200: envelope(loginUserInfoData) } } },
+      async (req) => ok(loginUserInfo(req.user!)),
+    );
+
+    authed.get(
+      '/api/getUserLoginVO',
+      { schema: { tags, security, querystring: getUserLoginVOQuery, response: { 200: envelope(loginUserInfoData) } } },
+      async (req) => {
+        // A person may read only their own record.
+        if (req.query.uid !== req.user!.id) throw appError('FORBIDDEN');
+        return ok(loginUserInfo(req.user!));
+      },
+    );
+
+    authed.get(
+      '/api/userApi/getUserDetailVO',
+      { schema: { tags, security, response: { 200: envelope(userDetailData) } } },
+      async (req) => ok({ uid: req.user!.id, mobile: req.user!.mobileMasked, adChannelId: req.user!.adChannelId }),
+    );
+
+    authed.post(
+      '/api/cancellation/sendPhoneVerifyCode',
+      { schema: { tags, security, summary: 'Send the SMS code that confirms cancellation', response: { 200: envelope(sendPhoneVerifyCodeData) } } },
+      async (req) => ok(await auth.sendCancellationCode(req.user!, clientMeta(req))),
+    );
+
+    authed.post(
+      '/api/cancellation',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Cancel the account: personal data erased, sessions revoked',
+          body: cancellationBody.optional(),
+          response: { 200: envelope(z.null()) },
+        },
+      },
+      async (req) => {
+        await auth.cancel(req.user!, req.body?.code);
+        return ok(null);
+      },
+    );
+  });
+};
+
+export default authRoutes;

@@ -1,0 +1,84 @@
+import type { Window } from '../limits/limiter.ts';
+
+export interface SmsLimits {
+  perPhonePerMinute: number;
+  perPhonePerHour: number;
+  perPhonePerDay: number;
+  perIpPerHour: number;
+  perDevicePerHour: number;
+}
+
+export const DEFAULT_PHONE_LIMITS = { perPhonePerMinute: 1, perPhonePerHour: 5, perPhonePerDay: 10 } as const;
+
+export interface SmsRuleInput {
+  phoneHash: string;
+  ip: string;
+  fingerprintHash?: string | undefined;
+  /** Shanghai calendar date, YYYY-MM-DD. */
+  day: string;
+  endOfDay: Date;
+  limits: SmsLimits;
+}
+
+/**
+ * The limits a code request must pass, in the order they are checked. IP and device caps come
+ * first: they defend against SMS pumping across many phones from one client.
+ */
+export function smsSendRules(i: SmsRuleInput): { key: string; limit: number; window: Window; reason: string }[] {
+  const rules: { key: string; limit: number; window: Window; reason: string }[] = [
+    { key: `sms:ip:${i.ip}`, limit: i.limits.perIpPerHour, window: { ms: 3600_000 }, reason: '当前网络获取验证码过于频繁' },
+  ];
+  if (i.fingerprintHash) {
+    rules.push({
+      key: `sms:device:${i.fingerprintHash}`,
+      limit: i.limits.perDevicePerHour,
+      window: { ms: 3600_000 },
+      reason: '当前设备获取验证码过于频繁',
+    });
+  }
+  rules.push(
+    {
+      key: `sms:phone:minute:${i.phoneHash}`,
+      limit: i.limits.perPhonePerMinute,
+      window: { ms: 60_000 },
+      reason: '验证码已发送',
+    },
+    {
+      key: `sms:phone:hour:${i.phoneHash}`,
+      limit: i.limits.perPhonePerHour,
+      window: { ms: 3600_000 },
+      reason: '该手机号本小时获取验证码次数已达上限',
+    },
+    {
+      key: `sms:phone:day:${i.day}:${i.phoneHash}`,
+      limit: i.limits.perPhonePerDay,
+      window: { until: i.endOfDay },
+      reason: '该手机号今日获取验证码次数已达上限',
+    },
+  );
+  return rules;
+}
+
+/** 45 → "45秒", 600 → "10分钟", 7200 → "2小时" (rounded up). */
+export function describeWait(seconds: number): string {
+  if (seconds < 60) return `${Math.max(1, Math.ceil(seconds))}秒`;
+  if (seconds < 3600) return `${Math.ceil(seconds / 60)}分钟`;
+  return `${Math.ceil(seconds / 3600)}小时`;
+}
+
+export type RevokeReason = 'logout' | 'replaced' | 'cancelled';
+
+export type SessionVerdict = 'ok' | 'UNAUTHORIZED' | 'TOKEN_EXPIRED' | 'LOGGED_IN_ELSEWHERE';
+
+/** What a presented token means, from its session row (or its absence). */
+export function sessionVerdict(
+  session: { expiresAt: Date; revokedAt: Date | null; revokeReason: RevokeReason | null } | undefined,
+  userStatus: 'active' | 'cancelled' | undefined,
+  now: Date,
+): SessionVerdict {
+  if (!session) return 'UNAUTHORIZED';
+  if (session.revokedAt) return session.revokeReason === 'replaced' ? 'LOGGED_IN_ELSEWHERE' : 'TOKEN_EXPIRED';
+  if (session.expiresAt.getTime() <= now.getTime()) return 'TOKEN_EXPIRED';
+  if (userStatus !== 'active') return 'TOKEN_EXPIRED';
+  return 'ok';
+}

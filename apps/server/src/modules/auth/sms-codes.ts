@@ -1,0 +1,149 @@
+import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { smsCodes } from '../../db/schema.ts';
+import { appError } from '../../lib/errors.ts';
+import { endOfShanghaiDay, shanghaiDate } from '../../lib/time.ts';
+import type { Limiter } from '../limits/limiter.ts';
+import type { SmsProvider, SmsPurpose } from '../../providers/sms/types.ts';
+import { SmsSendError } from '../../providers/sms/types.ts';
+import { constantTimeEqual, newSmsCode } from '../../lib/crypto.ts';
+import { describeWait, smsSendRules, type SmsLimits } from './rules.ts';
+
+export const MAX_WRONG_TRIES_PER_CODE = 5;
+export const MAX_FAILED_CHECKS_PER_HOUR = 100;
+
+export interface ClientMeta {
+  ip: string;
+  fingerprint?: string | undefined;
+  userAgent?: string | undefined;
+}
+
+export interface SmsCodeDeps {
+  db: Db;
+  limiter: Limiter;
+  sms: SmsProvider;
+  limits: SmsLimits;
+  ttlSeconds: number;
+  /** Blind index of a phone number. */
+  phoneIndex(phone: string): string;
+  /** Keyed hash of a code bound to a phone. */
+  codeHash(phoneHash: string, code: string): string;
+  /** Keyed hash for other identifiers (fingerprints) used in limiter keys. */
+  idHash(value: string): string;
+}
+
+/**
+ * SMS verification codes: six digits from a CSPRNG, stored as a keyed hash bound to the phone,
+ * valid `ttlSeconds`, single use, at most five wrong tries each, at most 100 failed checks an hour
+ * per phone. Sending is limited per phone (1/min, 5/hour, 10/calendar day), per IP and per device.
+ */
+export class SmsCodes {
+  constructor(private readonly d: SmsCodeDeps) {}
+
+  async send(purpose: SmsPurpose, phone: string, meta: ClientMeta) {
+    const phoneHash = this.d.phoneIndex(phone);
+    const now = new Date();
+    const rules = smsSendRules({
+      phoneHash,
+      ip: meta.ip,
+      fingerprintHash: meta.fingerprint ? this.d.idHash(meta.fingerprint) : undefined,
+      day: shanghaiDate(now),
+      endOfDay: endOfShanghaiDay(now),
+      limits: this.d.limits,
+    });
+    const decision = await this.d.limiter.consumeAll(rules, now.getTime());
+    if (!decision.allowed) {
+      const retryAfter = Math.ceil(decision.retryAfterMs / 1000);
+      throw appError('RATE_LIMITED', `${decision.reason}，请${describeWait(retryAfter)}后再试`, {
+        retryAfter,
+      });
+    }
+
+    const code = newSmsCode();
+    const expiresAt = new Date(now.getTime() + this.d.ttlSeconds * 1000);
+    const inserted = await this.d.db.transaction(async (tx) => {
+      // A new code replaces any earlier one for the same phone and purpose.
+      await tx
+        .update(smsCodes)
+        .set({ usedAt: now })
+        .where(and(eq(smsCodes.phoneHash, phoneHash), eq(smsCodes.purpose, purpose), isNull(smsCodes.usedAt)));
+      const [row] = await tx
+        .insert(smsCodes)
+        .values({
+          phoneHash,
+          purpose,
+          codeHash: this.d.codeHash(phoneHash, code),
+          expiresAt,
+          ip: meta.ip,
+          fingerprint: meta.fingerprint ?? null,
+        })
+        .returning({ id: smsCodes.id });
+      return row!;
+    });
+
+    try {
+      await this.d.sms.send({ phone, code, purpose, ttlMinutes: Math.round(this.d.ttlSeconds / 60) });
+    } catch (err) {
+      await this.d.db.update(smsCodes).set({ usedAt: new Date() }).where(eq(smsCodes.id, inserted.id));
+      if (err instanceof SmsSendError) throw appError('SMS_SEND_FAILED');
+      throw err;
+    }
+    return { retryAfter: 60, expiresIn: this.d.ttlSeconds };
+  }
+
+  /** Checks and consumes a code. Throws LOGIN_FAILED (or RATE_LIMITED) when it does not pass. */
+  async verify(purpose: SmsPurpose, phone: string, code: string): Promise<void> {
+    const phoneHash = this.d.phoneIndex(phone);
+    const failKey = `verify:fail:${phoneHash}`;
+    const exhausted = await this.d.limiter.isExhausted(failKey, MAX_FAILED_CHECKS_PER_HOUR);
+    if (!exhausted.allowed) {
+      const retryAfter = Math.ceil(exhausted.retryAfterMs / 1000);
+      throw appError('RATE_LIMITED', `验证失败次数过多，请${describeWait(retryAfter)}后再试`, { retryAfter });
+    }
+    const fail = async (msg: string) => {
+      await this.d.limiter.record(failKey, { ms: 3600_000 });
+      return appError('LOGIN_FAILED', msg);
+    };
+
+    const now = new Date();
+    const [row] = await this.d.db
+      .select()
+      .from(smsCodes)
+      .where(
+        and(
+          eq(smsCodes.phoneHash, phoneHash),
+          eq(smsCodes.purpose, purpose),
+          isNull(smsCodes.usedAt),
+          gt(smsCodes.expiresAt, now),
+        ),
+      )
+      .orderBy(desc(smsCodes.id))
+      .limit(1);
+    if (!row) throw await fail('验证码错误或已过期，请重新获取');
+
+    if (!constantTimeEqual(row.codeHash, this.d.codeHash(phoneHash, code))) {
+      const [updated] = await this.d.db
+        .update(smsCodes)
+        .set({
+          attempts: sql`${smsCodes.attempts} + 1`,
+          usedAt: sql`case when ${smsCodes.attempts} + 1 >= ${MAX_WRONG_TRIES_PER_CODE} then now() else null end`,
+        })
+        .where(and(eq(smsCodes.id, row.id), isNull(smsCodes.usedAt)))
+        .returning({ attempts: smsCodes.attempts });
+      const left = MAX_WRONG_TRIES_PER_CODE - (updated?.attempts ?? MAX_WRONG_TRIES_PER_CODE);
+      throw await fail(left > 0 ? '登录失败，请检查验证码' : '验证码错误次数过多，请重新获取');
+    }
+
+    const consumed = await this.d.db
+      .update(smsCodes)
+      .set({ usedAt: now })
+      .where(and(eq(smsCodes.id, row.id), isNull(smsCodes.usedAt)))
+      .returning({ id: smsCodes.id });
+    if (consumed.length === 0) throw await fail('验证码已使用，请重新获取');
+  }
+
+  /** Removes every code of a phone (account cancellation). */
+  async forget(phoneHash: string): Promise<void> {
+    await this.d.db.delete(smsCodes).where(eq(smsCodes.phoneHash, phoneHash));
+  }
+}

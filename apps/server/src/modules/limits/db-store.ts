@@ -1,0 +1,50 @@
+import { sql } from 'drizzle-orm';
+import { type Db, rowsOf } from '../../db/client.ts';
+import type { CounterStore, HitResult } from './limiter.ts';
+
+/** Counters in the `rate_counters` table; shared by every instance on the same database. */
+export class DbCounterStore implements CounterStore {
+  constructor(
+    private readonly db: Db,
+    private readonly prefix = '',
+  ) {}
+
+  async increment(key: string, expiresAt: Date): Promise<HitResult> {
+    const k = this.prefix + key;
+    const rows = rowsOf<{ count: number; expires_at: string | Date }>(
+      await this.db.execute(sql`
+        insert into rate_counters (key, count, expires_at) values (${k}, 1, ${expiresAt.toISOString()})
+        on conflict (key) do update set
+          count = case when rate_counters.expires_at <= now() then 1 else rate_counters.count + 1 end,
+          expires_at = case when rate_counters.expires_at <= now() then excluded.expires_at else rate_counters.expires_at end
+        returning count, expires_at`),
+    );
+    const row = rows[0]!;
+    return { count: Number(row.count), resetAt: new Date(row.expires_at) };
+  }
+
+  async decrement(key: string): Promise<void> {
+    await this.db.execute(
+      sql`update rate_counters set count = count - 1 where key = ${this.prefix + key} and count > 0`,
+    );
+  }
+
+  async get(key: string): Promise<HitResult | null> {
+    const rows = rowsOf<{ count: number; expires_at: string | Date }>(
+      await this.db.execute(
+        sql`select count, expires_at from rate_counters where key = ${this.prefix + key} and expires_at > now()`,
+      ),
+    );
+    const row = rows[0];
+    return row ? { count: Number(row.count), resetAt: new Date(row.expires_at) } : null;
+  }
+
+  async clear(key: string): Promise<void> {
+    await this.db.execute(sql`delete from rate_counters where key = ${this.prefix + key}`);
+  }
+
+  /** Deletes windows that ended more than an hour ago. */
+  async sweep(): Promise<void> {
+    await this.db.execute(sql`delete from rate_counters where expires_at < now() - interval '1 hour'`);
+  }
+}

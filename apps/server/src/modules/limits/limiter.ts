@@ -1,0 +1,77 @@
+/**
+ * Rate limits and counters. A window starts at its first hit and lasts `windowMs` (or until a
+ * fixed instant, for calendar-day limits). Two stores: the database (default) and Redis.
+ */
+export interface HitResult {
+  count: number;
+  /** When the current window ends. */
+  resetAt: Date;
+}
+
+export interface CounterStore {
+  /** Atomically adds one and returns the new count. */
+  increment(key: string, expiresAt: Date): Promise<HitResult>;
+  /** Takes one back (a refused attempt does not count). */
+  decrement(key: string): Promise<void>;
+  /** Current count (0 when absent or expired). */
+  get(key: string): Promise<HitResult | null>;
+  clear(key: string): Promise<void>;
+  close?(): Promise<void>;
+}
+
+export type Window = { ms: number } | { until: Date };
+
+export interface Decision {
+  allowed: boolean;
+  count: number;
+  /** Milliseconds until the window resets (0 when allowed). */
+  retryAfterMs: number;
+}
+
+function expiryOf(window: Window, now: number): Date {
+  return 'until' in window ? window.until : new Date(now + window.ms);
+}
+
+export class Limiter {
+  constructor(
+    readonly store: CounterStore,
+    readonly name: 'database' | 'redis',
+  ) {}
+
+  /** Counts one attempt against `limit`; refused attempts are not counted. */
+  async consume(key: string, limit: number, window: Window, now = Date.now()): Promise<Decision> {
+    const hit = await this.store.increment(key, expiryOf(window, now));
+    if (hit.count <= limit) return { allowed: true, count: hit.count, retryAfterMs: 0 };
+    await this.store.decrement(key);
+    return { allowed: false, count: hit.count - 1, retryAfterMs: Math.max(hit.resetAt.getTime() - now, 1000) };
+  }
+
+  /** Consumes several limits; all or nothing. Returns the first refusal. */
+  async consumeAll(
+    rules: { key: string; limit: number; window: Window; reason: string }[],
+    now = Date.now(),
+  ): Promise<{ allowed: true } | { allowed: false; reason: string; retryAfterMs: number }> {
+    const taken: string[] = [];
+    for (const rule of rules) {
+      const d = await this.consume(rule.key, rule.limit, rule.window, now);
+      if (!d.allowed) {
+        for (const key of taken) await this.store.decrement(key);
+        return { allowed: false, reason: rule.reason, retryAfterMs: d.retryAfterMs };
+      }
+      taken.push(rule.key);
+    }
+    return { allowed: true };
+  }
+
+  /** Records one event without a limit (e.g. a failed check). */
+  async record(key: string, window: Window, now = Date.now()): Promise<HitResult> {
+    return this.store.increment(key, expiryOf(window, now));
+  }
+
+  /** Whether `key` is already at or over `limit` in its current window. */
+  async isExhausted(key: string, limit: number, now = Date.now()): Promise<Decision> {
+    const hit = await this.store.get(key);
+    if (!hit || hit.count < limit) return { allowed: true, count: hit?.count ?? 0, retryAfterMs: 0 };
+    return { allowed: false, count: hit.count, retryAfterMs: Math.max(hit.resetAt.getTime() - now, 1000) };
+  }
+}

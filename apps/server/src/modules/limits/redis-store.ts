@@ -1,0 +1,53 @@
+import type { Redis } from 'ioredis';
+import type { CounterStore, HitResult } from './limiter.ts';
+
+// INCR, and on the first hit of a window set its end; answers the count and the end (ms epoch).
+const INCREMENT = `
+local c = redis.call('INCR', KEYS[1])
+if c == 1 then redis.call('PEXPIREAT', KEYS[1], ARGV[1]) end
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then redis.call('PEXPIREAT', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) - tonumber(ARGV[2]) end
+return {c, ttl}`;
+
+const DECREMENT = `
+local c = tonumber(redis.call('GET', KEYS[1]) or '0')
+if c > 0 then redis.call('DECR', KEYS[1]) end
+return c`;
+
+/** Counters in Redis, shared by every API instance. Errors propagate: callers refuse rather than allow. */
+export class RedisCounterStore implements CounterStore {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+  ) {}
+
+  async increment(key: string, expiresAt: Date): Promise<HitResult> {
+    const now = Date.now();
+    const [count, ttl] = (await this.redis.eval(
+      INCREMENT,
+      1,
+      `${this.prefix}rl:${key}`,
+      String(expiresAt.getTime()),
+      String(now),
+    )) as [number, number];
+    return { count, resetAt: new Date(now + Math.max(ttl, 0)) };
+  }
+
+  async decrement(key: string): Promise<void> {
+    await this.redis.eval(DECREMENT, 1, `${this.prefix}rl:${key}`);
+  }
+
+  async get(key: string): Promise<HitResult | null> {
+    const k = `${this.prefix}rl:${key}`;
+    const [[, count], [, ttl]] = (await this.redis.multi().get(k).pttl(k).exec()) as [
+      [unknown, string | null],
+      [unknown, number],
+    ];
+    if (count === null || ttl < 0) return null;
+    return { count: Number(count), resetAt: new Date(Date.now() + ttl) };
+  }
+
+  async clear(key: string): Promise<void> {
+    await this.redis.del(`${this.prefix}rl:${key}`);
+  }
+}

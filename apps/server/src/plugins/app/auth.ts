@@ -1,0 +1,55 @@
+import type { StaffRole } from '@lm/shared/schemas/auth';
+import type { FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { ClientMeta } from '../../modules/auth/sms-codes.ts';
+import { appError } from '../../lib/errors.ts';
+
+function headerToken(req: FastifyRequest): string | undefined {
+  const value = req.headers.accesstoken;
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** Who is calling: IP, device fingerprint (from the platform_param header) and user agent. */
+export function clientMeta(req: FastifyRequest): ClientMeta {
+  let fingerprint: string | undefined;
+  const raw = req.headers.platform_param;
+  if (typeof raw === 'string' && raw.length < 2048) {
+    try {
+      const parsed = JSON.parse(raw) as { fingerprint?: unknown };
+      if (typeof parsed.fingerprint === 'string' && parsed.fingerprint.length > 0) {
+        fingerprint = parsed.fingerprint.slice(0, 128);
+      }
+    } catch {
+      // A malformed header is treated as no fingerprint.
+    }
+  }
+  const ua = req.headers['user-agent'];
+  return { ip: req.ip, fingerprint, userAgent: typeof ua === 'string' ? ua : undefined };
+}
+
+/** preHandler: the person behind `accessToken`, or 401 / 1005 / 1006. */
+export async function requireUser(this: unknown, req: FastifyRequest) {
+  const { sessionId, user } = await req.server.services.auth.authenticate(headerToken(req));
+  req.user = user;
+  req.sessionId = sessionId;
+}
+
+/** preHandler factory: a staff member with one of `roles`, or 401 / 1005 / 1007 / 403. */
+export function requireStaff(roles: readonly StaffRole[] = ['admin', 'operator', 'viewer']) {
+  return async (req: FastifyRequest) => {
+    const { sessionId, staff } = await req.server.services.staff.authenticate(headerToken(req));
+    if (!roles.includes(staff.role)) throw appError('FORBIDDEN');
+    req.staffMember = staff;
+    req.staffSessionId = sessionId;
+  };
+}
+
+export default fp(
+  async (app) => {
+    app.decorateRequest('user', null);
+    app.decorateRequest('sessionId', null);
+    app.decorateRequest('staffMember', null);
+    app.decorateRequest('staffSessionId', null);
+  },
+  { name: 'auth' },
+);

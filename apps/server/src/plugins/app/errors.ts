@@ -1,0 +1,74 @@
+import { ErrorCode, errorCatalogue, type FieldError } from '@lm/shared/errors';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { isConnectionError } from '../../db/client.ts';
+import { AppError } from '../../lib/errors.ts';
+
+function send(reply: FastifyReply, status: number, code: number, msg: string, data: unknown = null) {
+  return reply.status(status).send({ code, msg, data });
+}
+
+const FIELD_LABELS: Record<string, string> = {
+  phone: '手机号',
+  mobile: '手机号',
+  code: '验证码',
+  password: '密码',
+};
+
+function isRedisDown(err: unknown): boolean {
+  const e = err as { name?: string; message?: string };
+  return (
+    e?.name === 'MaxRetriesPerRequestError' ||
+    /Stream isn't writeable|Connection is closed|enableOfflineQueue|ECONNREFUSED.*6379/i.test(e?.message ?? '')
+  );
+}
+
+/** Turns every failure into the envelope; a 5xx never shows internals. */
+export default fp(
+  async (app) => {
+    app.setErrorHandler((err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
+      if (err instanceof AppError) return send(reply, err.status, err.code, err.message, err.data);
+
+      if (hasZodFastifySchemaValidationErrors(err)) {
+        const fields: FieldError[] = err.validation.map((v) => {
+          const field = v.instancePath.replace(/^\//, '').replaceAll('/', '.');
+          return { field: field || err.validationContext || 'body', message: v.message ?? '格式不正确' };
+        });
+        const first = fields[0]!;
+        const label = FIELD_LABELS[first.field.split('.')[0] ?? ''];
+        const msg = label && first.message.includes(label) ? first.message : `${first.message}（${first.field}）`;
+        return send(reply, 400, ErrorCode.VALIDATION_FAILED, msg, { fields });
+      }
+
+      switch (err.code) {
+        case 'FST_ERR_CTP_BODY_TOO_LARGE':
+          return send(reply, 413, ErrorCode.PAYLOAD_TOO_LARGE, errorCatalogue.PAYLOAD_TOO_LARGE.msg);
+        case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+          return send(reply, 415, ErrorCode.UNSUPPORTED_MEDIA_TYPE, errorCatalogue.UNSUPPORTED_MEDIA_TYPE.msg);
+        case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+          return send(reply, 400, ErrorCode.VALIDATION_FAILED, '请求体不能为空');
+        case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+          return send(reply, 400, ErrorCode.VALIDATION_FAILED, '请求体长度不正确');
+      }
+      if (err instanceof SyntaxError || err.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
+        return send(reply, 400, ErrorCode.VALIDATION_FAILED, '请求体不是有效的 JSON');
+      }
+      if (err.statusCode === 429) {
+        return send(reply, 429, ErrorCode.RATE_LIMITED, errorCatalogue.RATE_LIMITED.msg);
+      }
+      if (isConnectionError(err) || isRedisDown(err)) {
+        req.log.warn({ err: { message: err.message, code: err.code } }, 'dependency unavailable');
+        return send(reply, 503, ErrorCode.SERVICE_UNAVAILABLE, errorCatalogue.SERVICE_UNAVAILABLE.msg, {
+          requestId: req.id,
+        });
+      }
+      if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
+        return send(reply, err.statusCode, ErrorCode.VALIDATION_FAILED, errorCatalogue.VALIDATION_FAILED.msg);
+      }
+      req.log.error({ err }, 'unhandled error');
+      return send(reply, 500, ErrorCode.SERVER_ERROR, errorCatalogue.SERVER_ERROR.msg, { requestId: req.id });
+    });
+  },
+  { name: 'errors' },
+);

@@ -1,0 +1,88 @@
+import fp from 'fastify-plugin';
+import { loadKeys } from '../../config/keys.ts';
+import { blindIndex } from '../../lib/crypto.ts';
+import { AuthService } from '../../modules/auth/service.ts';
+import { DEFAULT_PHONE_LIMITS } from '../../modules/auth/rules.ts';
+import { SmsCodes } from '../../modules/auth/sms-codes.ts';
+import { DbCounterStore } from '../../modules/limits/db-store.ts';
+import { Limiter } from '../../modules/limits/limiter.ts';
+import { RedisCounterStore } from '../../modules/limits/redis-store.ts';
+import { StaffService } from '../../modules/staff/service.ts';
+import { AliyunSmsProvider } from '../../providers/sms/aliyun.ts';
+import { ConsoleSmsProvider } from '../../providers/sms/console.ts';
+import type { SmsProvider } from '../../providers/sms/types.ts';
+
+export interface ServicesOptions {
+  /** Key prefix for limiter counters (tests isolate themselves with it). */
+  limiterPrefix?: string | undefined;
+}
+
+/** Wires the services from configuration: keys, limiter store, SMS provider. */
+export default fp<ServicesOptions>(
+  async (app, opts) => {
+    const { config, database } = app;
+    const keys = loadKeys(config);
+    const phoneIndex = (phone: string) => blindIndex(keys.ring, 'phone', phone);
+
+    const prefix = opts.limiterPrefix ?? '';
+    let limiter: Limiter;
+    if (app.redis) {
+      limiter = new Limiter(new RedisCounterStore(app.redis, config.REDIS_KEY_PREFIX + prefix), 'redis');
+    } else {
+      const store = new DbCounterStore(database.db, prefix);
+      limiter = new Limiter(store, 'database');
+      const timer = setInterval(() => {
+        store.sweep().catch((err) => app.log.warn({ err: { message: err.message } }, 'rate counter sweep failed'));
+      }, 10 * 60_000);
+      timer.unref();
+      app.addHook('onClose', async () => clearInterval(timer));
+    }
+
+    let sms: SmsProvider;
+    if (config.SMS_PROVIDER === 'aliyun') {
+      sms = new AliyunSmsProvider({
+        accessKeyId: config.ALIYUN_SMS_ACCESS_KEY_ID!,
+        accessKeySecret: config.ALIYUN_SMS_ACCESS_KEY_SECRET!,
+        signName: config.ALIYUN_SMS_SIGN_NAME!,
+        templateCode: config.ALIYUN_SMS_TEMPLATE_CODE!,
+        endpoint: config.ALIYUN_SMS_ENDPOINT,
+      });
+    } else {
+      sms = new ConsoleSmsProvider(database.db, app.log, phoneIndex);
+    }
+
+    const codes = new SmsCodes({
+      db: database.db,
+      limiter,
+      sms,
+      ttlSeconds: config.SMS_CODE_TTL_SECONDS,
+      limits: {
+        ...DEFAULT_PHONE_LIMITS,
+        perIpPerHour: config.SMS_IP_HOURLY_LIMIT,
+        perDevicePerHour: config.SMS_DEVICE_HOURLY_LIMIT,
+      },
+      phoneIndex,
+      codeHash: (phoneHash, code) => blindIndex(keys.ring, 'sms-code', `${phoneHash}:${code}`),
+      idHash: (value) => blindIndex(keys.ring, 'device', value),
+    });
+    const auth = new AuthService({
+      db: database.db,
+      ring: keys.ring,
+      partnerKeys: keys.partnerKeys,
+      codes,
+      sessionTtlHours: config.SESSION_TTL_HOURS,
+      phoneIndex,
+    });
+    const staff = new StaffService({
+      db: database.db,
+      ring: keys.ring,
+      limiter,
+      codes,
+      sessionTtlHours: config.STAFF_SESSION_TTL_HOURS,
+      phoneIndex,
+    });
+    app.decorate('services', { keys, limiter, sms, codes, auth, staff, phoneIndex });
+    app.log.info({ limiter: limiter.name, sms: sms.name }, 'services ready');
+  },
+  { name: 'services', dependencies: ['db', 'redis'] },
+);

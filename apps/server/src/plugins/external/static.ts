@@ -1,0 +1,63 @@
+import { existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import { ErrorCode, errorCatalogue } from '@lm/shared/errors';
+import fp from 'fastify-plugin';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const DEFAULT_WEB = resolve(here, '../../../../web/dist');
+const DEFAULT_ADMIN = resolve(here, '../../../../admin/dist');
+
+/**
+ * Serves the built H5 at / and the console at /admin; unknown paths of each fall back to their
+ * index.html (client-side routes), unknown /api paths answer the 404 envelope.
+ */
+export default fp(
+  async (app) => {
+    const webDir = app.config.WEB_DIST ?? DEFAULT_WEB;
+    const adminDir = app.config.ADMIN_DIST ?? DEFAULT_ADMIN;
+    const hasWeb = existsSync(resolve(webDir, 'index.html'));
+    const hasAdmin = existsSync(resolve(adminDir, 'index.html'));
+    if (!hasWeb) app.log.warn({ webDir }, 'web app not built (npm run build:ui); / answers 404');
+    if (!hasAdmin) app.log.warn({ adminDir }, 'console not built (npm run build:ui); /admin answers 404');
+
+    const setHeaders = (reply: { header(k: string, v: string): unknown }, path: string) => {
+      reply.header(
+        'cache-control',
+        /[\\/]assets[\\/]/.test(path) ? 'public, max-age=31536000, immutable' : 'no-cache',
+      );
+    };
+    if (hasWeb) {
+      await app.register(fastifyStatic, { root: webDir, prefix: '/', wildcard: false, index: false, setHeaders });
+    }
+    if (hasAdmin) {
+      await app.register(fastifyStatic, {
+        root: adminDir,
+        prefix: '/admin/',
+        wildcard: false,
+        index: false,
+        decorateReply: !hasWeb,
+        setHeaders,
+      });
+    }
+
+    app.setNotFoundHandler((req, reply) => {
+      const path = req.url.split('?')[0] ?? '';
+      const isPage = req.method === 'GET' || req.method === 'HEAD';
+      if (!path.startsWith('/api') && isPage) {
+        const hasExt = /\.[a-z0-9]+$/i.test(path);
+        if (!hasExt && (path === '/admin' || path.startsWith('/admin/')) && hasAdmin) {
+          return reply.header('cache-control', 'no-cache').sendFile('index.html', adminDir);
+        }
+        if (!hasExt && !path.startsWith('/admin') && hasWeb) {
+          return reply.header('cache-control', 'no-cache').sendFile('index.html', webDir);
+        }
+      }
+      return reply
+        .status(404)
+        .send({ code: ErrorCode.NOT_FOUND, msg: `${errorCatalogue.NOT_FOUND.msg}：${req.method} ${path}`, data: null });
+    });
+  },
+  { name: 'static', dependencies: ['errors'] },
+);

@@ -1,0 +1,34 @@
+import type { Redis } from 'ioredis';
+import type { Env } from './config/env.ts';
+import type { Keys } from './config/keys.ts';
+import type { Database } from './db/client.ts';
+import type { AuthService, AuthUser } from './modules/auth/service.ts';
+import type { SmsCodes } from './modules/auth/sms-codes.ts';
+import type { Limiter } from './modules/limits/limiter.ts';
+import type { StaffRow, StaffService } from './modules/staff/service.ts';
+import type { SmsProvider } from './providers/sms/types.ts';
+
+export interface Services {
+  keys: Keys;
+  limiter: Limiter;
+  sms: SmsProvider;
+  codes: SmsCodes;
+  auth: AuthService;
+  staff: StaffService;
+  phoneIndex(phone: string): string;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Env;
+    database: Database;
+    redis: Redis | null;
+    services: Services;
+  }
+  interface FastifyRequest {
+    user: AuthUser | null;
+    sessionId: number | null;
+    staffMember: StaffRow | null;
+    staffSessionId: number | null;
+  }
+}

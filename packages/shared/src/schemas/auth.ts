@@ -1,0 +1,155 @@
+import { z } from 'zod';
+import { PHONE_REQUIRED_MSG } from '../validators/phone.ts';
+import {
+  abTestTypeSchema,
+  channelCodeSchema,
+  encryptionMobileSchema,
+  flagSchema,
+  phoneSchema,
+  smsCodeSchema,
+  sourceSchema,
+  uidSchema,
+} from './common.ts';
+
+/** Tickets issued by GET /api/getEncryptionMobile start with this prefix. */
+export const MOBILE_TICKET_PREFIX = 'emt.';
+
+type PhoneCarrier = { phone?: string; mobile?: string; encryptionMobile?: string; source?: string };
+
+function requirePhoneCarrier(value: PhoneCarrier, ctx: z.RefinementCtx) {
+  if (!value.phone && !value.mobile && !value.encryptionMobile) {
+    ctx.addIssue({ code: 'custom', path: ['phone'], message: PHONE_REQUIRED_MSG });
+  }
+  if (
+    value.encryptionMobile &&
+    !value.encryptionMobile.startsWith(MOBILE_TICKET_PREFIX) &&
+    !value.source
+  ) {
+    ctx.addIssue({ code: 'custom', path: ['source'], message: '加密手机号需要同时提供来源 source' });
+  }
+}
+
+/** POST /api/login/sendPhoneVerifyCode: phone; or mobile + channelCode; or encryptionMobile + source. */
+export const sendPhoneVerifyCodeBody = z
+  .object({
+    phone: phoneSchema.optional(),
+    mobile: phoneSchema.optional(),
+    channelCode: channelCodeSchema.optional(),
+    encryptionMobile: encryptionMobileSchema.optional(),
+    source: sourceSchema.optional(),
+  })
+  .superRefine(requirePhoneCarrier);
+export type SendPhoneVerifyCodeBody = z.infer<typeof sendPhoneVerifyCodeBody>;
+
+export const sendPhoneVerifyCodeData = z.object({
+  /** Masked phone the code was sent to. */
+  mobile: z.string(),
+  /** Seconds before another code may be requested. */
+  retryAfter: z.number().int(),
+  /** Seconds the code stays valid. */
+  expiresIn: z.number().int(),
+});
+
+/** POST /api/login */
+export const loginBody = z
+  .object({
+    mobile: phoneSchema.optional(),
+    phone: phoneSchema.optional(),
+    /** Optional in the schema so that a missing code answers VERIFICATION_CODE_REQUIRED (1001). */
+    code: smsCodeSchema.optional(),
+    adChannelCode: channelCodeSchema.optional(),
+    abTestType: abTestTypeSchema.optional(),
+    isFormReq: flagSchema.optional(),
+    encryptionMobile: encryptionMobileSchema.optional(),
+    source: sourceSchema.optional(),
+  })
+  .superRefine(requirePhoneCarrier);
+export type LoginBody = z.infer<typeof loginBody>;
+
+export const loginUserSchema = z.object({
+  uid: z.number().int(),
+  userInfoStatus: z.number().int(),
+  coverStatus: z.number().int(),
+});
+
+export const loginData = z.object({
+  token: z.string(),
+  loginUser: loginUserSchema,
+});
+export type LoginData = z.infer<typeof loginData>;
+
+export const loginUserInfoData = z.object({
+  uid: z.number().int(),
+  /** Masked. */
+  mobile: z.string(),
+  adChannelCode: z.string().nullable(),
+  adChannelId: z.number().int().nullable(),
+  userInfoStatus: z.number().int(),
+  coverStatus: z.number().int(),
+  createdAt: z.string(),
+});
+
+export const userDetailData = z.object({
+  uid: z.number().int(),
+  mobile: z.string(),
+  adChannelId: z.number().int().nullable(),
+});
+
+export const getUserLoginVOQuery = z.object({ uid: uidSchema });
+
+export const cancellationBody = z.object({
+  code: smsCodeSchema.optional(),
+});
+
+export const getEncryptionMobileQuery = z.object({
+  encryptionMobile: encryptionMobileSchema,
+  source: sourceSchema,
+  channelCode: channelCodeSchema.optional(),
+});
+
+export const encryptionMobileData = z.object({
+  /** Masked phone, for display. */
+  mobile: z.string(),
+  /** Short-lived ticket accepted as encryptionMobile by sendPhoneVerifyCode and login. */
+  ticket: z.string(),
+  expiresIn: z.number().int(),
+});
+
+export const checkMobileLoginBody = z.object({
+  encryptionMobile: encryptionMobileSchema,
+  source: sourceSchema.optional(),
+}).superRefine(requirePhoneCarrier);
+
+export const checkMobileLoginData = z.object({
+  registered: z.boolean(),
+});
+
+export const staffRoleSchema = z.enum(['admin', 'operator', 'viewer']);
+export type StaffRole = z.infer<typeof staffRoleSchema>;
+
+export const staffSendCodeBody = z.object({ phone: phoneSchema });
+
+/** POST /api/crm/admin/login: phone + password, or phone + SMS code. */
+export const staffLoginBody = z
+  .object({
+    phone: phoneSchema,
+    password: z.string({ error: '密码必须是文本' }).min(1, '请输入密码').max(128, '密码最长128个字符').optional(),
+    code: smsCodeSchema.optional(),
+  })
+  .superRefine((v, ctx) => {
+    if (!v.password && !v.code) {
+      ctx.addIssue({ code: 'custom', path: ['password'], message: '请输入密码或短信验证码' });
+    }
+  });
+
+export const staffSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  mobile: z.string(),
+  role: staffRoleSchema,
+});
+
+export const staffLoginData = z.object({
+  token: z.string(),
+  staff: staffSchema,
+});

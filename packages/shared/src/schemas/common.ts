@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { PHONE_FORMAT_MSG, PHONE_PATTERN, PHONE_REQUIRED_MSG } from '../validators/phone.ts';
+
+/** Mobile phone number; empty → "请输入手机号", malformed → "手机号格式不正确". */
+export const phoneSchema = z
+  .string({ error: PHONE_REQUIRED_MSG })
+  .trim()
+  .min(1, PHONE_REQUIRED_MSG)
+  .max(11, PHONE_FORMAT_MSG)
+  .regex(PHONE_PATTERN, PHONE_FORMAT_MSG);
+
+/** Advertising channel code as carried in ad links. */
+export const channelCodeSchema = z
+  .string({ error: '渠道码必须是文本' })
+  .trim()
+  .min(1, '渠道码不能为空')
+  .max(64, '渠道码最长64个字符')
+  .regex(/^[A-Za-z0-9_.-]+$/, '渠道码只能包含字母、数字、下划线、点和短横线');
+
+/** Partner source identifier for encrypted phone links. */
+export const sourceSchema = z
+  .string({ error: '来源必须是文本' })
+  .trim()
+  .min(1, '来源不能为空')
+  .max(32, '来源最长32个字符')
+  .regex(/^[A-Za-z0-9_-]+$/, '来源只能包含字母、数字、下划线和短横线');
+
+/** A partner-encrypted phone (base64) or a ticket issued by getEncryptionMobile. */
+export const encryptionMobileSchema = z
+  .string({ error: '加密手机号必须是文本' })
+  .trim()
+  .min(1, '加密手机号不能为空')
+  .max(512, '加密手机号过长')
+  .regex(/^[A-Za-z0-9+/=_.-]+$/, '加密手机号格式不正确');
+
+export const smsCodeSchema = z
+  .string({ error: '验证码必须是文本' })
+  .trim()
+  .regex(/^\d{6}$/, '验证码为6位数字');
+
+/** Skin number sent at login (skins 8–23; 0 when unknown). Accepts 17 or "17". */
+export const abTestTypeSchema = z
+  .union([z.number().int(), z.string().regex(/^\d{1,3}$/)], { error: 'abTestType 必须是数字' })
+  .transform((v) => Number(v))
+  .refine((v) => v >= 0 && v <= 999, 'abTestType 超出范围');
+
+/** true/false, 1/0, "1"/"0", "true"/"false". */
+export const flagSchema = z
+  .union([z.boolean(), z.literal(0), z.literal(1), z.enum(['0', '1', 'true', 'false'])], {
+    error: '必须是布尔值',
+  })
+  .transform((v) => v === true || v === 1 || v === '1' || v === 'true');
+
+export const uidSchema = z
+  .string({ error: '请提供用户编号' })
+  .trim()
+  .regex(/^\d{1,15}$/, '用户编号格式不正确')
+  .transform((v) => Number(v));
