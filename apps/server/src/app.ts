@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Redis } from 'ioredis';
 import '@lm/shared'; // zh-CN validation messages
@@ -29,13 +29,21 @@ export interface BuildOptions {
   schemaName?: string;
   limiterPrefix?: string;
   logger?: boolean;
+  /** Where logs go (tests read them to prove nothing personal is written). */
+  logStream?: { write(line: string): void };
+  /** Extra plugins registered before the app is ready (tests add failing routes this way). */
+  plugins?: FastifyPluginAsync[];
   serveStatic?: boolean;
 }
 
 export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const { config } = opts;
+  const logger: FastifyServerOptions['logger'] =
+    opts.logger === false
+      ? false
+      : ({ ...loggerOptions(config.LOG_LEVEL), ...(opts.logStream ? { stream: opts.logStream } : {}) } as FastifyServerOptions['logger']);
   const app = Fastify({
-    logger: opts.logger === false ? false : loggerOptions(config.LOG_LEVEL),
+    logger,
     bodyLimit: config.BODY_LIMIT_BYTES,
     trustProxy: config.TRUST_PROXY,
     genReqId: (req) => {
@@ -65,6 +73,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(authRoutes);
   await app.register(staffRoutes);
   await app.register(systemRoutes);
+
+  for (const plugin of opts.plugins ?? []) await app.register(plugin);
 
   if (opts.serveStatic !== false) {
     await app.register(staticPlugin);

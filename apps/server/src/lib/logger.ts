@@ -1,4 +1,4 @@
-import type { FastifyServerOptions } from 'fastify';
+import type { LoggerOptions } from 'pino';
 
 /** Query keys whose values never reach the log. */
 const SENSITIVE_QUERY = /^(phone|mobile|encryptionMobile|rsaPhone|rp|identity|idCard|realName|name|code|token|accessToken)$/i;
@@ -21,17 +21,16 @@ export const REDACT_PATHS = [
   ),
 ];
 
-export function loggerOptions(level: string, pretty = false): FastifyServerOptions['logger'] {
+export function loggerOptions(level: string): LoggerOptions {
   return {
     level,
     redact: { paths: REDACT_PATHS.filter((p) => p !== 'code' && p !== '*.code' && p !== '*.*.code'), censor: '[REDACTED]' },
     serializers: {
-      req: (req: { method: string; url: string; ip?: string; id?: string }) => ({
+      req: (req: { method: string; url: string; ip?: string }) => ({
         method: req.method,
         url: redactUrl(req.url),
         ip: req.ip,
       }),
     },
-    ...(pretty ? {} : {}),
   };
 }

@@ -12,6 +12,8 @@ export const DEFAULT_PHONE_LIMITS = { perPhonePerMinute: 1, perPhonePerHour: 5, 
 
 export interface SmsRuleInput {
   phoneHash: string;
+  /** The one-minute wait is per purpose: a login code does not delay a cancellation code. */
+  purpose: string;
   ip: string;
   fingerprintHash?: string | undefined;
   /** Shanghai calendar date, YYYY-MM-DD. */
@@ -38,7 +40,7 @@ export function smsSendRules(i: SmsRuleInput): { key: string; limit: number; win
   }
   rules.push(
     {
-      key: `sms:phone:minute:${i.phoneHash}`,
+      key: `sms:phone:minute:${i.purpose}:${i.phoneHash}`,
       limit: i.limits.perPhonePerMinute,
       window: { ms: 60_000 },
       reason: '验证码已发送',
@@ -61,7 +63,7 @@ export function smsSendRules(i: SmsRuleInput): { key: string; limit: number; win
 
 /** 45 → "45秒", 600 → "10分钟", 7200 → "2小时" (rounded up). */
 export function describeWait(seconds: number): string {
-  if (seconds < 60) return `${Math.max(1, Math.ceil(seconds))}秒`;
+  if (seconds <= 60) return `${Math.max(1, Math.ceil(seconds))}秒`;
   if (seconds < 3600) return `${Math.ceil(seconds / 60)}分钟`;
   return `${Math.ceil(seconds / 3600)}小时`;
 }

@@ -45,6 +45,7 @@ export class SmsCodes {
     const now = new Date();
     const rules = smsSendRules({
       phoneHash,
+      purpose,
       ip: meta.ip,
       fingerprintHash: meta.fingerprint ? this.d.idHash(meta.fingerprint) : undefined,
       day: shanghaiDate(now),

@@ -62,6 +62,10 @@ export class StaffService {
     return row!;
   }
 
+  async list(): Promise<StaffRow[]> {
+    return this.d.db.select().from(staff).orderBy(staff.id);
+  }
+
   async setStatus(id: number, status: 'active' | 'disabled') {
     await this.d.db.update(staff).set({ status }).where(eq(staff.id, id));
     if (status === 'disabled') {

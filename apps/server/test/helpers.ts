@@ -1,0 +1,146 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, FastifyPluginAsync, LightMyRequestResponse } from 'fastify';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { buildApp } from '../src/app.ts';
+import { type Env, loadConfig } from '../src/config/env.ts';
+import { type Database, openDatabase } from '../src/db/client.ts';
+
+/**
+ * Test apps. By default each one has its own in-memory PGlite. With TEST_DATABASE_URL the same
+ * tests run on PostgreSQL, each app in a fresh schema; with TEST_REDIS_URL limits live in Redis
+ * under a fresh key prefix. .ci/run sets both; an unreachable service fails the run.
+ */
+export const PG_URL = process.env.TEST_DATABASE_URL || undefined;
+export const REDIS_URL = process.env.TEST_REDIS_URL || undefined;
+export const BACKEND = `${PG_URL ? 'postgres' : 'pglite'}${REDIS_URL ? '+redis' : ''}`;
+
+export const TEST_KEYS = {
+  PII_KEYS: `k2:${Buffer.alloc(32, 2).toString('base64')},k1:${Buffer.alloc(32, 1).toString('base64')}`,
+  PII_INDEX_KEY: Buffer.alloc(32, 9).toString('base64'),
+  ENCRYPTED_MOBILE_KEYS: `partner:${Buffer.alloc(16, 7).toString('base64')},cbc:${Buffer.alloc(32, 5).toString('base64')}:${Buffer.alloc(16, 3).toString('base64')}`,
+};
+
+export function testConfig(overrides: Record<string, string> = {}): Env {
+  return loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DATA_DIR: ':memory:',
+    ...TEST_KEYS,
+    ...(PG_URL ? { DATABASE_URL: PG_URL } : {}),
+    ...(REDIS_URL ? { REDIS_URL } : {}),
+    ...overrides,
+  });
+}
+
+export interface TestContext {
+  app: FastifyInstance;
+  /** Shared handles for a second instance (same database, same Redis, same limiter prefix). */
+  shared: { database: Database; schemaName?: string; limiterPrefix: string };
+  close(): Promise<void>;
+}
+
+const uniq = () => randomBytes(5).toString('hex');
+
+export async function createTestApp(
+  opts: {
+    env?: Record<string, string>;
+    plugins?: FastifyPluginAsync[];
+    logStream?: { write(line: string): void };
+  } = {},
+): Promise<TestContext> {
+  const config = testConfig(opts.env);
+  const schemaName = PG_URL ? `t_${uniq()}` : undefined;
+  const database = await openDatabase({ url: config.DATABASE_URL, schemaName, poolSize: 5 });
+  const limiterPrefix = `test:${uniq()}:`;
+  const app = await buildApp({
+    config,
+    database,
+    ...(schemaName ? { schemaName } : {}),
+    limiterPrefix,
+    logger: Boolean(opts.logStream),
+    ...(opts.logStream ? { logStream: opts.logStream } : {}),
+    ...(opts.plugins ? { plugins: opts.plugins } : {}),
+    serveStatic: false,
+  });
+  return {
+    app,
+    shared: { database, ...(schemaName ? { schemaName } : {}), limiterPrefix },
+    close: async () => {
+      await app.close();
+      await database.close();
+      if (schemaName && PG_URL) {
+        const client = new pg.Client({ connectionString: PG_URL });
+        await client.connect();
+        await client.query(`drop schema if exists ${schemaName} cascade`);
+        await client.end();
+      }
+      if (REDIS_URL) {
+        const redis = new Redis(REDIS_URL);
+        const keys = await redis.keys(`lm:${limiterPrefix}*`);
+        if (keys.length) await redis.del(...keys);
+        redis.disconnect();
+      }
+    },
+  };
+}
+
+/** A second app instance on the same database and limiter store as `ctx`. */
+export async function secondInstance(ctx: TestContext): Promise<FastifyInstance> {
+  return buildApp({
+    config: testConfig(),
+    database: ctx.shared.database,
+    ...(ctx.shared.schemaName ? { schemaName: ctx.shared.schemaName } : {}),
+    limiterPrefix: ctx.shared.limiterPrefix,
+    logger: false,
+    serveStatic: false,
+  });
+}
+
+export function body<T = unknown>(res: LightMyRequestResponse): { code: number; msg: string; data: T } {
+  return res.json() as { code: number; msg: string; data: T };
+}
+
+let phoneCounter = Number.parseInt(randomBytes(3).toString('hex'), 16) % 10_000_000;
+/** A fresh valid phone number per call. */
+export function newPhone(): string {
+  phoneCounter = (phoneCounter + 1) % 100_000_000;
+  return `139${String(phoneCounter).padStart(8, '0')}`;
+}
+
+/** Unique client IP per test so IP caps of different tests do not meet. */
+export function newIp(): string {
+  const b = randomBytes(3);
+  return `10.${b[0]}.${b[1]}.${b[2]}`;
+}
+
+export async function post(app: FastifyInstance, url: string, payload?: unknown, headers: Record<string, string> = {}) {
+  return app.inject({ method: 'POST', url, payload: payload as object, headers });
+}
+
+export async function sendCode(app: FastifyInstance, phone: string, ip = newIp()) {
+  return app.inject({ method: 'POST', url: '/api/login/sendPhoneVerifyCode', payload: { phone }, remoteAddress: ip });
+}
+
+export async function latestCode(app: FastifyInstance, phone: string): Promise<string> {
+  const res = await app.inject({ method: 'GET', url: `/api/dev/sms-outbox?phone=${phone}` });
+  const code = body<{ code: string }[]>(res).data[0]?.code;
+  if (!code) throw new Error(`no code in outbox for ${phone}`);
+  return code;
+}
+
+/** Sends a code, reads it from the outbox and logs in; returns the token and uid. */
+export async function loginAs(app: FastifyInstance, phone = newPhone(), extra: Record<string, unknown> = {}) {
+  const sent = await sendCode(app, phone);
+  if (sent.statusCode !== 200) throw new Error(`send failed: ${sent.body}`);
+  const code = await latestCode(app, phone);
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/login',
+    payload: { phone, code, ...extra },
+    remoteAddress: newIp(),
+  });
+  if (res.statusCode !== 200) throw new Error(`login failed: ${res.body}`);
+  const data = body<{ token: string; loginUser: { uid: number } }>(res).data;
+  return { phone, token: data.token, uid: data.loginUser.uid };
+}
