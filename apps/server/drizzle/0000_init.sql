@@ -90,9 +90,9 @@ CREATE TABLE "users" (
 	"cancelled_at" timestamp with time zone
 );
 --> statement-breakpoint
-ALTER TABLE "sessions" ADD CONSTRAINT "sessions_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-ALTER TABLE "staff_sessions" ADD CONSTRAINT "staff_sessions_staff_id_staff_id_fk" FOREIGN KEY ("staff_id") REFERENCES "public"."staff"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-ALTER TABLE "users" ADD CONSTRAINT "users_ad_channel_id_channels_id_fk" FOREIGN KEY ("ad_channel_id") REFERENCES "public"."channels"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "sessions" ADD CONSTRAINT "sessions_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "staff_sessions" ADD CONSTRAINT "staff_sessions_staff_id_staff_id_fk" FOREIGN KEY ("staff_id") REFERENCES "staff"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "users" ADD CONSTRAINT "users_ad_channel_id_channels_id_fk" FOREIGN KEY ("ad_channel_id") REFERENCES "channels"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "rate_counters_expiry" ON "rate_counters" USING btree ("expires_at");--> statement-breakpoint
 CREATE INDEX "sessions_user_active" ON "sessions" USING btree ("user_id") WHERE "sessions"."revoked_at" is null;--> statement-breakpoint
 CREATE INDEX "sms_codes_lookup" ON "sms_codes" USING btree ("phone_hash","purpose","created_at");--> statement-breakpoint

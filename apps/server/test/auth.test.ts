@@ -142,6 +142,18 @@ describe(`verification codes (${BACKEND})`, () => {
     expect(body(await post(ctx.app, '/api/login', { phone, code })).code).toBe(1002);
   });
 
+  it('lets exactly one of many simultaneous logins with the same code through', async () => {
+    const phone = newPhone();
+    await sendCode(ctx.app, phone);
+    const code = await latestCode(ctx.app, phone);
+    const results = await Promise.all(Array.from({ length: 8 }, () => post(ctx.app, '/api/login', { phone, code })));
+    expect(results.filter((r) => body(r).code === 200)).toHaveLength(1);
+    expect(results.filter((r) => body(r).code === 1002)).toHaveLength(7);
+    const [user] = await ctx.app.database.db.select().from(users).where(eq(users.mobileHash, ctx.app.services.phoneIndex(phone)));
+    const active = await ctx.app.database.db.select().from(sessions).where(eq(sessions.userId, user!.id));
+    expect(active.filter((s) => s.revokedAt === null)).toHaveLength(1);
+  });
+
   it('dies after five wrong tries', async () => {
     const phone = newPhone();
     await sendCode(ctx.app, phone);

@@ -42,25 +42,46 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
       max: opts.poolSize ?? 10,
       connectionTimeoutMillis: 5_000,
       idleTimeoutMillis: 30_000,
+      application_name: schemaName ?? 'loan-market-api',
       // Every connection works inside the schema; the migrations journal lives there too.
       ...(schemaName ? { options: `-c search_path=${schemaName}` } : {}),
     });
     // An idle client that loses its server (restart, network) emits here; without a listener the
     // process would crash. Requests in flight fail with an error the error handler turns into 503.
     pool.on('error', (err) => opts.onPoolError?.(err));
-    const db = drizzlePg(pool, { schema }) as unknown as Db;
+    // A client checked out for a transaction emits 'error' too when its server goes away; without a
+    // listener of its own that would be an uncaught exception. The query itself still rejects.
+    pool.on('connect', (client) => {
+      client.on('error', (err) => opts.onPoolError?.(err));
+    });
+    const db = drizzlePg(pool, { schema });
+    // drizzle's Pool transaction leaks the client when BEGIN itself fails (connection killed between
+    // checkout and BEGIN): pool.end() then waits forever. Run transactions on a client we check out
+    // and always release — destroying it when its connection broke.
+    db.transaction = async (fn, config) => {
+      const client = await pool.connect();
+      let broken: Error | undefined;
+      try {
+        return await drizzlePg(client, { schema }).transaction(fn, config);
+      } catch (err) {
+        if (isConnectionError(err)) broken = err as Error;
+        throw err;
+      } finally {
+        client.release(broken);
+      }
+    };
     if (schemaName) await pool.query(`create schema if not exists ${schemaName}`);
     await migratePg(drizzlePg(pool, { schema }), {
       migrationsFolder: MIGRATIONS_FOLDER,
       migrationsSchema: schemaName ?? 'drizzle',
     });
     return {
-      db,
+      db: db as unknown as Db,
       kind: 'postgres',
       ping: async () => {
         await pool.query('select 1');
       },
-      close: () => pool.end(),
+      close: once(() => pool.end()),
     };
   }
 
@@ -82,7 +103,15 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     ping: async () => {
       await db.execute(sql`select 1`);
     },
-    close: () => client.close(),
+    close: once(() => client.close()),
+  };
+}
+
+function once(fn: () => Promise<void>): () => Promise<void> {
+  let done: Promise<void> | undefined;
+  return () => {
+    done ??= fn();
+    return done;
   };
 }
 
@@ -117,7 +146,7 @@ export function isConnectionError(err: unknown): boolean {
     if (typeof e.code === 'string' && CONNECTION_CODES.has(e.code)) return true;
     if (
       typeof e.message === 'string' &&
-      /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|connect ECONNREFUSED/i.test(
+      /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|connect ECONNREFUSED|PGlite is closed|Cannot use a pool after calling end/i.test(
         e.message,
       )
     ) {

@@ -64,7 +64,8 @@ export const sessions = pgTable(
     ip: text('ip'),
     userAgent: text('user_agent'),
   },
-  (t) => [index('sessions_user_active').on(t.userId).where(sql`${t.revokedAt} is null`)],
+  // At most one active session per person, enforced by the database too.
+  (t) => [uniqueIndex('sessions_one_active_per_user').on(t.userId).where(sql`${t.revokedAt} is null`)],
 );
 
 /** One row per code sent. Only an HMAC of the code is kept. */

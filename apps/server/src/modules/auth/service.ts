@@ -94,6 +94,8 @@ export class AuthService {
     const token = newToken();
     const now = new Date();
     await this.d.db.transaction(async (tx) => {
+      // Concurrent logins of one person queue here, so exactly one session stays active.
+      await tx.select({ id: users.id }).from(users).where(eq(users.id, user.id)).for('update');
       // One active session per person: earlier tokens now answer 1006.
       await tx
         .update(sessions)

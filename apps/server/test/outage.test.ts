@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { BACKEND, body, createTestApp, newPhone, post } from './helpers.ts';
+
+/**
+ * The database going away must not crash the process: requests answer the 503 envelope and the
+ * API recovers by itself when connections come back.
+ */
+describe(`database outage (${BACKEND})`, () => {
+  it('answers the 503 envelope when the database is gone, and health says so', async () => {
+    const local = await createTestApp();
+    await local.shared.database.close();
+    const res = await post(local.app, '/api/login/sendPhoneVerifyCode', { phone: newPhone() });
+    const b = body(res);
+    expect(res.statusCode).toBe(503);
+    expect(b.code).toBe(503);
+    expect(b.msg).not.toMatch(/closed|terminat|pglite|ECONN/i);
+    expect(typeof b.code).toBe('number');
+    const health = await local.app.inject({ url: '/api/user/health' });
+    expect(body(health).data).toMatchObject({ status: 'degraded', db: 'down' });
+    await local.close();
+  });
+});
