@@ -6,7 +6,12 @@ const withPostgres = Boolean(process.env.TEST_DATABASE_URL);
 export default defineConfig({
   test: {
     include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'apps/*/test/**/*.test.ts'],
-    exclude: ['**/node_modules/**', '**/dist/**', 'e2e/**', ...(withPostgres ? [] : ['apps/server/test/pg/**'])],
+    exclude: [
+      '**/node_modules/**',
+      '**/dist/**',
+      'e2e/**',
+      ...(withPostgres ? [] : ['apps/server/test/pg/**']),
+    ],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -6,8 +6,8 @@ import '@lm/shared'; // zh-CN validation messages
 import type { Env } from './config/env.ts';
 import type { Database } from './db/client.ts';
 import { loggerOptions } from './lib/logger.ts';
-import { seedDemoChannels } from './modules/channels/seed.ts';
 import authRoutes from './modules/auth/routes.ts';
+import { seedDemoChannels } from './modules/channels/seed.ts';
 import staffRoutes from './modules/staff/routes.ts';
 import systemRoutes from './modules/system/routes.ts';
 import authPlugin from './plugins/app/auth.ts';
@@ -41,7 +41,10 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const logger: FastifyServerOptions['logger'] =
     opts.logger === false
       ? false
-      : ({ ...loggerOptions(config.LOG_LEVEL), ...(opts.logStream ? { stream: opts.logStream } : {}) } as FastifyServerOptions['logger']);
+      : ({
+          ...loggerOptions(config.LOG_LEVEL),
+          ...(opts.logStream ? { stream: opts.logStream } : {}),
+        } as FastifyServerOptions['logger']);
   const app = Fastify({
     logger,
     bodyLimit: config.BODY_LIMIT_BYTES,
@@ -80,7 +83,9 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     await app.register(staticPlugin);
   } else {
     app.setNotFoundHandler((req, reply) =>
-      reply.status(404).send({ code: 404, msg: `请求的资源不存在：${req.method} ${req.url.split('?')[0]}`, data: null }),
+      reply
+        .status(404)
+        .send({ code: 404, msg: `请求的资源不存在：${req.method} ${req.url.split('?')[0]}`, data: null }),
     );
   }
 

@@ -1,8 +1,8 @@
 import { buildApp } from './app.ts';
-import { ConfigError, loadConfig } from './config/env.ts';
+import { ConfigError, type Env, loadConfig } from './config/env.ts';
 
 async function main() {
-  let config;
+  let config: Env;
   try {
     config = loadConfig();
   } catch (err) {

@@ -37,9 +37,18 @@ describe(`login journey (${BACKEND})`, () => {
 
     const code = await latestCode(app, phone);
     expect(code).toMatch(/^\d{6}$/);
-    const login = await post(app, '/api/login', { phone, code, adChannelCode: 'demo', abTestType: '17', isFormReq: true });
+    const login = await post(app, '/api/login', {
+      phone,
+      code,
+      adChannelCode: 'demo',
+      abTestType: '17',
+      isFormReq: true,
+    });
     expect(login.statusCode).toBe(200);
-    const { token, loginUser } = body<{ token: string; loginUser: { uid: number; userInfoStatus: number; coverStatus: number } }>(login).data;
+    const { token, loginUser } = body<{
+      token: string;
+      loginUser: { uid: number; userInfoStatus: number; coverStatus: number };
+    }>(login).data;
     expect(token.length).toBeGreaterThanOrEqual(40);
     expect(loginUser).toEqual({ uid: expect.any(Number), userInfoStatus: 0, coverStatus: 0 });
 
@@ -51,7 +60,11 @@ describe(`login journey (${BACKEND})`, () => {
       adChannelId: expect.any(Number),
     });
     const detail = await app.inject({ url: '/api/userApi/getUserDetailVO', headers: auth(token) });
-    expect(body(detail).data).toEqual({ uid: loginUser.uid, mobile: expect.stringContaining('****'), adChannelId: expect.any(Number) });
+    expect(body(detail).data).toEqual({
+      uid: loginUser.uid,
+      mobile: expect.stringContaining('****'),
+      adChannelId: expect.any(Number),
+    });
     const vo = await app.inject({ url: `/api/getUserLoginVO?uid=${loginUser.uid}`, headers: auth(token) });
     expect(body(vo).code).toBe(200);
 
@@ -106,7 +119,10 @@ describe(`login journey (${BACKEND})`, () => {
     )[0]!;
     expect(JSON.stringify(raw)).not.toContain(phone);
     expect(String(raw.mobile_enc)).toMatch(/^v1\.k2\./);
-    const codes = await app.database.db.select().from(smsCodes).where(eq(smsCodes.phoneHash, app.services.phoneIndex(phone)));
+    const codes = await app.database.db
+      .select()
+      .from(smsCodes)
+      .where(eq(smsCodes.phoneHash, app.services.phoneIndex(phone)));
     expect(codes.length).toBeGreaterThan(0);
     for (const c of codes) expect(c.codeHash).not.toMatch(/^\d{6}$/);
   });
@@ -146,10 +162,15 @@ describe(`verification codes (${BACKEND})`, () => {
     const phone = newPhone();
     await sendCode(ctx.app, phone);
     const code = await latestCode(ctx.app, phone);
-    const results = await Promise.all(Array.from({ length: 8 }, () => post(ctx.app, '/api/login', { phone, code })));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => post(ctx.app, '/api/login', { phone, code })),
+    );
     expect(results.filter((r) => body(r).code === 200)).toHaveLength(1);
     expect(results.filter((r) => body(r).code === 1002)).toHaveLength(7);
-    const [user] = await ctx.app.database.db.select().from(users).where(eq(users.mobileHash, ctx.app.services.phoneIndex(phone)));
+    const [user] = await ctx.app.database.db
+      .select()
+      .from(users)
+      .where(eq(users.mobileHash, ctx.app.services.phoneIndex(phone)));
     const active = await ctx.app.database.db.select().from(sessions).where(eq(sessions.userId, user!.id));
     expect(active.filter((s) => s.revokedAt === null)).toHaveLength(1);
   });
@@ -159,7 +180,8 @@ describe(`verification codes (${BACKEND})`, () => {
     await sendCode(ctx.app, phone);
     const right = await latestCode(ctx.app, phone);
     const wrong = right === '000000' ? '111111' : '000000';
-    for (let i = 0; i < 5; i++) expect(body(await post(ctx.app, '/api/login', { phone, code: wrong })).code).toBe(1002);
+    for (let i = 0; i < 5; i++)
+      expect(body(await post(ctx.app, '/api/login', { phone, code: wrong })).code).toBe(1002);
     const res = await post(ctx.app, '/api/login', { phone, code: right });
     expect(body(res).code).toBe(1002);
   });
@@ -179,10 +201,13 @@ describe(`verification codes (${BACKEND})`, () => {
     const phone = newPhone();
     await sendCode(ctx.app, phone);
     const first = await latestCode(ctx.app, phone);
-    await ctx.app.services.limiter.store.clear(`sms:phone:minute:login:${ctx.app.services.phoneIndex(phone)}`);
+    await ctx.app.services.limiter.store.clear(
+      `sms:phone:minute:login:${ctx.app.services.phoneIndex(phone)}`,
+    );
     await sendCode(ctx.app, phone);
     const second = await latestCode(ctx.app, phone);
-    if (first !== second) expect(body(await post(ctx.app, '/api/login', { phone, code: first })).code).toBe(1002);
+    if (first !== second)
+      expect(body(await post(ctx.app, '/api/login', { phone, code: first })).code).toBe(1002);
     expect(body(await post(ctx.app, '/api/login', { phone, code: second })).code).toBe(200);
   });
 
@@ -275,21 +300,39 @@ describe(`account cancellation (${BACKEND})`, () => {
     const noCode = await post(app, '/api/cancellation', {}, auth(token));
     expect(body(noCode).code).toBe(1001);
 
-    const sent = await app.inject({ method: 'POST', url: '/api/cancellation/sendPhoneVerifyCode', headers: auth(token), remoteAddress: newIp() });
+    const sent = await app.inject({
+      method: 'POST',
+      url: '/api/cancellation/sendPhoneVerifyCode',
+      headers: auth(token),
+      remoteAddress: newIp(),
+    });
     expect(body(sent).code).toBe(200);
     const outbox = await app.inject({ url: `/api/dev/sms-outbox?phone=${phone}` });
     const message = body<{ message: string; code: string }[]>(outbox).data[0]!;
     expect(message.message).toContain('注销');
 
-    const wrong = await post(app, '/api/cancellation', { code: message.code === '000000' ? '111111' : '000000' }, auth(token));
+    const wrong = await post(
+      app,
+      '/api/cancellation',
+      { code: message.code === '000000' ? '111111' : '000000' },
+      auth(token),
+    );
     expect(body(wrong).code).toBe(1002);
     const done = await post(app, '/api/cancellation', { code: message.code }, auth(token));
     expect(body(done).code).toBe(200);
 
     const [row] = await app.database.db.select().from(users).where(eq(users.id, uid));
-    expect(row).toMatchObject({ status: 'cancelled', mobileEnc: null, mobileHash: null, mobileMasked: '已注销' });
+    expect(row).toMatchObject({
+      status: 'cancelled',
+      mobileEnc: null,
+      mobileHash: null,
+      mobileMasked: '已注销',
+    });
     expect(body(await app.inject({ url: '/api/getLoginUserInfo', headers: auth(token) })).code).toBe(1005);
-    const left = await app.database.db.select().from(smsCodes).where(eq(smsCodes.phoneHash, app.services.phoneIndex(phone)));
+    const left = await app.database.db
+      .select()
+      .from(smsCodes)
+      .where(eq(smsCodes.phoneHash, app.services.phoneIndex(phone)));
     expect(left).toHaveLength(0);
 
     // A minute later, the same phone registers as a new person.

@@ -1,6 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { partnerEncrypt } from '../src/lib/crypto.ts';
-import { BACKEND, body, createTestApp, latestCode, loginAs, newIp, newPhone, post, type TestContext } from './helpers.ts';
+import {
+  BACKEND,
+  body,
+  createTestApp,
+  latestCode,
+  loginAs,
+  newIp,
+  newPhone,
+  post,
+  type TestContext,
+} from './helpers.ts';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -8,7 +18,8 @@ beforeAll(async () => {
 });
 afterAll(async () => ctx?.close());
 
-const encrypt = (source: string, phone: string) => partnerEncrypt(ctx.app.services.keys.partnerKeys.get(source)!, phone);
+const encrypt = (source: string, phone: string) =>
+  partnerEncrypt(ctx.app.services.keys.partnerKeys.get(source)!, phone);
 
 describe(`encrypted phone links (${BACKEND})`, () => {
   it('decrypts on the server into a masked phone and a ticket that sends a code and logs in', async () => {
@@ -24,7 +35,10 @@ describe(`encrypted phone links (${BACKEND})`, () => {
     expect(data.ticket).not.toContain(phone);
     expect(data.expiresIn).toBe(600);
 
-    const check = await post(ctx.app, '/api/upStreamUnionLogin/checkMobileLogin', { encryptionMobile, source: 'partner' });
+    const check = await post(ctx.app, '/api/upStreamUnionLogin/checkMobileLogin', {
+      encryptionMobile,
+      source: 'partner',
+    });
     expect(body(check).data).toEqual({ registered: false });
 
     const sent = await ctx.app.inject({
@@ -35,10 +49,16 @@ describe(`encrypted phone links (${BACKEND})`, () => {
     });
     expect(body(sent).code).toBe(200);
     const code = await latestCode(ctx.app, phone);
-    const login = await post(ctx.app, '/api/login', { encryptionMobile: data.ticket, code, adChannelCode: 'demo' });
+    const login = await post(ctx.app, '/api/login', {
+      encryptionMobile: data.ticket,
+      code,
+      adChannelCode: 'demo',
+    });
     expect(body(login).code).toBe(200);
 
-    const checkAgain = await post(ctx.app, '/api/upStreamUnionLogin/checkMobileLogin', { encryptionMobile: data.ticket });
+    const checkAgain = await post(ctx.app, '/api/upStreamUnionLogin/checkMobileLogin', {
+      encryptionMobile: data.ticket,
+    });
     expect(body(checkAgain).data).toEqual({ registered: true });
   });
 
@@ -69,13 +89,17 @@ describe(`encrypted phone links (${BACKEND})`, () => {
       const res = await post(ctx.app, '/api/login/sendPhoneVerifyCode', payload);
       expect(body(res)).toMatchObject({ code: 1003, msg: expect.stringContaining('手机号') });
     }
-    const missingSource = await post(ctx.app, '/api/login/sendPhoneVerifyCode', { encryptionMobile: encrypt('partner', phone) });
+    const missingSource = await post(ctx.app, '/api/login/sendPhoneVerifyCode', {
+      encryptionMobile: encrypt('partner', phone),
+    });
     expect(body(missingSource).code).toBe(400);
     expect(body(missingSource).msg).toContain('source');
 
     const { seal } = await import('../src/lib/crypto.ts');
     const expired = `emt.${seal(ctx.app.services.keys.ring, { p: phone, exp: Date.now() - 1 })}`;
-    expect(body(await post(ctx.app, '/api/login/sendPhoneVerifyCode', { encryptionMobile: expired })).code).toBe(1003);
+    expect(
+      body(await post(ctx.app, '/api/login/sendPhoneVerifyCode', { encryptionMobile: expired })).code,
+    ).toBe(1003);
   });
 
   it('needs a phone carrier', async () => {

@@ -1,5 +1,5 @@
-import fc from 'fast-check';
 import { sql } from 'drizzle-orm';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../src/db/client.ts';
 import { BACKEND, createTestApp, loginAs, type TestContext } from './helpers.ts';
@@ -29,17 +29,45 @@ async function counts() {
 }
 
 const nearMiss = fc.oneof(
-  fc.constantFrom('13812345678', '1381234567', '23812345678', ' 13812345678 ', '１３８１２３４５６７８', '123456', ''),
+  fc.constantFrom(
+    '13812345678',
+    '1381234567',
+    '23812345678',
+    ' 13812345678 ',
+    '１３８１２３４５６７８',
+    '123456',
+    '',
+  ),
   fc.string({ maxLength: 40 }),
   fc.integer(),
   fc.double(),
   fc.boolean(),
   fc.constant(null),
-  fc.constantFrom("' or 1=1 --", '<script>alert(1)</script>', '\u0000', '../../etc/passwd', 'emt.x.y.z.w', '😀'.repeat(50)),
+  fc.constantFrom(
+    "' or 1=1 --",
+    '<script>alert(1)</script>',
+    '\u0000',
+    '../../etc/passwd',
+    'emt.x.y.z.w',
+    '😀'.repeat(50),
+  ),
   fc.array(fc.string(), { maxLength: 3 }),
   fc.dictionary(fc.string({ maxLength: 5 }), fc.string({ maxLength: 5 }), { maxKeys: 2 }),
 );
-const fieldNames = ['phone', 'mobile', 'code', 'channelCode', 'adChannelCode', 'abTestType', 'isFormReq', 'encryptionMobile', 'source', 'password', 'uid', 'status'];
+const fieldNames = [
+  'phone',
+  'mobile',
+  'code',
+  'channelCode',
+  'adChannelCode',
+  'abTestType',
+  'isFormReq',
+  'encryptionMobile',
+  'source',
+  'password',
+  'uid',
+  'status',
+];
 const bodyArb = fc.oneof(
   fc.dictionary(fc.constantFrom(...fieldNames), nearMiss, { maxKeys: 6 }),
   fc.anything({ maxDepth: 2 }),
@@ -54,7 +82,12 @@ const postEndpoints = [
   '/api/cancellation',
   '/api/logout',
 ];
-const getEndpoints = ['/api/getEncryptionMobile', '/api/getUserLoginVO', '/api/dev/sms-outbox', '/api/getLoginUserInfo'];
+const getEndpoints = [
+  '/api/getEncryptionMobile',
+  '/api/getUserLoginVO',
+  '/api/dev/sms-outbox',
+  '/api/getLoginUserInfo',
+];
 
 function assertEnvelope(res: { statusCode: number; body: string }) {
   expect(res.statusCode).toBeLessThan(500);
@@ -75,7 +108,10 @@ describe(`random input never breaks the API (${BACKEND})`, () => {
             method: 'POST',
             url,
             payload: JSON.stringify(payload ?? null),
-            headers: { 'content-type': 'application/json', ...(withToken ? { accesstoken: 'forged-token' } : {}) },
+            headers: {
+              'content-type': 'application/json',
+              ...(withToken ? { accesstoken: 'forged-token' } : {}),
+            },
           });
           assertEnvelope(res);
           if (res.statusCode !== 200) {
@@ -94,11 +130,18 @@ describe(`random input never breaks the API (${BACKEND})`, () => {
   for (const url of getEndpoints) {
     it(`GET ${url}`, async () => {
       await fc.assert(
-        fc.asyncProperty(fc.dictionary(fc.constantFrom(...fieldNames, 'encryptionMobile', 'source'), fc.string({ maxLength: 30 }), { maxKeys: 4 }), async (query) => {
-          const qs = new URLSearchParams(query).toString();
-          const res = await ctx.app.inject({ url: `${url}?${qs}`, headers: { accesstoken: token } });
-          assertEnvelope(res);
-        }),
+        fc.asyncProperty(
+          fc.dictionary(
+            fc.constantFrom(...fieldNames, 'encryptionMobile', 'source'),
+            fc.string({ maxLength: 30 }),
+            { maxKeys: 4 },
+          ),
+          async (query) => {
+            const qs = new URLSearchParams(query).toString();
+            const res = await ctx.app.inject({ url: `${url}?${qs}`, headers: { accesstoken: token } });
+            assertEnvelope(res);
+          },
+        ),
         { numRuns: 60 },
       );
     });
@@ -108,9 +151,20 @@ describe(`random input never breaks the API (${BACKEND})`, () => {
     await fc.assert(
       fc.asyncProperty(
         fc.string({ maxLength: 200 }),
-        fc.constantFrom('application/json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data', 'application/json; charset=gbk'),
+        fc.constantFrom(
+          'application/json',
+          'text/plain',
+          'application/x-www-form-urlencoded',
+          'multipart/form-data',
+          'application/json; charset=gbk',
+        ),
         async (raw, type) => {
-          const res = await ctx.app.inject({ method: 'POST', url: '/api/login', payload: raw, headers: { 'content-type': type } });
+          const res = await ctx.app.inject({
+            method: 'POST',
+            url: '/api/login',
+            payload: raw,
+            headers: { 'content-type': type },
+          });
           assertEnvelope(res);
         },
       ),

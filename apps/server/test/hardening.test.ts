@@ -101,7 +101,10 @@ describe(`envelope and hardening (${BACKEND})`, () => {
   it('publishes an OpenAPI document generated from the schemas', async () => {
     const res = await ctx.app.inject({ url: '/api/docs/json' });
     expect(res.statusCode).toBe(200);
-    const doc = res.json() as { openapi: string; paths: Record<string, Record<string, { requestBody?: unknown }>> };
+    const doc = res.json() as {
+      openapi: string;
+      paths: Record<string, Record<string, { requestBody?: unknown }>>;
+    };
     expect(doc.openapi).toMatch(/^3\./);
     for (const path of [
       '/api/login/sendPhoneVerifyCode',

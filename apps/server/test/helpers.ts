@@ -114,12 +114,22 @@ export function newIp(): string {
   return `10.${b[0]}.${b[1]}.${b[2]}`;
 }
 
-export async function post(app: FastifyInstance, url: string, payload?: unknown, headers: Record<string, string> = {}) {
+export async function post(
+  app: FastifyInstance,
+  url: string,
+  payload?: unknown,
+  headers: Record<string, string> = {},
+) {
   return app.inject({ method: 'POST', url, payload: payload as object, headers });
 }
 
 export async function sendCode(app: FastifyInstance, phone: string, ip = newIp()) {
-  return app.inject({ method: 'POST', url: '/api/login/sendPhoneVerifyCode', payload: { phone }, remoteAddress: ip });
+  return app.inject({
+    method: 'POST',
+    url: '/api/login/sendPhoneVerifyCode',
+    payload: { phone },
+    remoteAddress: ip,
+  });
 }
 
 export async function latestCode(app: FastifyInstance, phone: string): Promise<string> {

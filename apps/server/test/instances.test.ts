@@ -1,6 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BACKEND, body, createTestApp, latestCode, loginAs, newIp, newPhone, secondInstance, type TestContext } from './helpers.ts';
+import {
+  BACKEND,
+  body,
+  createTestApp,
+  latestCode,
+  loginAs,
+  newIp,
+  newPhone,
+  secondInstance,
+  type TestContext,
+} from './helpers.ts';
 
 let ctx: TestContext;
 let b: FastifyInstance;
@@ -20,7 +30,9 @@ describe(`two API instances on one database${BACKEND.includes('redis') ? ' and o
     const onB = await b.inject({ url: '/api/getLoginUserInfo', headers: { accesstoken: first.token } });
     expect(body(onB).code).toBe(200);
 
-    await ctx.app.services.limiter.store.clear(`sms:phone:minute:login:${ctx.app.services.phoneIndex(phone)}`);
+    await ctx.app.services.limiter.store.clear(
+      `sms:phone:minute:login:${ctx.app.services.phoneIndex(phone)}`,
+    );
     const second = await loginAs(b, phone);
     expect(second.uid).toBe(first.uid);
     const onA = await ctx.app.inject({ url: '/api/getLoginUserInfo', headers: { accesstoken: first.token } });
@@ -30,9 +42,19 @@ describe(`two API instances on one database${BACKEND.includes('redis') ? ' and o
   it('share limits: a code sent through A blocks a resend through B, and the code works on B', async () => {
     const phone = newPhone();
     const ip = newIp();
-    const viaA = await ctx.app.inject({ method: 'POST', url: '/api/login/sendPhoneVerifyCode', payload: { phone }, remoteAddress: ip });
+    const viaA = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/login/sendPhoneVerifyCode',
+      payload: { phone },
+      remoteAddress: ip,
+    });
     expect(body(viaA).code).toBe(200);
-    const viaB = await b.inject({ method: 'POST', url: '/api/login/sendPhoneVerifyCode', payload: { phone }, remoteAddress: ip });
+    const viaB = await b.inject({
+      method: 'POST',
+      url: '/api/login/sendPhoneVerifyCode',
+      payload: { phone },
+      remoteAddress: ip,
+    });
     expect(body(viaB).code).toBe(429);
     const code = await latestCode(b, phone);
     const login = await b.inject({ method: 'POST', url: '/api/login', payload: { phone, code } });
@@ -45,7 +67,12 @@ describe(`two API instances on one database${BACKEND.includes('redis') ? ' and o
     let allowed = 0;
     for (let i = 0; i < cap + 4; i++) {
       const app = i % 2 === 0 ? ctx.app : b;
-      const res = await app.inject({ method: 'POST', url: '/api/login/sendPhoneVerifyCode', payload: { phone: newPhone() }, remoteAddress: ip });
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/login/sendPhoneVerifyCode',
+        payload: { phone: newPhone() },
+        remoteAddress: ip,
+      });
       if (res.statusCode === 200) allowed++;
     }
     expect(allowed).toBe(cap);

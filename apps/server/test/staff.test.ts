@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { staff } from '../src/db/schema.ts';
-import { BACKEND, body, createTestApp, latestCode, newIp, newPhone, post, type TestContext } from './helpers.ts';
+import {
+  BACKEND,
+  body,
+  createTestApp,
+  latestCode,
+  newIp,
+  newPhone,
+  post,
+  type TestContext,
+} from './helpers.ts';
 
 let ctx: TestContext;
 const password = 'correct horse battery';
@@ -13,7 +22,9 @@ beforeAll(async () => {
   adminPhone = newPhone();
   viewerPhone = newPhone();
   await ctx.app.services.staff.create({ phone: adminPhone, name: '管理员', role: 'admin', password });
-  viewerId = (await ctx.app.services.staff.create({ phone: viewerPhone, name: '只读', role: 'viewer', password })).id;
+  viewerId = (
+    await ctx.app.services.staff.create({ phone: viewerPhone, name: '只读', role: 'viewer', password })
+  ).id;
 });
 afterAll(async () => ctx?.close());
 
@@ -24,7 +35,9 @@ describe(`staff login (${BACKEND})`, () => {
   it('logs in with a password, stores an argon2 hash, and reaches /api/admin/me', async () => {
     const res = await staffLogin({ phone: adminPhone, password });
     expect(res.statusCode).toBe(200);
-    const { token, staff: member } = body<{ token: string; staff: { role: string; mobile: string } }>(res).data;
+    const { token, staff: member } = body<{ token: string; staff: { role: string; mobile: string } }>(
+      res,
+    ).data;
     expect(member).toMatchObject({ role: 'admin', name: '管理员', mobile: expect.stringContaining('****') });
     const me = await ctx.app.inject({ url: '/api/admin/me', headers: { accesstoken: token } });
     expect(body(me).data).toMatchObject({ role: 'admin' });
@@ -39,7 +52,8 @@ describe(`staff login (${BACKEND})`, () => {
     expect(body(unknown).code).toBe(1000);
     const phone = newPhone();
     await ctx.app.services.staff.create({ phone, name: '锁定测试', role: 'operator', password });
-    for (let i = 0; i < 5; i++) expect(body(await staffLogin({ phone, password: `bad-${i}` })).code).toBe(1000);
+    for (let i = 0; i < 5; i++)
+      expect(body(await staffLogin({ phone, password: `bad-${i}` })).code).toBe(1000);
     const locked = await staffLogin({ phone, password });
     expect(locked.statusCode).toBe(429);
     expect(body(locked).msg).toContain('锁定');

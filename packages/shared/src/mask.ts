@@ -5,7 +5,11 @@ export function maskMiddle(value: string, head: number, tail: number): string {
     if (chars.length <= 1) return '*'.repeat(chars.length);
     return chars[0] + '*'.repeat(chars.length - 1);
   }
-  return chars.slice(0, head).join('') + '*'.repeat(chars.length - head - tail) + chars.slice(chars.length - tail).join('');
+  return (
+    chars.slice(0, head).join('') +
+    '*'.repeat(chars.length - head - tail) +
+    chars.slice(chars.length - tail).join('')
+  );
 }
 
 /** 13812345678 → 138****5678 */

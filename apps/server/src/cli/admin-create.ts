@@ -24,16 +24,26 @@ async function main() {
   const problems: string[] = [];
   if (!phone.success) problems.push(`--phone: ${phone.error.issues[0]?.message}`);
   if (!role.success) problems.push('--role: admin, operator or viewer');
-  if (values.password !== undefined && values.password.length < 10) problems.push('--password: at least 10 characters');
+  if (values.password !== undefined && values.password.length < 10)
+    problems.push('--password: at least 10 characters');
   if (!phone.success || !role.success || problems.length) {
     console.error(`Cannot create the staff account:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
-    console.error('Usage: npm run admin:create -- --phone 13800000000 --name 张三 --role admin --password "a long secret"');
+    console.error(
+      'Usage: npm run admin:create -- --phone 13800000000 --name 张三 --role admin --password "a long secret"',
+    );
     process.exit(2);
   }
   const app = await buildApp({ config: { ...loadConfig(), LOG_LEVEL: 'warn' }, serveStatic: false });
   try {
-    const member = await app.services.staff.create({ phone: phone.data, name: values.name!, role: role.data, password: values.password });
-    console.log(`Staff account ready: #${member.id} ${member.name} ${member.mobileMasked} role=${member.role}${values.password ? ' (password set)' : ' (SMS login only)'}`);
+    const member = await app.services.staff.create({
+      phone: phone.data,
+      name: values.name!,
+      role: role.data,
+      password: values.password,
+    });
+    console.log(
+      `Staff account ready: #${member.id} ${member.name} ${member.mobileMasked} role=${member.role}${values.password ? ' (password set)' : ' (SMS login only)'}`,
+    );
   } finally {
     await app.close();
   }

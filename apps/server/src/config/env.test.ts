@@ -8,13 +8,25 @@ import { loadKeys } from './keys.ts';
 describe('configuration', () => {
   it('has working defaults', () => {
     const env = loadConfig({});
-    expect(env).toMatchObject({ PORT: 8080, HOST: '0.0.0.0', DATA_DIR: './data', NODE_ENV: 'development', SMS_PROVIDER: 'console' });
+    expect(env).toMatchObject({
+      PORT: 8080,
+      HOST: '0.0.0.0',
+      DATA_DIR: './data',
+      NODE_ENV: 'development',
+      SMS_PROVIDER: 'console',
+    });
     expect(env.DATABASE_URL).toBeUndefined();
   });
 
   it('lists every problem at once', () => {
     try {
-      loadConfig({ PORT: 'abc', DATABASE_URL: 'mysql://x', REDIS_URL: 'http://x', SMS_PROVIDER: 'aliyun', NODE_ENV: 'staging' });
+      loadConfig({
+        PORT: 'abc',
+        DATABASE_URL: 'mysql://x',
+        REDIS_URL: 'http://x',
+        SMS_PROVIDER: 'aliyun',
+        NODE_ENV: 'staging',
+      });
       expect.unreachable();
     } catch (err) {
       expect(err).toBeInstanceOf(ConfigError);
@@ -31,7 +43,12 @@ describe('configuration', () => {
         return (err as ConfigError).problems;
       }
     })();
-    expect(e1).toEqual(expect.arrayContaining([expect.stringContaining('ALIYUN_SMS_ACCESS_KEY_ID'), expect.stringContaining('ALIYUN_SMS_TEMPLATE_CODE')]));
+    expect(e1).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining('ALIYUN_SMS_ACCESS_KEY_ID'),
+        expect.stringContaining('ALIYUN_SMS_TEMPLATE_CODE'),
+      ]),
+    );
     const e2 = (() => {
       try {
         loadConfig({ NODE_ENV: 'production' });
@@ -40,7 +57,11 @@ describe('configuration', () => {
       }
     })();
     expect(e2).toEqual(
-      expect.arrayContaining([expect.stringContaining('SMS_PROVIDER'), expect.stringContaining('PII_KEYS'), expect.stringContaining('PII_INDEX_KEY')]),
+      expect.arrayContaining([
+        expect.stringContaining('SMS_PROVIDER'),
+        expect.stringContaining('PII_KEYS'),
+        expect.stringContaining('PII_INDEX_KEY'),
+      ]),
     );
   });
 
@@ -54,8 +75,14 @@ describe('configuration', () => {
   });
 
   it('refuses malformed keys', () => {
-    expect(() => loadKeys(loadConfig({ PII_KEYS: 'k1:c2hvcnQ=', PII_INDEX_KEY: Buffer.alloc(32).toString('base64'), ENCRYPTED_MOBILE_KEYS: 'x:abc' }))).toThrow(
-      ConfigError,
-    );
+    expect(() =>
+      loadKeys(
+        loadConfig({
+          PII_KEYS: 'k1:c2hvcnQ=',
+          PII_INDEX_KEY: Buffer.alloc(32).toString('base64'),
+          ENCRYPTED_MOBILE_KEYS: 'x:abc',
+        }),
+      ),
+    ).toThrow(ConfigError);
   });
 });

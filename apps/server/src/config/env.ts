@@ -63,7 +63,8 @@ export const envSchema = z
         'ALIYUN_SMS_SIGN_NAME',
         'ALIYUN_SMS_TEMPLATE_CODE',
       ] as const) {
-        if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'required when SMS_PROVIDER=aliyun' });
+        if (!env[key])
+          ctx.addIssue({ code: 'custom', path: [key], message: 'required when SMS_PROVIDER=aliyun' });
       }
     }
     if (env.NODE_ENV === 'production') {
@@ -75,10 +76,18 @@ export const envSchema = z
         });
       }
       if (!env.PII_KEYS) {
-        ctx.addIssue({ code: 'custom', path: ['PII_KEYS'], message: 'required in production (never generated)' });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['PII_KEYS'],
+          message: 'required in production (never generated)',
+        });
       }
       if (!env.PII_INDEX_KEY) {
-        ctx.addIssue({ code: 'custom', path: ['PII_INDEX_KEY'], message: 'required in production (never generated)' });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['PII_INDEX_KEY'],
+          message: 'required in production (never generated)',
+        });
       }
     }
   });

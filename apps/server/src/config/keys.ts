@@ -68,7 +68,9 @@ export function loadKeys(env: Env): Keys {
   const indexKey = decodeKey(env.PII_INDEX_KEY ?? file?.piiIndexKey ?? '', [32], 'PII_INDEX_KEY', problems);
 
   const partnerKeys = new Map<string, PartnerKey>();
-  for (const entry of (env.ENCRYPTED_MOBILE_KEYS ?? file?.encryptedMobileKeys ?? '').split(',').filter(Boolean)) {
+  for (const entry of (env.ENCRYPTED_MOBILE_KEYS ?? file?.encryptedMobileKeys ?? '')
+    .split(',')
+    .filter(Boolean)) {
     const [source, keyB64, ivB64] = entry.split(':');
     if (!source || !keyB64) {
       problems.push('ENCRYPTED_MOBILE_KEYS: each entry must be source:base64key[:base64iv]');

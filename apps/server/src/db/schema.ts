@@ -41,7 +41,9 @@ export const users = pgTable(
     isFormReq: boolean('is_form_req').notNull().default(false),
     userInfoStatus: smallint('user_info_status').notNull().default(0),
     coverStatus: smallint('cover_status').notNull().default(0),
-    status: text('status', { enum: ['active', 'cancelled'] }).notNull().default('active'),
+    status: text('status', { enum: ['active', 'cancelled'] })
+      .notNull()
+      .default('active'),
     createdAt: ts('created_at').notNull().defaultNow(),
     lastLoginAt: ts('last_login_at'),
     cancelledAt: ts('cancelled_at'),
@@ -120,7 +122,9 @@ export const staff = pgTable(
     mobileMasked: text('mobile_masked').notNull(),
     passwordHash: text('password_hash'),
     role: text('role', { enum: ['admin', 'operator', 'viewer'] }).notNull(),
-    status: text('status', { enum: ['active', 'disabled'] }).notNull().default('active'),
+    status: text('status', { enum: ['active', 'disabled'] })
+      .notNull()
+      .default('active'),
     createdAt: ts('created_at').notNull().defaultNow(),
     lastLoginAt: ts('last_login_at'),
   },

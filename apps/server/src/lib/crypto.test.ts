@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { blindIndex, decryptField, encryptField, type KeyRing, partnerDecrypt, partnerEncrypt, seal, unseal } from './crypto.ts';
+import {
+  blindIndex,
+  decryptField,
+  encryptField,
+  type KeyRing,
+  partnerDecrypt,
+  partnerEncrypt,
+  seal,
+  unseal,
+} from './crypto.ts';
 
 const ring = (current: string): KeyRing => ({
   currentKid: current,
@@ -43,7 +52,9 @@ describe('blind index', () => {
     const r = ring('k1');
     expect(blindIndex(r, 'phone', '13812345678')).toBe(blindIndex(r, 'phone', '13812345678'));
     expect(blindIndex(r, 'phone', '13812345678')).not.toBe(blindIndex(r, 'device', '13812345678'));
-    expect(blindIndex({ ...r, indexKey: Buffer.alloc(32, 8) }, 'phone', '13812345678')).not.toBe(blindIndex(r, 'phone', '13812345678'));
+    expect(blindIndex({ ...r, indexKey: Buffer.alloc(32, 8) }, 'phone', '13812345678')).not.toBe(
+      blindIndex(r, 'phone', '13812345678'),
+    );
   });
 });
 
@@ -53,7 +64,9 @@ describe('partner encrypted phones', () => {
     const cbc = { key: Buffer.alloc(32, 5), iv: Buffer.alloc(16, 3) };
     expect(partnerDecrypt(ecb, partnerEncrypt(ecb, '13812345678'))).toBe('13812345678');
     expect(partnerDecrypt(cbc, partnerEncrypt(cbc, '13812345678'))).toBe('13812345678');
-    expect(partnerDecrypt({ key: Buffer.alloc(16, 1) }, partnerEncrypt(ecb, '13812345678'))).not.toBe('13812345678');
+    expect(partnerDecrypt({ key: Buffer.alloc(16, 1) }, partnerEncrypt(ecb, '13812345678'))).not.toBe(
+      '13812345678',
+    );
     expect(partnerDecrypt(ecb, '!!!')).toBeNull();
   });
   it('accepts URL-safe base64', () => {

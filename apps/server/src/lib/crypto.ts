@@ -1,4 +1,12 @@
-import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  createHmac,
+  randomBytes,
+  randomInt,
+  timingSafeEqual,
+} from 'node:crypto';
 
 /**
  * Personal-data protection: AES-256-GCM field encryption with the key id stored beside each value
@@ -19,9 +27,13 @@ export function encryptField(ring: KeyRing, plaintext: string): string {
   const cipher = createCipheriv('aes-256-gcm', key, iv);
   const ct = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
   const tag = cipher.getAuthTag();
-  return [PREFIX, ring.currentKid, iv.toString('base64url'), ct.toString('base64url'), tag.toString('base64url')].join(
-    '.',
-  );
+  return [
+    PREFIX,
+    ring.currentKid,
+    iv.toString('base64url'),
+    ct.toString('base64url'),
+    tag.toString('base64url'),
+  ].join('.');
 }
 
 export function decryptField(ring: KeyRing, stored: string): string {
@@ -99,7 +111,9 @@ export function partnerDecrypt(pk: PartnerKey, b64: string): string | null {
   try {
     const normalized = b64.replace(/-/g, '+').replace(/_/g, '/');
     const decipher = createDecipheriv(partnerAlgorithm(pk), pk.key, pk.iv ?? null);
-    return Buffer.concat([decipher.update(Buffer.from(normalized, 'base64')), decipher.final()]).toString('utf8');
+    return Buffer.concat([decipher.update(Buffer.from(normalized, 'base64')), decipher.final()]).toString(
+      'utf8',
+    );
   } catch {
     return null;
   }

@@ -1,4 +1,4 @@
-import { type ErrorCodeName, ErrorCode, errorCatalogue } from '@lm/shared/errors';
+import { ErrorCode, type ErrorCodeName, errorCatalogue } from '@lm/shared/errors';
 
 /** An error with a catalogue code; the error handler turns it into the envelope. */
 export class AppError extends Error {
@@ -17,4 +17,5 @@ export class AppError extends Error {
   }
 }
 
-export const appError = (kind: ErrorCodeName, msg?: string, data?: unknown) => new AppError(kind, msg, data ?? null);
+export const appError = (kind: ErrorCodeName, msg?: string, data?: unknown) =>
+  new AppError(kind, msg, data ?? null);

@@ -1,7 +1,8 @@
 import type { LoggerOptions } from 'pino';
 
 /** Query keys whose values never reach the log. */
-const SENSITIVE_QUERY = /^(phone|mobile|encryptionMobile|rsaPhone|rp|identity|idCard|realName|name|code|token|accessToken)$/i;
+const SENSITIVE_QUERY =
+  /^(phone|mobile|encryptionMobile|rsaPhone|rp|identity|idCard|realName|name|code|token|accessToken)$/i;
 
 export function redactUrl(url: string): string {
   const q = url.indexOf('?');
@@ -16,15 +17,27 @@ export const REDACT_PATHS = [
   'req.headers.accesstoken',
   'req.headers.authorization',
   'req.headers.cookie',
-  ...['phone', 'mobile', 'encryptionMobile', 'identity', 'idCard', 'realName', 'name', 'token', 'password', 'code'].flatMap(
-    (f) => [f, `*.${f}`, `*.*.${f}`],
-  ),
+  ...[
+    'phone',
+    'mobile',
+    'encryptionMobile',
+    'identity',
+    'idCard',
+    'realName',
+    'name',
+    'token',
+    'password',
+    'code',
+  ].flatMap((f) => [f, `*.${f}`, `*.*.${f}`]),
 ];
 
 export function loggerOptions(level: string): LoggerOptions {
   return {
     level,
-    redact: { paths: REDACT_PATHS.filter((p) => p !== 'code' && p !== '*.code' && p !== '*.*.code'), censor: '[REDACTED]' },
+    redact: {
+      paths: REDACT_PATHS.filter((p) => p !== 'code' && p !== '*.code' && p !== '*.*.code'),
+      censor: '[REDACTED]',
+    },
     serializers: {
       req: (req: { method: string; url: string; ip?: string }) => ({
         method: req.method,

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BACKEND, PG_URL, body, createTestApp, newIp, newPhone, type TestContext } from '../helpers.ts';
+import { BACKEND, body, createTestApp, newIp, newPhone, PG_URL, type TestContext } from '../helpers.ts';
 
 /** PostgreSQL only (run by .ci/run with TEST_DATABASE_URL): connections killed under load. */
 let ctx: TestContext;

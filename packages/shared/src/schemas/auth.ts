@@ -20,11 +20,7 @@ function requirePhoneCarrier(value: PhoneCarrier, ctx: z.RefinementCtx) {
   if (!value.phone && !value.mobile && !value.encryptionMobile) {
     ctx.addIssue({ code: 'custom', path: ['phone'], message: PHONE_REQUIRED_MSG });
   }
-  if (
-    value.encryptionMobile &&
-    !value.encryptionMobile.startsWith(MOBILE_TICKET_PREFIX) &&
-    !value.source
-  ) {
+  if (value.encryptionMobile && !value.encryptionMobile.startsWith(MOBILE_TICKET_PREFIX) && !value.source) {
     ctx.addIssue({ code: 'custom', path: ['source'], message: '加密手机号需要同时提供来源 source' });
   }
 }
@@ -115,10 +111,12 @@ export const encryptionMobileData = z.object({
   expiresIn: z.number().int(),
 });
 
-export const checkMobileLoginBody = z.object({
-  encryptionMobile: encryptionMobileSchema,
-  source: sourceSchema.optional(),
-}).superRefine(requirePhoneCarrier);
+export const checkMobileLoginBody = z
+  .object({
+    encryptionMobile: encryptionMobileSchema,
+    source: sourceSchema.optional(),
+  })
+  .superRefine(requirePhoneCarrier);
 
 export const checkMobileLoginData = z.object({
   registered: z.boolean(),
@@ -133,7 +131,11 @@ export const staffSendCodeBody = z.object({ phone: phoneSchema });
 export const staffLoginBody = z
   .object({
     phone: phoneSchema,
-    password: z.string({ error: '密码必须是文本' }).min(1, '请输入密码').max(128, '密码最长128个字符').optional(),
+    password: z
+      .string({ error: '密码必须是文本' })
+      .min(1, '请输入密码')
+      .max(128, '密码最长128个字符')
+      .optional(),
     code: smsCodeSchema.optional(),
   })
   .superRefine((v, ctx) => {

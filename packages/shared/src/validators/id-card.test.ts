@@ -14,7 +14,13 @@ describe('national ID (GB 11643)', () => {
   });
 
   it('rejects wrong length and characters', () => {
-    for (const v of ['', '1101051949123100', '11010519491231002XX', '1101051949123100A2', '11010519491231002Y']) {
+    for (const v of [
+      '',
+      '1101051949123100',
+      '11010519491231002XX',
+      '1101051949123100A2',
+      '11010519491231002Y',
+    ]) {
       expect(checkIdCard(v, now)).toBe('format');
     }
     expect(isValidIdCard(12345, now)).toBe(false);
@@ -23,7 +29,8 @@ describe('national ID (GB 11643)', () => {
   it('requires a valid province prefix, including Taiwan, Hong Kong and Macau', () => {
     expect(checkIdCard(withCheck('99010519900101001'), now)).toBe('region');
     expect(checkIdCard(withCheck('00010519900101001'), now)).toBe('region');
-    for (const p of ['11', '65', '71', '81', '82']) expect(checkIdCard(withCheck(`${p}010519900101001`), now)).toBeNull();
+    for (const p of ['11', '65', '71', '81', '82'])
+      expect(checkIdCard(withCheck(`${p}010519900101001`), now)).toBeNull();
   });
 
   it('requires a real past birth date', () => {

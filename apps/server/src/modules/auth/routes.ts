@@ -55,7 +55,14 @@ const authRoutes: FastifyPluginAsync = async (root) => {
 
   app.post(
     '/api/login',
-    { schema: { tags, summary: 'Log in with phone + SMS code', body: loginBody, response: { 200: envelope(loginData) } } },
+    {
+      schema: {
+        tags,
+        summary: 'Log in with phone + SMS code',
+        body: loginBody,
+        response: { 200: envelope(loginData) },
+      },
+    },
     async (req) => ok(await auth.login(req.body, clientMeta(req))),
   );
 
@@ -90,10 +97,14 @@ const authRoutes: FastifyPluginAsync = async (root) => {
     const authed = scoped.withTypeProvider<ZodTypeProvider>();
     authed.addHook('preHandler', requireUser);
 
-    authed.post('/api/logout', { schema: { tags, security, response: { 200: envelope(z.null()) } } }, async (req) => {
-      await auth.logout(req.sessionId!);
-      return ok(null);
-    });
+    authed.post(
+      '/api/logout',
+      { schema: { tags, security, response: { 200: envelope(z.null()) } } },
+      async (req) => {
+        await auth.logout(req.sessionId!);
+        return ok(null);
+      },
+    );
 
     authed.get(
       '/api/getLoginUserInfo',
@@ -103,7 +114,14 @@ const authRoutes: FastifyPluginAsync = async (root) => {
 
     authed.get(
       '/api/getUserLoginVO',
-      { schema: { tags, security, querystring: getUserLoginVOQuery, response: { 200: envelope(loginUserInfoData) } } },
+      {
+        schema: {
+          tags,
+          security,
+          querystring: getUserLoginVOQuery,
+          response: { 200: envelope(loginUserInfoData) },
+        },
+      },
       async (req) => {
         // A person may read only their own record.
         if (req.query.uid !== req.user!.id) throw appError('FORBIDDEN');
@@ -114,12 +132,20 @@ const authRoutes: FastifyPluginAsync = async (root) => {
     authed.get(
       '/api/userApi/getUserDetailVO',
       { schema: { tags, security, response: { 200: envelope(userDetailData) } } },
-      async (req) => ok({ uid: req.user!.id, mobile: req.user!.mobileMasked, adChannelId: req.user!.adChannelId }),
+      async (req) =>
+        ok({ uid: req.user!.id, mobile: req.user!.mobileMasked, adChannelId: req.user!.adChannelId }),
     );
 
     authed.post(
       '/api/cancellation/sendPhoneVerifyCode',
-      { schema: { tags, security, summary: 'Send the SMS code that confirms cancellation', response: { 200: envelope(sendPhoneVerifyCodeData) } } },
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Send the SMS code that confirms cancellation',
+          response: { 200: envelope(sendPhoneVerifyCodeData) },
+        },
+      },
       async (req) => ok(await auth.sendCancellationCode(req.user!, clientMeta(req))),
     );
 

@@ -1,8 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { describeWait, sessionVerdict, smsSendRules } from './rules.ts';
 
-const limits = { perPhonePerMinute: 1, perPhonePerHour: 5, perPhonePerDay: 10, perIpPerHour: 30, perDevicePerHour: 10 };
-const base = { phoneHash: 'P', purpose: 'login', ip: '1.2.3.4', day: '2026-11-22', endOfDay: new Date('2026-11-22T16:00:00Z'), limits };
+const limits = {
+  perPhonePerMinute: 1,
+  perPhonePerHour: 5,
+  perPhonePerDay: 10,
+  perIpPerHour: 30,
+  perDevicePerHour: 10,
+};
+const base = {
+  phoneHash: 'P',
+  purpose: 'login',
+  ip: '1.2.3.4',
+  day: '2026-11-22',
+  endOfDay: new Date('2026-11-22T16:00:00Z'),
+  limits,
+};
 
 describe('SMS send rules', () => {
   it('checks IP, device, then the phone per minute, hour and calendar day', () => {
@@ -42,9 +55,15 @@ describe('sessionVerdict', () => {
   it('maps each state of a session to its answer', () => {
     expect(sessionVerdict(undefined, undefined, now)).toBe('UNAUTHORIZED');
     expect(sessionVerdict(live, 'active', now)).toBe('ok');
-    expect(sessionVerdict({ ...live, revokedAt: now, revokeReason: 'replaced' }, 'active', now)).toBe('LOGGED_IN_ELSEWHERE');
-    expect(sessionVerdict({ ...live, revokedAt: now, revokeReason: 'logout' }, 'active', now)).toBe('TOKEN_EXPIRED');
-    expect(sessionVerdict({ ...live, revokedAt: now, revokeReason: 'cancelled' }, 'cancelled', now)).toBe('TOKEN_EXPIRED');
+    expect(sessionVerdict({ ...live, revokedAt: now, revokeReason: 'replaced' }, 'active', now)).toBe(
+      'LOGGED_IN_ELSEWHERE',
+    );
+    expect(sessionVerdict({ ...live, revokedAt: now, revokeReason: 'logout' }, 'active', now)).toBe(
+      'TOKEN_EXPIRED',
+    );
+    expect(sessionVerdict({ ...live, revokedAt: now, revokeReason: 'cancelled' }, 'cancelled', now)).toBe(
+      'TOKEN_EXPIRED',
+    );
     expect(sessionVerdict({ ...live, expiresAt: now }, 'active', now)).toBe('TOKEN_EXPIRED');
     expect(sessionVerdict(live, 'cancelled', now)).toBe('TOKEN_EXPIRED');
   });

@@ -26,9 +26,16 @@ export interface SmsRuleInput {
  * The limits a code request must pass, in the order they are checked. IP and device caps come
  * first: they defend against SMS pumping across many phones from one client.
  */
-export function smsSendRules(i: SmsRuleInput): { key: string; limit: number; window: Window; reason: string }[] {
+export function smsSendRules(
+  i: SmsRuleInput,
+): { key: string; limit: number; window: Window; reason: string }[] {
   const rules: { key: string; limit: number; window: Window; reason: string }[] = [
-    { key: `sms:ip:${i.ip}`, limit: i.limits.perIpPerHour, window: { ms: 3600_000 }, reason: '当前网络获取验证码过于频繁' },
+    {
+      key: `sms:ip:${i.ip}`,
+      limit: i.limits.perIpPerHour,
+      window: { ms: 3600_000 },
+      reason: '当前网络获取验证码过于频繁',
+    },
   ];
   if (i.fingerprintHash) {
     rules.push({

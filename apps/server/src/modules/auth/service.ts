@@ -1,5 +1,5 @@
-import { MOBILE_TICKET_PREFIX } from '@lm/shared/schemas/auth';
 import { maskPhone } from '@lm/shared/mask';
+import { MOBILE_TICKET_PREFIX } from '@lm/shared/schemas/auth';
 import { isValidPhone } from '@lm/shared/validators/phone';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
@@ -8,16 +8,16 @@ import {
   decryptField,
   encryptField,
   type KeyRing,
+  newToken,
   type PartnerKey,
   partnerDecrypt,
   seal,
   sha256,
-  newToken,
   unseal,
 } from '../../lib/crypto.ts';
 import { appError } from '../../lib/errors.ts';
-import { type ClientMeta, SmsCodes } from './sms-codes.ts';
 import { sessionVerdict } from './rules.ts';
+import type { ClientMeta, SmsCodes } from './sms-codes.ts';
 
 export const TICKET_TTL_SECONDS = 600;
 
@@ -70,7 +70,8 @@ export class AuthService {
   /** Exchanges a partner-encrypted phone for its masked form and a short-lived ticket. */
   encryptionMobile(input: { encryptionMobile: string; source: string }) {
     const phone = this.resolvePhone(input);
-    const ticket = MOBILE_TICKET_PREFIX + seal(this.d.ring, { p: phone, exp: Date.now() + TICKET_TTL_SECONDS * 1000 });
+    const ticket =
+      MOBILE_TICKET_PREFIX + seal(this.d.ring, { p: phone, exp: Date.now() + TICKET_TTL_SECONDS * 1000 });
     return { mobile: maskPhone(phone), ticket, expiresIn: TICKET_TTL_SECONDS };
   }
 

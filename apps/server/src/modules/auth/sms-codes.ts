@@ -1,13 +1,13 @@
 import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { smsCodes } from '../../db/schema.ts';
+import { constantTimeEqual, newSmsCode } from '../../lib/crypto.ts';
 import { appError } from '../../lib/errors.ts';
 import { endOfShanghaiDay, shanghaiDate } from '../../lib/time.ts';
-import type { Limiter } from '../limits/limiter.ts';
 import type { SmsProvider, SmsPurpose } from '../../providers/sms/types.ts';
 import { SmsSendError } from '../../providers/sms/types.ts';
-import { constantTimeEqual, newSmsCode } from '../../lib/crypto.ts';
-import { describeWait, smsSendRules, type SmsLimits } from './rules.ts';
+import type { Limiter } from '../limits/limiter.ts';
+import { describeWait, type SmsLimits, smsSendRules } from './rules.ts';
 
 export const MAX_WRONG_TRIES_PER_CODE = 5;
 export const MAX_FAILED_CHECKS_PER_HOUR = 100;
@@ -67,7 +67,9 @@ export class SmsCodes {
       await tx
         .update(smsCodes)
         .set({ usedAt: now })
-        .where(and(eq(smsCodes.phoneHash, phoneHash), eq(smsCodes.purpose, purpose), isNull(smsCodes.usedAt)));
+        .where(
+          and(eq(smsCodes.phoneHash, phoneHash), eq(smsCodes.purpose, purpose), isNull(smsCodes.usedAt)),
+        );
       const [row] = await tx
         .insert(smsCodes)
         .values({

@@ -43,7 +43,11 @@ export class Limiter {
     const hit = await this.store.increment(key, expiryOf(window, now));
     if (hit.count <= limit) return { allowed: true, count: hit.count, retryAfterMs: 0 };
     await this.store.decrement(key);
-    return { allowed: false, count: hit.count - 1, retryAfterMs: Math.max(hit.resetAt.getTime() - now, 1000) };
+    return {
+      allowed: false,
+      count: hit.count - 1,
+      retryAfterMs: Math.max(hit.resetAt.getTime() - now, 1000),
+    };
   }
 
   /** Consumes several limits; all or nothing. Returns the first refusal. */

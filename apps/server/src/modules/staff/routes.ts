@@ -1,10 +1,16 @@
-import { staffLoginBody, staffLoginData, staffSchema, staffSendCodeBody, sendPhoneVerifyCodeData } from '@lm/shared/schemas/auth';
+import {
+  sendPhoneVerifyCodeData,
+  staffLoginBody,
+  staffLoginData,
+  staffSchema,
+  staffSendCodeBody,
+} from '@lm/shared/schemas/auth';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { envelope, ok } from '../../lib/envelope.ts';
-import { clientMeta, requireStaff } from '../../plugins/app/auth.ts';
 import { appError } from '../../lib/errors.ts';
+import { clientMeta, requireStaff } from '../../plugins/app/auth.ts';
 import { publicStaff } from './service.ts';
 
 const tags = ['staff'];
@@ -23,7 +29,14 @@ const staffRoutes: FastifyPluginAsync = async (root) => {
 
   app.post(
     '/api/crm/admin/login',
-    { schema: { tags, summary: 'Staff login: phone + password, or phone + SMS code', body: staffLoginBody, response: { 200: envelope(staffLoginData) } } },
+    {
+      schema: {
+        tags,
+        summary: 'Staff login: phone + password, or phone + SMS code',
+        body: staffLoginBody,
+        response: { 200: envelope(staffLoginData) },
+      },
+    },
     async (req) => ok(await staff.login(req.body, clientMeta(req))),
   );
 
@@ -31,14 +44,28 @@ const staffRoutes: FastifyPluginAsync = async (root) => {
     const authed = scoped.withTypeProvider<ZodTypeProvider>();
     authed.addHook('preHandler', requireStaff());
 
-    authed.post('/api/crm/admin/logout', { schema: { tags, security, response: { 200: envelope(z.null()) } } }, async (req) => {
-      await staff.logout(req.staffSessionId!);
-      return ok(null);
-    });
+    authed.post(
+      '/api/crm/admin/logout',
+      { schema: { tags, security, response: { 200: envelope(z.null()) } } },
+      async (req) => {
+        await staff.logout(req.staffSessionId!);
+        return ok(null);
+      },
+    );
 
     authed.get(
       '/api/admin/staff',
-      { preHandler: requireStaff(['admin']), schema: { tags, security, summary: 'Staff accounts (admin only)', response: { 200: envelope(z.array(staffSchema.extend({ status: z.enum(['active', 'disabled']) }))) } } },
+      {
+        preHandler: requireStaff(['admin']),
+        schema: {
+          tags,
+          security,
+          summary: 'Staff accounts (admin only)',
+          response: {
+            200: envelope(z.array(staffSchema.extend({ status: z.enum(['active', 'disabled']) }))),
+          },
+        },
+      },
       async () => ok((await staff.list()).map((s) => ({ ...publicStaff(s), status: s.status }))),
     );
 
@@ -51,7 +78,9 @@ const staffRoutes: FastifyPluginAsync = async (root) => {
           security,
           summary: 'Enable or disable a staff account (admin only)',
           params: z.object({ id: z.coerce.number().int().positive('编号格式不正确') }),
-          body: z.object({ status: z.enum(['active', 'disabled'], { error: 'status 只能是 active 或 disabled' }) }),
+          body: z.object({
+            status: z.enum(['active', 'disabled'], { error: 'status 只能是 active 或 disabled' }),
+          }),
           response: { 200: envelope(z.null()) },
         },
       },
@@ -62,8 +91,10 @@ const staffRoutes: FastifyPluginAsync = async (root) => {
       },
     );
 
-    authed.get('/api/admin/me', { schema: { tags, security, response: { 200: envelope(staffSchema) } } }, async (req) =>
-      ok(publicStaff(req.staffMember!)),
+    authed.get(
+      '/api/admin/me',
+      { schema: { tags, security, response: { 200: envelope(staffSchema) } } },
+      async (req) => ok(publicStaff(req.staffMember!)),
     );
   });
 };

@@ -77,7 +77,11 @@ export class StaffService {
   }
 
   private async findByPhone(phone: string): Promise<StaffRow | undefined> {
-    const [row] = await this.d.db.select().from(staff).where(eq(staff.mobileHash, this.d.phoneIndex(phone))).limit(1);
+    const [row] = await this.d.db
+      .select()
+      .from(staff)
+      .where(eq(staff.mobileHash, this.d.phoneIndex(phone)))
+      .limit(1);
     return row;
   }
 
@@ -92,7 +96,10 @@ export class StaffService {
     return { mobile: maskPhone(phone), retryAfter: 60, expiresIn: 300 };
   }
 
-  async login(input: { phone: string; password?: string | undefined; code?: string | undefined }, meta: ClientMeta) {
+  async login(
+    input: { phone: string; password?: string | undefined; code?: string | undefined },
+    meta: ClientMeta,
+  ) {
     const ipDecision = await this.d.limiter.consume(`staff:login:ip:${meta.ip}`, MAX_STAFF_LOGINS_PER_IP, {
       ms: PASSWORD_LOCK_MS,
     });
@@ -150,12 +157,16 @@ export class StaffService {
       .where(eq(staffSessions.tokenHash, sha256(token)))
       .limit(1);
     if (!row) throw appError('UNAUTHORIZED');
-    if (row.session.revokedAt || row.session.expiresAt.getTime() <= Date.now()) throw appError('TOKEN_EXPIRED');
+    if (row.session.revokedAt || row.session.expiresAt.getTime() <= Date.now())
+      throw appError('TOKEN_EXPIRED');
     if (row.staff.status === 'disabled') throw appError('ACCOUNT_FORBIDDEN');
     return { sessionId: row.session.id, staff: row.staff };
   }
 
   async logout(sessionId: number) {
-    await this.d.db.update(staffSessions).set({ revokedAt: new Date() }).where(eq(staffSessions.id, sessionId));
+    await this.d.db
+      .update(staffSessions)
+      .set({ revokedAt: new Date() })
+      .where(eq(staffSessions.id, sessionId));
   }
 }

@@ -21,7 +21,13 @@ const systemRoutes: FastifyPluginAsync = async (root) => {
 
   app.get(
     '/api/user/health',
-    { schema: { tags: ['system'], summary: 'Liveness and dependencies', response: { 200: envelope(healthData) } } },
+    {
+      schema: {
+        tags: ['system'],
+        summary: 'Liveness and dependencies',
+        response: { 200: envelope(healthData) },
+      },
+    },
     async () => {
       const db = await app.database.ping().then(
         () => 'ok' as const,
@@ -51,7 +57,14 @@ const systemRoutes: FastifyPluginAsync = async (root) => {
         querystring: z.object({ phone: phoneSchema }),
         response: {
           200: envelope(
-            z.array(z.object({ mobile: z.string(), message: z.string(), code: z.string().nullable(), createdAt: z.string() })),
+            z.array(
+              z.object({
+                mobile: z.string(),
+                message: z.string(),
+                code: z.string().nullable(),
+                createdAt: z.string(),
+              }),
+            ),
           ),
         },
       },
@@ -81,7 +94,9 @@ const systemRoutes: FastifyPluginAsync = async (root) => {
         tags: ['dev'],
         summary: 'Encrypts a phone the way a partner would, to try encrypted-phone links locally',
         querystring: z.object({ phone: phoneSchema, source: sourceSchema.default('demo') }),
-        response: { 200: envelope(z.object({ mobile: z.string(), encryptionMobile: z.string(), source: z.string() })) },
+        response: {
+          200: envelope(z.object({ mobile: z.string(), encryptionMobile: z.string(), source: z.string() })),
+        },
       },
     },
     async (req) => {

@@ -1,8 +1,8 @@
 import type { StaffRole } from '@lm/shared/schemas/auth';
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { ClientMeta } from '../../modules/auth/sms-codes.ts';
 import { appError } from '../../lib/errors.ts';
+import type { ClientMeta } from '../../modules/auth/sms-codes.ts';
 
 function headerToken(req: FastifyRequest): string | undefined {
   const value = req.headers.accesstoken;

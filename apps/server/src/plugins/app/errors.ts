@@ -20,7 +20,9 @@ function isRedisDown(err: unknown): boolean {
   const e = err as { name?: string; message?: string };
   return (
     e?.name === 'MaxRetriesPerRequestError' ||
-    /Stream isn't writeable|Connection is closed|enableOfflineQueue|ECONNREFUSED.*6379/i.test(e?.message ?? '')
+    /Stream isn't writeable|Connection is closed|enableOfflineQueue|ECONNREFUSED.*6379/i.test(
+      e?.message ?? '',
+    )
   );
 }
 
@@ -37,7 +39,8 @@ export default fp(
         });
         const first = fields[0]!;
         const label = FIELD_LABELS[first.field.split('.')[0] ?? ''];
-        const msg = label && first.message.includes(label) ? first.message : `${first.message}（${first.field}）`;
+        const msg =
+          label && first.message.includes(label) ? first.message : `${first.message}（${first.field}）`;
         return send(reply, 400, ErrorCode.VALIDATION_FAILED, msg, { fields });
       }
 
@@ -45,7 +48,12 @@ export default fp(
         case 'FST_ERR_CTP_BODY_TOO_LARGE':
           return send(reply, 413, ErrorCode.PAYLOAD_TOO_LARGE, errorCatalogue.PAYLOAD_TOO_LARGE.msg);
         case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-          return send(reply, 415, ErrorCode.UNSUPPORTED_MEDIA_TYPE, errorCatalogue.UNSUPPORTED_MEDIA_TYPE.msg);
+          return send(
+            reply,
+            415,
+            ErrorCode.UNSUPPORTED_MEDIA_TYPE,
+            errorCatalogue.UNSUPPORTED_MEDIA_TYPE.msg,
+          );
         case 'FST_ERR_CTP_EMPTY_JSON_BODY':
           return send(reply, 400, ErrorCode.VALIDATION_FAILED, '请求体不能为空');
         case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':

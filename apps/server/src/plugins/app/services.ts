@@ -1,8 +1,8 @@
 import fp from 'fastify-plugin';
 import { loadKeys } from '../../config/keys.ts';
 import { blindIndex } from '../../lib/crypto.ts';
-import { AuthService } from '../../modules/auth/service.ts';
 import { DEFAULT_PHONE_LIMITS } from '../../modules/auth/rules.ts';
+import { AuthService } from '../../modules/auth/service.ts';
 import { SmsCodes } from '../../modules/auth/sms-codes.ts';
 import { DbCounterStore } from '../../modules/limits/db-store.ts';
 import { Limiter } from '../../modules/limits/limiter.ts';
@@ -32,7 +32,9 @@ export default fp<ServicesOptions>(
       const store = new DbCounterStore(database.db, prefix);
       limiter = new Limiter(store, 'database');
       const timer = setInterval(() => {
-        store.sweep().catch((err) => app.log.warn({ err: { message: err.message } }, 'rate counter sweep failed'));
+        store
+          .sweep()
+          .catch((err) => app.log.warn({ err: { message: err.message } }, 'rate counter sweep failed'));
       }, 10 * 60_000);
       timer.unref();
       app.addHook('onClose', async () => clearInterval(timer));

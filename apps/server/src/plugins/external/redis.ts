@@ -31,7 +31,10 @@ export default fp<RedisPluginOptions>(
     try {
       await redis.connect();
     } catch (err) {
-      app.log.error({ err: { message: (err as Error).message } }, 'redis unreachable at start; limits refuse until it is back');
+      app.log.error(
+        { err: { message: (err as Error).message } },
+        'redis unreachable at start; limits refuse until it is back',
+      );
     }
     app.decorate('redis', redis);
     app.addHook('onClose', async () => {

@@ -29,7 +29,13 @@ export default fp(
       );
     };
     if (hasWeb) {
-      await app.register(fastifyStatic, { root: webDir, prefix: '/', wildcard: false, index: false, setHeaders });
+      await app.register(fastifyStatic, {
+        root: webDir,
+        prefix: '/',
+        wildcard: false,
+        index: false,
+        setHeaders,
+      });
     }
     if (hasAdmin) {
       await app.register(fastifyStatic, {
@@ -54,9 +60,11 @@ export default fp(
           return reply.header('cache-control', 'no-cache').sendFile('index.html', webDir);
         }
       }
-      return reply
-        .status(404)
-        .send({ code: ErrorCode.NOT_FOUND, msg: `${errorCatalogue.NOT_FOUND.msg}：${req.method} ${path}`, data: null });
+      return reply.status(404).send({
+        code: ErrorCode.NOT_FOUND,
+        msg: `${errorCatalogue.NOT_FOUND.msg}：${req.method} ${path}`,
+        data: null,
+      });
     });
   },
   { name: 'static', dependencies: ['errors'] },

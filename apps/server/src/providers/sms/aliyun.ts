@@ -22,7 +22,9 @@ const require = createRequire(import.meta.url);
 export class AliyunSmsProvider implements SmsProvider {
   readonly name = 'aliyun';
   private readonly client: SendSmsClient;
-  private readonly SendSmsRequest: new (init: Record<string, unknown>) => unknown;
+  private readonly SendSmsRequest: new (
+    init: Record<string, unknown>,
+  ) => unknown;
 
   constructor(private readonly config: AliyunSmsConfig) {
     const sdk = require('@alicloud/dysmsapi20170525') as {

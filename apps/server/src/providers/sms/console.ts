@@ -19,7 +19,9 @@ export class ConsoleSmsProvider implements SmsProvider {
   async send(m: SmsMessage): Promise<void> {
     const text = messageText(m);
     const phoneMasked = maskPhone(m.phone);
-    await this.db.insert(smsOutbox).values({ phoneHash: this.phoneIndex(m.phone), phoneMasked, message: text });
+    await this.db
+      .insert(smsOutbox)
+      .values({ phoneHash: this.phoneIndex(m.phone), phoneMasked, message: text });
     this.log.info({ sms: { to: phoneMasked, purpose: m.purpose, code: m.code } }, 'SMS (console provider)');
   }
 }

@@ -1,0 +1,24 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { App as AntdApp, ConfigProvider } from 'antd';
+import zhCN from 'antd/locale/zh_CN';
+import { type ReactNode, useEffect } from 'react';
+import { registerMessage } from '@/lib/notify';
+import { queryClient } from '@/lib/react-query';
+
+/** Hands antd's context-aware message instance to the API client. */
+function NotifyBridge() {
+  const { message } = AntdApp.useApp();
+  useEffect(() => registerMessage(message), [message]);
+  return null;
+}
+
+export function AppProvider({ children }: { children: ReactNode }) {
+  return (
+    <ConfigProvider locale={zhCN}>
+      <AntdApp>
+        <NotifyBridge />
+        <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+      </AntdApp>
+    </ConfigProvider>
+  );
+}

@@ -1,0 +1,21 @@
+import { useSearchParams } from 'react-router';
+import { SiteFooter } from '@/components/site-footer';
+import { LoginForm } from '@/features/auth/components/login-form';
+import styles from './routes.module.css';
+
+/** `/login`, `/getQuota`, `/h5`. On getQuota the login counts as a form request (isFormReq). */
+export function LoginRoute() {
+  const [searchParams] = useSearchParams();
+  return (
+    <main className={styles.login}>
+      <header className={styles.loginHeader}>
+        <h1>手机号登录</h1>
+        <p>未注册的手机号验证后将自动创建账户</p>
+      </header>
+      <section className={styles.card}>
+        <LoginForm defaultPhone={searchParams.get('phone') ?? ''} submitText="登录" />
+      </section>
+      <SiteFooter />
+    </main>
+  );
+}

@@ -1,0 +1,200 @@
+/**
+ * The only module of the web app that talks HTTP (spec §7, §8).
+ *
+ * - JSON bodies, 10 s timeout, `cleanParams` on bodies and query params.
+ * - Headers `accessToken` and `platform_param`.
+ * - A new request to the same method + path aborts the previous one unless `cancelPrevious: false`;
+ *   aborted requests reject with a silent `CANCELED` ApiError.
+ * - Envelope `{code, msg, data}`: 200 → data; 401/1005/1006 → log out and go to /getQuota;
+ *   anything else → toast the message for 3 s and reject with an ApiError.
+ */
+import { type Envelope, LOGOUT_CODES, SUCCESS_CODE } from '@lm/shared/errors';
+import { cleanParams } from '@lm/shared/values';
+import { Toast } from 'antd-mobile';
+import { STORAGE_KEYS } from '@/config/constants';
+import { getAdChannelCode } from './channel';
+import { getDeviceBrand, getFingerprint } from './device';
+import { navigateTo } from './navigation';
+import { clearSession, getToken } from './session';
+import { storage } from './storage';
+
+export const REQUEST_TIMEOUT_MS = 10_000;
+export const ERROR_TOAST_MS = 3_000;
+
+const DEFAULT_ERROR_MSG = '服务器错误';
+const TIMEOUT_MSG = '请求超时，请稍后重试';
+const NETWORK_MSG = '网络连接错误';
+
+export type ApiErrorName = 'ApiError' | 'TIMEOUT_ERROR' | 'NETWORK_ERROR' | 'CANCELED';
+
+/** A failed call. `code` is the envelope code (or the HTTP status, or 0 for client-side failures). */
+export class ApiError<T = unknown> extends Error {
+  override name: ApiErrorName;
+  readonly code: number;
+  readonly msg: string;
+  readonly data: T | null;
+
+  constructor(code: number, msg: string, data: T | null = null, name: ApiErrorName = 'ApiError') {
+    super(msg);
+    this.name = name;
+    this.code = code;
+    this.msg = msg;
+    this.data = data;
+  }
+}
+
+export function isCanceledError(error: unknown): boolean {
+  return error instanceof ApiError && error.name === 'CANCELED';
+}
+
+type Params = Record<string, unknown>;
+
+export interface RequestOptions {
+  /** Query parameters; empty values are dropped, strings trimmed. */
+  params?: Params;
+  /** JSON body; empty values are dropped, strings trimmed. */
+  body?: Params;
+  /** Do not toast errors (the logout on 401/1005/1006 still happens, without its toast). */
+  silent?: boolean;
+  /** Send no token and treat 401/1005/1006 as ordinary errors (no logout redirect). */
+  skipAuth?: boolean;
+  /** Abort the pending request to the same path (default true). */
+  cancelPrevious?: boolean;
+  /** Extra abort signal, e.g. the one React Query passes to query functions. */
+  signal?: AbortSignal;
+}
+
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+const pending = new Map<string, AbortController>();
+
+function platformParam(): string {
+  return JSON.stringify({
+    channel: 0,
+    currentChannelCode: getAdChannelCode() ?? '',
+    deviceBrand: getDeviceBrand(),
+    fingerprint: getFingerprint(),
+  });
+}
+
+function buildUrl(path: string, params?: Params): string {
+  if (!params) return path;
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(cleanParams(params))) {
+    query.append(key, typeof value === 'object' ? JSON.stringify(value) : String(value));
+  }
+  const qs = query.toString();
+  return qs ? `${path}${path.includes('?') ? '&' : '?'}${qs}` : path;
+}
+
+function parseEnvelope<T>(text: string): Envelope<T> | null {
+  try {
+    const value: unknown = JSON.parse(text);
+    if (value && typeof value === 'object' && typeof (value as Envelope).code === 'number') {
+      return value as Envelope<T>;
+    }
+  } catch {
+    // Not JSON (e.g. a proxy error page).
+  }
+  return null;
+}
+
+function showError(msg: string, silent: boolean | undefined): void {
+  if (!silent) Toast.show({ content: msg, duration: ERROR_TOAST_MS });
+}
+
+/** Token expired or used elsewhere: forget it and send the person to the login-as-form page (spec §4). */
+function logout(msg: string, silent: boolean | undefined): void {
+  showError(msg, silent);
+  clearSession();
+  const channel = storage.get(STORAGE_KEYS.adChannelCode);
+  const target = channel ? `/getQuota?adChannelCode=${encodeURIComponent(channel)}` : '/getQuota';
+  if (`${window.location.pathname}${window.location.search}` !== target) {
+    navigateTo(target);
+  }
+}
+
+async function request<T>(method: Method, path: string, options: RequestOptions = {}): Promise<T> {
+  const { params, body, silent, skipAuth, cancelPrevious = true, signal } = options;
+  const key = `${method} ${path}`;
+
+  if (cancelPrevious) pending.get(key)?.abort();
+  const controller = new AbortController();
+  pending.set(key, controller);
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, REQUEST_TIMEOUT_MS);
+  const onOuterAbort = () => controller.abort();
+  signal?.addEventListener('abort', onOuterAbort);
+
+  const headers: Record<string, string> = {
+    Accept: 'application/json',
+    platform_param: platformParam(),
+  };
+  const token = skipAuth ? null : getToken();
+  if (token) headers.accessToken = token;
+  let payload: string | undefined;
+  if (method !== 'GET') {
+    headers['Content-Type'] = 'application/json';
+    payload = JSON.stringify(body ? cleanParams(body) : {});
+  }
+
+  let response: Response;
+  let envelope: Envelope<T> | null = null;
+  try {
+    response = await fetch(buildUrl(path, params), {
+      method,
+      headers,
+      body: payload,
+      signal: controller.signal,
+      credentials: 'same-origin',
+    });
+    envelope = parseEnvelope<T>(await response.text());
+  } catch {
+    if (timedOut) {
+      showError(TIMEOUT_MSG, silent);
+      throw new ApiError(0, TIMEOUT_MSG, null, 'TIMEOUT_ERROR');
+    }
+    if (controller.signal.aborted) {
+      // Replaced by a newer request or the caller went away: not an error for the person.
+      throw new ApiError(0, 'canceled', null, 'CANCELED');
+    }
+    showError(NETWORK_MSG, silent);
+    throw new ApiError(0, NETWORK_MSG, null, 'NETWORK_ERROR');
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onOuterAbort);
+    if (pending.get(key) === controller) pending.delete(key);
+  }
+
+  if (!envelope) {
+    showError(DEFAULT_ERROR_MSG, silent);
+    throw new ApiError(response.status, DEFAULT_ERROR_MSG);
+  }
+  if (envelope.code === SUCCESS_CODE) return envelope.data;
+
+  const msg = envelope.msg || DEFAULT_ERROR_MSG;
+  if (!skipAuth && LOGOUT_CODES.includes(envelope.code)) {
+    logout(msg, silent);
+  } else {
+    showError(msg, silent);
+  }
+  throw new ApiError(envelope.code, msg, envelope.data ?? null);
+}
+
+export const api = {
+  get<T>(path: string, options?: Omit<RequestOptions, 'body'>): Promise<T> {
+    return request<T>('GET', path, options);
+  },
+  post<T>(path: string, body?: Params, options?: Omit<RequestOptions, 'body'>): Promise<T> {
+    return request<T>('POST', path, { ...options, body });
+  },
+  put<T>(path: string, body?: Params, options?: Omit<RequestOptions, 'body'>): Promise<T> {
+    return request<T>('PUT', path, { ...options, body });
+  },
+  delete<T>(path: string, options?: Omit<RequestOptions, 'body'>): Promise<T> {
+    return request<T>('DELETE', path, options);
+  },
+};

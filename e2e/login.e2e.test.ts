@@ -1,0 +1,142 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launch, phonePage, shot } from './browser.ts';
+import { type RunningServer, runCli, startServer } from './server.ts';
+
+let server: RunningServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function outboxCode(phone: string): Promise<string> {
+  const res = await fetch(`${server.url}/api/dev/sms-outbox?phone=${phone}`);
+  const body = (await res.json()) as { data: { code: string }[] };
+  return body.data[0]!.code;
+}
+
+describe('H5 login journey in Chromium', () => {
+  it('validates, sends a code, logs in, shows the account, logs out', async () => {
+    const { page, errors } = await phonePage(browser);
+    await page.goto(`${server.url}/login?adChannelCode=demo`);
+    await page.getByRole('button', { name: /登录/ }).first().waitFor();
+    await shot(page, 'web-login');
+
+    // Empty phone, then a malformed one: the spec's toasts.
+    await page.getByText('获取验证码').click();
+    await expect.poll(() => page.getByText('请输入手机号', { exact: true }).count()).toBeGreaterThan(0);
+    await page.getByPlaceholder('请输入手机号').fill('12345678901');
+    await page.getByText('获取验证码').click();
+    await expect.poll(() => page.getByText('手机号格式不正确').count()).toBeGreaterThan(0);
+
+    const phone = `137${String(Date.now()).slice(-8)}`;
+    await page.getByPlaceholder('请输入手机号').fill(phone);
+    await page.getByText('获取验证码').click();
+    await expect.poll(() => page.getByText('验证码已发送').count()).toBeGreaterThan(0);
+    await expect.poll(() => page.getByText(/\d+s|\d+秒/).count()).toBeGreaterThan(0);
+    await shot(page, 'web-login-code-sent');
+
+    await page.getByPlaceholder('请输入验证码').fill(await outboxCode(phone));
+    await page.getByRole('button', { name: '登录' }).click();
+    await expect.poll(() => page.getByText('请先阅读并同意协议').count()).toBeGreaterThan(0);
+    await page.getByText('我已阅读并同意').click();
+    await page.getByRole('button', { name: '登录' }).click();
+
+    await page.waitForURL(/\/my$/, { timeout: 10_000 });
+    const masked = `${phone.slice(0, 3)}****${phone.slice(7)}`;
+    await page.getByText(masked).first().waitFor();
+    await shot(page, 'web-my');
+    expect(await page.evaluate(() => localStorage.getItem('TOKEN'))).toBeTruthy();
+    expect(await page.evaluate(() => localStorage.getItem('ad_channel_code'))).toBe('demo');
+
+    await page.getByText('退出登录').click();
+    const confirm = page.getByRole('button', { name: /确定|确认|退出/ }).last();
+    if (await confirm.isVisible().catch(() => false)) await confirm.click();
+    await page.waitForURL(/\/login/, { timeout: 10_000 });
+    expect(await page.evaluate(() => localStorage.getItem('TOKEN'))).toBeNull();
+    expect(errors).toEqual([]);
+  });
+
+  it('sends a person whose session ended to /getQuota carrying the channel code', async () => {
+    const { page } = await phonePage(browser);
+    const phone = `136${String(Date.now()).slice(-8)}`;
+    await fetch(`${server.url}/api/login/sendPhoneVerifyCode`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ phone }),
+    });
+    const res = await fetch(`${server.url}/api/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ phone, code: await outboxCode(phone) }),
+    });
+    const token = ((await res.json()) as { data: { token: string } }).data.token;
+    await page.goto(`${server.url}/login?adChannelCode=demo`);
+    await page.evaluate((t) => localStorage.setItem('TOKEN', t), token);
+    // The session ends elsewhere (logout on another tab), then the page calls the API with it.
+    await fetch(`${server.url}/api/logout`, { method: 'POST', headers: { accessToken: token } });
+    await page.goto(`${server.url}/my`);
+    await page.waitForURL(/\/getQuota\?adChannelCode=demo/, { timeout: 10_000 });
+    await expect.poll(() => page.getByText('授权已过期，请重新登录').count()).toBeGreaterThan(0);
+    await shot(page, 'web-session-expired');
+    expect(await page.evaluate(() => localStorage.getItem('TOKEN'))).toBeNull();
+  });
+
+  it('serves the console at /admin and logs a staff member in', async () => {
+    // The embedded database belongs to one process: create the staff member while the server is down.
+    await server.stop();
+    const staffPhone = '13500000001';
+    await runCli(
+      [
+        'apps/server/src/cli/admin-create.ts',
+        '--phone',
+        staffPhone,
+        '--name',
+        '运营小王',
+        '--role',
+        'operator',
+        '--password',
+        'correct horse battery',
+      ],
+      {
+        DATA_DIR: server.dataDir,
+      },
+    );
+    server = await startServer({}, server.dataDir);
+
+    const { page, errors } = await phonePage(browser);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(`${server.url}/admin/`);
+    await page.getByText('密码登录').first().waitFor();
+    await shot(page, 'admin-login');
+    await page
+      .getByPlaceholder(/手机号/)
+      .first()
+      .fill(staffPhone);
+    await page.getByPlaceholder(/密码/).first().fill('wrong password');
+    await page
+      .getByRole('button', { name: /登\s*录/ })
+      .first()
+      .click();
+    await expect.poll(() => page.getByText('登录名或密码错误').count()).toBeGreaterThan(0);
+    await page.getByPlaceholder(/密码/).first().fill('correct horse battery');
+    await page
+      .getByRole('button', { name: /登\s*录/ })
+      .first()
+      .click();
+    await page.getByText('运营小王').first().waitFor({ timeout: 10_000 });
+    await expect
+      .poll(async () => (await page.getByText('operator').count()) + (await page.getByText('运营').count()))
+      .toBeGreaterThan(0);
+    await shot(page, 'admin-dashboard');
+    // The wrong password answers 401 (an expected failed request that the browser logs).
+    expect(errors.filter((e) => !e.includes('401'))).toEqual([]);
+    console.log('admin console errors', errors);
+  });
+});

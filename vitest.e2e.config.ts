@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+/** Browser journeys: real server + Debian's Chromium through playwright-core. Needs `npm run build:ui`. */
+export default defineConfig({
+  test: {
+    include: ['e2e/**/*.e2e.test.ts'],
+    testTimeout: 90_000,
+    hookTimeout: 90_000,
+    pool: 'forks',
+    fileParallelism: false,
+  },
+});
