@@ -45,6 +45,18 @@ describe('H5 login journey in Chromium', () => {
     await page.getByPlaceholder('请输入验证码').fill(await outboxCode(phone));
     await page.getByRole('button', { name: '登录' }).click();
     await expect.poll(() => page.getByText('请先阅读并同意协议').count()).toBeGreaterThan(0);
+    // The agreements open with their full text, and back returns to the form.
+    await page.getByText('《注册协议》').click();
+    await page.getByText('一、服务内容').waitFor();
+    await shot(page, 'web-register-agreement');
+    await page.goBack();
+    await page.getByPlaceholder('请输入验证码').waitFor();
+    if ((await page.getByPlaceholder('请输入手机号').inputValue()) !== phone) {
+      await page.getByPlaceholder('请输入手机号').fill(phone);
+    }
+    if (!(await page.getByPlaceholder('请输入验证码').inputValue())) {
+      await page.getByPlaceholder('请输入验证码').fill(await outboxCode(phone));
+    }
     await page.getByText('我已阅读并同意').click();
     await page.getByRole('button', { name: '登录' }).click();
 

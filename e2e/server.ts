@@ -83,8 +83,12 @@ export function runCli(args: string[], env: Record<string, string>): Promise<str
       env: { ...process.env, ...env },
     });
     let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (out += d));
+    child.stdout.on('data', (d) => {
+      out += d;
+    });
+    child.stderr.on('data', (d) => {
+      out += d;
+    });
     child.on('exit', (code) => (code === 0 ? res(out) : rej(new Error(out))));
   });
 }

@@ -5,7 +5,16 @@ import { RootLayout, RouteError } from './routes/root';
 // Every page is its own chunk; the entry holds only React, the router and the API plumbing.
 const Landing = lazy(() => import('./routes/landing').then((m) => ({ default: m.LandingRoute })));
 const Login = lazy(() => import('./routes/login').then((m) => ({ default: m.LoginRoute })));
-const Agreement = lazy(() => import('./routes/agreement').then((m) => ({ default: m.AgreementRoute })));
+const RegisterAgreement = lazy(() =>
+  Promise.all([import('./routes/agreement'), import('@/features/agreements/texts')]).then(([m, t]) => ({
+    default: () => <m.AgreementRoute text={t.REGISTER_AGREEMENT} />,
+  })),
+);
+const PrivacyAgreement = lazy(() =>
+  Promise.all([import('./routes/agreement'), import('@/features/agreements/texts')]).then(([m, t]) => ({
+    default: () => <m.AgreementRoute text={t.PRIVACY_AGREEMENT} />,
+  })),
+);
 const My = lazy(() => import('./routes/my/index').then((m) => ({ default: m.MyRoute })));
 const CancelAccount = lazy(() =>
   import('./routes/my/cancel-account').then((m) => ({ default: m.CancelAccountRoute })),
@@ -32,12 +41,12 @@ export const router = createBrowserRouter([
       { path: '/h5', element: <Login />, handle: page('立即领取额度') },
       {
         path: '/register-agreement',
-        element: <Agreement title="注册协议" />,
+        element: <RegisterAgreement />,
         handle: page('注册协议'),
       },
       {
         path: '/privacy-agreement',
-        element: <Agreement title="隐私政策" />,
+        element: <PrivacyAgreement />,
         handle: page('隐私政策'),
       },
       {

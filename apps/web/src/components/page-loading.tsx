@@ -3,8 +3,8 @@ import styles from './page-state.module.css';
 /** Route-chunk fallback. Plain CSS on purpose: it is part of the entry bundle. */
 export function PageLoading() {
   return (
-    <div className={styles.loading} role="status" aria-label="加载中">
+    <output className={styles.loading} aria-label="加载中">
       <span className={styles.spinner} />
-    </div>
+    </output>
   );
 }
