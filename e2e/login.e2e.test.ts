@@ -102,7 +102,8 @@ describe('H5 login journey in Chromium', () => {
 
   it('serves the console at /admin and logs a staff member in', async () => {
     // The embedded database belongs to one process: create the staff member while the server is down.
-    await server.stop();
+    // SIGTERM finishes requests in flight and exits cleanly.
+    expect(await server.stop()).toBe(0);
     const staffPhone = '13500000001';
     await runCli(
       [

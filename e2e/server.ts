@@ -20,7 +20,8 @@ async function freePort(): Promise<number> {
 export interface RunningServer {
   url: string;
   dataDir: string;
-  stop(): Promise<void>;
+  /** SIGTERM, then the exit code (0 after a graceful shutdown). */
+  stop(): Promise<number | null>;
   logs: string[];
 }
 
@@ -68,10 +69,10 @@ export async function startServer(
     dataDir,
     logs,
     stop: async () => {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((r) => child.once('exit', r));
+      if (child.exitCode !== null) return child.exitCode;
+      const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
       child.kill('SIGTERM');
-      await exited;
+      return exited;
     },
   };
 }

@@ -81,6 +81,8 @@ const postEndpoints = [
   '/api/crm/admin/login',
   '/api/cancellation',
   '/api/logout',
+  '/api/cancellation/sendPhoneVerifyCode',
+  '/api/crm/admin/logout',
 ];
 const getEndpoints = [
   '/api/getEncryptionMobile',
