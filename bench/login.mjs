@@ -1,0 +1,697 @@
+#!/usr/bin/env node
+// Load test of the phone-login flow (send code, log in) against each database backend, plus a bare
+// Fastify hello-world as the ceiling of this machine. See bench/README.md.
+//
+//   node bench/login.mjs [--only pglite|postgres|postgres+redis] [--duration 10] [--connections 10]
+//                        [--logins N] [--skip-ceiling]
+//
+// For each backend: start apps/server as a child process (fresh temp DATA_DIR; for postgres a wiped
+// schema; for redis the lm:* keys deleted), wait for /api/user/health, then
+//   send   autocannon POST /api/login/sendPhoneVerifyCode, a new phone every request, --duration s
+//   login  pre-generate N (phone, code) pairs, then autocannon POST /api/login, one pair per
+//          request, `amount` = N
+// and stop the server (SIGTERM, wait for exit). Results go to bench/results/login-<timestamp>.json.
+
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const SERVER_DIR = path.join(ROOT, 'apps/server');
+const RESULTS_DIR = path.join(ROOT, 'bench/results');
+// A database of its own, created if missing: the bench wipes its `public` schema before each run,
+// which must not happen under a test suite working in the shared `test` database (see README).
+const DEFAULT_PG_URL = 'postgres://postgres@127.0.0.1:5432/lm_bench';
+// Limiter keys get a prefix of their own too, so clearing them leaves other users' lm:* keys alone.
+const REDIS_PREFIX = 'lmbench:';
+const REDIS_URL = 'redis://127.0.0.1:6379';
+const BACKENDS = ['pglite', 'postgres', 'postgres+redis'];
+
+const { values: args } = parseArgs({
+  options: {
+    only: { type: 'string' },
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '10' },
+    logins: { type: 'string' },
+    'pg-url': { type: 'string', default: process.env.BENCH_DATABASE_URL || DEFAULT_PG_URL },
+    'skip-ceiling': { type: 'boolean', default: false },
+    help: { type: 'boolean', short: 'h', default: false },
+  },
+});
+if (args.help) {
+  console.log(
+    'usage: node bench/login.mjs [--only pglite|postgres|postgres+redis] [--duration s] [--connections n] [--logins n] [--pg-url url] [--skip-ceiling]',
+  );
+  process.exit(0);
+}
+const PG_URL = args['pg-url'];
+const PG_DB = new URL(PG_URL).pathname.slice(1);
+const DURATION = Number(args.duration);
+const CONNECTIONS = Number(args.connections);
+// Login pairs: by default as many as the send run managed in --duration (so the login run lasts
+// about as long), bounded to keep the pre-generation step short.
+const LOGINS_FIXED = args.logins ? Number(args.logins) : undefined;
+const LOGINS_MIN = 500;
+const LOGINS_MAX = 4000;
+const backends = args.only ? args.only.split(',') : BACKENDS;
+for (const b of backends) {
+  if (!BACKENDS.includes(b)) {
+    console.error(`unknown backend ${b}; expected one of ${BACKENDS.join(', ')}`);
+    process.exit(2);
+  }
+}
+if (!(DURATION > 0) || !(CONNECTIONS > 0)) {
+  console.error('--duration and --connections must be positive numbers');
+  process.exit(2);
+}
+
+// ---------------------------------------------------------------------------------------------
+// helpers
+
+const warnings = [];
+let phoneCounter = 0;
+/** A phone never used before in this run: 139 + 8-digit counter (random start). */
+const phoneBase = Math.floor(Math.random() * 50_000_000);
+function nextPhone() {
+  const n = (phoneBase + phoneCounter++) % 100_000_000;
+  return `139${String(n).padStart(8, '0')}`;
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function cpuTimes() {
+  const [, ...f] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
+  const n = f.map(Number);
+  const idle = n[3] + (n[4] ?? 0); // idle + iowait
+  return { idle, total: n.reduce((a, b) => a + b, 0) };
+}
+
+/**
+ * Share of the machine's CPU busy over `ms` while this script is idle: work by something else
+ * (another session's test suite, say) that will skew the figures. null where /proc is missing.
+ */
+async function foreignCpuBusy(ms = 2000) {
+  try {
+    const a = cpuTimes();
+    await sleep(ms);
+    const b = cpuTimes();
+    return Math.round((1 - (b.idle - a.idle) / (b.total - a.total)) * 100);
+  } catch {
+    return null;
+  }
+}
+
+/** Before a measured section: note how busy the machine is, and warn when it is. */
+async function checkQuiet(label) {
+  const busy = await foreignCpuBusy();
+  if (busy !== null && busy > 20) {
+    log(`${label}: WARNING: CPU ${busy}% busy before the run (not this script); figures will be low`);
+    warnings.push({ section: label, cpuBusyBeforePercent: busy });
+  }
+  return busy;
+}
+
+function log(...a) {
+  console.error(`[${new Date().toISOString().slice(11, 19)}]`, ...a);
+}
+
+/** Starts a child process, keeping the tail of its output for error reports. */
+function startChild(cmd, argv, opts) {
+  const child = spawn(cmd, argv, { ...opts, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const keep = (d) => {
+    output += d.toString();
+    if (output.length > 20_000) output = output.slice(-20_000);
+  };
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  let exitInfo = null;
+  exited.then((e) => {
+    exitInfo = e;
+  });
+  return {
+    child,
+    exited,
+    output: () => output,
+    hasExited: () => exitInfo !== null,
+    exitInfo: () => exitInfo,
+  };
+}
+
+async function stopChild(proc, label) {
+  if (proc.hasExited()) return proc.exitInfo();
+  proc.child.kill('SIGTERM');
+  let timer;
+  const timeout = new Promise((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), 15_000);
+  });
+  const r = await Promise.race([proc.exited, timeout]);
+  clearTimeout(timer);
+  if (r === 'timeout') {
+    log(`${label}: no exit 15 s after SIGTERM; sending SIGKILL`);
+    proc.child.kill('SIGKILL');
+    return proc.exited;
+  }
+  return r;
+}
+
+async function postJson(base, url, body) {
+  const res = await fetch(base + url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, json: await res.json().catch(() => null) };
+}
+
+/** Runs fn over items with at most `limit` in flight. */
+async function pool(items, limit, fn) {
+  const out = new Array(items.length);
+  let i = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (i < items.length) {
+        const k = i++;
+        out[k] = await fn(items[k], k);
+      }
+    }),
+  );
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// server lifecycle
+
+const psqlEnv = { ...process.env, PGOPTIONS: '--client-min-messages=warning' };
+function psql(url, sql) {
+  return execFileSync('psql', [url, '-q', '-At', '-v', 'ON_ERROR_STOP=1', '-c', sql], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: psqlEnv,
+  });
+}
+
+/** Deletes the bench's limiter keys (REDIS_PREFIX only: other users' lm:* keys stay). */
+function clearRedisKeys() {
+  // A pipeline, not a captured list: after a run there are tens of thousands of keys.
+  execFileSync(
+    'sh',
+    ['-c', `redis-cli --scan --pattern '${REDIS_PREFIX}*' | xargs -r -n 500 redis-cli del > /dev/null`],
+    {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
+}
+
+function prepareBackend(backend) {
+  if (backend === 'postgres' || backend === 'postgres+redis') {
+    const admin = new URL(PG_URL);
+    admin.pathname = '/postgres';
+    if (!/^[a-z_][a-z0-9_]*$/.test(PG_DB)) throw new Error(`unexpected database name ${PG_DB}`);
+    if (psql(admin.href, `select 1 from pg_database where datname = '${PG_DB}'`).trim() !== '1') {
+      log(`creating database ${PG_DB}`);
+      psql(admin.href, `create database ${PG_DB}`);
+    }
+    // A fresh schema: the server migrates at start.
+    psql(PG_URL, 'drop schema public cascade; create schema public; drop schema if exists drizzle cascade;');
+  }
+  if (backend === 'postgres+redis') clearRedisKeys();
+}
+
+/** Other sessions in the bench database (a neighbour would disturb the figures, or worse). */
+function otherPgSessions() {
+  try {
+    const admin = new URL(PG_URL);
+    admin.pathname = '/postgres';
+    return psql(
+      admin.href,
+      `select pid || ' ' || coalesce(application_name, '') || ' ' || left(query, 60) from pg_stat_activity where datname = '${PG_DB}' and pid <> pg_backend_pid()`,
+    )
+      .split('\n')
+      .filter(Boolean);
+  } catch (err) {
+    return [`(psql failed: ${err.message})`];
+  }
+}
+
+async function startServer(backend) {
+  if (backend !== 'pglite') {
+    const others = otherPgSessions();
+    if (others.length) {
+      log(
+        `${backend}: WARNING: ${others.length} other session(s) in database ${PG_DB}; results may be disturbed:`,
+      );
+      warnings.push({ backend, otherPgSessions: others });
+      for (const o of others) log(`  ${o}`);
+    }
+  }
+  prepareBackend(backend);
+  const port = await freePort();
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'lm-bench-'));
+  const env = {
+    ...process.env,
+    NODE_ENV: 'development',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    SMS_IP_HOURLY_LIMIT: '100000000',
+    SMS_DEVICE_HOURLY_LIMIT: '100000000',
+  };
+  delete env.DATABASE_URL;
+  delete env.REDIS_URL;
+  if (backend !== 'pglite') env.DATABASE_URL = PG_URL;
+  if (backend === 'postgres+redis') {
+    env.REDIS_URL = REDIS_URL;
+    env.REDIS_KEY_PREFIX = REDIS_PREFIX;
+  }
+
+  // `node --import tsx` is what `npx tsx` runs, minus the npx and tsx-cli wrapper processes, so the
+  // SIGTERM reaches the server itself.
+  const started = Date.now();
+  const proc = startChild(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: SERVER_DIR, env });
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 90_000;
+  let last = '';
+  while (Date.now() < deadline) {
+    if (proc.hasExited()) break;
+    try {
+      const res = await fetch(`${base}/api/user/health`);
+      const body = await res.json();
+      last = JSON.stringify(body);
+      if (body?.code === 200) {
+        return { proc, base, port, dataDir, startupMs: Date.now() - started, health: body.data };
+      }
+    } catch (err) {
+      last = String(err?.cause?.code ?? err);
+    }
+    await sleep(200);
+  }
+  await stopChild(proc, backend);
+  rmSync(dataDir, { recursive: true, force: true });
+  throw new Error(
+    `server (${backend}) did not become healthy: last health answer ${last}; exit ${JSON.stringify(proc.exitInfo())}\n` +
+      `--- server output ---\n${proc.output()}`,
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// autocannon
+
+/**
+ * Counts answers whose JSON envelope is not {code: 200} (keeping a few samples), and notes when the
+ * last answer arrived: autocannon reports `duration` only at its 1-second ticks, which overstates
+ * the length of a short `amount` run by up to a second. Create it just before the run.
+ */
+function envelopeChecker() {
+  const state = { bad: 0, samples: {}, startedAt: performance.now(), lastAt: 0 };
+  return {
+    state,
+    onResponse(status, body) {
+      state.lastAt = performance.now();
+      let code;
+      let msg;
+      try {
+        const j = JSON.parse(body);
+        code = j?.code;
+        msg = j?.msg;
+      } catch {
+        code = 'unparseable';
+      }
+      if (code !== 200) {
+        state.bad++;
+        const key = `${status}/${code}: ${String(msg ?? body).slice(0, 80)}`;
+        state.samples[key] = (state.samples[key] ?? 0) + 1;
+      }
+    },
+  };
+}
+
+function runCannon(opts) {
+  return new Promise((resolve, reject) => {
+    const inst = autocannon({ connections: CONNECTIONS, ...opts }, (err, result) =>
+      err ? reject(err) : resolve(result),
+    );
+    // No progress bar: this is a script, its output is the table below.
+    void inst;
+  });
+}
+
+function summarize(name, result, env, extra = {}) {
+  const total = result.requests.total;
+  // Start of the run to its last answer; autocannon's own figure as a fallback.
+  const seconds = env?.state.lastAt ? (env.state.lastAt - env.state.startedAt) / 1000 : result.duration;
+  return {
+    name,
+    reqPerSec: Math.round((total / seconds) * 10) / 10,
+    // autocannon's "Req/Sec avg": mean of its 1-second samples (the partial last second included).
+    reqPerSecAutocannonMean: result.requests.average,
+    autocannonDurationSec: result.duration,
+    latencyMs: {
+      mean: result.latency.mean,
+      p50: result.latency.p50,
+      p90: result.latency.p90,
+      p99: result.latency.p99,
+      max: result.latency.max,
+    },
+    total,
+    durationSec: Math.round(seconds * 1000) / 1000,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    envelopeNot200: env ? env.state.bad : null,
+    envelopeSamples: env ? env.state.samples : null,
+    statusCodes: result.statusCodeStats,
+    connections: result.connections,
+    ...extra,
+  };
+}
+
+async function benchSend(base) {
+  const env = envelopeChecker();
+  const result = await runCannon({
+    url: base,
+    duration: DURATION,
+    requests: [
+      {
+        method: 'POST',
+        path: '/api/login/sendPhoneVerifyCode',
+        headers: { 'content-type': 'application/json' },
+        setupRequest: (req) => ({ ...req, body: JSON.stringify({ phone: nextPhone() }) }),
+        onResponse: env.onResponse,
+      },
+    ],
+  });
+  return summarize('send', result, env);
+}
+
+/** Sends codes to `n` new phones (modest concurrency) and reads each code from the dev outbox. */
+async function pregenerate(base, n) {
+  const phones = Array.from({ length: n }, () => nextPhone());
+  const started = Date.now();
+  const failures = [];
+  const pairs = await pool(phones, 4, async (phone) => {
+    const sent = await postJson(base, '/api/login/sendPhoneVerifyCode', { phone });
+    if (sent.json?.code !== 200) {
+      failures.push({ step: 'send', phone, status: sent.status, body: sent.json });
+      return null;
+    }
+    const res = await fetch(`${base}/api/dev/sms-outbox?phone=${phone}`);
+    const out = await res.json().catch(() => null);
+    const code = out?.data?.[0]?.code;
+    if (out?.code !== 200 || !code) {
+      failures.push({ step: 'outbox', phone, status: res.status, body: out });
+      return null;
+    }
+    return { phone, code };
+  });
+  return { pairs: pairs.filter(Boolean), failures, ms: Date.now() - started };
+}
+
+async function benchLogin(base, n) {
+  // autocannon builds each connection's next request as soon as the previous answer arrives, so up
+  // to `connections` extra pairs are drawn that are never sent: generate that many spare.
+  const gen = await pregenerate(base, n + CONNECTIONS);
+  if (gen.failures.length) {
+    log(`pre-generation: ${gen.failures.length} failures, first: ${JSON.stringify(gen.failures[0])}`);
+  }
+  const amount = gen.pairs.length - CONNECTIONS;
+  if (amount < CONNECTIONS) throw new Error(`pre-generation produced only ${gen.pairs.length} pairs`);
+  let next = 0;
+  const env = envelopeChecker();
+  const result = await runCannon({
+    url: base,
+    amount,
+    requests: [
+      {
+        method: 'POST',
+        path: '/api/login',
+        headers: { 'content-type': 'application/json' },
+        setupRequest: (req) => {
+          const pair = gen.pairs[next++];
+          if (!pair) return null; // never reached: `amount` leaves `connections` spare
+          return { ...req, body: JSON.stringify(pair) };
+        },
+        onResponse: env.onResponse,
+      },
+    ],
+  });
+  return summarize('login', result, env, {
+    pregen: {
+      pairs: gen.pairs.length,
+      failures: gen.failures.length,
+      ms: gen.ms,
+      firstFailure: gen.failures[0] ?? null,
+    },
+  });
+}
+
+async function runBackend(backend) {
+  const cpuBusyBeforePercent = await checkQuiet(backend);
+  log(`${backend}: starting server`);
+  const server = await startServer(backend);
+  log(
+    `${backend}: healthy after ${server.startupMs} ms on port ${server.port} (${JSON.stringify(server.health)})`,
+  );
+  const out = { backend, cpuBusyBeforePercent, startupMs: server.startupMs, health: server.health, runs: [] };
+  try {
+    // Warm-up (not recorded): JIT, connection pool, prepared paths.
+    await runCannon({
+      url: server.base,
+      amount: 300,
+      requests: [
+        {
+          method: 'POST',
+          path: '/api/login/sendPhoneVerifyCode',
+          headers: { 'content-type': 'application/json' },
+          setupRequest: (req) => ({ ...req, body: JSON.stringify({ phone: nextPhone() }) }),
+        },
+      ],
+    });
+    log(`${backend}: send-code for ${DURATION} s at ${CONNECTIONS} connections`);
+    const send = await benchSend(server.base);
+    out.runs.push(send);
+    const n =
+      LOGINS_FIXED ?? Math.min(LOGINS_MAX, Math.max(LOGINS_MIN, Math.round(send.reqPerSec * DURATION)));
+    log(`${backend}: pre-generating ${n} login codes`);
+    const login = await benchLogin(server.base, n);
+    log(`${backend}: login done (${login.total} requests; pre-generation took ${login.pregen.ms} ms)`);
+    out.runs.push(login);
+  } finally {
+    const exit = await stopChild(server.proc, backend);
+    out.exit = exit;
+    if (exit.code !== 0) {
+      log(
+        `${backend}: server exit ${JSON.stringify(exit)}; tail of output:\n${server.proc.output().slice(-3000)}`,
+      );
+    }
+    rmSync(server.dataDir, { recursive: true, force: true });
+    if (backend === 'postgres+redis') clearRedisKeys();
+  }
+  const serverErr = server.proc.output().trim();
+  if (serverErr) out.serverOutputTail = serverErr.slice(-8000);
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// ceiling: bare Fastify in a child process (so it does not share an event loop with autocannon)
+
+const HELLO_SRC = `
+import Fastify from 'fastify';
+const app = Fastify({ logger: false });
+app.get('/', async () => ({ code: 200, msg: 'ok', data: { hello: 'world' } }));
+app.post('/echo', async (req) => ({ code: 200, msg: 'ok', data: req.body }));
+await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });
+console.log('ready');
+`;
+
+async function runCeiling() {
+  const cpuBusyBeforePercent = await checkQuiet('ceiling');
+  const port = await freePort();
+  const proc = startChild(process.execPath, ['--input-type=module', '-e', HELLO_SRC], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(port) },
+  });
+  const deadline = Date.now() + 20_000;
+  while (!proc.output().includes('ready')) {
+    if (proc.hasExited() || Date.now() > deadline) {
+      throw new Error(`hello-world server failed to start:\n${proc.output()}`);
+    }
+    await sleep(50);
+  }
+  const base = `http://127.0.0.1:${port}`;
+  const runs = [];
+  try {
+    await runCannon({ url: `${base}/`, amount: 2000 }); // warm-up
+    log(`ceiling: GET / for ${DURATION} s`);
+    const envGet = envelopeChecker();
+    runs.push(
+      summarize(
+        'hello GET',
+        await runCannon({
+          url: base,
+          duration: DURATION,
+          requests: [{ method: 'GET', path: '/', onResponse: envGet.onResponse }],
+        }),
+        envGet,
+      ),
+    );
+    log(`ceiling: POST /echo (JSON body) for ${DURATION} s`);
+    const envPost = envelopeChecker();
+    runs.push(
+      summarize(
+        'hello POST json',
+        await runCannon({
+          url: base,
+          duration: DURATION,
+          requests: [
+            {
+              method: 'POST',
+              path: '/echo',
+              headers: { 'content-type': 'application/json' },
+              setupRequest: (req) => ({ ...req, body: JSON.stringify({ phone: nextPhone() }) }),
+              onResponse: envPost.onResponse,
+            },
+          ],
+        }),
+        envPost,
+      ),
+    );
+  } finally {
+    await stopChild(proc, 'hello');
+  }
+  return { backend: 'fastify hello-world', cpuBusyBeforePercent, runs };
+}
+
+// ---------------------------------------------------------------------------------------------
+// output
+
+function table(rows) {
+  const head = ['backend', 'call', 'req/s', 'p50 ms', 'p99 ms', 'total', 'non2xx', 'errors', 'code≠200'];
+  const body = rows.map((r) => [
+    r.backend,
+    r.name,
+    r.reqPerSec.toFixed(1),
+    String(r.latencyMs.p50),
+    String(r.latencyMs.p99),
+    String(r.total),
+    String(r.non2xx),
+    String(r.errors), // autocannon counts timeouts among errors
+    r.envelopeNot200 === null ? '-' : String(r.envelopeNot200),
+  ]);
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
+  const fmt = (cells) =>
+    cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  return [fmt(head), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(fmt)].join('\n');
+}
+
+function gitCommit() {
+  try {
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
+  } catch {
+    return null;
+  }
+}
+
+async function main() {
+  const startedAt = new Date();
+  const results = {
+    startedAt: startedAt.toISOString(),
+    machine: {
+      cpus: os.cpus().length,
+      cpuModel: os.cpus()[0]?.model,
+      memGiB: Math.round(os.totalmem() / 2 ** 30),
+      node: process.version,
+      platform: `${os.platform()} ${os.release()}`,
+      loadAvgAtStart: os.loadavg().map((x) => Math.round(x * 100) / 100),
+    },
+    commit: gitCommit(),
+    options: {
+      durationSec: DURATION,
+      connections: CONNECTIONS,
+      logins: LOGINS_FIXED ?? 'auto',
+      backends,
+      pgUrl: PG_URL,
+      redisUrl: REDIS_URL,
+      redisKeyPrefix: REDIS_PREFIX,
+    },
+    backends: [],
+    failures: [],
+  };
+
+  for (const backend of backends) {
+    try {
+      results.backends.push(await runBackend(backend));
+    } catch (err) {
+      log(`${backend}: FAILED: ${err.stack ?? err}`);
+      results.failures.push({ backend, error: String(err.stack ?? err) });
+    }
+  }
+  if (!args['skip-ceiling']) {
+    try {
+      results.backends.push(await runCeiling());
+    } catch (err) {
+      log(`ceiling: FAILED: ${err.stack ?? err}`);
+      results.failures.push({ backend: 'hello-world', error: String(err.stack ?? err) });
+    }
+  }
+  results.finishedAt = new Date().toISOString();
+  results.warnings = warnings;
+  results.machine.loadAvgAtEnd = os.loadavg().map((x) => Math.round(x * 100) / 100);
+
+  const rows = results.backends.flatMap((b) => b.runs.map((r) => ({ backend: b.backend, ...r })));
+  console.log(
+    `\nlogin bench: ${results.machine.cpus} cpus, node ${process.version}, ${CONNECTIONS} connections, ${DURATION} s per timed run\n`,
+  );
+  console.log(table(rows));
+  console.log(
+    `\nCPU busy just before each section (work by other processes; >20% skews the figures): ${results.backends
+      .map((b) => `${b.backend} ${b.cpuBusyBeforePercent ?? '?'}%`)
+      .join(', ')}`,
+  );
+  for (const r of rows) {
+    if (r.envelopeSamples && Object.keys(r.envelopeSamples).length) {
+      console.log(`\n${r.backend} ${r.name}: answers with code≠200:`, r.envelopeSamples);
+    }
+    if (r.pregen?.failures)
+      console.log(
+        `\n${r.backend} ${r.name}: pre-generation failures: ${r.pregen.failures}`,
+        r.pregen.firstFailure,
+      );
+  }
+  for (const b of results.backends) {
+    if (b.exit && b.exit.code !== 0)
+      console.log(`\n${b.backend}: server exited with ${JSON.stringify(b.exit)}`);
+    if (b.serverOutputTail)
+      console.log(
+        `\n${b.backend}: server output (LOG_LEVEL=warn), last 1500 chars (full tail in JSON):\n${b.serverOutputTail.slice(-1500)}`,
+      );
+  }
+  for (const f of results.failures) console.log(`\nFAILED ${f.backend}: ${f.error}`);
+
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  const file = path.join(RESULTS_DIR, `login-${startedAt.toISOString().replace(/[:.]/g, '-')}.json`);
+  writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+  console.log(`\nresults: ${path.relative(ROOT, file)}  (${Math.round((Date.now() - startedAt) / 1000)} s)`);
+  process.exitCode = results.failures.length ? 1 : 0;
+}
+
+await main();
