@@ -102,6 +102,28 @@ describe(`encrypted phone links (${BACKEND})`, () => {
     ).toBe(1003);
   });
 
+  it('caps lookups per IP (they tell whether a phone has an account)', async () => {
+    const ip = newIp();
+    const encryptionMobile = encodeURIComponent(encrypt('partner', newPhone()));
+    const statuses: number[] = [];
+    for (let i = 0; i < 122; i++) {
+      const res = await ctx.app.inject({
+        url: `/api/getEncryptionMobile?encryptionMobile=${encryptionMobile}&source=partner`,
+        remoteAddress: ip,
+      });
+      statuses.push(res.statusCode);
+    }
+    expect(statuses.filter((s) => s === 200)).toHaveLength(120);
+    expect(statuses.slice(120)).toEqual([429, 429]);
+    const check = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/upStreamUnionLogin/checkMobileLogin',
+      payload: { encryptionMobile: decodeURIComponent(encryptionMobile), source: 'partner' },
+      remoteAddress: ip,
+    });
+    expect(body(check).msg).toContain('查询过于频繁');
+  });
+
   it('needs a phone carrier', async () => {
     const res = await post(ctx.app, '/api/login/sendPhoneVerifyCode', { channelCode: 'demo' });
     expect(body(res)).toMatchObject({ code: 400, msg: '请输入手机号' });

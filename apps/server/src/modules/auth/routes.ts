@@ -76,7 +76,10 @@ const authRoutes: FastifyPluginAsync = async (root) => {
         response: { 200: envelope(encryptionMobileData) },
       },
     },
-    async (req) => ok(auth.encryptionMobile(req.query)),
+    async (req) => {
+      await auth.limitLookups(req.ip);
+      return ok(auth.encryptionMobile(req.query));
+    },
   );
 
   app.post(
@@ -89,7 +92,10 @@ const authRoutes: FastifyPluginAsync = async (root) => {
         response: { 200: envelope(checkMobileLoginData) },
       },
     },
-    async (req) => ok({ registered: await auth.isRegistered(req.body) }),
+    async (req) => {
+      await auth.limitLookups(req.ip);
+      return ok({ registered: await auth.isRegistered(req.body) });
+    },
   );
 
   // Everything below needs a valid accessToken.

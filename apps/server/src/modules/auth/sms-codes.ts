@@ -40,6 +40,10 @@ export interface SmsCodeDeps {
 export class SmsCodes {
   constructor(private readonly d: SmsCodeDeps) {}
 
+  get limiter(): Limiter {
+    return this.d.limiter;
+  }
+
   async send(purpose: SmsPurpose, phone: string, meta: ClientMeta) {
     const phoneHash = this.d.phoneIndex(phone);
     const now = new Date();

@@ -9,6 +9,7 @@ function isHealthy(value: string | boolean): boolean {
 }
 
 function StatusBadge({ value }: { value: string | boolean }) {
+  if (value === 'not configured') return <Badge status="default" text="未配置（使用数据库计数）" />;
   return <Badge status={isHealthy(value) ? 'success' : 'error'} text={String(value)} />;
 }
 
