@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 // Tests under apps/server/test/pg need PostgreSQL; they run when TEST_DATABASE_URL is set (.ci/run).
@@ -5,16 +6,23 @@ const withPostgres = Boolean(process.env.TEST_DATABASE_URL);
 
 export default defineConfig({
   test: {
-    include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'apps/*/test/**/*.test.ts'],
-    exclude: [
-      '**/node_modules/**',
-      '**/dist/**',
-      'e2e/**',
-      ...(withPostgres ? [] : ['apps/server/test/pg/**']),
-    ],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
     maxWorkers: 2,
+    projects: [
+      {
+        test: {
+          name: 'node',
+          include: ['packages/*/src/**/*.test.ts', 'apps/server/src/**/*.test.ts', 'apps/server/test/**/*.test.ts'],
+          exclude: ['**/node_modules/**', ...(withPostgres ? [] : ['apps/server/test/pg/**'])],
+        },
+      },
+      {
+        // Pure logic of the H5 (decision rules, channel resolution …); `@/` as in apps/web.
+        resolve: { alias: { '@': fileURLToPath(new URL('./apps/web/src', import.meta.url)) } },
+        test: { name: 'web', include: ['apps/web/src/**/*.test.ts'] },
+      },
+    ],
   },
 });

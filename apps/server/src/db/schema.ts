@@ -2,8 +2,10 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
+  date,
   index,
   integer,
+  jsonb,
   pgTable,
   smallint,
   text,
@@ -13,14 +15,107 @@ import {
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
-/** Advertising channels. Later issues add skin, flow and footer settings. */
+/** Ad-platform callback parameters captured from the landing URL and sent back as track_report. */
+export interface TrackReportConfig {
+  /** Ad platform, e.g. "oceanengine", "baidu", "kuaishou". */
+  platform: string;
+  /** Query keys of the landing URL to capture (e.g. clickid, callback, bd_vid). */
+  params: string[];
+}
+
+export interface LicensedCompany {
+  companyName: string;
+  filingNumber: string;
+}
+
+/** Advertising channels: skin, flow, link type and everything the H5 needs for a channel. */
 export const channels = pgTable('channels', {
   id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
   adChannelCode: text('ad_channel_code').notNull().unique(),
   name: text('name').notNull(),
+  /** 1 open, 0 closed (the H5 reloads at the original address). */
   channelStatus: smallint('channel_status').notNull().default(1),
+  /** Spec §3 link type 1–9. */
   linkType: smallint('link_type').notNull().default(1),
+  /** Dash-separated feature flags: skin8…skin23, colour, flow and others. */
   flags: text('flags').notNull().default('skin17'),
+  /** Six-digit city codes where the channel does not serve. */
+  excludeCityCodes: jsonb('exclude_city_codes').$type<string[]>().notNull().default([]),
+  planTargetUrl: text('plan_target_url'),
+  pageTitle: text('page_title'),
+  /** Page icon URL (or data: URI). */
+  pageIcon: text('page_icon'),
+  /** Whether the post-login flow asks for the visitor's location. */
+  needsLocation: boolean('needs_location').notNull().default(false),
+  trackReport: jsonb('track_report').$type<TrackReportConfig | null>(),
+  /** Hosts that redirects (planTargetUrl, partner pages) may go to. */
+  allowedHosts: jsonb('allowed_hosts').$type<string[]>().notNull().default([]),
+  footer: jsonb('footer').$type<LicensedCompany[]>().notNull().default([]),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+
+/** Route codes in ad links, exchanged for a channel code (and a plan target URL). */
+export const routeCodes = pgTable('route_codes', {
+  routeCode: text('route_code').primaryKey(),
+  adChannelCode: text('ad_channel_code')
+    .notNull()
+    .references(() => channels.adChannelCode, { onDelete: 'cascade', onUpdate: 'cascade' }),
+  planTargetUrl: text('plan_target_url'),
+  status: smallint('status').notNull().default(1),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});
+
+/** Channel clicks, counted once per fingerprint per channel per Shanghai day. */
+export const channelClicks = pgTable(
+  'channel_clicks',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    adChannelCode: text('ad_channel_code').notNull(),
+    /** Keyed hash of the device fingerprint; null when the click came without one (flagged). */
+    fingerprintHash: text('fingerprint_hash'),
+    day: date('day', { mode: 'string' }).notNull(),
+    abTestType: smallint('ab_test_type'),
+    flagged: boolean('flagged').notNull().default(false),
+    ip: text('ip'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('channel_clicks_once_a_day')
+      .on(t.adChannelCode, t.fingerprintHash, t.day)
+      .where(sql`${t.fingerprintHash} is not null`),
+    index('channel_clicks_day').on(t.day, t.adChannelCode),
+  ],
+);
+
+/** Funnel steps reported by the H5 (spec §1), idempotent per session and step. */
+export const events = pgTable(
+  'events',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    /** The H5's analytics session (one browser tab session). */
+    sessionId: text('session_id').notNull(),
+    step: text('step').notNull(),
+    adChannelCode: text('ad_channel_code'),
+    skin: smallint('skin'),
+    fingerprintHash: text('fingerprint_hash'),
+    behaviorCode: text('behavior_code'),
+    source: text('source').notNull().default('H5'),
+    userId: bigint('user_id', { mode: 'number' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('events_once_per_session').on(t.sessionId, t.step), index('events_day').on(t.day, t.adChannelCode, t.step)],
+);
+
+/** Devices reported with their province and city (excluded-city flow, spec §4). */
+export const deviceReports = pgTable('device_reports', {
+  id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+  userId: bigint('user_id', { mode: 'number' }),
+  adChannelCode: text('ad_channel_code'),
+  provinceName: text('province_name').notNull(),
+  cityName: text('city_name').notNull(),
+  ip: text('ip'),
   createdAt: ts('created_at').notNull().defaultNow(),
 });
 
