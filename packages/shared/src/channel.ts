@@ -163,3 +163,49 @@ export const FUNNEL_STEP_LABELS: Record<FunnelStep, string> = {
   re_authorization: '二次授权',
 };
 export const ANALYTICS_SOURCE = 'H5';
+
+/** Agreement pages the H5 links to (spec §2). */
+export const AGREEMENT_PAGES = [
+  { key: 'register-agreement', title: '注册协议' },
+  { key: 'privacy-agreement', title: '隐私政策' },
+  { key: 'information-agreement', title: '个人信息授权书' },
+  { key: 'info-audit-agreement', title: '信息审核授权书' },
+  { key: 'jkr-general-agreement', title: '借款人通用协议' },
+  { key: 'jkr-student-agreement', title: '非在校学生承诺函' },
+  { key: 'jkr-privacy-agreement', title: '借款人隐私协议' },
+  { key: 'jkr-register-agreement', title: '借款人注册协议' },
+  { key: 'clarification-announcement', title: '澄清公告' },
+  { key: 'audit-agreement-privacy', title: '审核隐私协议' },
+  { key: 'audit-agreement-register', title: '审核注册协议' },
+  { key: 'audit-agreement-contact', title: '联系人授权协议' },
+  { key: 'yq-shopkeeper-agreement', title: '店主服务协议' },
+] as const;
+
+/**
+ * Everything the H5 needs for one channel, in one cached answer of GET /api/adChannel/h5Config.
+ * Without a channel code (or for an unknown one) the server answers the default configuration with
+ * `adChannelCode: ''`.
+ */
+export interface H5Config {
+  adChannelCode: string;
+  name: string;
+  /** 1 open, 0 closed. */
+  channelStatus: number;
+  linkType: number;
+  skin: number;
+  theme: ThemeName;
+  themeColor: string;
+  flow: FlowName;
+  flowRoutes: FlowRoutes;
+  flags: string[];
+  /** Page title for the channel (falls back to the route's title when null). */
+  title: string | null;
+  icon: string | null;
+  needsLocation: boolean;
+  excludeCityCodes: string[];
+  planTargetUrl: string | null;
+  trackReport: { platform: string; params: string[] } | null;
+  allowedHosts: string[];
+  footer: { companyName: string; filingNumber: string }[];
+  agreements: { key: string; title: string; path: string }[];
+}
