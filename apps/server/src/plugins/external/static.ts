@@ -34,6 +34,7 @@ export default fp(
         prefix: '/',
         wildcard: false,
         index: false,
+        preCompressed: true,
         setHeaders,
       });
     }
@@ -44,6 +45,7 @@ export default fp(
         wildcard: false,
         index: false,
         decorateReply: !hasWeb,
+        preCompressed: true,
         setHeaders,
       });
     }
