@@ -12,13 +12,19 @@ export default defineConfig({
     maxWorkers: 2,
     projects: [
       {
+        extends: true,
         test: {
           name: 'node',
-          include: ['packages/*/src/**/*.test.ts', 'apps/server/src/**/*.test.ts', 'apps/server/test/**/*.test.ts'],
+          include: [
+            'packages/*/src/**/*.test.ts',
+            'apps/server/src/**/*.test.ts',
+            'apps/server/test/**/*.test.ts',
+          ],
           exclude: ['**/node_modules/**', ...(withPostgres ? [] : ['apps/server/test/pg/**'])],
         },
       },
       {
+        extends: true,
         // Pure logic of the H5 (decision rules, channel resolution …); `@/` as in apps/web.
         resolve: { alias: { '@': fileURLToPath(new URL('./apps/web/src', import.meta.url)) } },
         test: { name: 'web', include: ['apps/web/src/**/*.test.ts'] },

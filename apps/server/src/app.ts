@@ -6,8 +6,11 @@ import '@lm/shared'; // zh-CN validation messages
 import type { Env } from './config/env.ts';
 import type { Database } from './db/client.ts';
 import { loggerOptions } from './lib/logger.ts';
+import analyticsRoutes from './modules/analytics/routes.ts';
 import authRoutes from './modules/auth/routes.ts';
+import channelRoutes from './modules/channels/routes.ts';
 import { seedDemoChannels } from './modules/channels/seed.ts';
+import geoRoutes from './modules/geo/routes.ts';
 import staffRoutes from './modules/staff/routes.ts';
 import systemRoutes from './modules/system/routes.ts';
 import authPlugin from './plugins/app/auth.ts';
@@ -75,6 +78,9 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
 
   await app.register(authRoutes);
   await app.register(staffRoutes);
+  await app.register(channelRoutes);
+  await app.register(analyticsRoutes);
+  await app.register(geoRoutes);
   await app.register(systemRoutes);
 
   for (const plugin of opts.plugins ?? []) await app.register(plugin);

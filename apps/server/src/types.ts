@@ -2,8 +2,11 @@ import type { Redis } from 'ioredis';
 import type { Env } from './config/env.ts';
 import type { Keys } from './config/keys.ts';
 import type { Database } from './db/client.ts';
+import type { AnalyticsService } from './modules/analytics/service.ts';
 import type { AuthService, AuthUser } from './modules/auth/service.ts';
 import type { SmsCodes } from './modules/auth/sms-codes.ts';
+import type { ChannelService } from './modules/channels/service.ts';
+import type { GeoService } from './modules/geo/service.ts';
 import type { Limiter } from './modules/limits/limiter.ts';
 import type { StaffRow, StaffService } from './modules/staff/service.ts';
 import type { SmsProvider } from './providers/sms/types.ts';
@@ -15,6 +18,9 @@ export interface Services {
   codes: SmsCodes;
   auth: AuthService;
   staff: StaffService;
+  channels: ChannelService;
+  analytics: AnalyticsService;
+  geo: GeoService;
   phoneIndex(phone: string): string;
 }
 

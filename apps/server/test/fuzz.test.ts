@@ -67,6 +67,12 @@ const fieldNames = [
   'password',
   'uid',
   'status',
+  'adRouteCode',
+  'fingerprint',
+  'step',
+  'sessionId',
+  'skin',
+  'behaviorCode',
 ];
 const bodyArb = fc.oneof(
   fc.dictionary(fc.constantFrom(...fieldNames), nearMiss, { maxKeys: 6 }),
@@ -83,12 +89,18 @@ const postEndpoints = [
   '/api/logout',
   '/api/cancellation/sendPhoneVerifyCode',
   '/api/crm/admin/logout',
+  '/api/report/event',
 ];
 const getEndpoints = [
   '/api/getEncryptionMobile',
   '/api/getUserLoginVO',
   '/api/dev/sms-outbox',
   '/api/getLoginUserInfo',
+  '/api/getAdChannel',
+  '/api/adChannel/plan/adChannelCode',
+  '/api/adChannel/exchange/adChannelCode',
+  '/api/adChannel/h5Config',
+  '/api/reportAdChannelClick',
 ];
 
 function assertEnvelope(res: { statusCode: number; body: string }) {

@@ -7,9 +7,21 @@ describe('channel flags', () => {
     expect(parseChannelFlags(null).skin).toBe(17);
   });
   it('reads skin, colour and flow from the dash-separated value', () => {
-    expect(parseChannelFlags('skin8-shallowBlue-fenqile')).toMatchObject({ skin: 8, theme: 'shallowBlue', flow: 'fenqile' });
-    expect(parseChannelFlags('skin23-halo-formprocess3')).toMatchObject({ skin: 23, theme: 'halo', flow: 'formprocess3' });
-    expect(parseChannelFlags('purple-formprocess4')).toMatchObject({ skin: 17, theme: 'purple', flow: 'formprocess4' });
+    expect(parseChannelFlags('skin8-shallowBlue-fenqile')).toMatchObject({
+      skin: 8,
+      theme: 'shallowBlue',
+      flow: 'fenqile',
+    });
+    expect(parseChannelFlags('skin23-halo-formprocess3')).toMatchObject({
+      skin: 23,
+      theme: 'halo',
+      flow: 'formprocess3',
+    });
+    expect(parseChannelFlags('purple-formprocess4')).toMatchObject({
+      skin: 17,
+      theme: 'purple',
+      flow: 'formprocess4',
+    });
     expect(parseChannelFlags('teal-jufu').theme).toBe('teal');
   });
   it('ignores unknown skins and keeps unknown flags', () => {

@@ -34,13 +34,21 @@ export const FLOW_ROUTES: Record<FlowName, FlowRoutes> = {
     rematch: '/fill-information/rematch-waiting',
     success: '/fill-information/success',
   },
-  fenqile: { form: '/new-fill-information', rematch: '/new-fill-information', success: '/fill-information/success' },
+  fenqile: {
+    form: '/new-fill-information',
+    rematch: '/new-fill-information',
+    success: '/fill-information/success',
+  },
   formprocess3: {
     form: '/fill-information-three/loading',
     rematch: '/fill-information-three/authorize-page-three',
     success: '/fill-information-three/success-page',
   },
-  formprocess4: { form: '/fill-information-four', rematch: '/fill-information-four', success: '/fill-information/success' },
+  formprocess4: {
+    form: '/fill-information-four',
+    rematch: '/fill-information-four',
+    success: '/fill-information/success',
+  },
 };
 
 /** Special routes (spec §2). */

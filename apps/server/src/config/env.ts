@@ -45,6 +45,10 @@ export const envSchema = z
     ALIYUN_SMS_TEMPLATE_CODE: z.string().min(1).optional(),
     ALIYUN_SMS_ENDPOINT: z.string().min(1).default('dysmsapi.aliyuncs.com'),
 
+    /** Reverse geolocation: `local` (offline: ip2region + city table) or `baidu` (Baidu Map web API). */
+    GEO_PROVIDER: z.enum(['local', 'baidu']).default('local'),
+    BAIDU_MAP_AK: z.string().min(1).optional(),
+
     /** "kid:base64(32 bytes)" entries, comma separated; the first one encrypts, all decrypt. */
     PII_KEYS: z.string().optional(),
     /** base64(32 bytes): key of the blind index (HMAC) used to look people up by phone. */
@@ -66,6 +70,9 @@ export const envSchema = z
         if (!env[key])
           ctx.addIssue({ code: 'custom', path: [key], message: 'required when SMS_PROVIDER=aliyun' });
       }
+    }
+    if (env.GEO_PROVIDER === 'baidu' && !env.BAIDU_MAP_AK) {
+      ctx.addIssue({ code: 'custom', path: ['BAIDU_MAP_AK'], message: 'required when GEO_PROVIDER=baidu' });
     }
     if (env.NODE_ENV === 'production') {
       if (env.SMS_PROVIDER === 'console') {

@@ -105,7 +105,10 @@ export const events = pgTable(
     day: date('day', { mode: 'string' }).notNull(),
     createdAt: ts('created_at').notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('events_once_per_session').on(t.sessionId, t.step), index('events_day').on(t.day, t.adChannelCode, t.step)],
+  (t) => [
+    uniqueIndex('events_once_per_session').on(t.sessionId, t.step),
+    index('events_day').on(t.day, t.adChannelCode, t.step),
+  ],
 );
 
 /** Devices reported with their province and city (excluded-city flow, spec §4). */

@@ -1,14 +1,214 @@
+import { LinkType, SKINS, THEMES, type ThemeName } from '@lm/shared/channel';
+import { getTableColumns, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { channels } from '../../db/schema.ts';
+import { channels, type LicensedCompany, routeCodes } from '../../db/schema.ts';
 
-/** Demo channels served by `npm start` (the channel issue extends these with skins and flows). */
-export const DEMO_CHANNELS = [
-  { adChannelCode: 'demo', name: '演示渠道（默认流程）', linkType: 1, flags: 'skin17' },
-] as const;
+type NewChannel = Omit<typeof channels.$inferInsert, 'id' | 'createdAt' | 'updatedAt'>;
+/** A demo channel and one line on what it shows (README). */
+export type DemoChannel = NewChannel & { note: string };
+export type DemoRouteCode = typeof routeCodes.$inferInsert & { note: string };
 
+/** Fictional licensed companies for the footers. */
+const COMPANIES = {
+  xinghe: { companyName: '北京星河融信信息技术有限公司', filingNumber: '京ICP备2026000001号' },
+  yunfan: { companyName: '上海云帆数科网络科技有限公司', filingNumber: '沪ICP备2026000002号' },
+  qianhai: { companyName: '深圳前海融通金融信息服务有限公司', filingNumber: '粤ICP备2026000003号' },
+  hexin: { companyName: '杭州和信数据服务有限公司', filingNumber: '浙ICP备2026000004号' },
+} satisfies Record<string, LicensedCompany>;
+
+const PARTNER_HOST = 'partner.example.com';
+const OCEANENGINE = { platform: 'oceanengine', params: ['clickid', 'callback'] };
+const BAIDU = { platform: 'baidu', params: ['bd_vid'] };
+
+/** A small square icon in the theme colour (data URI, no file to serve). */
+function iconFor(theme: ThemeName): string {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="8" fill="${THEMES[theme].primary}"/><path d="M9 11h14v3H9zm0 6h14v3H9z" fill="#fff"/></svg>`;
+  return `data:image/svg+xml,${encodeURIComponent(svg)}`;
+}
+
+const base = {
+  channelStatus: 1,
+  linkType: LinkType.API_FORM_H5,
+  excludeCityCodes: [] as string[],
+  planTargetUrl: null,
+  pageIcon: null,
+  needsLocation: false,
+  trackReport: null,
+  allowedHosts: [PARTNER_HOST],
+} satisfies Partial<NewChannel>;
+
+/** Colour variants spread over the skin channels (red is the default: no colour flag). */
+const SKIN_COLOURS: (ThemeName | null)[] = ['purple', 'shallowBlue', 'halo', 'teal', null];
+
+/**
+ * Demo channels served outside production. The flow demos use linkType 4 (API form H5 redirect): the
+ * post-login decision sends every link type except 1 and 3 down the default flow (spec §4).
+ */
+export const DEMO_CHANNELS: DemoChannel[] = [
+  {
+    ...base,
+    adChannelCode: 'demo',
+    name: '演示渠道（默认流程）',
+    flags: 'skin17',
+    pageTitle: '极速借款',
+    trackReport: OCEANENGINE,
+    footer: [COMPANIES.xinghe],
+    note: 'default flow, skin17, red; ocean-engine callback parameters (clickid, callback) captured',
+  },
+  {
+    ...base,
+    adChannelCode: 'demo-fenqile',
+    name: '演示渠道（分期乐流程）',
+    flags: 'skin17-fenqile',
+    pageTitle: '分期借款',
+    pageIcon: iconFor('red'),
+    footer: [COMPANIES.yunfan],
+    note: 'fenqile flow: form, re-match and authorise at /new-fill-information',
+  },
+  {
+    ...base,
+    adChannelCode: 'demo-formprocess3',
+    name: '演示渠道（表单流程三）',
+    flags: 'skin17-formprocess3',
+    pageTitle: '额度评估',
+    footer: [COMPANIES.yunfan],
+    note: 'form process 3: /fill-information-three/…',
+  },
+  {
+    ...base,
+    adChannelCode: 'demo-formprocess4',
+    name: '演示渠道（表单流程四）',
+    flags: 'skin17-formprocess4',
+    pageTitle: '额度评估',
+    footer: [COMPANIES.yunfan],
+    note: 'form process 4: /fill-information-four',
+  },
+  {
+    ...base,
+    adChannelCode: 'demo-haier',
+    name: '演示渠道（海尔自动表单）',
+    flags: 'skin17-haier',
+    pageTitle: '海尔消费借款',
+    footer: [COMPANIES.hexin],
+    note: 'Haier automatic form: /fill-information/waiting-result',
+  },
+  {
+    ...base,
+    adChannelCode: 'demo-location',
+    name: '演示渠道（定位与排除城市）',
+    linkType: LinkType.API,
+    flags: 'skin17',
+    pageTitle: '本地借款',
+    needsLocation: true,
+    // 北京、上海、深圳
+    excludeCityCodes: ['110100', '310100', '440300'],
+    trackReport: BAIDU,
+    footer: [COMPANIES.qianhai],
+    note: 'asks for location; linkType 2; Beijing 110100, Shanghai 310100 and Shenzhen 440300 excluded → /register/success',
+  },
+  {
+    ...base,
+    adChannelCode: 'demo-link1',
+    name: '演示渠道（H5跳转）',
+    linkType: LinkType.H5_REDIRECT,
+    flags: 'skin17',
+    pageTitle: '合作方借款',
+    planTargetUrl: `https://${PARTNER_HOST}/apply`,
+    footer: [COMPANIES.xinghe],
+    note: `linkType 1 (H5 redirect): registerLink after login; plan URL https://${PARTNER_HOST}/apply`,
+  },
+  {
+    ...base,
+    adChannelCode: 'demo-crm',
+    name: '演示渠道（CRM征信流程）',
+    linkType: LinkType.CRM,
+    flags: 'skin17',
+    pageTitle: '信用借款',
+    footer: [COMPANIES.hexin],
+    note: 'linkType 3 (CRM): the credit flow after login (identity / face verification by the form config)',
+  },
+  {
+    ...base,
+    adChannelCode: 'demo-off',
+    name: '演示渠道（已关闭）',
+    channelStatus: 0,
+    flags: 'skin17',
+    pageTitle: '极速借款',
+    footer: [COMPANIES.xinghe],
+    note: 'channelStatus 0: the H5 reloads at the original address',
+  },
+  ...SKINS.map((n, i): DemoChannel => {
+    const colour = SKIN_COLOURS[i % SKIN_COLOURS.length]!;
+    const theme: ThemeName = colour ?? 'red';
+    return {
+      ...base,
+      adChannelCode: `demo-skin${n}`,
+      name: `演示渠道（皮肤${n}·${THEMES[theme].name}）`,
+      flags: colour ? `skin${n}-${colour}` : `skin${n}`,
+      pageTitle: `借款皮肤${n}`,
+      pageIcon: iconFor(theme),
+      trackReport: n % 3 === 0 ? OCEANENGINE : n % 3 === 1 ? BAIDU : null,
+      footer: n % 2 === 0 ? [COMPANIES.xinghe, COMPANIES.qianhai] : [COMPANIES.yunfan],
+      note: `skin ${n}, ${THEMES[theme].name} (${THEMES[theme].primary})`,
+    };
+  }),
+];
+
+export const DEMO_ROUTE_CODES: DemoRouteCode[] = [
+  { routeCode: 'r-demo', adChannelCode: 'demo', planTargetUrl: null, status: 1, note: '→ demo, no plan URL' },
+  {
+    routeCode: 'r-fenqile',
+    adChannelCode: 'demo-fenqile',
+    planTargetUrl: null,
+    status: 1,
+    note: '→ demo-fenqile',
+  },
+  {
+    routeCode: 'r-plan',
+    adChannelCode: 'demo',
+    planTargetUrl: '/login?adChannelCode=demo&from=plan',
+    status: 1,
+    note: '→ demo, then a redirect to its plan URL /login?adChannelCode=demo&from=plan',
+  },
+  {
+    routeCode: 'r-link1',
+    adChannelCode: 'demo-link1',
+    planTargetUrl: null,
+    status: 1,
+    note: `→ demo-link1 with the channel's plan URL (https://${PARTNER_HOST}/apply: leaves the site)`,
+  },
+  {
+    routeCode: 'r-off',
+    adChannelCode: 'demo',
+    planTargetUrl: null,
+    status: 0,
+    note: 'disabled: the exchange answers 404 路由码已停用',
+  },
+];
+
+/** `excluded.<column>` for every column but the key and creation time: re-seeding updates the rows. */
+function excludedSet<T extends Record<string, { name: string }>>(columns: T, skip: (keyof T)[]) {
+  return Object.fromEntries(
+    Object.entries(columns)
+      .filter(([key]) => !skip.includes(key))
+      .map(([key, col]) => [key, sql.raw(`excluded.${col.name}`)]),
+  );
+}
+
+/** Upserts the demo channels and route codes (runs at start outside production). */
 export async function seedDemoChannels(db: Db): Promise<void> {
   await db
     .insert(channels)
-    .values(DEMO_CHANNELS.map((c) => ({ ...c })))
-    .onConflictDoNothing({ target: channels.adChannelCode });
+    .values(DEMO_CHANNELS.map(({ note: _, ...c }) => ({ ...c, updatedAt: new Date() })))
+    .onConflictDoUpdate({
+      target: channels.adChannelCode,
+      set: excludedSet(getTableColumns(channels), ['id', 'adChannelCode', 'createdAt']),
+    });
+  await db
+    .insert(routeCodes)
+    .values(DEMO_ROUTE_CODES.map(({ note: _, ...r }) => r))
+    .onConflictDoUpdate({
+      target: routeCodes.routeCode,
+      set: excludedSet(getTableColumns(routeCodes), ['routeCode', 'createdAt']),
+    });
 }

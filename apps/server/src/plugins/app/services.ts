@@ -1,13 +1,23 @@
 import fp from 'fastify-plugin';
 import { loadKeys } from '../../config/keys.ts';
 import { blindIndex } from '../../lib/crypto.ts';
+import { AnalyticsService } from '../../modules/analytics/service.ts';
 import { DEFAULT_PHONE_LIMITS } from '../../modules/auth/rules.ts';
 import { AuthService } from '../../modules/auth/service.ts';
 import { SmsCodes } from '../../modules/auth/sms-codes.ts';
+import {
+  type ConfigCache,
+  H5_CONFIG_TTL_SECONDS,
+  MemoryConfigCache,
+  RedisConfigCache,
+} from '../../modules/channels/cache.ts';
+import { ChannelService } from '../../modules/channels/service.ts';
+import { GeoService } from '../../modules/geo/service.ts';
 import { DbCounterStore } from '../../modules/limits/db-store.ts';
 import { Limiter } from '../../modules/limits/limiter.ts';
 import { RedisCounterStore } from '../../modules/limits/redis-store.ts';
 import { StaffService } from '../../modules/staff/service.ts';
+import { createGeoProvider } from '../../providers/geo/index.ts';
 import { AliyunSmsProvider } from '../../providers/sms/aliyun.ts';
 import { ConsoleSmsProvider } from '../../providers/sms/console.ts';
 import type { SmsProvider } from '../../providers/sms/types.ts';
@@ -83,8 +93,34 @@ export default fp<ServicesOptions>(
       sessionTtlHours: config.STAFF_SESSION_TTL_HOURS,
       phoneIndex,
     });
-    app.decorate('services', { keys, limiter, sms, codes, auth, staff, phoneIndex });
-    app.log.info({ limiter: limiter.name, sms: sms.name }, 'services ready');
+    const deviceHash = (fingerprint: string) => blindIndex(keys.ring, 'device', fingerprint);
+    const ttlMs = H5_CONFIG_TTL_SECONDS * 1000;
+    const configCache: ConfigCache = app.redis
+      ? new RedisConfigCache(app.redis, config.REDIS_KEY_PREFIX + prefix, ttlMs, (err) =>
+          app.log.warn({ err: { message: err.message } }, 'channel cache unavailable; reading the database'),
+        )
+      : new MemoryConfigCache(ttlMs);
+    const channels = new ChannelService({ db: database.db, cache: configCache, limiter, deviceHash });
+    const analytics = new AnalyticsService({ db: database.db, limiter, deviceHash });
+    const geo = new GeoService({
+      db: database.db,
+      provider: createGeoProvider(config, app.log),
+      limiter,
+      auth,
+    });
+    app.decorate('services', {
+      keys,
+      limiter,
+      sms,
+      codes,
+      auth,
+      staff,
+      channels,
+      analytics,
+      geo,
+      phoneIndex,
+    });
+    app.log.info({ limiter: limiter.name, sms: sms.name, geo: geo.providerName }, 'services ready');
   },
   { name: 'services', dependencies: ['db', 'redis'] },
 );

@@ -1,0 +1,55 @@
+import { ANALYTICS_SOURCE } from '@lm/shared/channel';
+import type { ReportEventBody } from '@lm/shared/schemas/channel';
+import type { Db } from '../../db/client.ts';
+import { events } from '../../db/schema.ts';
+import { appError } from '../../lib/errors.ts';
+import { shanghaiDate } from '../../lib/time.ts';
+import { describeWait } from '../auth/rules.ts';
+import type { Limiter } from '../limits/limiter.ts';
+
+/** Funnel events per client IP per hour: generous (12 steps a visit, carrier NAT), but not a firehose. */
+export const EVENTS_PER_IP_PER_HOUR = 600;
+
+export interface AnalyticsServiceDeps {
+  db: Db;
+  limiter: Limiter;
+  deviceHash(fingerprint: string): string;
+}
+
+export interface EventContext {
+  ip: string;
+  /** From a valid accessToken, else null. */
+  userId: number | null;
+  /** The platform_param header's fingerprint, used when the body has none. */
+  fingerprint?: string | undefined;
+}
+
+export class AnalyticsService {
+  constructor(private readonly d: AnalyticsServiceDeps) {}
+
+  /** Stores one funnel step; a session reports each step once (a repeat stores nothing). */
+  async recordEvent(input: ReportEventBody, ctx: EventContext): Promise<{ recorded: boolean }> {
+    const d = await this.d.limiter.consume(`event:ip:${ctx.ip}`, EVENTS_PER_IP_PER_HOUR, { ms: 3600_000 });
+    if (!d.allowed) {
+      const retryAfter = Math.ceil(d.retryAfterMs / 1000);
+      throw appError('RATE_LIMITED', `事件上报过于频繁，请${describeWait(retryAfter)}后再试`, { retryAfter });
+    }
+    const fingerprint = input.fingerprint ?? ctx.fingerprint;
+    const inserted = await this.d.db
+      .insert(events)
+      .values({
+        sessionId: input.sessionId,
+        step: input.step,
+        adChannelCode: input.adChannelCode ?? null,
+        skin: input.skin ?? null,
+        fingerprintHash: fingerprint ? this.d.deviceHash(fingerprint) : null,
+        behaviorCode: input.behaviorCode ?? null,
+        source: input.source ?? ANALYTICS_SOURCE,
+        userId: ctx.userId,
+        day: shanghaiDate(),
+      })
+      .onConflictDoNothing({ target: [events.sessionId, events.step] })
+      .returning({ id: events.id });
+    return { recorded: inserted.length === 1 };
+  }
+}

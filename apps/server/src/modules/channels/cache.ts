@@ -1,0 +1,97 @@
+import type { H5Config } from '@lm/shared/channel';
+import type { Redis } from 'ioredis';
+
+/** How long a channel's configuration is cached (server cache and the browser's cache-control). */
+export const H5_CONFIG_TTL_SECONDS = 30;
+
+/** `null` caches "no such channel" so that unknown codes do not reach the database each time. */
+export type CachedConfig = H5Config | null;
+
+export interface ConfigCache {
+  readonly name: 'memory' | 'redis';
+  /** `undefined` on a miss. */
+  get(code: string): Promise<CachedConfig | undefined>;
+  set(code: string, value: CachedConfig): Promise<void>;
+  delete(code: string): Promise<void>;
+}
+
+/** Per-process cache with a TTL and a size cap (oldest entry evicted first). */
+export class MemoryConfigCache implements ConfigCache {
+  readonly name = 'memory';
+  private readonly entries = new Map<string, { value: CachedConfig; expiresAt: number }>();
+
+  constructor(
+    private readonly ttlMs: number,
+    private readonly maxEntries = 5_000,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async get(code: string): Promise<CachedConfig | undefined> {
+    const hit = this.entries.get(code);
+    if (!hit) return undefined;
+    if (hit.expiresAt <= this.now()) {
+      this.entries.delete(code);
+      return undefined;
+    }
+    return hit.value;
+  }
+
+  async set(code: string, value: CachedConfig): Promise<void> {
+    this.entries.delete(code);
+    if (this.entries.size >= this.maxEntries) {
+      const oldest = this.entries.keys().next().value;
+      if (oldest !== undefined) this.entries.delete(oldest);
+    }
+    this.entries.set(code, { value, expiresAt: this.now() + this.ttlMs });
+  }
+
+  async delete(code: string): Promise<void> {
+    this.entries.delete(code);
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
+
+/**
+ * Shared cache in Redis so that every instance answers the same configuration and an invalidation
+ * reaches all of them. Redis trouble is not the visitor's problem: a failed read is a miss (the
+ * caller reads the database), a failed write is ignored.
+ */
+export class RedisConfigCache implements ConfigCache {
+  readonly name = 'redis';
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+    private readonly ttlMs: number,
+    private readonly onError: (err: Error) => void = () => {},
+  ) {}
+
+  key(code: string): string {
+    return `${this.prefix}h5config:${code}`;
+  }
+
+  async get(code: string): Promise<CachedConfig | undefined> {
+    try {
+      const raw = await this.redis.get(this.key(code));
+      return raw === null ? undefined : (JSON.parse(raw) as CachedConfig);
+    } catch (err) {
+      this.onError(err as Error);
+      return undefined;
+    }
+  }
+
+  async set(code: string, value: CachedConfig): Promise<void> {
+    try {
+      await this.redis.set(this.key(code), JSON.stringify(value), 'PX', this.ttlMs);
+    } catch (err) {
+      this.onError(err as Error);
+    }
+  }
+
+  async delete(code: string): Promise<void> {
+    await this.redis.del(this.key(code));
+  }
+}

@@ -1,0 +1,89 @@
+import {
+  AGREEMENT_PAGES,
+  FLOW_ROUTES,
+  type H5Config,
+  LinkType,
+  parseChannelFlags,
+  THEMES,
+} from '@lm/shared/channel';
+import type { channels } from '../../db/schema.ts';
+
+export type ChannelRow = typeof channels.$inferSelect;
+
+/**
+ * The configuration served without a channel code or for an unknown one. linkType 4 (API form H5
+ * redirect) so that the post-login decision takes the default flow (spec §4: only 1 and 3 branch off).
+ */
+export const DEFAULT_CHANNEL = {
+  adChannelCode: '',
+  name: '默认渠道',
+  channelStatus: 1,
+  linkType: LinkType.API_FORM_H5,
+  flags: 'skin17',
+} as const;
+
+const AGREEMENTS = AGREEMENT_PAGES.map((a) => ({ key: a.key, title: a.title, path: `/${a.key}` }));
+
+/**
+ * A redirect target the H5 may follow: a same-site path ("/login?…", not "//host"), or an http(s) URL
+ * whose host is one of the channel's allowed hosts. Anything else is dropped (open-redirect defence).
+ */
+export function safeTargetUrl(
+  url: string | null | undefined,
+  allowedHosts: readonly string[],
+): string | null {
+  const value = url?.trim();
+  if (!value) return null;
+  if (value.startsWith('/')) {
+    const hasControl = [...value].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f);
+    return /^\/[/\\]/.test(value) || hasControl ? null : value;
+  }
+  let parsed: URL;
+  try {
+    parsed = new URL(value);
+  } catch {
+    return null;
+  }
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return null;
+  if (parsed.username || parsed.password) return null;
+  const host = parsed.hostname.toLowerCase();
+  return allowedHosts.some((h) => h.toLowerCase() === host) ? value : null;
+}
+
+/** Everything the H5 needs for one channel (or the default configuration for `null`). */
+export function buildH5Config(row: ChannelRow | null): H5Config {
+  const features = parseChannelFlags(row?.flags ?? DEFAULT_CHANNEL.flags);
+  const allowedHosts = row?.allowedHosts ?? [];
+  return {
+    adChannelCode: row?.adChannelCode ?? DEFAULT_CHANNEL.adChannelCode,
+    name: row?.name ?? DEFAULT_CHANNEL.name,
+    channelStatus: row?.channelStatus ?? DEFAULT_CHANNEL.channelStatus,
+    linkType: row?.linkType ?? DEFAULT_CHANNEL.linkType,
+    skin: features.skin,
+    theme: features.theme,
+    themeColor: THEMES[features.theme].primary,
+    flow: features.flow,
+    flowRoutes: { ...FLOW_ROUTES[features.flow] },
+    flags: features.flags,
+    title: row?.pageTitle ?? null,
+    icon: row?.pageIcon ?? null,
+    needsLocation: row?.needsLocation ?? false,
+    excludeCityCodes: row?.excludeCityCodes ?? [],
+    planTargetUrl: safeTargetUrl(row?.planTargetUrl, allowedHosts),
+    trackReport: row?.trackReport ?? null,
+    allowedHosts,
+    footer: row?.footer ?? [],
+    agreements: AGREEMENTS.map((a) => ({ ...a })),
+  };
+}
+
+/** Channel detail of spec §3, from a channel's configuration. */
+export function channelDetail(config: H5Config) {
+  return {
+    adChannelCode: config.adChannelCode,
+    channelStatus: config.channelStatus,
+    linkType: config.linkType,
+    excludeCityCodes: config.excludeCityCodes,
+    planTargetUrl: config.planTargetUrl,
+  };
+}

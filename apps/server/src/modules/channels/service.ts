@@ -1,0 +1,118 @@
+import type { H5Config } from '@lm/shared/channel';
+import { eq } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { channelClicks, channels, routeCodes } from '../../db/schema.ts';
+import { appError } from '../../lib/errors.ts';
+import { shanghaiDate } from '../../lib/time.ts';
+import { describeWait } from '../auth/rules.ts';
+import type { Limiter } from '../limits/limiter.ts';
+import type { ConfigCache } from './cache.ts';
+import { buildH5Config, channelDetail, safeTargetUrl } from './rules.ts';
+
+export const CHANNEL_NOT_FOUND_MSG = '渠道不存在';
+export const ROUTE_CODE_NOT_FOUND_MSG = '路由码不存在';
+export const ROUTE_CODE_DISABLED_MSG = '路由码已停用';
+/** Clicks per client IP per hour (a generous cap: carrier NAT puts many phones behind one IP). */
+export const CLICKS_PER_IP_PER_HOUR = 600;
+
+export interface ChannelServiceDeps {
+  db: Db;
+  cache: ConfigCache;
+  limiter: Limiter;
+  /** Keyed hash of a device fingerprint. */
+  deviceHash(fingerprint: string): string;
+}
+
+export interface ClickInput {
+  adChannelCode: string;
+  fingerprint?: string | undefined;
+  abTestType?: number | undefined;
+}
+
+export class ChannelService {
+  constructor(private readonly d: ChannelServiceDeps) {}
+
+  get cacheName() {
+    return this.d.cache.name;
+  }
+
+  /** A channel's configuration (cached), or null when there is no such channel. */
+  async find(code: string): Promise<H5Config | null> {
+    const cached = await this.d.cache.get(code);
+    if (cached !== undefined) return cached;
+    const [row] = await this.d.db.select().from(channels).where(eq(channels.adChannelCode, code)).limit(1);
+    const config = row ? buildH5Config(row) : null;
+    await this.d.cache.set(code, config);
+    return config;
+  }
+
+  /** Call after a channel changes (console edits) so that no instance serves the old value. */
+  async invalidate(code: string): Promise<void> {
+    await this.d.cache.delete(code);
+  }
+
+  private async require(code: string): Promise<H5Config> {
+    const config = await this.find(code);
+    if (!config) throw appError('NOT_FOUND', CHANNEL_NOT_FOUND_MSG, { adChannelCode: code });
+    return config;
+  }
+
+  /** h5Config: the channel's configuration, or the default one without a code or for an unknown code. */
+  async h5Config(code: string | undefined): Promise<H5Config> {
+    return (code ? await this.find(code) : null) ?? buildH5Config(null);
+  }
+
+  async detail(code: string) {
+    return channelDetail(await this.require(code));
+  }
+
+  async plan(code: string) {
+    const config = await this.require(code);
+    return { adChannelCode: config.adChannelCode, planTargetUrl: config.planTargetUrl };
+  }
+
+  /** Route code → channel code and plan target URL (the route's own, else the channel's). */
+  async exchange(routeCode: string) {
+    const [row] = await this.d.db
+      .select({ route: routeCodes, allowedHosts: channels.allowedHosts, channelPlan: channels.planTargetUrl })
+      .from(routeCodes)
+      .innerJoin(channels, eq(channels.adChannelCode, routeCodes.adChannelCode))
+      .where(eq(routeCodes.routeCode, routeCode))
+      .limit(1);
+    if (!row) throw appError('NOT_FOUND', ROUTE_CODE_NOT_FOUND_MSG, { adRouteCode: routeCode });
+    if (row.route.status !== 1)
+      throw appError('NOT_FOUND', ROUTE_CODE_DISABLED_MSG, { adRouteCode: routeCode });
+    return {
+      adChannelCode: row.route.adChannelCode,
+      planTargetUrl: safeTargetUrl(row.route.planTargetUrl ?? row.channelPlan, row.allowedHosts),
+    };
+  }
+
+  /**
+   * One click on a channel's link. Counted once per fingerprint per channel per Shanghai day; a click
+   * without a fingerprint is stored flagged and not counted.
+   */
+  async reportClick(input: ClickInput, ip: string): Promise<{ counted: boolean; flagged: boolean }> {
+    const d = await this.d.limiter.consume(`click:ip:${ip}`, CLICKS_PER_IP_PER_HOUR, { ms: 3600_000 });
+    if (!d.allowed) {
+      const retryAfter = Math.ceil(d.retryAfterMs / 1000);
+      throw appError('RATE_LIMITED', `点击上报过于频繁，请${describeWait(retryAfter)}后再试`, { retryAfter });
+    }
+    await this.require(input.adChannelCode);
+    const fingerprintHash = input.fingerprint ? this.d.deviceHash(input.fingerprint) : null;
+    const inserted = await this.d.db
+      .insert(channelClicks)
+      .values({
+        adChannelCode: input.adChannelCode,
+        fingerprintHash,
+        day: shanghaiDate(),
+        abTestType: input.abTestType ?? null,
+        flagged: fingerprintHash === null,
+        ip,
+      })
+      .onConflictDoNothing()
+      .returning({ id: channelClicks.id });
+    if (fingerprintHash === null) return { counted: false, flagged: true };
+    return { counted: inserted.length === 1, flagged: false };
+  }
+}

@@ -1,0 +1,92 @@
+import type { ExcludeCityData, ReportDeviceBody } from '@lm/shared/schemas/geo';
+import { eq } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { channels, deviceReports } from '../../db/schema.ts';
+import { AppError, appError } from '../../lib/errors.ts';
+import type { Coordinates, GeoProvider } from '../../providers/geo/index.ts';
+import { describeWait } from '../auth/rules.ts';
+import type { AuthService } from '../auth/service.ts';
+import type { Limiter } from '../limits/limiter.ts';
+
+/** Location look-ups per client IP per hour (each may cost a Baidu Map call). */
+export const LOOKUPS_PER_IP_PER_HOUR = 120;
+/** Device reports per client IP per hour. */
+export const REPORTS_PER_IP_PER_HOUR = 60;
+
+export interface GeoServiceDeps {
+  db: Db;
+  provider: GeoProvider;
+  limiter: Limiter;
+  auth: AuthService;
+}
+
+/** Spec §7: reverse geolocation with the channel's excluded cities, and device (location) reports. */
+export class GeoService {
+  constructor(private readonly d: GeoServiceDeps) {}
+
+  get providerName(): string {
+    return this.d.provider.name;
+  }
+
+  /** Where the visitor is and whether the channel excludes that city. */
+  async excludeCity(
+    input: { location?: Coordinates | undefined; adChannelCode?: string | undefined },
+    ip: string,
+  ): Promise<ExcludeCityData> {
+    await this.limit(`geo:lookup:ip:${ip}`, LOOKUPS_PER_IP_PER_HOUR, '定位');
+    let excluded: readonly string[] = [];
+    if (input.adChannelCode) {
+      const [channel] = await this.d.db
+        .select({ excludeCityCodes: channels.excludeCityCodes })
+        .from(channels)
+        .where(eq(channels.adChannelCode, input.adChannelCode))
+        .limit(1);
+      if (!channel) throw appError('NOT_FOUND', '渠道不存在');
+      excluded = channel.excludeCityCodes ?? [];
+    }
+    const place = await this.d.provider.reverse(input.location ?? null, ip);
+    return {
+      province: place.province,
+      city: place.city,
+      cityCode: place.cityCode,
+      excludeCity: place.cityCode !== null && excluded.includes(place.cityCode),
+      source: place.source,
+    };
+  }
+
+  /**
+   * Stores the province and city the H5 reports (post-login location flow). A valid token ties the
+   * report to the person; a missing, expired or replaced token stores it without one.
+   */
+  async reportDevice(
+    input: ReportDeviceBody,
+    ip: string,
+    token: string | undefined,
+  ): Promise<{ recorded: true }> {
+    await this.limit(`geo:report:ip:${ip}`, REPORTS_PER_IP_PER_HOUR, '上报');
+    let userId: number | null = null;
+    if (token) {
+      try {
+        userId = (await this.d.auth.authenticate(token)).user.id;
+      } catch (err) {
+        if (!(err instanceof AppError) || err.status !== 401) throw err;
+      }
+    }
+    await this.d.db.insert(deviceReports).values({
+      userId,
+      adChannelCode: input.adChannelCode ?? null,
+      provinceName: input.provinceName,
+      cityName: input.cityName,
+      ip,
+    });
+    return { recorded: true };
+  }
+
+  private async limit(key: string, limit: number, what: string): Promise<void> {
+    const d = await this.d.limiter.consume(key, limit, { ms: 3600_000 });
+    if (!d.allowed) {
+      const retryAfter = Math.ceil(d.retryAfterMs / 1000);
+      throw appError('RATE_LIMITED', `${what}过于频繁，请${describeWait(retryAfter)}后再试`, { retryAfter });
+    }
+  }
+}
