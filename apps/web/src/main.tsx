@@ -3,14 +3,15 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app';
 import { STORAGE_KEYS } from './config/constants';
+import { startVisitAnalytics } from './features/analytics/start';
+import { bootstrapChannel } from './features/channel/bootstrap';
 import { setupAntdMobile } from './lib/antd-mobile';
-import { getAdChannelCode } from './lib/channel';
 import { storage } from './lib/storage';
 
 // Spec §9: the legacy USER_INFO cache is dropped on every start.
 storage.remove(STORAGE_KEYS.userInfo);
-// Remember the channel code of the ad link the visitor arrived with.
-getAdChannelCode();
+// Channel of the ad link (query, route code, stored), its h5Config, then the start-of-visit analytics.
+void bootstrapChannel().then(startVisitAnalytics, () => startVisitAnalytics(null));
 setupAntdMobile();
 
 const container = document.getElementById('root');

@@ -3,8 +3,9 @@ import { setNavigate } from '@/lib/navigation';
 import { AppProvider } from './provider';
 import { router } from './router';
 
-setNavigate((to) => {
-  void router.navigate(to, { replace: true });
+// Navigation from outside React (api-client logout, channel redirects, the post-login flow).
+setNavigate((to, options) => {
+  void router.navigate(to, { replace: options?.replace ?? false });
 });
 
 export function App() {

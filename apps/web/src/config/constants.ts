@@ -5,8 +5,28 @@ export const STORAGE_KEYS = {
   phone: 'user_phone',
   adChannelCode: 'ad_channel_code',
   visitorId: 'VISITORID',
+  /** Agreement acknowledged on entry (spec §3). */
+  enterAgreement: 'ENTER_AGREEMENT',
+  /** Route code → {channelCode, expire: 'YYYY-MM-DD' (Asia/Shanghai), planTargetUrl} (spec §3). */
+  routeCodeMap: 'ROUTE_CODE_MAP',
+  /** Analytics behavior code with its creation time (spec §3, §9). */
+  behaviorCode: 'BEHAVIOR_CODE',
+  /** Ad-platform callback parameters per channel, sent as the `track_report` header (spec §7). */
+  trackReport: 'TRACK_REPORT',
+  /** Channel → Shanghai date of the last reportAdChannelClick (once per day per channel). */
+  adClickReported: 'AD_CLICK_REPORTED',
   /** Legacy cache, removed on every start (spec §9). */
   userInfo: 'USER_INFO',
+} as const;
+
+/** sessionStorage keys (cleared on logout together with the rest of session storage). */
+export const SESSION_KEYS = {
+  /** Analytics session id (random per browser session). */
+  analyticsSession: 'ANALYTICS_SESSION_ID',
+  /** Funnel steps already reported in this session. */
+  reportedSteps: 'ANALYTICS_REPORTED_STEPS',
+  /** Channel codes already reloaded once because their channelStatus is 0. */
+  closedChannelReloads: 'CLOSED_CHANNEL_RELOADS',
 } as const;
 
 /** Skin sent as abTestType at login; skin17 is the default skin (spec §1, §3). */

@@ -2,7 +2,10 @@
  * The only module of the web app that talks HTTP (spec §7, §8).
  *
  * - JSON bodies, 10 s timeout, `cleanParams` on bodies and query params.
- * - Headers `accessToken` and `platform_param`.
+ * - Headers (lib/headers.ts): `accessToken`; `platform_param` {channel 0, currentChannelCode (the
+ *   channel store's code), deviceBrand, fingerprint (VISITORID once computed)}, with appType 3 and
+ *   channel 1 inside our app's webview; `track_report` (the ad-platform callback parameters captured
+ *   for the current channel).
  * - A new request to the same method + path aborts the previous one unless `cancelPrevious: false`;
  *   aborted requests reject with a silent `CANCELED` ApiError.
  * - Envelope `{code, msg, data}`: 200 → data; 401/1005/1006 → log out and go to /getQuota;
@@ -11,12 +14,13 @@
 import { type Envelope, LOGOUT_CODES, SUCCESS_CODE } from '@lm/shared/errors';
 import { cleanParams } from '@lm/shared/values';
 import { Toast } from 'antd-mobile';
-import { STORAGE_KEYS } from '@/config/constants';
-import { getAdChannelCode } from './channel';
-import { getDeviceBrand, getFingerprint } from './device';
+import { useChannelStore } from '@/features/channel/store';
+import { getStoredChannelCode } from './channel';
+import { getDeviceBrand, getFingerprint, isAppWebview } from './device';
+import { buildHeaders } from './headers';
 import { navigateTo } from './navigation';
 import { clearSession, getToken } from './session';
-import { storage } from './storage';
+import { getTrackReport } from './track-report';
 
 export const REQUEST_TIMEOUT_MS = 10_000;
 export const ERROR_TOAST_MS = 3_000;
@@ -62,19 +66,16 @@ export interface RequestOptions {
   cancelPrevious?: boolean;
   /** Extra abort signal, e.g. the one React Query passes to query functions. */
   signal?: AbortSignal;
+  /** Let the request outlive the page (analytics sent right before a navigation). */
+  keepalive?: boolean;
 }
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 const pending = new Map<string, AbortController>();
 
-function platformParam(): string {
-  return JSON.stringify({
-    channel: 0,
-    currentChannelCode: getAdChannelCode() ?? '',
-    deviceBrand: getDeviceBrand(),
-    fingerprint: getFingerprint(),
-  });
+function currentChannelCode(): string {
+  return useChannelStore.getState().adChannelCode || getStoredChannelCode() || '';
 }
 
 function buildUrl(path: string, params?: Params): string {
@@ -107,15 +108,15 @@ function showError(msg: string, silent: boolean | undefined): void {
 function logout(msg: string, silent: boolean | undefined): void {
   showError(msg, silent);
   clearSession();
-  const channel = storage.get(STORAGE_KEYS.adChannelCode);
+  const channel = currentChannelCode();
   const target = channel ? `/getQuota?adChannelCode=${encodeURIComponent(channel)}` : '/getQuota';
   if (`${window.location.pathname}${window.location.search}` !== target) {
-    navigateTo(target);
+    navigateTo(target, { replace: true });
   }
 }
 
 async function request<T>(method: Method, path: string, options: RequestOptions = {}): Promise<T> {
-  const { params, body, silent, skipAuth, cancelPrevious = true, signal } = options;
+  const { params, body, silent, skipAuth, cancelPrevious = true, signal, keepalive } = options;
   const key = `${method} ${path}`;
 
   if (cancelPrevious) pending.get(key)?.abort();
@@ -129,12 +130,15 @@ async function request<T>(method: Method, path: string, options: RequestOptions 
   const onOuterAbort = () => controller.abort();
   signal?.addEventListener('abort', onOuterAbort);
 
-  const headers: Record<string, string> = {
-    Accept: 'application/json',
-    platform_param: platformParam(),
-  };
-  const token = skipAuth ? null : getToken();
-  if (token) headers.accessToken = token;
+  const channelCode = currentChannelCode();
+  const headers = buildHeaders({
+    token: skipAuth ? null : getToken(),
+    channelCode,
+    deviceBrand: getDeviceBrand(),
+    fingerprint: getFingerprint(),
+    inAppWebview: isAppWebview(),
+    trackReport: getTrackReport(channelCode),
+  });
   let payload: string | undefined;
   if (method !== 'GET') {
     headers['Content-Type'] = 'application/json';
@@ -150,6 +154,7 @@ async function request<T>(method: Method, path: string, options: RequestOptions 
       body: payload,
       signal: controller.signal,
       credentials: 'same-origin',
+      keepalive,
     });
     envelope = parseEnvelope<T>(await response.text());
   } catch {

@@ -1,5 +1,5 @@
 import { STORAGE_KEYS } from '@/config/constants';
-import { storage } from './storage';
+import { type KeyValueStore, storage } from './storage';
 
 export type DeviceBrand = 'iphone' | 'huawei' | 'oppo' | 'vivo' | 'xiaomi' | 'samsung' | 'default';
 
@@ -13,24 +13,36 @@ const BRAND_PATTERNS: ReadonlyArray<readonly [DeviceBrand, RegExp]> = [
   ['samsung', /samsung|\bsm-[a-z]\d{3}/i],
 ];
 
-export function getDeviceBrand(userAgent: string = navigator.userAgent): DeviceBrand {
+function currentUserAgent(): string {
+  return typeof navigator === 'undefined' ? '' : navigator.userAgent;
+}
+
+export function getDeviceBrand(userAgent: string = currentUserAgent()): DeviceBrand {
   for (const [brand, pattern] of BRAND_PATTERNS) {
     if (pattern.test(userAgent)) return brand;
   }
   return 'default';
 }
 
-function randomId(): string {
-  // getRandomValues works on plain http too (randomUUID needs a secure context).
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+export function isHuaweiPhone(userAgent: string = currentUserAgent()): boolean {
+  return getDeviceBrand(userAgent) === 'huawei';
 }
 
-/** Visitor fingerprint: a random id kept in localStorage `VISITORID` (a real device fingerprint comes later). */
-export function getFingerprint(): string {
-  const existing = storage.get(STORAGE_KEYS.visitorId);
-  if (existing) return existing;
-  const id = randomId();
-  storage.set(STORAGE_KEYS.visitorId, id);
-  return id;
+/**
+ * User-agent token our native app appends to its webview's user agent, e.g.
+ * `Mozilla/5.0 (Linux; Android 14; …) … Mobile Safari/537.36 LoanMarketApp/2.3.0`.
+ * Inside that webview the API client sends platform_param with appType 3 and channel 1 (spec §7).
+ */
+export const APP_WEBVIEW_UA_TOKEN = 'LoanMarketApp/';
+
+export function isAppWebview(userAgent: string = currentUserAgent()): boolean {
+  return userAgent.includes(APP_WEBVIEW_UA_TOKEN);
+}
+
+/**
+ * The device fingerprint computed by the analytics module (FingerprintJS visitorId, localStorage
+ * `VISITORID`), or '' until it has been computed once on this device.
+ */
+export function getFingerprint(store: KeyValueStore = storage): string {
+  return store.get(STORAGE_KEYS.visitorId) ?? '';
 }

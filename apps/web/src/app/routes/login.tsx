@@ -1,11 +1,13 @@
 import { useSearchParams } from 'react-router';
 import { SiteFooter } from '@/components/site-footer';
 import { LoginForm } from '@/features/auth/components/login-form';
+import { useH5Config } from '@/features/channel/store';
 import styles from './routes.module.css';
 
 /** `/login`, `/getQuota`, `/h5`. On getQuota the login counts as a form request (isFormReq). */
 export function LoginRoute() {
   const [searchParams] = useSearchParams();
+  const config = useH5Config();
   return (
     <main className={styles.login}>
       <header className={styles.loginHeader}>
@@ -15,7 +17,7 @@ export function LoginRoute() {
       <section className={styles.card}>
         <LoginForm defaultPhone={searchParams.get('phone') ?? ''} submitText="登录" />
       </section>
-      <SiteFooter />
+      <SiteFooter companies={config.footer} />
     </main>
   );
 }

@@ -1,26 +1,55 @@
-import { Suspense, useEffect } from 'react';
-import { Outlet, useMatches, useRouteError } from 'react-router';
+import { lazy, Suspense, useEffect, useLayoutEffect, useMemo } from 'react';
+import { Outlet, useLocation, useMatches, useRouteError } from 'react-router';
 import { PageLoading } from '@/components/page-loading';
 import { PageState, pageStateActionClass } from '@/components/page-state';
-import type { RouteHandle } from '../router';
+import { useH5Config } from '@/features/channel/store';
+import { applyTheme, resolveThemeColor, themeTokens } from '@/features/skins/theme';
+import { type RouteHandle, resolveHead } from '../route-handle';
 
-const DEFAULT_TITLE = '借款超市';
+const MainLayout = lazy(() => import('./main-layout').then((m) => ({ default: m.MainLayout })));
 
-function useDocumentTitle() {
-  const matches = useMatches();
-  const title = [...matches].reverse().find((m) => (m.handle as RouteHandle | undefined)?.title)?.handle as
-    | RouteHandle
-    | undefined;
+function setFavicon(href: string) {
+  let link = document.querySelector<HTMLLinkElement>('link[rel~="icon"]');
+  if (!link) {
+    link = document.createElement('link');
+    link.rel = 'icon';
+    document.head.appendChild(link);
+  }
+  if (link.getAttribute('href') !== href) link.href = href;
+}
+
+/** Title and favicon of the current route and channel (spec §2). */
+function useDocumentHead(handles: (RouteHandle | undefined)[]) {
+  const config = useH5Config();
+  const { search } = useLocation();
+  const { title, icon } = resolveHead(handles, new URLSearchParams(search), config);
   useEffect(() => {
-    document.title = title?.title ?? DEFAULT_TITLE;
+    document.title = title;
   }, [title]);
+  useEffect(() => setFavicon(icon), [icon]);
+}
+
+/** The channel colour on <html>, before paint so no page shows the wrong colour (spec §1). */
+function useChannelTheme() {
+  const { themeColor, theme } = useH5Config();
+  const tokens = useMemo(() => themeTokens(resolveThemeColor(themeColor, theme), theme), [themeColor, theme]);
+  useLayoutEffect(() => applyTheme(document.documentElement, tokens), [tokens]);
 }
 
 export function RootLayout() {
-  useDocumentTitle();
-  return (
+  const matches = useMatches();
+  const handles = matches.map((m) => m.handle as RouteHandle | undefined);
+  useDocumentHead(handles);
+  useChannelTheme();
+  const page = (
     <Suspense fallback={<PageLoading />}>
       <Outlet />
+    </Suspense>
+  );
+  if (!handles.some((h) => h?.mainLayout)) return page;
+  return (
+    <Suspense fallback={<PageLoading />}>
+      <MainLayout>{page}</MainLayout>
     </Suspense>
   );
 }
@@ -30,7 +59,9 @@ export function RouteError() {
   const error = useRouteError();
   const chunkFailed =
     error instanceof Error &&
-    /dynamically imported module|Importing a module script failed/i.test(error.message);
+    /dynamically imported module|Importing a module script failed|ChunkLoadError/i.test(
+      `${error.name} ${error.message}`,
+    );
   return (
     <PageState
       title={chunkFailed ? '页面加载失败' : '页面出错了'}

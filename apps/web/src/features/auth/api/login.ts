@@ -1,15 +1,16 @@
 import { useMutation } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import type { MutationConfig } from '@/lib/react-query';
+import type { PhoneCarrier } from './send-verify-code';
 
-export interface LoginInput {
-  phone: string;
+export type LoginInput = PhoneCarrier & {
   code: string;
   adChannelCode?: string;
+  /** The channel's skin number (spec §3). */
   abTestType: number;
-  /** True when the login happens on the getQuota (login-as-form-request) page. */
+  /** True when the login happens on a page whose path contains getQuota (login-as-form-request). */
   isFormReq: boolean;
-}
+};
 
 export interface LoginData {
   token: string;

@@ -11,9 +11,12 @@ export interface SendVerifyCodeData {
   expiresIn: number;
 }
 
+/** Whom to send the code to: a typed phone, or the ticket of an encrypted-phone link. */
+export type PhoneCarrier = { phone: string } | { encryptionMobile: string };
+
 /** POST /api/login/sendPhoneVerifyCode */
-export function sendVerifyCode(phone: string): Promise<SendVerifyCodeData> {
-  return api.post<SendVerifyCodeData>('/api/login/sendPhoneVerifyCode', { phone }, { skipAuth: true });
+export function sendVerifyCode(carrier: PhoneCarrier): Promise<SendVerifyCodeData> {
+  return api.post<SendVerifyCodeData>('/api/login/sendPhoneVerifyCode', { ...carrier }, { skipAuth: true });
 }
 
 export function useSendVerifyCode(config?: MutationConfig<typeof sendVerifyCode>) {

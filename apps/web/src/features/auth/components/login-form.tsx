@@ -1,15 +1,20 @@
+import { ErrorCode } from '@lm/shared/errors';
 import { isValidPhone, PHONE_FORMAT_MSG, PHONE_REQUIRED_MSG } from '@lm/shared/validators/phone';
 import { Button, Checkbox, Input, Toast } from 'antd-mobile';
-import { useEffect, useRef, useState } from 'react';
-import { Link, useLocation, useNavigate } from 'react-router';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { Link, useLocation } from 'react-router';
 import { CodeButton } from '@/components/code-button';
-import { DEFAULT_AB_TEST_TYPE, NAVIGATION_DELAY_MS } from '@/config/constants';
 import { useCountdown } from '@/hooks/use-countdown';
 import { ApiError } from '@/lib/api-client';
-import { getAdChannelCode } from '@/lib/channel';
+import { getStoredChannelCode } from '@/lib/channel';
+import { queryClient } from '@/lib/react-query';
 import { saveSession } from '@/lib/session';
-import { useLogin } from '../api/login';
-import { type SendVerifyCodeData, useSendVerifyCode } from '../api/send-verify-code';
+import { reportStep } from '../../analytics/reporter';
+import { useChannelStore } from '../../channel/store';
+import { type EncryptionMobileInput, useEncryptionMobile } from '../api/get-encryption-mobile';
+import { type LoginData, useLogin } from '../api/login';
+import { type PhoneCarrier, type SendVerifyCodeData, useSendVerifyCode } from '../api/send-verify-code';
+import { readPhoneLink } from '../phone-link';
 import styles from './login-form.module.css';
 
 const CODE_RESEND_SECONDS = 60;
@@ -22,46 +27,105 @@ interface LoginFormProps {
 
 const digitsOnly = (value: string, max: number) => value.replace(/\D/g, '').slice(0, max);
 
+/** The post-login decision is loaded on demand (prefetched once a code was sent). */
+const loadPostLogin = () => import('../../flow/post-login');
+
 function toastUnexpected(error: unknown) {
   // ApiErrors were already shown by the API client (or are silent cancellations).
   if (error instanceof ApiError) return;
   Toast.show({ content: error instanceof Error ? error.message : '未知错误，请稍后重试', duration: 3000 });
 }
 
-/** Phone + SMS code login (spec §2 /login, §5, §7). */
+/**
+ * Phone + SMS code login (spec §2 /login, §5, §7). A link with an encrypted phone (`encryptionMobile`,
+ * `rp` or `rsaPhone`, see phone-link.ts) shows the masked phone read-only and skips the phone checks;
+ * the server's ticket stands in for the phone.
+ */
 export function LoginForm({ submitText = '登录', defaultPhone = '' }: LoginFormProps) {
   const location = useLocation();
-  const navigate = useNavigate();
-  const [phone, setPhone] = useState(() => digitsOnly(defaultPhone, 11));
+  const storeChannelCode = useChannelStore((s) => s.adChannelCode);
+  const skin = useChannelStore((s) => s.config.skin);
+  // The bootstrap resolved it (query, route code or stored) before the first render.
+  const channelCode = storeChannelCode || getStoredChannelCode() || '';
+
+  const link = useMemo(() => readPhoneLink(new URLSearchParams(location.search)), [location.search]);
+  const [linkRejected, setLinkRejected] = useState(false);
+  const lookup: EncryptionMobileInput | null =
+    link?.kind === 'encrypted' && !linkRejected
+      ? {
+          encryptionMobile: link.encryptionMobile,
+          // Without a source in the link the channel code names the partner.
+          source: link.source ?? channelCode,
+          ...(channelCode ? { channelCode } : {}),
+        }
+      : null;
+  const encrypted = useEncryptionMobile(lookup);
+  const ticket = lookup && encrypted.status === 'success' ? encrypted.data : null;
+  const resolvingLink = lookup !== null && encrypted.status === 'pending';
+
+  const [phone, setPhone] = useState(() =>
+    digitsOnly(defaultPhone || (link?.kind === 'clear' ? link.phone : ''), 11),
+  );
   const [code, setCode] = useState('');
   const [agreed, setAgreed] = useState(false);
+  const [deciding, setDeciding] = useState(false);
   const countdown = useCountdown();
   const sendCode = useSendVerifyCode();
   const login = useLogin();
-  const redirectTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const cancelNavigation = useRef<() => void>(undefined);
+  const mounted = useRef(true);
 
-  useEffect(() => () => clearTimeout(redirectTimer.current), []);
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+      cancelNavigation.current?.();
+    };
+  }, []);
 
-  const checkPhone = (): boolean => {
+  // A link whose phone cannot be read falls back to typing the phone (the API client showed why).
+  useEffect(() => {
+    if (encrypted.status === 'error') setLinkRejected(true);
+  }, [encrypted.status]);
+
+  /** The phone carrier for the API, or null after toasting what is wrong (spec §5). */
+  const carrier = (): PhoneCarrier | null => {
+    if (ticket) return { encryptionMobile: ticket.ticket };
+    if (resolvingLink) {
+      Toast.show('正在识别手机号，请稍候');
+      return null;
+    }
     if (!phone) {
       Toast.show(PHONE_REQUIRED_MSG);
-      return false;
+      return null;
     }
     if (!isValidPhone(phone)) {
       Toast.show(PHONE_FORMAT_MSG);
-      return false;
+      return null;
     }
-    return true;
+    return { phone };
+  };
+
+  /** An expired or invalid ticket (1003): type the phone instead. */
+  const dropTicketOn = (error: unknown) => {
+    if (ticket && error instanceof ApiError && error.code === ErrorCode.ENCRYPTED_MOBILE_INVALID) {
+      setLinkRejected(true);
+    }
   };
 
   const onSendCode = () => {
-    if (countdown.running || sendCode.isPending || !checkPhone()) return;
-    sendCode.mutate(phone, {
+    if (countdown.running || sendCode.isPending) return;
+    const to = carrier();
+    if (!to) return;
+    sendCode.mutate(to, {
       onSuccess: (data) => {
         Toast.show('验证码已发送');
         countdown.start(data.retryAfter > 0 ? data.retryAfter : CODE_RESEND_SECONDS);
+        void reportStep('get_verification_code');
+        void loadPostLogin().catch(() => undefined);
       },
       onError: (error) => {
+        dropTicketOn(error);
         // 429: the API client showed the message ("…秒后再试"); follow the server's wait.
         if (error instanceof ApiError && error.code === 429) {
           const retryAfter = (error.data as Partial<SendVerifyCodeData> | null)?.retryAfter;
@@ -73,8 +137,28 @@ export function LoginForm({ submitText = '登录', defaultPhone = '' }: LoginFor
     });
   };
 
+  const afterLogin = async (data: LoginData, shownPhone: string) => {
+    saveSession({ token: data.token, uid: data.loginUser.uid, phone: shownPhone });
+    // Spec §4 step 1: refresh user info (drop whatever was cached for the previous session).
+    queryClient.removeQueries({ queryKey: ['login-user-info'] });
+    Toast.show({ content: '登录成功', duration: LOGIN_TOAST_MS });
+    void reportStep('login');
+    setDeciding(true);
+    try {
+      const { decideAfterLogin, followDecision } = await loadPostLogin();
+      const decision = await decideAfterLogin(data.loginUser);
+      if (mounted.current) cancelNavigation.current = followDecision(decision);
+    } catch (error) {
+      // The decision module failed to load (network): the person is logged in; let them retry.
+      setDeciding(false);
+      toastUnexpected(error);
+    }
+  };
+
   const onSubmit = () => {
-    if (login.isPending || !checkPhone()) return;
+    if (login.isPending || deciding) return;
+    const to = carrier();
+    if (!to) return;
     if (!code.trim()) {
       Toast.show('请输入验证码');
       return;
@@ -85,24 +169,18 @@ export function LoginForm({ submitText = '登录', defaultPhone = '' }: LoginFor
     }
     login.mutate(
       {
-        phone,
+        ...to,
         code: code.trim(),
-        adChannelCode: getAdChannelCode(location.search),
-        abTestType: DEFAULT_AB_TEST_TYPE,
+        adChannelCode: channelCode || undefined,
+        abTestType: skin,
         isFormReq: location.pathname.includes('getQuota'),
       },
       {
-        onSuccess: (data) => {
-          saveSession({ token: data.token, uid: data.loginUser.uid, phone });
-          Toast.show({ content: '登录成功', duration: LOGIN_TOAST_MS });
-          // TODO(post-login routing): the spec §4 decision (auto form, link type, form config, apply
-          // status, re-match…) arrives with a later issue. Until then every login lands on /my.
-          redirectTimer.current = setTimeout(() => {
-            Toast.clear();
-            navigate('/my', { replace: true });
-          }, NAVIGATION_DELAY_MS);
+        onSuccess: (data) => void afterLogin(data, ticket ? ticket.mobile : phone),
+        onError: (error) => {
+          dropTicketOn(error);
+          toastUnexpected(error);
         },
-        onError: toastUnexpected,
       },
     );
   };
@@ -116,17 +194,27 @@ export function LoginForm({ submitText = '登录', defaultPhone = '' }: LoginFor
       }}
     >
       <div className={styles.field}>
-        <Input
-          type="tel"
-          inputMode="numeric"
-          autoComplete="tel"
-          placeholder="请输入手机号"
-          aria-label="手机号"
-          maxLength={11}
-          clearable
-          value={phone}
-          onChange={(value) => setPhone(digitsOnly(value, 11))}
-        />
+        {lookup ? (
+          <Input
+            type="tel"
+            aria-label="手机号"
+            readOnly
+            value={ticket?.mobile ?? ''}
+            placeholder={resolvingLink ? '正在识别手机号…' : '请输入手机号'}
+          />
+        ) : (
+          <Input
+            type="tel"
+            inputMode="numeric"
+            autoComplete="tel"
+            placeholder="请输入手机号"
+            aria-label="手机号"
+            maxLength={11}
+            clearable
+            value={phone}
+            onChange={(value) => setPhone(digitsOnly(value, 11))}
+          />
+        )}
       </div>
       <div className={styles.field}>
         <Input
@@ -141,7 +229,14 @@ export function LoginForm({ submitText = '登录', defaultPhone = '' }: LoginFor
         />
         <CodeButton seconds={countdown.seconds} loading={sendCode.isPending} onClick={onSendCode} />
       </div>
-      <Button block type="submit" color="primary" shape="rounded" size="large" loading={login.isPending}>
+      <Button
+        block
+        type="submit"
+        color="primary"
+        shape="rounded"
+        size="large"
+        loading={login.isPending || deciding}
+      >
         {submitText}
       </Button>
       <div className={styles.agreement}>

@@ -1,0 +1,270 @@
+import { useMutation } from '@tanstack/react-query';
+import { Button, Checkbox, Form, Input, Selector, Steps, Toast } from 'antd-mobile';
+import { type ReactNode, useState } from 'react';
+import { Link } from 'react-router';
+import { CityPicker, type CityValue } from '@/components/city-picker/city-picker';
+import { isHuaweiPhone } from '@/lib/device';
+import { saveUserInfo } from './api';
+import styles from './forms.module.css';
+import { ID_CARD_RULES, normalizeIdCard, REAL_NAME_RULES } from './identity-rules';
+import {
+  APPLY_LIMIT_OPTIONS,
+  CAR_PROPERTY_OPTIONS,
+  CREDIT_INVESTIGATION_OPTIONS,
+  HOUSE_PROPERTY_OPTIONS,
+  HOUSING_FUND_OPTIONS,
+  INSURANCE_OPTIONS,
+  JOB_OPTIONS,
+  type Option,
+  PAYOFF_FORM_OPTIONS,
+  SESAME_CREDIT_OPTIONS,
+  SOCIAL_SECURITY_OPTIONS,
+} from './options';
+
+type SelectName =
+  | 'applyLimit'
+  | 'job'
+  | 'payoffForm'
+  | 'socialSecurity'
+  | 'housingFund'
+  | 'insurance'
+  | 'houseProperty'
+  | 'carProperty'
+  | 'sesameCredit'
+  | 'creditInvestigation';
+type FieldName = SelectName | 'workCity' | 'realName' | 'identity';
+
+const SELECTS: Record<SelectName, { label: string; options: Option[]; columns: number }> = {
+  applyLimit: { label: '借款金额', options: APPLY_LIMIT_OPTIONS, columns: 4 },
+  job: { label: '职业身份', options: JOB_OPTIONS, columns: 4 },
+  payoffForm: { label: '工资发放形式', options: PAYOFF_FORM_OPTIONS, columns: 3 },
+  socialSecurity: { label: '社保', options: SOCIAL_SECURITY_OPTIONS, columns: 3 },
+  housingFund: { label: '公积金', options: HOUSING_FUND_OPTIONS, columns: 3 },
+  insurance: { label: '商业保险', options: INSURANCE_OPTIONS, columns: 3 },
+  houseProperty: { label: '房产', options: HOUSE_PROPERTY_OPTIONS, columns: 3 },
+  carProperty: { label: '车产', options: CAR_PROPERTY_OPTIONS, columns: 3 },
+  sesameCredit: { label: '芝麻分', options: SESAME_CREDIT_OPTIONS, columns: 3 },
+  creditInvestigation: { label: '信用记录', options: CREDIT_INVESTIGATION_OPTIONS, columns: 2 },
+};
+
+interface Section {
+  title: string;
+  fields: FieldName[];
+}
+
+const SECTIONS: Section[] = [
+  { title: '借款需求', fields: ['applyLimit', 'workCity'] },
+  { title: '职业信息', fields: ['job', 'payoffForm', 'socialSecurity', 'housingFund'] },
+  { title: '资产信息', fields: ['houseProperty', 'carProperty', 'insurance'] },
+  { title: '信用信息', fields: ['sesameCredit', 'creditInvestigation'] },
+  { title: '身份信息', fields: ['realName', 'identity'] },
+];
+
+/** The stepped variant's steps: sections grouped three ways. */
+const STEPS: { title: string; sections: number[] }[] = [
+  { title: '借款需求', sections: [0, 1] },
+  { title: '资产信用', sections: [2, 3] },
+  { title: '身份信息', sections: [4] },
+];
+
+interface FormValues {
+  applyLimit?: number[];
+  job?: number[];
+  payoffForm?: number[];
+  socialSecurity?: number[];
+  housingFund?: number[];
+  insurance?: number[];
+  houseProperty?: number[];
+  carProperty?: number[];
+  sesameCredit?: number[];
+  creditInvestigation?: number[];
+  workCity?: CityValue;
+  realName?: string;
+  identity?: string;
+}
+
+/** The form draft of spec §3 from the form's values. */
+export function toDraft(values: FormValues, adChannelCode: string, huawei: boolean): Record<string, unknown> {
+  const first = (v: number[] | undefined) => v?.[0];
+  return {
+    adChannelCode,
+    isHuaWeiPhone: huawei,
+    applyLimit: first(values.applyLimit),
+    job: first(values.job),
+    payoffForm: first(values.payoffForm),
+    socialSecurity: first(values.socialSecurity),
+    housingFund: first(values.housingFund),
+    insurance: first(values.insurance),
+    houseProperty: first(values.houseProperty),
+    carProperty: first(values.carProperty),
+    sesameCredit: first(values.sesameCredit),
+    creditInvestigation: first(values.creditInvestigation),
+    workCity: values.workCity?.city,
+    workCityCode: values.workCity?.cityCode,
+    realName: values.realName?.trim(),
+    identity: values.identity?.trim().toUpperCase(),
+  };
+}
+
+function renderField(name: FieldName) {
+  if (name === 'workCity') {
+    return (
+      <Form.Item
+        key={name}
+        name="workCity"
+        label="工作城市"
+        rules={[{ required: true, message: '请选择工作城市' }]}
+      >
+        <CityPicker placeholder="请选择您工作所在城市" title="选择工作城市" />
+      </Form.Item>
+    );
+  }
+  if (name === 'realName') {
+    return (
+      <Form.Item key={name} name="realName" label="真实姓名" rules={REAL_NAME_RULES}>
+        <Input placeholder="请输入身份证上的姓名" maxLength={20} clearable autoComplete="name" />
+      </Form.Item>
+    );
+  }
+  if (name === 'identity') {
+    return (
+      <Form.Item
+        key={name}
+        name="identity"
+        label="身份证号"
+        normalize={normalizeIdCard}
+        rules={ID_CARD_RULES}
+      >
+        <Input placeholder="请输入18位身份证号" maxLength={18} clearable />
+      </Form.Item>
+    );
+  }
+  const field = SELECTS[name];
+  return (
+    <Form.Item
+      key={name}
+      name={name}
+      label={field.label}
+      rules={[{ required: true, message: `请选择${field.label}` }]}
+    >
+      <Selector columns={field.columns} options={field.options} className={styles.selector} />
+    </Form.Item>
+  );
+}
+
+export type ApplicationFormLayout = 'sections' | 'stepped';
+
+interface ApplicationFormProps {
+  adChannelCode: string;
+  /** 'stepped': one group of sections at a time with a step bar (fill-information-three). */
+  layout?: ApplicationFormLayout;
+  submitText?: string;
+  /** The agreements the submit consents to (links). */
+  agreements: readonly { key: string; title: string; path: string }[];
+  /** Called with the match result after a successful save. */
+  onSaved: (result: unknown) => void;
+  /** Shown above the first section. */
+  intro?: ReactNode;
+}
+
+/** The application form (spec §3 form draft), saved with POST /api/user/info/save. */
+export function ApplicationForm({
+  adChannelCode,
+  layout = 'sections',
+  submitText = '提交申请',
+  agreements,
+  onSaved,
+  intro,
+}: ApplicationFormProps) {
+  const [form] = Form.useForm<FormValues>();
+  const [agreed, setAgreed] = useState(false);
+  const [step, setStep] = useState(0);
+  const save = useMutation({ mutationFn: saveUserInfo });
+  const stepped = layout === 'stepped';
+  const lastStep = !stepped || step === STEPS.length - 1;
+  const visible = stepped ? STEPS[step]!.sections.map((i) => SECTIONS[i]!) : SECTIONS;
+
+  const submit = () => {
+    if (save.isPending) return;
+    if (!agreed) {
+      Toast.show('请先阅读并同意授权协议');
+      return;
+    }
+    save.mutate(toDraft(form.getFieldsValue(true) as FormValues, adChannelCode, isHuaweiPhone()), {
+      onSuccess: (result) => onSaved(result),
+    });
+  };
+
+  const next = async () => {
+    try {
+      await form.validateFields(visible.flatMap((s) => s.fields));
+      setStep((s) => s + 1);
+      window.scrollTo({ top: 0 });
+    } catch {
+      Toast.show('请完善本页信息');
+    }
+  };
+
+  return (
+    <div className={styles.formWrap}>
+      {stepped && (
+        <Steps current={step} className={styles.steps}>
+          {STEPS.map((s) => (
+            <Steps.Step key={s.title} title={s.title} />
+          ))}
+        </Steps>
+      )}
+      {intro}
+      <Form
+        form={form}
+        layout="vertical"
+        mode="card"
+        requiredMarkStyle="none"
+        onFinish={submit}
+        onFinishFailed={() => Toast.show('请完善申请信息')}
+        className={styles.form}
+        footer={
+          <div className={styles.footer}>
+            {lastStep && (
+              <Checkbox checked={agreed} onChange={setAgreed} className={styles.agree}>
+                <span>我已阅读并同意</span>
+                {agreements.map((a) => (
+                  <Link key={a.key} to={a.path} onClick={(e) => e.stopPropagation()}>
+                    《{a.title}》
+                  </Link>
+                ))}
+              </Checkbox>
+            )}
+            {lastStep ? (
+              <Button
+                block
+                type="submit"
+                color="primary"
+                shape="rounded"
+                size="large"
+                loading={save.isPending}
+              >
+                {submitText}
+              </Button>
+            ) : (
+              <Button block color="primary" shape="rounded" size="large" onClick={next}>
+                下一步
+              </Button>
+            )}
+            {stepped && step > 0 && (
+              <Button block fill="none" size="middle" onClick={() => setStep((s) => s - 1)}>
+                上一步
+              </Button>
+            )}
+            <p className={styles.safe}>信息仅用于匹配借款产品，向任何机构提供前均会单独征得您的同意</p>
+          </div>
+        }
+      >
+        {visible.flatMap((section) => [
+          <Form.Header key={`header-${section.title}`}>{section.title}</Form.Header>,
+          ...section.fields.map(renderField),
+        ])}
+      </Form>
+    </div>
+  );
+}

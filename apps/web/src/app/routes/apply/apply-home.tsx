@@ -1,0 +1,59 @@
+import { Button } from 'antd-mobile';
+import { Link, useNavigate } from 'react-router';
+import { APR_LINE } from '@/features/skins/copy';
+import styles from './apply.module.css';
+
+/** The apply section's brand mark. */
+export function ApplyBrand() {
+  return (
+    <p className={styles.brand}>
+      <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+        <circle cx="12" cy="12" r="11" fill="rgba(255,255,255,.3)" />
+        <path
+          d="M8 7l4 5 4-5M8 13h8M12 12v6"
+          fill="none"
+          stroke="#fff"
+          strokeWidth="2"
+          strokeLinecap="round"
+        />
+      </svg>
+      借款助手
+    </p>
+  );
+}
+
+/** `/apply_home`: the apply section's home. */
+export function ApplyHomeRoute() {
+  const navigate = useNavigate();
+  return (
+    <main className={styles.page}>
+      <header className={styles.hero}>
+        <ApplyBrand />
+        <h1>
+          最高可借<strong>20</strong>万
+        </h1>
+        <p>{APR_LINE}</p>
+      </header>
+      <section className={styles.card}>
+        <h2 className={styles.cardTitle}>四步完成申请</h2>
+        <ol className={styles.list}>
+          <li>额度评估：选择您需要的借款金额</li>
+          <li>身份认证：填写姓名与身份证号</li>
+          <li>证件上传：拍摄身份证正反面</li>
+          <li>审核结果：合作机构审核后通知您</li>
+        </ol>
+        <div className={styles.actions} style={{ padding: 'calc(16 * var(--px)) 0 0' }}>
+          <Button block color="primary" shape="rounded" size="large" onClick={() => navigate('/apply_limit')}>
+            立即申请
+          </Button>
+        </div>
+      </section>
+      <section className={styles.panel}>
+        <p className={styles.note}>
+          放款前不收取任何费用 · <Link to="/clarification-announcement">防骗提醒</Link> ·{' '}
+          <Link to="/apply_my">我的</Link>
+        </p>
+      </section>
+    </main>
+  );
+}

@@ -1,0 +1,51 @@
+import { maskPhone } from '@lm/shared/mask';
+import { isValidPhone } from '@lm/shared/validators/phone';
+import { Button, List } from 'antd-mobile';
+import { useNavigate } from 'react-router';
+import { useLoginUserInfo } from '@/features/account/api/get-login-user-info';
+import { isLoggedIn } from '@/lib/session';
+import styles from './apply.module.css';
+import { ApplyBrand } from './apply-home';
+
+function Phone() {
+  const info = useLoginUserInfo();
+  const mobile = info.data?.mobile;
+  return <h1>{mobile ? (isValidPhone(mobile) ? maskPhone(mobile) : mobile) : '—'}</h1>;
+}
+
+/** `/apply_my`: the apply section's account page. */
+export function ApplyMyRoute() {
+  const navigate = useNavigate();
+  const loggedIn = isLoggedIn();
+  return (
+    <main className={styles.page}>
+      <header className={styles.hero} style={{ paddingBottom: 'calc(28 * var(--px))' }}>
+        <ApplyBrand />
+        {loggedIn ? (
+          <Phone />
+        ) : (
+          <>
+            <h1>登录后查看申请进度</h1>
+            <Button
+              size="small"
+              shape="rounded"
+              style={{ marginTop: 'calc(12 * var(--px))' }}
+              onClick={() => navigate('/login')}
+            >
+              登录 / 注册
+            </Button>
+          </>
+        )}
+      </header>
+      <List style={{ marginTop: 'calc(12 * var(--px))' }}>
+        <List.Item onClick={() => navigate('/my/application-record')}>申请记录</List.Item>
+        <List.Item onClick={() => navigate('/my/safe-center')}>安全中心</List.Item>
+      </List>
+      <List header="协议与公告" style={{ marginTop: 'calc(12 * var(--px))' }}>
+        <List.Item onClick={() => navigate('/jkr-register-agreement')}>借款人注册协议</List.Item>
+        <List.Item onClick={() => navigate('/jkr-privacy-agreement')}>借款人隐私协议</List.Item>
+        <List.Item onClick={() => navigate('/clarification-announcement')}>澄清公告</List.Item>
+      </List>
+    </main>
+  );
+}

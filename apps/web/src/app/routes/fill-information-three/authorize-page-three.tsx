@@ -1,0 +1,13 @@
+import { AuthorizePage } from '@/app/common/authorize-page';
+import { MATCH_SESSION_KEYS } from '@/app/common/matched-products';
+
+/** `/fill-information-three/authorize-page-three`: formprocess3's re-match and authorisation. */
+export function AuthorizePageThreeRoute() {
+  return (
+    <AuthorizePage
+      title="确认借款机构"
+      sessionKey={MATCH_SESSION_KEYS.productMatchInfo}
+      successRoute="/fill-information-three/success-page"
+    />
+  );
+}

@@ -1,0 +1,13 @@
+import { SuccessView } from '@/app/common/success-view';
+import { PageHeader } from '@/components/page-header';
+import styles from '../routes.module.css';
+
+/** `/fill-information-three/success-page`: the formprocess3 result page. */
+export function FillInformationThreeSuccessRoute() {
+  return (
+    <main className={styles.page}>
+      <PageHeader title="申请结果" fallback="/borrow-money" />
+      <SuccessView />
+    </main>
+  );
+}

@@ -1,0 +1,15 @@
+import { AuthorizePage } from '@/app/common/authorize-page';
+import { MATCH_SESSION_KEYS } from '@/app/common/matched-products';
+import { useH5Config } from '@/features/channel/store';
+
+/** `/fill-information/common-authorize` (options: adChannelCode, applyLimit, workCity, rqResult). */
+export function CommonAuthorizeRoute() {
+  const config = useH5Config();
+  return (
+    <AuthorizePage
+      title="选择借款机构"
+      sessionKey={MATCH_SESSION_KEYS.productMatchInfo}
+      successRoute={config.flowRoutes.success}
+    />
+  );
+}

@@ -1,0 +1,22 @@
+import { FormBanner, FormPage } from '@/app/common/form-page';
+
+/** `/fill-information`: the default flow's application form. */
+export function FillInformationRoute() {
+  return (
+    <FormPage
+      title="完善资料"
+      next="/fill-information/waiting"
+      banner={
+        <FormBanner
+          badge="仅需2分钟"
+          title={
+            <>
+              最高可借<strong>20</strong>万
+            </>
+          }
+          text="完善资料后为您智能匹配合适的持牌机构，年化利率7.2%-24%，以实际审批为准"
+        />
+      }
+    />
+  );
+}

@@ -1,0 +1,78 @@
+import { Button } from 'antd-mobile';
+import { useEffect, useState } from 'react';
+import { useLocation, useNavigate } from 'react-router';
+import { checkInlineUrl } from '@/app/common/allowed-url';
+import { readQueryOptions, stringOption, withQuery } from '@/app/common/query-options';
+import { PageHeader } from '@/components/page-header';
+import { ResultView } from '@/components/result-view';
+import { useReportStep } from '@/features/analytics/use-report-step';
+import { useH5Config } from '@/features/channel/store';
+import styles from '../routes.module.css';
+
+const COUNTDOWN_SECONDS = 3;
+
+/**
+ * `/fill-information/success-transfer`: success, then on to the lender's own page (`url`, an allowed
+ * partner host) after a short countdown; without one, the result and the way back.
+ */
+export function SuccessTransferRoute() {
+  const config = useH5Config();
+  const navigate = useNavigate();
+  const options = readQueryOptions(useLocation().search);
+  const productName = stringOption(options.productName) ?? '合作机构';
+  const target = checkInlineUrl(
+    stringOption(options.url) ?? stringOption(options.thirdpartyTargetUrl),
+    config.allowedHosts,
+  );
+  const [left, setLeft] = useState(COUNTDOWN_SECONDS);
+  useReportStep('visit_result');
+  const inline = target.ok ? withQuery('/inline-page', { url: target.url, productName }) : null;
+
+  useEffect(() => {
+    if (!inline) return;
+    if (left <= 0) {
+      navigate(inline, { replace: true });
+      return;
+    }
+    const timer = setTimeout(() => setLeft((s) => s - 1), 1000);
+    return () => clearTimeout(timer);
+  }, [left, inline, navigate]);
+
+  return (
+    <main className={styles.page}>
+      <PageHeader title="申请成功" fallback="/borrow-money" />
+      <ResultView
+        status="success"
+        title="申请已提交"
+        description={
+          inline
+            ? `${left}秒后为您跳转至${productName}，请在机构页面完成后续操作`
+            : '您的申请已提交至合作机构，请留意机构的短信或来电'
+        }
+        actions={
+          inline ? (
+            <Button
+              block
+              color="primary"
+              shape="rounded"
+              size="large"
+              onClick={() => navigate(inline, { replace: true })}
+            >
+              立即前往{productName}
+            </Button>
+          ) : (
+            <Button
+              block
+              color="primary"
+              shape="rounded"
+              size="large"
+              onClick={() => navigate('/borrow-money', { replace: true })}
+            >
+              查看更多借款产品
+            </Button>
+          )
+        }
+      />
+    </main>
+  );
+}

@@ -1,0 +1,13 @@
+import { SuccessView } from '@/app/common/success-view';
+import { PageHeader } from '@/components/page-header';
+import styles from '../routes.module.css';
+
+/** `/fill-information/success` with the options of spec §2. */
+export function FillInformationSuccessRoute() {
+  return (
+    <main className={styles.page}>
+      <PageHeader title="申请结果" fallback="/borrow-money" />
+      <SuccessView />
+    </main>
+  );
+}

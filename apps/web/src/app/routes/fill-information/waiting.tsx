@@ -1,0 +1,21 @@
+import { MATCH_SESSION_KEYS, readMatchedProducts } from '@/app/common/matched-products';
+import { ProgressPage } from '@/app/common/progress-page';
+import { useDelayedNavigate } from '@/app/common/use-delayed-navigate';
+import { useH5Config } from '@/features/channel/store';
+
+/** `/fill-information/waiting`: after the form, while the match is prepared; then authorise or result. */
+export function FillInformationWaitingRoute() {
+  const config = useH5Config();
+  const go = useDelayedNavigate();
+  return (
+    <ProgressPage
+      title="正在为您匹配机构"
+      subtitle="根据您的资料筛选合适的持牌机构"
+      steps={['资料已提交', '评估借款需求', '匹配合作机构', '生成匹配结果']}
+      onDone={() => {
+        const matched = readMatchedProducts(MATCH_SESSION_KEYS.productMatchInfo).length > 0;
+        go(matched ? '/fill-information/common-authorize' : config.flowRoutes.success, { replace: true });
+      }}
+    />
+  );
+}

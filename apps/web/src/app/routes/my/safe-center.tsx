@@ -1,0 +1,96 @@
+import { maskPhone } from '@lm/shared/mask';
+import { isValidPhone } from '@lm/shared/validators/phone';
+import { Button, Dialog, List } from 'antd-mobile';
+import { useNavigate } from 'react-router';
+import { RequireLogin } from '@/app/common/require-login';
+import { PageHeader } from '@/components/page-header';
+import { useLoginUserInfo } from '@/features/account/api/get-login-user-info';
+import { useLogout } from '@/features/account/api/logout';
+import { getDeviceBrand } from '@/lib/device';
+import { clearSession } from '@/lib/session';
+import styles from './my.module.css';
+
+const BRAND_LABELS: Record<string, string> = {
+  iphone: 'iPhone',
+  huawei: '华为/荣耀',
+  oppo: 'OPPO',
+  vivo: 'vivo',
+  xiaomi: '小米',
+  samsung: '三星',
+  default: '手机浏览器',
+};
+
+function SafeCenter() {
+  const navigate = useNavigate();
+  const info = useLoginUserInfo();
+  const logout = useLogout();
+  const mobile = info.data?.mobile;
+
+  const onLogout = async () => {
+    const confirmed = await Dialog.confirm({ content: '确定要退出登录吗？' });
+    if (!confirmed) return;
+    logout.mutate(undefined, {
+      onSettled: () => {
+        clearSession();
+        navigate('/login', { replace: true });
+      },
+    });
+  };
+
+  return (
+    <main className={styles.page}>
+      <PageHeader title="安全中心" fallback="/my" />
+      <List className={styles.section} header="登录方式">
+        <List.Item
+          description="使用短信验证码登录，验证码请勿告诉他人"
+          extra={
+            <span className={styles.masked}>
+              {mobile ? (isValidPhone(mobile) ? maskPhone(mobile) : mobile) : '—'}
+            </span>
+          }
+        >
+          登录手机号
+        </List.Item>
+      </List>
+      <List className={styles.section} header="登录设备">
+        <List.Item
+          description="同一账户同一时间只能在一台设备登录，在其他设备登录后本设备将自动退出"
+          extra={<span className={styles.tag}>当前设备</span>}
+        >
+          {BRAND_LABELS[getDeviceBrand()] ?? '手机浏览器'}
+        </List.Item>
+      </List>
+      <List className={styles.section} header="账户安全">
+        <List.Item onClick={() => navigate('/clarification-announcement')}>防骗提醒</List.Item>
+        <List.Item
+          description="注销后账户信息将被删除且无法恢复"
+          onClick={() => navigate('/my/cancel-account')}
+        >
+          注销账户
+        </List.Item>
+      </List>
+      <div className={styles.actions}>
+        <Button
+          block
+          color="danger"
+          fill="outline"
+          shape="rounded"
+          size="large"
+          loading={logout.isPending}
+          onClick={onLogout}
+        >
+          退出登录
+        </Button>
+      </div>
+    </main>
+  );
+}
+
+/** `/my/safe-center`: login phone, this device, account security and logout. */
+export function SafeCenterRoute() {
+  return (
+    <RequireLogin>
+      <SafeCenter />
+    </RequireLogin>
+  );
+}

@@ -1,0 +1,65 @@
+/**
+ * The calls of the post-login decision, all silent: a failure (or a 404 while the form and credit
+ * endpoints are not built yet) is "no data" for the decision, never a toast.
+ */
+import { ApiError, api } from '@/lib/api-client';
+import { fetchChannelDetail } from '../channel/api';
+import { locateVisitor, reportDevice } from '../location/api';
+import type { CreditInfo } from './credit-info';
+import type { ApplyStatusFacts, FormConfig, MatchResult } from './decide';
+import type { PostLoginDeps } from './run-post-login';
+
+/**
+ * Re-match type (spec §3 "Re-match type: 0 old user, 1 big union, 2 city, 3 second match"), sent as
+ * directMatchType of POST /api/user/info/direct/match.
+ */
+export const DirectMatchType = { OLD_USER: 0, BIG_UNION: 1, CITY: 2, SECOND_MATCH: 3 } as const;
+
+/** GET /api/app/userInfo/userFormConfig?adChannelCode= */
+export function fetchFormConfig(adChannelCode: string): Promise<Partial<FormConfig>> {
+  return api.get<Partial<FormConfig>>('/api/app/userInfo/userFormConfig', {
+    params: { adChannelCode },
+    silent: true,
+  });
+}
+
+/** GET /api/app/userInfo/baseDetail */
+export function fetchCreditInfo(): Promise<CreditInfo> {
+  return api.get<CreditInfo>('/api/app/userInfo/baseDetail', { silent: true });
+}
+
+/** GET /api/user/info/detail (errors silent): the envelope code with the data. */
+export async function fetchApplyStatus(): Promise<ApplyStatusFacts> {
+  try {
+    const data = await api.get<ApplyStatusFacts['data']>('/api/user/info/detail', { silent: true });
+    return { code: 200, data: data ?? null };
+  } catch (error) {
+    return { code: error instanceof ApiError ? error.code : 0, data: null };
+  }
+}
+
+/** POST /api/user/info/direct/match: re-match an old user's products. */
+export function rematchProducts(
+  adChannelCode: string,
+  directMatchType: number = DirectMatchType.OLD_USER,
+): Promise<MatchResult | null> {
+  return api.post<MatchResult | null>(
+    '/api/user/info/direct/match',
+    { adChannelCode, directMatchType },
+    { silent: true },
+  );
+}
+
+export const postLoginDeps: PostLoginDeps = {
+  channelDetail: async (code) => (code ? await fetchChannelDetail(code) : null),
+  location: (code) => locateVisitor(code),
+  formConfig: fetchFormConfig,
+  creditInfo: fetchCreditInfo,
+  applyStatus: fetchApplyStatus,
+  rematch: (code) => rematchProducts(code),
+  reportDevice,
+  log: (message, detail) => {
+    if (detail === undefined) console.info(`[flow] ${message}`);
+    else console.warn(`[flow] ${message}:`, detail instanceof Error ? detail.message : detail);
+  },
+};

@@ -1,0 +1,42 @@
+/**
+ * The post-login decision wired to the app: channel from the channel store, device from the user
+ * agent, calls from flow/api.ts. The login form imports this lazily (it is not needed to show the form).
+ */
+import { isHuaweiPhone } from '@/lib/device';
+import { whenChannelReady } from '../channel/bootstrap';
+import { useChannelStore } from '../channel/store';
+import { postLoginDeps } from './api';
+import type { LoginUserFacts, NavigateDecision, PostLoginInput } from './decide';
+import { runPostLogin } from './run-post-login';
+
+export { followDecision, navigateAfterDelay } from './navigate';
+
+/** A user without login facts, for the credit ordering (it does not read them). */
+const NO_LOGIN_USER: LoginUserFacts = { uid: 0, userInfoStatus: -1, coverStatus: 0 };
+
+async function channelFacts(): Promise<PostLoginInput['channel']> {
+  await whenChannelReady();
+  const { adChannelCode, config } = useChannelStore.getState();
+  return { ...config, adChannelCode: adChannelCode || config.adChannelCode };
+}
+
+/** Where to go after a login (spec §4 main ordering). */
+export async function decideAfterLogin(loginUser: LoginUserFacts): Promise<NavigateDecision> {
+  return runPostLogin(
+    { ordering: 'main', channel: await channelFacts(), loginUser, isHuaweiPhone: isHuaweiPhone() },
+    postLoginDeps,
+  );
+}
+
+/** Where the credit flow goes next (spec §4 alternative ordering), e.g. after face verification. */
+export async function decideCreditFlow(): Promise<NavigateDecision> {
+  return runPostLogin(
+    {
+      ordering: 'credit',
+      channel: await channelFacts(),
+      loginUser: NO_LOGIN_USER,
+      isHuaweiPhone: isHuaweiPhone(),
+    },
+    postLoginDeps,
+  );
+}
