@@ -22,9 +22,13 @@ export function loadFingerprint(): Promise<string> {
   const stored = getFingerprint();
   if (stored) return Promise.resolve(stored);
   pending ??= import('@fingerprintjs/fingerprintjs')
-    .then(async ({ default: FingerprintJS }) => {
-      const agent = await FingerprintJS.load({ monitoring: false });
-      const { visitorId } = await agent.get();
+    .then(async ({ hashComponents, loadSources, prepareForSources, sources }) => {
+      // Every built-in source except domBlockers: on mobile Safari/Android it probes ad-blocker
+      // filters by creating elements with inline event-handler attributes, which our CSP
+      // (script-src-attr 'none') blocks and reports as console errors.
+      await prepareForSources();
+      const getComponents = loadSources(sources, { debug: false }, ['domBlockers'] as const);
+      const visitorId = hashComponents(await getComponents());
       storage.set(STORAGE_KEYS.visitorId, visitorId);
       return visitorId;
     })
