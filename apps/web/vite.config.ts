@@ -15,5 +15,18 @@ export default defineConfig({
   },
   build: {
     outDir: 'dist',
+    rolldownOptions: {
+      output: {
+        advancedChunks: {
+          // Only the matched modules go into a group (not React and other shared dependencies).
+          includeDependenciesRecursively: false,
+          groups: [
+            // antd-mobile's animation stack (Toast, Popup, Picker …) in its own chunk, so the small
+            // shared helpers that the landing needs do not drag it into the first load.
+            { name: 'animation', test: /node_modules[\\/](@react-spring|@use-gesture)/ },
+          ],
+        },
+      },
+    },
   },
 });

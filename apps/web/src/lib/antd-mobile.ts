@@ -1,4 +1,5 @@
-import { unstableSetRender } from 'antd-mobile';
+// Deep import: the package root pulls antd-mobile's global module and its animation library.
+import { unstableSetRender } from 'antd-mobile/es/utils/unstable-render';
 import { createRoot, type Root } from 'react-dom/client';
 
 type Container = (Element | DocumentFragment) & { __admRoot?: Root };

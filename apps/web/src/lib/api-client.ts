@@ -13,13 +13,13 @@
  */
 import { type Envelope, LOGOUT_CODES, SUCCESS_CODE } from '@lm/shared/errors';
 import { cleanParams } from '@lm/shared/values';
-import { Toast } from 'antd-mobile';
 import { useChannelStore } from '@/features/channel/store';
 import { getStoredChannelCode } from './channel';
 import { getDeviceBrand, getFingerprint, isAppWebview } from './device';
 import { buildHeaders } from './headers';
 import { navigateTo } from './navigation';
 import { clearSession, getToken } from './session';
+import { toast } from './toast';
 import { getTrackReport } from './track-report';
 
 export const REQUEST_TIMEOUT_MS = 10_000;
@@ -101,7 +101,7 @@ function parseEnvelope<T>(text: string): Envelope<T> | null {
 }
 
 function showError(msg: string, silent: boolean | undefined): void {
-  if (!silent) Toast.show({ content: msg, duration: ERROR_TOAST_MS });
+  if (!silent) toast.show({ content: msg, duration: ERROR_TOAST_MS });
 }
 
 /** Token expired or used elsewhere: forget it and send the person to the login-as-form page (spec §4). */

@@ -2,9 +2,10 @@
  * The navigation helper (spec §2, §9): after a delay (500 ms by default) it clears any toast, then
  * navigates through lib/navigation with the query built by buildNavigationUrl.
  */
-import { Toast } from 'antd-mobile';
+
 import { NAVIGATION_DELAY_MS } from '@/config/constants';
 import { navigateTo } from '@/lib/navigation';
+import { toast } from '@/lib/toast';
 import type { NavigateDecision, Query } from './decide';
 import { buildNavigationUrl } from './url';
 
@@ -19,7 +20,7 @@ export interface NavigateTarget {
 export function navigateAfterDelay(target: NavigateTarget): () => void {
   const url = buildNavigationUrl(target.path, target.query);
   const timer = setTimeout(() => {
-    Toast.clear();
+    toast.clear();
     navigateTo(url, { replace: target.replace ?? false });
   }, target.delayMs ?? NAVIGATION_DELAY_MS);
   return () => clearTimeout(timer);
@@ -27,6 +28,6 @@ export function navigateAfterDelay(target: NavigateTarget): () => void {
 
 /** Shows the decision's toast (if any), then navigates after its delay. */
 export function followDecision(decision: NavigateDecision): () => void {
-  if (decision.toast) Toast.show({ content: decision.toast.content, duration: decision.toast.duration });
+  if (decision.toast) toast.show({ content: decision.toast.content, duration: decision.toast.duration });
   return navigateAfterDelay(decision);
 }

@@ -1,6 +1,9 @@
 import { ErrorCode } from '@lm/shared/errors';
 import { isValidPhone, PHONE_FORMAT_MSG, PHONE_REQUIRED_MSG } from '@lm/shared/validators/phone';
-import { Button, Checkbox, Input, Toast } from 'antd-mobile';
+// Deep imports keep the landing's first load free of antd-mobile's animation library.
+import Button from 'antd-mobile/es/components/button';
+import Checkbox from 'antd-mobile/es/components/checkbox';
+import Input from 'antd-mobile/es/components/input';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { CodeButton } from '@/components/code-button';
@@ -9,6 +12,7 @@ import { ApiError } from '@/lib/api-client';
 import { getStoredChannelCode } from '@/lib/channel';
 import { queryClient } from '@/lib/react-query';
 import { saveSession } from '@/lib/session';
+import { toast } from '@/lib/toast';
 import { reportStep } from '../../analytics/reporter';
 import { useChannelStore } from '../../channel/store';
 import { type EncryptionMobileInput, useEncryptionMobile } from '../api/get-encryption-mobile';
@@ -33,7 +37,7 @@ const loadPostLogin = () => import('../../flow/post-login');
 function toastUnexpected(error: unknown) {
   // ApiErrors were already shown by the API client (or are silent cancellations).
   if (error instanceof ApiError) return;
-  Toast.show({ content: error instanceof Error ? error.message : '未知错误，请稍后重试', duration: 3000 });
+  toast.show({ content: error instanceof Error ? error.message : '未知错误，请稍后重试', duration: 3000 });
 }
 
 /**
@@ -92,15 +96,15 @@ export function LoginForm({ submitText = '登录', defaultPhone = '' }: LoginFor
   const carrier = (): PhoneCarrier | null => {
     if (ticket) return { encryptionMobile: ticket.ticket };
     if (resolvingLink) {
-      Toast.show('正在识别手机号，请稍候');
+      toast.show('正在识别手机号，请稍候');
       return null;
     }
     if (!phone) {
-      Toast.show(PHONE_REQUIRED_MSG);
+      toast.show(PHONE_REQUIRED_MSG);
       return null;
     }
     if (!isValidPhone(phone)) {
-      Toast.show(PHONE_FORMAT_MSG);
+      toast.show(PHONE_FORMAT_MSG);
       return null;
     }
     return { phone };
@@ -119,7 +123,7 @@ export function LoginForm({ submitText = '登录', defaultPhone = '' }: LoginFor
     if (!to) return;
     sendCode.mutate(to, {
       onSuccess: (data) => {
-        Toast.show('验证码已发送');
+        toast.show('验证码已发送');
         countdown.start(data.retryAfter > 0 ? data.retryAfter : CODE_RESEND_SECONDS);
         void reportStep('get_verification_code');
         void loadPostLogin().catch(() => undefined);
@@ -141,7 +145,7 @@ export function LoginForm({ submitText = '登录', defaultPhone = '' }: LoginFor
     saveSession({ token: data.token, uid: data.loginUser.uid, phone: shownPhone });
     // Spec §4 step 1: refresh user info (drop whatever was cached for the previous session).
     queryClient.removeQueries({ queryKey: ['login-user-info'] });
-    Toast.show({ content: '登录成功', duration: LOGIN_TOAST_MS });
+    toast.show({ content: '登录成功', duration: LOGIN_TOAST_MS });
     void reportStep('login');
     setDeciding(true);
     try {
@@ -160,11 +164,11 @@ export function LoginForm({ submitText = '登录', defaultPhone = '' }: LoginFor
     const to = carrier();
     if (!to) return;
     if (!code.trim()) {
-      Toast.show('请输入验证码');
+      toast.show('请输入验证码');
       return;
     }
     if (!agreed) {
-      Toast.show('请先阅读并同意协议');
+      toast.show('请先阅读并同意协议');
       return;
     }
     login.mutate(
