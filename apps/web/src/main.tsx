@@ -16,8 +16,16 @@ setupAntdMobile();
 
 const container = document.getElementById('root');
 if (!container) throw new Error('#root missing in index.html');
-createRoot(container).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+const start = () =>
+  createRoot(container).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  );
+// A pre-rendered page (index.html / login.html, shown by the boot script) paints first; the app
+// renders over it right after that frame, so the first paint never waits for the app.
+if (document.documentElement.dataset.shell && container.querySelector('[data-shell]')) {
+  requestAnimationFrame(() => setTimeout(start, 0));
+} else {
+  start();
+}

@@ -1,14 +1,18 @@
 import helmet from '@fastify/helmet';
 import fp from 'fastify-plugin';
+import { inlineScriptHashes } from '../../lib/csp.ts';
+import { WEB_DIST_DEFAULT } from './static.ts';
 
 /** Security headers. Styles allow inline: antd and antd-mobile inject their CSS at run time. */
 export default fp(
   async (app) => {
+    // The H5's pages carry one small inline script (apps/web/public/boot.js, run before first paint).
+    const scriptHashes = inlineScriptHashes(app.config.WEB_DIST ?? WEB_DIST_DEFAULT);
     await app.register(helmet, {
       contentSecurityPolicy: {
         directives: {
           defaultSrc: ["'self'"],
-          scriptSrc: ["'self'"],
+          scriptSrc: ["'self'", ...scriptHashes],
           styleSrc: ["'self'", "'unsafe-inline'"],
           imgSrc: ["'self'", 'data:', 'blob:'],
           connectSrc: ["'self'"],

@@ -6,8 +6,9 @@ import { ErrorCode, errorCatalogue } from '@lm/shared/errors';
 import fp from 'fastify-plugin';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const DEFAULT_WEB = resolve(here, '../../../../web/dist');
+export const WEB_DIST_DEFAULT = resolve(here, '../../../../web/dist');
 const DEFAULT_ADMIN = resolve(here, '../../../../admin/dist');
+const LOGIN_PATHS = new Set(['/login', '/getQuota', '/h5']);
 
 /**
  * Serves the built H5 at / and the console at /admin; unknown paths of each fall back to their
@@ -15,7 +16,7 @@ const DEFAULT_ADMIN = resolve(here, '../../../../admin/dist');
  */
 export default fp(
   async (app) => {
-    const webDir = app.config.WEB_DIST ?? DEFAULT_WEB;
+    const webDir = app.config.WEB_DIST ?? WEB_DIST_DEFAULT;
     const adminDir = app.config.ADMIN_DIST ?? DEFAULT_ADMIN;
     const hasWeb = existsSync(resolve(webDir, 'index.html'));
     const hasAdmin = existsSync(resolve(adminDir, 'index.html'));
@@ -57,6 +58,10 @@ export default fp(
         const hasExt = /\.[a-z0-9]+$/i.test(path);
         if (!hasExt && (path === '/admin' || path.startsWith('/admin/')) && hasAdmin) {
           return reply.header('cache-control', 'no-cache').sendFile('index.html', adminDir);
+        }
+        // The login entries have their own pre-rendered page (apps/web/scripts/prerender.mjs).
+        if (LOGIN_PATHS.has(path.replace(/\/+$/, '')) && hasWeb && existsSync(resolve(webDir, 'login.html'))) {
+          return reply.header('cache-control', 'no-cache').sendFile('login.html', webDir);
         }
         if (!hasExt && !path.startsWith('/admin') && hasWeb) {
           return reply.header('cache-control', 'no-cache').sendFile('index.html', webDir);

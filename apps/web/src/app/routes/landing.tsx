@@ -38,9 +38,13 @@ export function LandingRoute() {
       layout={landingLayoutForSkin(config.skin)}
       brand={config.title?.trim() || DEFAULT_TITLE}
       login={
-        <Suspense fallback={<LoginPlaceholder />}>
-          <LoginForm submitText="立即申请" />
-        </Suspense>
+        // A fixed-height slot: the pre-rendered placeholder and the form take the same room, so
+        // nothing below moves (no layout shift, and the largest paint stays the pre-rendered one).
+        <div className={styles.loginSlot}>
+          <Suspense fallback={<LoginPlaceholder />}>
+            <LoginForm submitText="立即申请" />
+          </Suspense>
+        </div>
       }
       trust={<TrustBadges />}
       notice={
