@@ -13,7 +13,11 @@ export function inlineScriptHashes(dir: string): string[] {
     if (!file.endsWith('.html')) continue;
     const html = readFileSync(join(dir, file), 'utf8');
     for (const m of html.matchAll(/<script>([\s\S]*?)<\/script>/g)) {
-      hashes.add(`'sha256-${createHash('sha256').update(m[1] ?? '', 'utf8').digest('base64')}'`);
+      hashes.add(
+        `'sha256-${createHash('sha256')
+          .update(m[1] ?? '', 'utf8')
+          .digest('base64')}'`,
+      );
     }
   }
   return [...hashes];

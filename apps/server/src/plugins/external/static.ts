@@ -60,7 +60,11 @@ export default fp(
           return reply.header('cache-control', 'no-cache').sendFile('index.html', adminDir);
         }
         // The login entries have their own pre-rendered page (apps/web/scripts/prerender.mjs).
-        if (LOGIN_PATHS.has(path.replace(/\/+$/, '')) && hasWeb && existsSync(resolve(webDir, 'login.html'))) {
+        if (
+          LOGIN_PATHS.has(path.replace(/\/+$/, '')) &&
+          hasWeb &&
+          existsSync(resolve(webDir, 'login.html'))
+        ) {
           return reply.header('cache-control', 'no-cache').sendFile('login.html', webDir);
         }
         if (!hasExt && !path.startsWith('/admin') && hasWeb) {
