@@ -22,6 +22,23 @@ async function outboxCode(phone: string): Promise<string> {
 }
 
 describe('H5 login journey in Chromium', () => {
+  it('serves pre-rendered landing and login pages whose only inline script the CSP allows by hash', async () => {
+    const landing = await fetch(`${server.url}/`, { headers: { 'accept-encoding': 'br' } });
+    expect(landing.headers.get('content-type')).toContain('text/html');
+    const html = await landing.text();
+    expect(html).toContain('最高可借');
+    expect(html).toContain('data-shell="/"');
+    const csp = landing.headers.get('content-security-policy') ?? '';
+    expect(csp).toMatch(/script-src 'self' 'sha256-[A-Za-z0-9+/=]+'/);
+    const login = await (await fetch(`${server.url}/getQuota?adChannelCode=demo`)).text();
+    expect(login).toContain('data-shell="/login"');
+    expect(login).toContain('手机号登录');
+    // Assets are sent pre-compressed.
+    const asset = /src="(\/assets\/index-[^"]+\.js)"/.exec(html)?.[1];
+    const js = await fetch(`${server.url}${asset}`, { headers: { 'accept-encoding': 'br' } });
+    expect(js.headers.get('content-encoding')).toBe('br');
+  });
+
   it('validates, sends a code, logs in, shows the account, logs out', async () => {
     const { page, errors } = await phonePage(browser);
     await page.goto(`${server.url}/login?adChannelCode=demo`);
