@@ -11,6 +11,7 @@ import authRoutes from './modules/auth/routes.ts';
 import channelRoutes from './modules/channels/routes.ts';
 import { seedDemoChannels } from './modules/channels/seed.ts';
 import geoRoutes from './modules/geo/routes.ts';
+import { seedDemoProducts } from './modules/products/seed.ts';
 import staffRoutes from './modules/staff/routes.ts';
 import systemRoutes from './modules/system/routes.ts';
 import authPlugin from './plugins/app/auth.ts';
@@ -95,7 +96,10 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     );
   }
 
-  if (config.NODE_ENV !== 'production') await seedDemoChannels(app.database.db);
+  if (config.NODE_ENV !== 'production') {
+    await seedDemoChannels(app.database.db);
+    await seedDemoProducts(app.database.db, app.services.keys.ring);
+  }
   await app.ready();
   return app;
 }

@@ -2,16 +2,20 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
+  check,
   date,
+  foreignKey,
   index,
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   smallint,
   text,
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import type { ProductRules } from '../modules/matching/types.ts';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
@@ -239,4 +243,112 @@ export const staffSessions = pgTable('staff_sessions', {
   expiresAt: ts('expires_at').notNull(),
   revokedAt: ts('revoked_at'),
   ip: text('ip'),
+});
+
+/** How a partner takes leads of a link type (spec §3 link types, as strings of the number). */
+export type DeliveryMode = 'api' | 'h5Redirect' | 'callback' | 'jointLogin' | 'none';
+
+/** Lenders (issue 4 "Partners and products"). Contact phone and signing secret are stored encrypted. */
+export const partners = pgTable('partners', {
+  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+  /** Stable slug (seed upserts by it). */
+  code: text('code').notNull().unique(),
+  legalName: text('legal_name').notNull(),
+  /** Licence or filing number (金融许可证 / 备案号). */
+  licenceNumber: text('licence_number').notNull(),
+  contactName: text('contact_name').notNull(),
+  /** encryptField(ring, phone). */
+  contactPhoneEnc: text('contact_phone_enc').notNull(),
+  contactPhoneMasked: text('contact_phone_masked').notNull(),
+  apiEndpoint: text('api_endpoint'),
+  /** encryptField(ring, secret): HMAC-SHA256 key of the lead delivery. */
+  signingSecretEnc: text('signing_secret_enc'),
+  /** Hosts the partner's pages may be opened on (/inline-page, redirects). */
+  allowedHosts: jsonb('allowed_hosts').$type<string[]>().notNull().default([]),
+  /** Delivery mode by link type ("1"…"9"). */
+  deliveryModes: jsonb('delivery_modes').$type<Record<string, DeliveryMode>>().notNull().default({}),
+  status: text('status', { enum: ['active', 'suspended'] })
+    .notNull()
+    .default('active'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+
+/** Loan products offered by partners; `rules` is the matching engine's ProductRules. */
+export const products = pgTable(
+  'products',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    /** Stable slug (seed upserts by it). */
+    code: text('code').notNull().unique(),
+    partnerId: integer('partner_id')
+      .notNull()
+      .references(() => partners.id, { onDelete: 'restrict' }),
+    productName: text('product_name').notNull(),
+    companyType: text('company_type', { enum: ['KAInstitution', 'RegionInstitution'] }).notNull(),
+    /** 1 key account, 2 platform, 3 country, 4 region. */
+    institutionType: smallint('institution_type').notNull(),
+    /** 7 = whole-process partner product. */
+    thirdpartyType: smallint('thirdparty_type').notNull().default(0),
+    /** yqlWholeProcessBumpVO.partnerProductName (thirdpartyType 7). */
+    partnerProductName: text('partner_product_name'),
+    /** Spec §3 link type 1–9. */
+    linkType: smallint('link_type').notNull(),
+    amountMinFen: bigint('amount_min_fen', { mode: 'number' }).notNull(),
+    amountMaxFen: bigint('amount_max_fen', { mode: 'number' }).notNull(),
+    termMinMonths: smallint('term_min_months').notNull(),
+    termMaxMonths: smallint('term_max_months').notNull(),
+    /** Annualised rate, all costs included, bps; null until computed (cannot publish). */
+    aprBps: integer('apr_bps'),
+    targetUrl: text('target_url'),
+    rules: jsonb('rules').$type<ProductRules>().notNull().default({}),
+    /** Leads per Shanghai day; null = unlimited. */
+    dailyCap: integer('daily_cap'),
+    /** Leads ever; null = unlimited. */
+    totalCap: integer('total_cap'),
+    priority: integer('priority').notNull().default(0),
+    priceFen: integer('price_fen').notNull().default(0),
+    /** Shanghai HH:MM window; null = always. */
+    activeHours: jsonb('active_hours').$type<{ from: string; to: string } | null>(),
+    status: text('status', { enum: ['draft', 'published', 'paused'] })
+      .notNull()
+      .default('draft'),
+    /** Form fields the lender receives (shown on the consent page). */
+    sharedFields: jsonb('shared_fields').$type<string[]>().notNull().default([]),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('products_partner').on(t.partnerId),
+    index('products_status').on(t.status),
+    check('products_institution_type', sql`${t.institutionType} between 1 and 4`),
+    check('products_link_type', sql`${t.linkType} between 1 and 9`),
+  ],
+);
+
+/**
+ * Leads per product per Shanghai day. A cap check is one statement:
+ * `insert … on conflict (product_id, day) do update set count = count + 1 where count < cap returning`.
+ */
+export const productCounters = pgTable(
+  'product_counters',
+  {
+    productId: integer('product_id').notNull(),
+    /** Shanghai calendar day (YYYY-MM-DD). */
+    day: date('day', { mode: 'string' }).notNull(),
+    count: integer('count').notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.productId, t.day] }),
+    foreignKey({ columns: [t.productId], foreignColumns: [products.id] }).onDelete('cascade'),
+    index('product_counters_day').on(t.day),
+  ],
+);
+
+/** Leads per product ever (total cap), incremented with the same guarded statement. */
+export const productTotals = pgTable('product_totals', {
+  productId: integer('product_id')
+    .primaryKey()
+    .references(() => products.id, { onDelete: 'cascade' }),
+  count: integer('count').notNull().default(0),
 });

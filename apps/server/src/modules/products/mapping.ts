@@ -1,0 +1,41 @@
+import type { partners, products } from '../../db/schema.ts';
+import type { InstitutionType, LinkType, Product } from '../matching/types.ts';
+
+export type ProductRow = typeof products.$inferSelect;
+export type PartnerRow = typeof partners.$inferSelect;
+
+function institutionType(value: number): InstitutionType {
+  if (value === 1 || value === 2 || value === 3 || value === 4) return value;
+  throw new Error(`invalid institution type ${value}`);
+}
+
+function linkType(value: number): LinkType {
+  if (Number.isInteger(value) && value >= 1 && value <= 9) return value as LinkType;
+  throw new Error(`invalid link type ${value}`);
+}
+
+/** A product row (with its partner's legal name) as the matching engine sees it. Ids become strings. */
+export function toEngineProduct(row: ProductRow, partnerLegalName: string): Product {
+  return {
+    id: String(row.id),
+    productName: row.productName,
+    partnerId: String(row.partnerId),
+    partnerLegalName,
+    companyType: row.companyType,
+    institutionType: institutionType(row.institutionType),
+    thirdpartyType: row.thirdpartyType,
+    linkType: linkType(row.linkType),
+    amountMinFen: row.amountMinFen,
+    amountMaxFen: row.amountMaxFen,
+    termMinMonths: row.termMinMonths,
+    termMaxMonths: row.termMaxMonths,
+    aprBps: row.aprBps,
+    status: row.status,
+    activeHours: row.activeHours ?? null,
+    dailyCap: row.dailyCap,
+    totalCap: row.totalCap,
+    priority: row.priority,
+    priceFen: row.priceFen,
+    rules: row.rules,
+  };
+}
