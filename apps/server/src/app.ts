@@ -7,6 +7,7 @@ import type { Env } from './config/env.ts';
 import type { Database } from './db/client.ts';
 import { loggerOptions } from './lib/logger.ts';
 import analyticsRoutes from './modules/analytics/routes.ts';
+import applicationRoutes from './modules/applications/routes.ts';
 import authRoutes from './modules/auth/routes.ts';
 import channelRoutes from './modules/channels/routes.ts';
 import { seedDemoChannels } from './modules/channels/seed.ts';
@@ -83,6 +84,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(analyticsRoutes);
   await app.register(geoRoutes);
   await app.register(systemRoutes);
+  await app.register(applicationRoutes);
 
   for (const plugin of opts.plugins ?? []) await app.register(plugin);
 

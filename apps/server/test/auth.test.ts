@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../src/db/client.ts';
-import { sessions, smsCodes, smsOutbox, users } from '../src/db/schema.ts';
+import { applicationDrafts, sessions, smsCodes, smsOutbox, users } from '../src/db/schema.ts';
 import {
   BACKEND,
   body,
@@ -297,6 +297,13 @@ describe(`account cancellation (${BACKEND})`, () => {
   it('erases the phone, revokes the session and lets the phone register again', async () => {
     const { app } = ctx;
     const { phone, token, uid } = await loginAs(app);
+    const draft = await post(
+      app,
+      '/api/user/info/tempSave',
+      { realName: '张三', applyLimit: 2 },
+      auth(token),
+    );
+    expect(body(draft).code).toBe(200);
     const noCode = await post(app, '/api/cancellation', {}, auth(token));
     expect(body(noCode).code).toBe(1001);
 

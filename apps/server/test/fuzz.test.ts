@@ -73,6 +73,15 @@ const fieldNames = [
   'sessionId',
   'skin',
   'behaviorCode',
+  // application-form draft (spec §3)
+  'applyLimit',
+  'job',
+  'isHuaWeiPhone',
+  'realName',
+  'identity',
+  'workCity',
+  'workCityCode',
+  'sesameCredit',
 ];
 const bodyArb = fc.oneof(
   fc.dictionary(fc.constantFrom(...fieldNames), nearMiss, { maxKeys: 6 }),
@@ -90,6 +99,7 @@ const postEndpoints = [
   '/api/cancellation/sendPhoneVerifyCode',
   '/api/crm/admin/logout',
   '/api/report/event',
+  '/api/user/info/tempSave',
 ];
 const getEndpoints = [
   '/api/getEncryptionMobile',
@@ -101,6 +111,10 @@ const getEndpoints = [
   '/api/adChannel/exchange/adChannelCode',
   '/api/adChannel/h5Config',
   '/api/reportAdChannelClick',
+  '/api/user/info/form/show',
+  '/api/user/info/detail',
+  '/api/user/info/status/result',
+  '/api/app/userInfo/userFormConfig',
 ];
 
 function assertEnvelope(res: { statusCode: number; body: string }) {
@@ -160,6 +174,26 @@ describe(`random input never breaks the API (${BACKEND})`, () => {
       );
     });
   }
+
+  it('POST /api/user/info/tempSave with a real token: envelope, and a refused draft changes nothing', async () => {
+    const own = await loginAs(ctx.app);
+    const shown = async () =>
+      (await ctx.app.inject({ url: '/api/user/info/form/show', headers: { accesstoken: own.token } })).body;
+    await fc.assert(
+      fc.asyncProperty(bodyArb, async (payload) => {
+        const before = await shown();
+        const res = await ctx.app.inject({
+          method: 'POST',
+          url: '/api/user/info/tempSave',
+          payload: JSON.stringify(payload ?? null),
+          headers: { 'content-type': 'application/json', accesstoken: own.token },
+        });
+        assertEnvelope(res);
+        if (res.statusCode !== 200) expect(await shown()).toBe(before);
+      }),
+      { numRuns: 60 },
+    );
+  });
 
   it('survives raw garbage bodies and odd content types', async () => {
     await fc.assert(

@@ -5,6 +5,7 @@ z.config(z.locales.zhCN());
 
 export * from './errors.ts';
 export * from './mask.ts';
+export * from './schemas/application.ts';
 export * from './schemas/auth.ts';
 export * from './schemas/channel.ts';
 export * from './schemas/common.ts';

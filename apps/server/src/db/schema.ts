@@ -352,3 +352,19 @@ export const productTotals = pgTable('product_totals', {
     .references(() => products.id, { onDelete: 'cascade' }),
   count: integer('count').notNull().default(0),
 });
+
+/**
+ * Application-form drafts (spec §3), one per person. The whole draft JSON is stored encrypted
+ * (encryptField): it carries the real name and the national ID number.
+ */
+export const applicationDrafts = pgTable('application_drafts', {
+  id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+  userId: bigint('user_id', { mode: 'number' })
+    .notNull()
+    .unique()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  /** encryptField(ring, JSON of the draft). */
+  dataEnc: text('data_enc').notNull(),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});

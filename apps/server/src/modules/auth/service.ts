@@ -3,7 +3,7 @@ import { MOBILE_TICKET_PREFIX } from '@lm/shared/schemas/auth';
 import { isValidPhone } from '@lm/shared/validators/phone';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { channels, sessions, smsOutbox, users } from '../../db/schema.ts';
+import { applicationDrafts, channels, sessions, smsOutbox, users } from '../../db/schema.ts';
 import {
   decryptField,
   encryptField,
@@ -213,7 +213,8 @@ export class AuthService {
 
   /**
    * Cancels the account: the phone (encrypted value, blind index) is erased, the row keeps only
-   * what is not personal, every session is revoked and the codes of that phone are deleted.
+   * what is not personal, every session is revoked, the application draft and the codes of that
+   * phone are deleted.
    * The same phone can register again as a new person.
    */
   async cancel(user: AuthUser, code: string | undefined): Promise<void> {
@@ -240,6 +241,8 @@ export class AuthService {
         .where(and(eq(sessions.userId, user.id), isNull(sessions.revokedAt)));
       await tx.update(sessions).set({ ip: null, userAgent: null }).where(eq(sessions.userId, user.id));
       await tx.delete(smsOutbox).where(eq(smsOutbox.phoneHash, phoneHash));
+      // The application draft holds the name and ID number.
+      await tx.delete(applicationDrafts).where(eq(applicationDrafts.userId, user.id));
     });
     await this.d.codes.forget(phoneHash);
   }

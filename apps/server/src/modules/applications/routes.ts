@@ -1,0 +1,116 @@
+import {
+  applicationDraftBody,
+  applicationDraftData,
+  applyStatusData,
+  statusResultData,
+  tempSaveData,
+  userFormConfigData,
+  userFormConfigQuery,
+} from '@lm/shared/schemas/application';
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { envelope, ok } from '../../lib/envelope.ts';
+import { requireUser } from '../../plugins/app/auth.ts';
+import { submitStatusOf, userFormConfig } from './rules.ts';
+import { ApplicationService } from './service.ts';
+
+const tags = ['user info'];
+const security = [{ accessToken: [] }];
+
+/** Spec §7 "User info": the form draft, apply status and form config (issue 4 "Form calls"). */
+const applicationRoutes: FastifyPluginAsync = async (root) => {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  const drafts = new ApplicationService({ db: app.database.db, ring: app.services.keys.ring });
+  const { channels } = app.services;
+
+  // Before body validation: an anonymous caller learns nothing about the form's rules.
+  app.addHook('onRequest', requireUser);
+
+  app.post(
+    '/api/user/info/tempSave',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Autosave part of the application-form draft (merged into the stored draft)',
+        body: applicationDraftBody,
+        response: { 200: envelope(tempSaveData) },
+      },
+    },
+    async (req) => {
+      const savedAt = await drafts.tempSave(req.user!.id, req.body);
+      return ok({ savedAt: savedAt.toISOString() });
+    },
+  );
+
+  app.get(
+    '/api/user/info/form/show',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'The stored draft (real name and ID number masked), or an empty object',
+        response: { 200: envelope(applicationDraftData) },
+      },
+    },
+    async (req) => ok(await drafts.shownDraft(req.user!.id)),
+  );
+
+  app.get(
+    '/api/user/info/detail',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Apply status: submitStatus (0/1/10), applyLimit, workCity',
+        response: { 200: envelope(applyStatusData) },
+      },
+    },
+    async (req) => {
+      const draft = await drafts.draft(req.user!.id);
+      return ok({
+        submitStatus: submitStatusOf(req.user!.userInfoStatus),
+        applyLimit: draft.applyLimit ?? null,
+        workCity: draft.workCity ?? null,
+      });
+    },
+  );
+
+  app.get(
+    '/api/user/info/status/result',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Submit status with the user info and cover statuses',
+        response: { 200: envelope(statusResultData) },
+      },
+    },
+    async (req) =>
+      ok({
+        submitStatus: submitStatusOf(req.user!.userInfoStatus),
+        userInfoStatus: req.user!.userInfoStatus,
+        coverStatus: req.user!.coverStatus,
+      }),
+  );
+
+  app.get(
+    '/api/app/userInfo/userFormConfig',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'creditStatus (1 for CRM link type 3 channels), diversionStatus, coverStatus',
+        querystring: userFormConfigQuery,
+        response: { 200: envelope(userFormConfigData) },
+      },
+    },
+    async (req) => {
+      const code = req.query.adChannelCode ?? req.user!.adChannelCode ?? undefined;
+      const channel = code ? await channels.find(code) : null;
+      return ok(userFormConfig(channel?.linkType ?? null, req.user!.coverStatus));
+    },
+  );
+};
+
+export default applicationRoutes;

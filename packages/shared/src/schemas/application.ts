@@ -1,0 +1,167 @@
+import { z } from 'zod';
+import { checkIdCard, ID_CARD_MESSAGES } from '../validators/id-card.ts';
+import { channelCodeSchema } from './common.ts';
+
+/**
+ * The application-form draft of spec §3. The option codes are those of the H5 form
+ * (apps/web/src/app/common/options.ts); the server accepts exactly these.
+ */
+export const APPLICATION_OPTION_CODES = {
+  applyLimit: [1, 2, 3, 4],
+  job: [1, 2, 3, 4],
+  payoffForm: [1, 2, 3],
+  socialSecurity: [0, 1, 2],
+  housingFund: [0, 1, 2],
+  insurance: [0, 1, 2],
+  houseProperty: [0, 1, 2],
+  carProperty: [0, 1, 2],
+  sesameCredit: [0, 1, 2, 3, 4],
+  creditInvestigation: [0, 1, 2, 3],
+} as const satisfies Record<string, readonly number[]>;
+
+export type ApplicationOptionField = keyof typeof APPLICATION_OPTION_CODES;
+
+/** Chinese names of the draft's fields (validation messages name the field). */
+export const APPLICATION_FIELD_LABELS = {
+  adChannelCode: '渠道码',
+  isHuaWeiPhone: '是否华为手机',
+  applyLimit: '借款额度',
+  job: '职业身份',
+  payoffForm: '工资发放形式',
+  socialSecurity: '社保',
+  housingFund: '公积金',
+  insurance: '商业保险',
+  houseProperty: '房产',
+  carProperty: '车产',
+  sesameCredit: '芝麻分',
+  creditInvestigation: '信用记录',
+  realName: '真实姓名',
+  identity: '身份证号',
+  workCity: '工作城市',
+  workCityCode: '工作城市编码',
+} as const;
+
+export const REAL_NAME_PATTERN = /^[\u4e00-\u9fa5·]{2,20}$/;
+export const REAL_NAME_MSG = '真实姓名应为2-20个汉字（可含·）';
+export const CITY_CODE_MSG = '工作城市编码应为6位数字';
+
+const isMissing = (input: unknown) => input === undefined || input === null;
+
+function option(field: ApplicationOptionField) {
+  const label = APPLICATION_FIELD_LABELS[field];
+  const codes: readonly number[] = APPLICATION_OPTION_CODES[field];
+  const invalid = `${label}选项无效，可选：${codes.join('、')}`;
+  return z
+    .number({ error: (iss) => (isMissing(iss.input) ? `请选择${label}` : invalid) })
+    .int(invalid)
+    .refine((v) => codes.includes(v), invalid);
+}
+
+const text = (label: string) =>
+  z.string({ error: (iss) => (isMissing(iss.input) ? `请填写${label}` : `${label}必须是文本`) }).trim();
+
+const draftFields = {
+  adChannelCode: channelCodeSchema,
+  isHuaWeiPhone: z.boolean({
+    error: (iss) => (isMissing(iss.input) ? '请提供是否华为手机' : '是否华为手机必须是 true 或 false'),
+  }),
+  applyLimit: option('applyLimit'),
+  job: option('job'),
+  payoffForm: option('payoffForm'),
+  socialSecurity: option('socialSecurity'),
+  housingFund: option('housingFund'),
+  insurance: option('insurance'),
+  houseProperty: option('houseProperty'),
+  carProperty: option('carProperty'),
+  sesameCredit: option('sesameCredit'),
+  creditInvestigation: option('creditInvestigation'),
+  realName: text('真实姓名').max(20, REAL_NAME_MSG).regex(REAL_NAME_PATTERN, REAL_NAME_MSG),
+  identity: text('身份证号')
+    .max(18, ID_CARD_MESSAGES.format)
+    .toUpperCase()
+    .superRefine((value, ctx) => {
+      const problem = checkIdCard(value);
+      if (problem) ctx.addIssue({ code: 'custom', message: ID_CARD_MESSAGES[problem] });
+    }),
+  workCity: text('工作城市')
+    .min(1, '请填写工作城市')
+    .max(32, '工作城市最长32个字')
+    .regex(/^[\p{Script=Han}·]+$/u, '工作城市只能是中文地名'),
+  workCityCode: text('工作城市编码').regex(/^\d{6}$/, CITY_CODE_MSG),
+};
+
+/** Spec §5: empty values (empty or blank strings, null) are removed from request bodies. */
+function dropEmpty(value: unknown): unknown {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    if (v === null || v === undefined || (typeof v === 'string' && v.trim() === '')) continue;
+    out[k] = v;
+  }
+  return out;
+}
+
+const fullObject = z.object(draftFields, { error: '表单数据必须是对象' });
+
+/** POST /api/user/info/save: the whole draft, every field required. */
+export const applicationFormBody = z.preprocess(dropEmpty, fullObject);
+export type ApplicationForm = z.infer<typeof fullObject>;
+
+/** POST /api/user/info/tempSave: any subset of the draft (autosave); merged into the stored draft. */
+export const applicationDraftBody = z.preprocess(dropEmpty, fullObject.partial());
+export type ApplicationDraft = z.infer<ReturnType<typeof fullObject.partial>>;
+
+export const tempSaveData = z.object({ savedAt: z.string() });
+
+/** GET /api/user/info/form/show: the stored draft; realName and identity masked. */
+export const applicationDraftData = z.object({
+  adChannelCode: z.string().optional(),
+  isHuaWeiPhone: z.boolean().optional(),
+  applyLimit: z.number().optional(),
+  job: z.number().optional(),
+  payoffForm: z.number().optional(),
+  socialSecurity: z.number().optional(),
+  housingFund: z.number().optional(),
+  insurance: z.number().optional(),
+  houseProperty: z.number().optional(),
+  carProperty: z.number().optional(),
+  sesameCredit: z.number().optional(),
+  creditInvestigation: z.number().optional(),
+  realName: z.string().optional(),
+  identity: z.string().optional(),
+  workCity: z.string().optional(),
+  workCityCode: z.string().optional(),
+});
+
+/** Submit status (spec §3): 0 unsubmitted, 1 submitted-unauthorized, 10 authorized. */
+export const submitStatusSchema = z.union([z.literal(0), z.literal(1), z.literal(10)]);
+export type SubmitStatus = z.infer<typeof submitStatusSchema>;
+
+/** GET /api/user/info/detail (apply status). */
+export const applyStatusData = z.object({
+  submitStatus: submitStatusSchema,
+  applyLimit: z.number().nullable(),
+  workCity: z.string().nullable(),
+});
+
+/** GET /api/user/info/status/result */
+export const statusResultData = z.object({
+  submitStatus: submitStatusSchema,
+  userInfoStatus: z.number().int(),
+  coverStatus: z.number().int(),
+});
+
+const emptyAsAbsent = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
+
+/** GET /api/app/userInfo/userFormConfig?adChannelCode */
+export const userFormConfigQuery = z.object({
+  adChannelCode: z.preprocess(emptyAsAbsent, channelCodeSchema.optional()),
+});
+
+export const userFormConfigData = z.object({
+  /** 1 open (CRM credit flow), 0 closed. */
+  creditStatus: z.union([z.literal(0), z.literal(1)]),
+  diversionStatus: z.union([z.literal(0), z.literal(1)]),
+  /** 1 CanCover, 0 not coverable. */
+  coverStatus: z.number().int(),
+});
