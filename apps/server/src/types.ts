@@ -9,6 +9,7 @@ import type { ChannelService } from './modules/channels/service.ts';
 import type { GeoService } from './modules/geo/service.ts';
 import type { Limiter } from './modules/limits/limiter.ts';
 import type { StaffRow, StaffService } from './modules/staff/service.ts';
+import type { RealNameProvider } from './providers/realname/types.ts';
 import type { SmsProvider } from './providers/sms/types.ts';
 
 export interface Services {
@@ -21,6 +22,7 @@ export interface Services {
   channels: ChannelService;
   analytics: AnalyticsService;
   geo: GeoService;
+  realName: RealNameProvider;
   phoneIndex(phone: string): string;
 }
 

@@ -336,6 +336,11 @@ describe(`account cancellation (${BACKEND})`, () => {
       mobileMasked: '已注销',
     });
     expect(body(await app.inject({ url: '/api/getLoginUserInfo', headers: auth(token) })).code).toBe(1005);
+    const drafts = await app.database.db
+      .select()
+      .from(applicationDrafts)
+      .where(eq(applicationDrafts.userId, uid));
+    expect(drafts).toHaveLength(0);
     const left = await app.database.db
       .select()
       .from(smsCodes)

@@ -100,6 +100,7 @@ const postEndpoints = [
   '/api/crm/admin/logout',
   '/api/report/event',
   '/api/user/info/tempSave',
+  '/api/user/info/identityNameVerify',
 ];
 const getEndpoints = [
   '/api/getEncryptionMobile',

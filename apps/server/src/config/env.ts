@@ -49,6 +49,10 @@ export const envSchema = z
     GEO_PROVIDER: z.enum(['local', 'baidu']).default('local'),
     BAIDU_MAP_AK: z.string().min(1).optional(),
 
+    /** Real-name check: `local` (format and checksum only) or `aliyun` (Aliyun market ID two-factor API). */
+    REALNAME_PROVIDER: z.enum(['local', 'aliyun']).default('local'),
+    REALNAME_APPCODE: z.string().min(1).optional(),
+
     /** "kid:base64(32 bytes)" entries, comma separated; the first one encrypts, all decrypt. */
     PII_KEYS: z.string().optional(),
     /** base64(32 bytes): key of the blind index (HMAC) used to look people up by phone. */
@@ -73,6 +77,13 @@ export const envSchema = z
     }
     if (env.GEO_PROVIDER === 'baidu' && !env.BAIDU_MAP_AK) {
       ctx.addIssue({ code: 'custom', path: ['BAIDU_MAP_AK'], message: 'required when GEO_PROVIDER=baidu' });
+    }
+    if (env.REALNAME_PROVIDER === 'aliyun' && !env.REALNAME_APPCODE) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['REALNAME_APPCODE'],
+        message: 'required when REALNAME_PROVIDER=aliyun',
+      });
     }
     if (env.NODE_ENV === 'production') {
       if (env.SMS_PROVIDER === 'console') {

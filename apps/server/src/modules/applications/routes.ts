@@ -1,21 +1,45 @@
 import {
   applicationDraftBody,
   applicationDraftData,
+  applicationFormBody,
   applyStatusData,
   statusResultData,
   tempSaveData,
   userFormConfigData,
   userFormConfigQuery,
 } from '@lm/shared/schemas/application';
+import { ageFromIdCard, genderFromIdCard } from '@lm/shared/validators/id-card';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { envelope, ok } from '../../lib/envelope.ts';
+import { appError } from '../../lib/errors.ts';
 import { requireUser } from '../../plugins/app/auth.ts';
+import { REALNAME_NOTES } from '../../providers/realname/index.ts';
+import { describeWait } from '../auth/rules.ts';
 import { submitStatusOf, userFormConfig } from './rules.ts';
 import { ApplicationService } from './service.ts';
 
 const tags = ['user info'];
 const security = [{ accessToken: [] }];
+
+/** Real-name checks per person per hour (each may cost a paid verification call). */
+export const REALNAME_CHECKS_PER_USER_PER_HOUR = 10;
+
+const formFields = applicationFormBody.out.shape;
+const identityNameVerifyBody = z.object(
+  { realName: formFields.realName, identity: formFields.identity },
+  { error: '请求数据必须是对象' },
+);
+const identityNameVerifyData = z.object({
+  /** null: nobody confirmed the name against the number (local provider, or the service failed). */
+  verified: z.boolean().nullable(),
+  method: z.enum(['format-only', 'provider']),
+  note: z.string(),
+  age: z.number().int(),
+  /** 1 male, 2 female (from the number). */
+  gender: z.number().int(),
+});
 
 /** Spec §7 "User info": the form draft, apply status and form config (issue 4 "Form calls"). */
 const applicationRoutes: FastifyPluginAsync = async (root) => {
@@ -40,6 +64,44 @@ const applicationRoutes: FastifyPluginAsync = async (root) => {
     async (req) => {
       const savedAt = await drafts.tempSave(req.user!.id, req.body);
       return ok({ savedAt: savedAt.toISOString() });
+    },
+  );
+
+  app.post(
+    '/api/user/info/identityNameVerify',
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          'Real name + ID number: format, region, birth date and checksum, then the real-name provider ' +
+          '(local: format only, verified null)',
+        body: identityNameVerifyBody,
+        response: { 200: envelope(identityNameVerifyData) },
+      },
+    },
+    async (req) => {
+      const { realName, identity } = req.body;
+      const d = await app.services.limiter.consume(
+        `realname:user:${req.user!.id}`,
+        REALNAME_CHECKS_PER_USER_PER_HOUR,
+        { ms: 3600_000 },
+      );
+      if (!d.allowed) {
+        const retryAfter = Math.ceil(d.retryAfterMs / 1000);
+        throw appError('RATE_LIMITED', `实名校验过于频繁，请${describeWait(retryAfter)}后再试`, {
+          retryAfter,
+        });
+      }
+      const result = await app.services.realName.verify({ name: realName, idNumber: identity });
+      const reason = result.reason ?? (result.method === 'format-only' ? 'format-only' : 'unavailable');
+      return ok({
+        verified: result.verified,
+        method: result.method,
+        note: REALNAME_NOTES[reason],
+        age: ageFromIdCard(identity),
+        gender: genderFromIdCard(identity),
+      });
     },
   );
 

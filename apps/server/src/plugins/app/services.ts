@@ -18,6 +18,7 @@ import { Limiter } from '../../modules/limits/limiter.ts';
 import { RedisCounterStore } from '../../modules/limits/redis-store.ts';
 import { StaffService } from '../../modules/staff/service.ts';
 import { createGeoProvider } from '../../providers/geo/index.ts';
+import { createRealNameProvider } from '../../providers/realname/index.ts';
 import { AliyunSmsProvider } from '../../providers/sms/aliyun.ts';
 import { ConsoleSmsProvider } from '../../providers/sms/console.ts';
 import type { SmsProvider } from '../../providers/sms/types.ts';
@@ -108,6 +109,7 @@ export default fp<ServicesOptions>(
       limiter,
       auth,
     });
+    const realName = createRealNameProvider(config, app.log);
     app.decorate('services', {
       keys,
       limiter,
@@ -118,9 +120,13 @@ export default fp<ServicesOptions>(
       channels,
       analytics,
       geo,
+      realName,
       phoneIndex,
     });
-    app.log.info({ limiter: limiter.name, sms: sms.name, geo: geo.providerName }, 'services ready');
+    app.log.info(
+      { limiter: limiter.name, sms: sms.name, geo: geo.providerName, realName: realName.name },
+      'services ready',
+    );
   },
   { name: 'services', dependencies: ['db', 'redis'] },
 );
