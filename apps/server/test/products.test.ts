@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { partners, productCounters, products, productTotals } from '../src/db/schema.ts';
 import { decryptField } from '../src/lib/crypto.ts';
 import { shanghaiDate } from '../src/lib/time.ts';
+import { SAMPLE_PROFILE } from '../src/modules/matching/fixtures.ts';
 import { match } from '../src/modules/matching/match.ts';
 import { canPublish } from '../src/modules/matching/publish.ts';
 import type { ProductRules, Profile } from '../src/modules/matching/types.ts';
@@ -13,21 +14,8 @@ import { BACKEND, createTestApp, type TestContext } from './helpers.ts';
 /** Noon in Shanghai: business hours for every demo product but the night one. */
 const NOW = new Date('2026-11-22T12:00:00+08:00');
 
-/** The sample profile of the engine's tests (Shenzhen employee). */
-const PROFILE: Profile = {
-  applyLimitFen: 5_000_000,
-  workCityCode: '440300',
-  age: 30,
-  job: 'employee',
-  socialSecurity: 'over6Months',
-  housingFund: 'under6Months',
-  insurance: 'over1Year',
-  houseProperty: 'owned',
-  carProperty: 'mortgageable',
-  sesameCredit: '650to700',
-  creditInvestigation: 'good',
-  phoneBrand: 'huawei',
-};
+/** The engine tests' sample profile (Shenzhen employee). */
+const PROFILE: Profile = SAMPLE_PROFILE;
 
 describe(`partners and products (${BACKEND})`, () => {
   let ctx: TestContext;

@@ -2,6 +2,7 @@ import { ageFromIdCard, checkIdCard, idCardCheckChar } from '@lm/shared/validato
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { shanghaiDate } from '../../lib/time.ts';
+import { SAMPLE_PROFILE } from './fixtures.ts';
 import { match } from './match.ts';
 import type {
   Counters,
@@ -24,20 +25,7 @@ const withCheck = (first17: string) => first17 + idCardCheckChar(first17);
 /** A valid ID born on `yyyymmdd`. */
 const idBorn = (yyyymmdd: string) => withCheck(`110105${yyyymmdd}001`);
 
-const profile: Profile = {
-  applyLimitFen: 5_000_000,
-  workCityCode: '440300',
-  age: 30,
-  job: 'employee',
-  socialSecurity: 'over6Months',
-  housingFund: 'under6Months',
-  insurance: 'over1Year',
-  houseProperty: 'owned',
-  carProperty: 'mortgageable',
-  sesameCredit: '650to700',
-  creditInvestigation: 'good',
-  phoneBrand: 'huawei',
-};
+const profile: Profile = SAMPLE_PROFILE;
 
 let seq = 0;
 function product(over: Partial<Product> = {}, rules: ProductRules = {}): Product {
