@@ -10,6 +10,9 @@ import analyticsRoutes from './modules/analytics/routes.ts';
 import applicationRoutes from './modules/applications/routes.ts';
 import authRoutes from './modules/auth/routes.ts';
 import channelRoutes from './modules/channels/routes.ts';
+import consentRoutes from './modules/consent/routes.ts';
+import deliveryRoutes from './modules/delivery/routes.ts';
+import matchingRoutes from './modules/matching/routes.ts';
 import { seedDemoChannels } from './modules/channels/seed.ts';
 import geoRoutes from './modules/geo/routes.ts';
 import { seedDemoProducts } from './modules/products/seed.ts';
@@ -85,6 +88,10 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(geoRoutes);
   await app.register(systemRoutes);
   await app.register(applicationRoutes);
+  await app.register(matchingRoutes);
+  await app.register(consentRoutes);
+  await app.register(deliveryRoutes);
+  await app.register(import('./modules/catalog/routes.ts'));
 
   for (const plugin of opts.plugins ?? []) await app.register(plugin);
 
@@ -100,7 +107,16 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
 
   if (config.NODE_ENV !== 'production') {
     await seedDemoChannels(app.database.db);
-    await seedDemoProducts(app.database.db, app.services.keys.ring);
+    const sandbox = (config.PARTNER_SANDBOX ?? (config.NODE_ENV === 'development' ? 'on' : 'off')) === 'on';
+    await seedDemoProducts(
+      app.database.db,
+      app.services.keys.ring,
+      sandbox ? (config.PARTNER_SANDBOX_URL ?? `http://127.0.0.1:${config.PORT}`) : undefined,
+    );
+  }
+  if ((config.DELIVERY_WORKER ?? (config.NODE_ENV === 'test' ? 'off' : 'inline')) === 'inline') {
+    app.addHook('onListen', async () => app.services.delivery.start(config.DELIVERY_POLL_MS));
+    app.addHook('preClose', async () => app.services.delivery.stop());
   }
   await app.ready();
   return app;

@@ -6,6 +6,9 @@ import type { AnalyticsService } from './modules/analytics/service.ts';
 import type { AuthService, AuthUser } from './modules/auth/service.ts';
 import type { SmsCodes } from './modules/auth/sms-codes.ts';
 import type { ChannelService } from './modules/channels/service.ts';
+import type { ConsentService } from './modules/consent/service.ts';
+import type { DeliveryWorker } from './modules/delivery/worker.ts';
+import type { MatchService } from './modules/matching/service.ts';
 import type { GeoService } from './modules/geo/service.ts';
 import type { Limiter } from './modules/limits/limiter.ts';
 import type { StaffRow, StaffService } from './modules/staff/service.ts';
@@ -23,6 +26,9 @@ export interface Services {
   analytics: AnalyticsService;
   geo: GeoService;
   realName: RealNameProvider;
+  matching: MatchService;
+  consent: ConsentService;
+  delivery: DeliveryWorker;
   phoneIndex(phone: string): string;
 }
 

@@ -26,6 +26,12 @@ export const ErrorCode = {
   RATE_LIMITED: 429,
   SERVER_ERROR: 500,
   SERVICE_UNAVAILABLE: 503,
+  /** Matching or consent needs a saved application form first. */
+  FORM_NOT_SUBMITTED: 1101,
+  /** A consent names a product that is not (or no longer) offered to the person. */
+  OFFER_UNAVAILABLE: 1102,
+  /** A partner callback or delivery with a bad signature. */
+  BAD_SIGNATURE: 1103,
 } as const;
 
 export type ErrorCodeName = keyof typeof ErrorCode;
@@ -56,6 +62,9 @@ export const errorCatalogue: Record<ErrorCodeName, ErrorDef> = {
   RATE_LIMITED: { status: 429, msg: '操作过于频繁，请稍后再试' },
   SERVER_ERROR: { status: 500, msg: '服务器错误' },
   SERVICE_UNAVAILABLE: { status: 503, msg: '服务暂时不可用，请稍后重试' },
+  FORM_NOT_SUBMITTED: { status: 409, msg: '请先填写并提交申请资料' },
+  OFFER_UNAVAILABLE: { status: 409, msg: '所选机构已不在您的匹配结果中，请刷新后重试' },
+  BAD_SIGNATURE: { status: 401, msg: '签名校验失败' },
 };
 
 /** Codes after which the client logs the person out and sends them to /getQuota. */

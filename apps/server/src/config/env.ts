@@ -62,6 +62,25 @@ export const envSchema = z
 
     WEB_DIST: z.string().optional(),
     ADMIN_DIST: z.string().optional(),
+
+    /** Matching (docs/matching-consent-delivery.md). */
+    MATCH_MAX_LENDERS: intFromEnv(3, 1, 20),
+    MATCH_LOCKOUT_DAYS: intFromEnv(30, 0, 365),
+    MATCH_PERIOD_DAYS: intFromEnv(30, 1, 365),
+    DUP_CHECK_TIMEOUT_MS: intFromEnv(1500, 100, 10_000),
+
+    /** Lead delivery: 'inline' runs the worker inside the API process; 'off' leaves it to `npm run worker`. */
+    DELIVERY_WORKER: z.enum(['inline', 'off']).optional(),
+    DELIVERY_MAX_ATTEMPTS: intFromEnv(8, 1, 50),
+    DELIVERY_BACKOFF_BASE_MS: intFromEnv(2000, 10, 3_600_000),
+    DELIVERY_BACKOFF_MAX_MS: intFromEnv(600_000, 10, 86_400_000),
+    DELIVERY_TIMEOUT_MS: intFromEnv(10_000, 100, 120_000),
+    DELIVERY_LEASE_MS: intFromEnv(60_000, 1000, 3_600_000),
+    DELIVERY_POLL_MS: intFromEnv(1000, 50, 60_000),
+    /** Dev-only partner sandbox (/api/dev/partner-sandbox); seeded lenders deliver to it. */
+    PARTNER_SANDBOX: z.enum(['on', 'off']).optional(),
+    /** Base URL the seeded lenders' endpoints point at (default http://127.0.0.1:PORT). */
+    PARTNER_SANDBOX_URL: z.string().url().optional(),
   })
   .superRefine((env, ctx) => {
     if (env.SMS_PROVIDER === 'aliyun') {
@@ -86,6 +105,13 @@ export const envSchema = z
       });
     }
     if (env.NODE_ENV === 'production') {
+      if (env.PARTNER_SANDBOX === 'on') {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['PARTNER_SANDBOX'],
+          message: 'the partner sandbox is for development only',
+        });
+      }
       if (env.SMS_PROVIDER === 'console') {
         ctx.addIssue({
           code: 'custom',

@@ -261,6 +261,11 @@ export const partners = pgTable('partners', {
   contactPhoneEnc: text('contact_phone_enc').notNull(),
   contactPhoneMasked: text('contact_phone_masked').notNull(),
   apiEndpoint: text('api_endpoint'),
+  /**
+   * Duplicate pre-check endpoint (link types 2/6): receives only HMAC-SHA256(signing secret, phone)
+   * and answers whether the lender already has the person. Null: the lender offers no pre-check.
+   */
+  dupCheckEndpoint: text('dup_check_endpoint'),
   /** encryptField(ring, secret): HMAC-SHA256 key of the lead delivery. */
   signingSecretEnc: text('signing_secret_enc'),
   /** Hosts the partner's pages may be opened on (/inline-page, redirects). */
@@ -368,3 +373,233 @@ export const applicationDrafts = pgTable('application_drafts', {
   createdAt: ts('created_at').notNull().defaultNow(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });
+
+/** Shanghai calendar day (YYYY-MM-DD) column. */
+const day = (name: string) => date(name, { mode: 'string' });
+
+/**
+ * One matching run for a person (POST /api/user/info/save, direct/match): the draft snapshot it used
+ * (encrypted), the type of match and every excluded product with its reasons (kept for the console).
+ */
+export const matchRuns = pgTable(
+  'match_runs',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    adChannelCode: text('ad_channel_code'),
+    /** Spec §3 match type 1–6 (1 default … 6 second match). */
+    matchType: smallint('match_type').notNull(),
+    /** Spec §3 re-match type 0–3 for direct matches; null for a form save. */
+    directMatchType: smallint('direct_match_type'),
+    /** 'form' (POST save), 'auto' (the automatic Haier form, confirmed by the person), 'direct'. */
+    source: text('source', { enum: ['form', 'auto', 'direct'] }).notNull(),
+    /** encryptField(ring, JSON of the draft matched). */
+    profileEnc: text('profile_enc').notNull(),
+    /** 0 sold out, 1 matched, 2 already registered at the top lender; null: nothing eligible. */
+    applyStatus: smallint('apply_status'),
+    /** [{productId, reasons:[{code,text}]}] */
+    excluded: jsonb('excluded').$type<{ productId: string; reasons: { code: string; text: string }[] }[]>()
+      .notNull()
+      .default([]),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('match_runs_user').on(t.userId, t.createdAt)],
+);
+
+/**
+ * A product offered to a person by a run. An offer holds one slot of the product's daily and total
+ * caps (reserved atomically when offered, given back when declined or superseded).
+ */
+export const matchOffers = pgTable(
+  'match_offers',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    runId: bigint('run_id', { mode: 'number' })
+      .notNull()
+      .references(() => matchRuns.id, { onDelete: 'cascade' }),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    productId: integer('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'restrict' }),
+    partnerId: integer('partner_id')
+      .notNull()
+      .references(() => partners.id, { onDelete: 'restrict' }),
+    rank: smallint('rank').notNull(),
+    /** Rules the profile satisfied: [{rule, text}]. */
+    matched: jsonb('matched').$type<{ rule: string; text: string }[]>().notNull().default([]),
+    /** Shanghai day whose cap slot the offer holds. */
+    capDay: day('cap_day').notNull(),
+    status: text('status', { enum: ['offered', 'consented', 'declined', 'released'] })
+      .notNull()
+      .default('offered'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    decidedAt: ts('decided_at'),
+  },
+  (t) => [
+    index('match_offers_user_status').on(t.userId, t.status),
+    index('match_offers_run').on(t.runId),
+  ],
+);
+
+/** The exact agreement texts people consented to, by SHA-256 of the text (immutable). */
+export const agreementTexts = pgTable('agreement_texts', {
+  hash: text('hash').primaryKey(),
+  agreementCode: text('agreement_code').notNull(),
+  version: text('version').notNull(),
+  title: text('title').notNull(),
+  content: text('content').notNull(),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});
+
+/** Consent to share data with one lender (PIPL art. 23), one per offer. */
+export const consents = pgTable(
+  'consents',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    offerId: bigint('offer_id', { mode: 'number' })
+      .notNull()
+      .unique()
+      .references(() => matchOffers.id, { onDelete: 'cascade' }),
+    productId: integer('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'restrict' }),
+    partnerId: integer('partner_id')
+      .notNull()
+      .references(() => partners.id, { onDelete: 'restrict' }),
+    agreementCode: text('agreement_code').notNull(),
+    agreementVersion: text('agreement_version').notNull(),
+    textHash: text('text_hash')
+      .notNull()
+      .references(() => agreementTexts.hash, { onDelete: 'restrict' }),
+    /** Form fields shared with the lender. */
+    fields: jsonb('fields').$type<string[]>().notNull(),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('consents_user').on(t.userId, t.createdAt)],
+);
+
+export type LeadStatus = 'pending' | 'delivered' | 'dead' | 'redirect' | 'awaiting_callback';
+
+/**
+ * The outbox: one lead per consent, written in the consent's transaction. The delivery worker sends
+ * `pending` leads (api mode); redirect products answer their URL instead; callback / joint-login
+ * leads wait for the partner's callback.
+ */
+export const leads = pgTable(
+  'leads',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    consentId: bigint('consent_id', { mode: 'number' })
+      .notNull()
+      .unique()
+      .references(() => consents.id, { onDelete: 'cascade' }),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    productId: integer('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'restrict' }),
+    partnerId: integer('partner_id')
+      .notNull()
+      .references(() => partners.id, { onDelete: 'restrict' }),
+    /** Sent as Idempotency-Key and as leadId: the partner de-duplicates on it. */
+    idempotencyKey: text('idempotency_key').notNull().unique(),
+    mode: text('mode', { enum: ['api', 'h5Redirect', 'callback', 'jointLogin', 'none'] }).notNull(),
+    /** encryptField(ring, JSON of the consented fields). */
+    payloadEnc: text('payload_enc').notNull(),
+    /** From the automatic (Haier) form: the person confirmed pre-selected answers. */
+    autoForm: boolean('auto_form').notNull().default(false),
+    status: text('status', {
+      enum: ['pending', 'delivered', 'dead', 'redirect', 'awaiting_callback'],
+    }).notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: ts('next_attempt_at').notNull().defaultNow(),
+    /** A worker's claim; another worker may take the lead after it passes (crash recovery). */
+    lockedUntil: ts('locked_until'),
+    lastError: text('last_error'),
+    /** The partner's reference from its answer or callback. */
+    partnerRef: text('partner_ref'),
+    /** The partner's callback (link types 5 and 8): status and details. */
+    callback: jsonb('callback').$type<Record<string, unknown> | null>(),
+    deliveredAt: ts('delivered_at'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [index('leads_due').on(t.status, t.nextAttemptAt), index('leads_user').on(t.userId)],
+);
+
+/** Every delivery attempt and the partner's answer. */
+export const leadAttempts = pgTable(
+  'lead_attempts',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    leadId: bigint('lead_id', { mode: 'number' })
+      .notNull()
+      .references(() => leads.id, { onDelete: 'cascade' }),
+    attempt: integer('attempt').notNull(),
+    startedAt: ts('started_at').notNull(),
+    durationMs: integer('duration_ms').notNull(),
+    httpStatus: integer('http_status'),
+    outcome: text('outcome', { enum: ['delivered', 'duplicate', 'retry', 'dead'] }).notNull(),
+    /** First 500 characters of the answer. */
+    response: text('response'),
+    error: text('error'),
+  },
+  (t) => [index('lead_attempts_lead').on(t.leadId)],
+);
+
+/**
+ * Product exposures, applies and H5-jump confirmations (spec §7 "Products"): reportProductExposure,
+ * product/apply, apiH5JumpUrlSuccessFlag.
+ */
+export const productEvents = pgTable(
+  'product_events',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    userId: bigint('user_id', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
+    productId: integer('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['exposure', 'apply', 'jump_success'] }).notNull(),
+    /** Spec §3 ad placement 0–7. */
+    entranceType: smallint('entrance_type'),
+    appH5: smallint('app_h5'),
+    /** Shanghai calendar day. */
+    day: day('day').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('product_events_user_day').on(t.userId, t.day),
+    index('product_events_product_day').on(t.productId, t.kind, t.day),
+  ],
+);
+
+/**
+ * Dev-only partner sandbox (/api/dev/partner-sandbox): what a lender's API received, de-duplicated on
+ * the idempotency key as a real partner would. Never used in production.
+ */
+export const sandboxPartnerLeads = pgTable(
+  'sandbox_partner_leads',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    partnerCode: text('partner_code').notNull(),
+    idempotencyKey: text('idempotency_key').notNull(),
+    /** HMAC-SHA256(partner secret, phone): what a duplicate pre-check compares. */
+    phoneHash: text('phone_hash').notNull(),
+    body: jsonb('body').$type<Record<string, unknown>>().notNull(),
+    receivedAt: ts('received_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('sandbox_partner_leads_key').on(t.partnerCode, t.idempotencyKey),
+    index('sandbox_partner_leads_phone').on(t.partnerCode, t.phoneHash),
+  ],
+);

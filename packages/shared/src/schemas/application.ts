@@ -107,6 +107,17 @@ const fullObject = z.object(draftFields, { error: '表单数据必须是对象' 
 export const applicationFormBody = z.preprocess(dropEmpty, fullObject);
 export type ApplicationForm = z.infer<typeof fullObject>;
 
+/**
+ * POST /api/user/info/save body: the whole draft, plus `autoForm: true` when the answers came from the
+ * automatic (Haier) form and the person confirmed them (partners are told).
+ */
+export const applicationSaveBody = z.preprocess(
+  dropEmpty,
+  fullObject.extend({
+    autoForm: z.boolean({ error: 'autoForm 必须是 true 或 false' }).optional(),
+  }),
+);
+
 /** POST /api/user/info/tempSave: any subset of the draft (autosave); merged into the stored draft. */
 export const applicationDraftBody = z.preprocess(dropEmpty, fullObject.partial());
 export type ApplicationDraft = z.infer<ReturnType<typeof fullObject.partial>>;

@@ -197,7 +197,9 @@ export type ReasonCode =
   | 'CREDIT_RECORD_NOT_ACCEPTED'
   // selection
   | 'SAME_LENDER'
-  | 'LENDER_LIMIT';
+  | 'LENDER_LIMIT'
+  // set by the match service (not the pure engine): the lender's duplicate pre-check has the person
+  | 'ALREADY_REGISTERED';
 
 /** Why a product was excluded: a machine code and the Chinese text shown in the console. */
 export interface Reason {

@@ -421,14 +421,25 @@ export function assertDemoProductsPublishable(): void {
 }
 
 /** Upserts the demo partners and products (runs at start outside production). */
-export async function seedDemoProducts(db: Db, ring: KeyRing): Promise<void> {
+/**
+ * Seeds the demo lenders and products. With `sandboxBaseUrl` (development) every lender delivers to
+ * and answers duplicate pre-checks from the local partner sandbox on that server.
+ */
+export async function seedDemoProducts(db: Db, ring: KeyRing, sandboxBaseUrl?: string): Promise<void> {
   assertDemoProductsPublishable();
   const now = new Date();
+  const base = sandboxBaseUrl?.replace(/\/+$/, '');
   const seeded = await db
     .insert(partners)
     .values(
       DEMO_PARTNERS.map(({ contactPhone, signingSecret, ...p }) => ({
         ...p,
+        ...(base
+          ? {
+              apiEndpoint: `${base}/api/dev/partner-sandbox/${p.code}/leads`,
+              dupCheckEndpoint: `${base}/api/dev/partner-sandbox/${p.code}/dup-check`,
+            }
+          : {}),
         contactPhoneEnc: encryptField(ring, contactPhone),
         contactPhoneMasked: maskPhone(contactPhone),
         signingSecretEnc: signingSecret === null ? null : encryptField(ring, signingSecret),

@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import type { Env } from '../../config/env.ts';
 import { loadKeys } from '../../config/keys.ts';
 import { blindIndex } from '../../lib/crypto.ts';
 import { AnalyticsService } from '../../modules/analytics/service.ts';
@@ -16,12 +17,28 @@ import { GeoService } from '../../modules/geo/service.ts';
 import { DbCounterStore } from '../../modules/limits/db-store.ts';
 import { Limiter } from '../../modules/limits/limiter.ts';
 import { RedisCounterStore } from '../../modules/limits/redis-store.ts';
+import { ConsentService } from '../../modules/consent/service.ts';
+import { DeliveryWorker } from '../../modules/delivery/worker.ts';
+import { MatchService } from '../../modules/matching/service.ts';
 import { StaffService } from '../../modules/staff/service.ts';
 import { createGeoProvider } from '../../providers/geo/index.ts';
 import { createRealNameProvider } from '../../providers/realname/index.ts';
 import { AliyunSmsProvider } from '../../providers/sms/aliyun.ts';
 import { ConsoleSmsProvider } from '../../providers/sms/console.ts';
 import type { SmsProvider } from '../../providers/sms/types.ts';
+
+/** The delivery worker's settings from the environment. */
+export function deliveryConfig(config: Env) {
+  return {
+    maxAttempts: config.DELIVERY_MAX_ATTEMPTS,
+    baseMs: config.DELIVERY_BACKOFF_BASE_MS,
+    maxMs: config.DELIVERY_BACKOFF_MAX_MS,
+    jitter: 0.2,
+    timeoutMs: config.DELIVERY_TIMEOUT_MS,
+    leaseMs: config.DELIVERY_LEASE_MS,
+    batch: 20,
+  };
+}
 
 export interface ServicesOptions {
   /** Key prefix for limiter counters (tests isolate themselves with it). */
@@ -110,7 +127,28 @@ export default fp<ServicesOptions>(
       auth,
     });
     const realName = createRealNameProvider(config, app.log);
+    const matching = new MatchService({
+      db: database.db,
+      ring: keys.ring,
+      log: app.log,
+      config: {
+        maxLendersPerPeriod: config.MATCH_MAX_LENDERS,
+        reapplyLockoutDays: config.MATCH_LOCKOUT_DAYS,
+        periodDays: config.MATCH_PERIOD_DAYS,
+        dupCheckTimeoutMs: config.DUP_CHECK_TIMEOUT_MS,
+      },
+    });
+    const consent = new ConsentService({ db: database.db, ring: keys.ring });
+    const delivery = new DeliveryWorker({
+      db: database.db,
+      ring: keys.ring,
+      log: app.log,
+      config: deliveryConfig(config),
+    });
     app.decorate('services', {
+      matching,
+      consent,
+      delivery,
       keys,
       limiter,
       sms,

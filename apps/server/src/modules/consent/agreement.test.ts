@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { fieldLabels, formatApr, renderInfoAgreement, textHash } from './agreement.ts';
+
+const lender = {
+  legalName: '星河消费金融有限公司',
+  licenceNumber: '金融许可证 S0001H211000001',
+  contactName: '张经理',
+  contactPhone: '138****0001',
+};
+const product = {
+  productName: '星河信用贷',
+  aprBps: 1800,
+  sharedFields: ['realName', 'mobile', 'workCity', 'workCityCode'],
+};
+
+describe('renderInfoAgreement', () => {
+  it('names the lender, its contact, the APR, the fields and the purpose', () => {
+    const a = renderInfoAgreement(lender, product);
+    expect(a.content).toContain('星河消费金融有限公司');
+    expect(a.content).toContain('S0001H211000001');
+    expect(a.content).toContain('张经理');
+    expect(a.content).toContain('138****0001');
+    expect(a.content).toContain('18.00%');
+    expect(a.content).toContain('姓名、手机号、工作城市。');
+    expect(a.content).toContain('第二十三条');
+    expect(a.textHash).toBe(textHash(a.content));
+  });
+  it('is deterministic and differs per lender or field set', () => {
+    const a = renderInfoAgreement(lender, product);
+    expect(renderInfoAgreement(lender, product).textHash).toBe(a.textHash);
+    expect(renderInfoAgreement({ ...lender, legalName: '其他公司' }, product).textHash).not.toBe(a.textHash);
+    expect(renderInfoAgreement(lender, { ...product, sharedFields: ['mobile'] }).textHash).not.toBe(
+      a.textHash,
+    );
+  });
+});
+
+describe('helpers', () => {
+  it('labels fields once each', () => {
+    expect(fieldLabels(['workCity', 'workCityCode', 'identity'])).toEqual(['工作城市', '身份证号']);
+  });
+  it('formats basis points as a percentage', () => {
+    expect(formatApr(2400)).toBe('24.00%');
+    expect(formatApr(735)).toBe('7.35%');
+  });
+});

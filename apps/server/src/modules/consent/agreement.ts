@@ -1,0 +1,71 @@
+import { createHash } from 'node:crypto';
+import { INFO_AGREEMENT, SHAREABLE_FIELD_LABELS, SHARING_PURPOSE } from '@lm/shared/schemas/matching';
+
+/** Version of the per-lender information-sharing agreement; bump it with every change of the text. */
+export const INFO_AGREEMENT_VERSION = '2026.11';
+
+export interface AgreementLender {
+  legalName: string;
+  licenceNumber: string;
+  contactName: string;
+  /** Masked. */
+  contactPhone: string;
+}
+
+export interface AgreementProduct {
+  productName: string;
+  aprBps: number;
+  sharedFields: readonly string[];
+}
+
+export interface RenderedAgreement {
+  id: string;
+  title: string;
+  version: string;
+  content: string;
+  /** SHA-256 hex of `content`. */
+  textHash: string;
+}
+
+export function textHash(content: string): string {
+  return createHash('sha256').update(content, 'utf8').digest('hex');
+}
+
+/** Chinese labels of the fields, de-duplicated (workCity and workCityCode are one item), in order. */
+export function fieldLabels(fields: readonly string[]): string[] {
+  const labels: string[] = [];
+  for (const f of fields) {
+    const label = (SHAREABLE_FIELD_LABELS as Record<string, string>)[f] ?? f;
+    if (!labels.includes(label)) labels.push(label);
+  }
+  return labels;
+}
+
+export const formatApr = (bps: number) => `${(bps / 100).toFixed(2)}%`;
+
+/**
+ * The information-sharing agreement for one lender: who receives which data, why, at what price of
+ * credit, and how to withdraw. Deterministic: the same lender and product give the same text (and
+ * hash), so a consent's hash identifies the exact text.
+ */
+export function renderInfoAgreement(lender: AgreementLender, product: AgreementProduct): RenderedAgreement {
+  const fields = fieldLabels(product.sharedFields).join('、');
+  const content = [
+    `${INFO_AGREEMENT.title}（版本 ${INFO_AGREEMENT_VERSION}）`,
+    '',
+    `一、接收方：${lender.legalName}（${lender.licenceNumber}），联系人：${lender.contactName}，联系电话：${lender.contactPhone}。`,
+    `二、申请产品：${product.productName}，综合年化利率（含全部费用）${formatApr(product.aprBps)}。`,
+    `三、共享的个人信息：${fields}。`,
+    `四、目的：${SHARING_PURPOSE}。接收方不得将上述信息用于其他目的，不得向第三方提供。`,
+    '五、方式：平台在您勾选并确认后，通过加密通道一次性向接收方传送上述信息；您未勾选的机构不会收到任何信息。',
+    '六、您的权利：您可以通过“我的-安全中心”或联系客服撤回本授权，撤回不影响撤回前已进行的处理；接收方应按法律规定期限保存并在期满后删除您的信息。',
+    '七、本授权依据《中华人民共和国个人信息保护法》第二十三条单独取得，仅对上述接收方有效。',
+  ].join('\n');
+  return {
+    id: INFO_AGREEMENT.id,
+    title: INFO_AGREEMENT.title,
+    version: INFO_AGREEMENT_VERSION,
+    content,
+    textHash: textHash(content),
+  };
+}

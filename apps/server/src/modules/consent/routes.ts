@@ -1,0 +1,87 @@
+import { authBody, authData, INFO_AGREEMENT, protocolData, protocolQuery } from '@lm/shared/schemas/matching';
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { envelope, ok } from '../../lib/envelope.ts';
+import { appError } from '../../lib/errors.ts';
+import { clientMeta, requireUser } from '../../plugins/app/auth.ts';
+
+const tags = ['consent'];
+const security = [{ accessToken: [] }];
+
+/** Spec §7: PUT /api/user/info/auth, GET protocol/{id}, GET protocol2/getContent. */
+const consentRoutes: FastifyPluginAsync = async (root) => {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  const { consent } = app.services;
+
+  app.put(
+    '/api/user/info/auth',
+    {
+      onRequest: requireUser,
+      schema: {
+        tags,
+        security,
+        summary:
+          'Consent lender by lender: each ticked offer gets a consent (agreement version + text hash) and a ' +
+          'lead in one transaction; offers not ticked are declined',
+        body: authBody,
+        response: { 200: envelope(authData) },
+      },
+    },
+    async (req) => {
+      const meta = clientMeta(req);
+      const result = await consent.consent(
+        req.user!,
+        { productIds: req.body.productIds, matchId: req.body.matchId },
+        { ip: meta.ip, userAgent: meta.userAgent },
+      );
+      return ok({ submitStatus: 10 as const, ...result });
+    },
+  );
+
+  app.get(
+    '/api/user/info/protocol/:id',
+    {
+      schema: {
+        tags,
+        summary:
+          'Agreement text for a product’s lender: exactly what a consent to it records (with its hash)',
+        params: z.object({ id: z.string().max(64) }),
+        querystring: protocolQuery,
+        response: { 200: envelope(protocolData) },
+      },
+    },
+    async (req) => {
+      if (req.params.id !== INFO_AGREEMENT.id) throw appError('NOT_FOUND', '协议不存在');
+      if (!req.query.productId) throw appError('VALIDATION_FAILED', '请指定产品（productId）');
+      const rendered = await consent.agreementFor(Number(req.query.productId));
+      if (!rendered) throw appError('NOT_FOUND', '产品不存在');
+      return ok({ ...rendered, consentedAt: null });
+    },
+  );
+
+  app.get(
+    '/api/user/info/protocol2/getContent',
+    {
+      onRequest: requireUser,
+      schema: {
+        tags,
+        security,
+        summary:
+          'The stored agreement text the person consented to (by consentId, else latest for productId)',
+        querystring: protocolQuery,
+        response: { 200: envelope(protocolData) },
+      },
+    },
+    async (req) => {
+      const row = await consent.consentedText(req.user!.id, {
+        consentId: req.query.consentId,
+        productId: req.query.productId ? Number(req.query.productId) : undefined,
+      });
+      if (!row) throw appError('NOT_FOUND', '暂无授权记录');
+      return ok({ ...row, consentedAt: row.consentedAt.toISOString() });
+    },
+  );
+};
+
+export default consentRoutes;

@@ -1,0 +1,241 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import { type Db, rowsOf } from '../../db/client.ts';
+import { consents, leadAttempts, leads, partners, products } from '../../db/schema.ts';
+import { decryptField, type KeyRing } from '../../lib/crypto.ts';
+import { type BackoffOptions, backoffMs, sign } from './signing.ts';
+
+export interface DeliveryConfig extends BackoffOptions {
+  maxAttempts: number;
+  timeoutMs: number;
+  leaseMs: number;
+  /** Leads claimed per round. */
+  batch: number;
+}
+
+export interface DeliveryDeps {
+  db: Db;
+  ring: KeyRing;
+  log: FastifyBaseLogger;
+  config: DeliveryConfig;
+  fetch?: typeof fetch;
+  random?: () => number;
+}
+
+interface Claimed {
+  id: number;
+  attempts: number;
+}
+
+type Outcome = 'delivered' | 'duplicate' | 'retry' | 'dead';
+
+/**
+ * The lead-delivery worker (docs/matching-consent-delivery.md): claims due `pending` leads with a lease
+ * (FOR UPDATE SKIP LOCKED), posts each to its partner signed with HMAC-SHA256 and an idempotency key,
+ * records every attempt, retries with exponential backoff and jitter, and gives up (`dead`) after
+ * `maxAttempts`. A lead whose worker died is claimed again once its lease has passed.
+ */
+export class DeliveryWorker {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<number> | null = null;
+  private stopped = false;
+
+  constructor(private readonly d: DeliveryDeps) {}
+
+  /** Claims due leads (attempt counted at claim time, so a crash mid-send still counts). */
+  private async claim(): Promise<Claimed[]> {
+    const { leaseMs, batch } = this.d.config;
+    const result = await this.d.db.execute(sql`
+      update leads set locked_until = now() + ${leaseMs} * interval '1 millisecond',
+        attempts = attempts + 1, updated_at = now()
+      where id in (
+        select id from leads
+        where status = 'pending' and next_attempt_at <= now()
+          and (locked_until is null or locked_until <= now())
+        order by next_attempt_at, id
+        limit ${batch}
+        for update skip locked)
+      returning id, attempts`);
+    return rowsOf<{ id: number | string; attempts: number }>(result).map((r) => ({
+      id: Number(r.id),
+      attempts: r.attempts,
+    }));
+  }
+
+  /** One round: claim and send. Returns how many leads were attempted. */
+  async runOnce(): Promise<number> {
+    const claimed = await this.claim();
+    await Promise.all(claimed.map((c) => this.deliver(c)));
+    return claimed.length;
+  }
+
+  /** Rounds until nothing is due (tests, the CLI's `--drain`). */
+  async drain(maxRounds = 100): Promise<number> {
+    let total = 0;
+    for (let i = 0; i < maxRounds; i++) {
+      const n = await this.runOnce();
+      total += n;
+      if (n === 0) break;
+    }
+    return total;
+  }
+
+  private async deliver(c: Claimed): Promise<void> {
+    const [row] = await this.d.db
+      .select({
+        key: leads.idempotencyKey,
+        payloadEnc: leads.payloadEnc,
+        autoForm: leads.autoForm,
+        consentedAt: consents.createdAt,
+        agreementVersion: consents.agreementVersion,
+        textHash: consents.textHash,
+        productCode: products.code,
+        productName: products.productName,
+        endpoint: partners.apiEndpoint,
+        secretEnc: partners.signingSecretEnc,
+        partnerCode: partners.code,
+      })
+      .from(leads)
+      .innerJoin(consents, eq(leads.consentId, consents.id))
+      .innerJoin(products, eq(leads.productId, products.id))
+      .innerJoin(partners, eq(leads.partnerId, partners.id))
+      .where(eq(leads.id, c.id))
+      .limit(1);
+    if (!row) return;
+
+    const startedAt = new Date();
+    let httpStatus: number | null = null;
+    let response: string | null = null;
+    let error: string | null = null;
+    let partnerRef: string | null = null;
+    let outcome: Outcome;
+
+    if (!row.endpoint || !row.secretEnc) {
+      error = '机构未配置接收地址或签名密钥';
+      outcome = 'dead';
+    } else {
+      const body = JSON.stringify({
+        leadId: row.key,
+        productCode: row.productCode,
+        productName: row.productName,
+        consentedAt: row.consentedAt.toISOString(),
+        agreement: { version: row.agreementVersion, textHash: row.textHash },
+        autoForm: row.autoForm,
+        fields: JSON.parse(decryptField(this.d.ring, row.payloadEnc)) as Record<string, unknown>,
+      });
+      const ts = Math.floor(Date.now() / 1000);
+      const secret = decryptField(this.d.ring, row.secretEnc);
+      try {
+        const res = await (this.d.fetch ?? fetch)(row.endpoint, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'idempotency-key': row.key,
+            'x-lm-timestamp': String(ts),
+            'x-lm-signature': sign(secret, ts, body),
+          },
+          body,
+          signal: AbortSignal.timeout(this.d.config.timeoutMs),
+        });
+        httpStatus = res.status;
+        response = (await res.text()).slice(0, 500);
+        if (res.ok) {
+          outcome = 'delivered';
+          partnerRef = refOf(response);
+        } else if (res.status === 409) {
+          outcome = 'duplicate';
+        } else {
+          outcome = 'retry';
+          error = `HTTP ${res.status}`;
+        }
+      } catch (err) {
+        outcome = 'retry';
+        const e = err as Error;
+        error = e.name === 'TimeoutError' ? `超时（${this.d.config.timeoutMs} ms）` : e.message.slice(0, 200);
+      }
+      if (outcome === 'retry' && c.attempts >= this.d.config.maxAttempts) outcome = 'dead';
+    }
+
+    const durationMs = Date.now() - startedAt.getTime();
+    await this.d.db.insert(leadAttempts).values({
+      leadId: c.id,
+      attempt: c.attempts,
+      startedAt,
+      durationMs,
+      httpStatus,
+      outcome,
+      response,
+      error,
+    });
+    // Only the claim that is still current may settle the lead (a stale worker whose lease passed
+    // and whose lead was claimed again does not overwrite the newer attempt).
+    const mine = and(eq(leads.id, c.id), eq(leads.attempts, c.attempts), eq(leads.status, 'pending'));
+    if (outcome === 'delivered' || outcome === 'duplicate') {
+      await this.d.db
+        .update(leads)
+        .set({
+          status: 'delivered',
+          deliveredAt: new Date(),
+          lockedUntil: null,
+          lastError: null,
+          ...(partnerRef ? { partnerRef } : {}),
+          updatedAt: new Date(),
+        })
+        .where(mine);
+    } else if (outcome === 'dead') {
+      await this.d.db
+        .update(leads)
+        .set({ status: 'dead', lockedUntil: null, lastError: error, updatedAt: new Date() })
+        .where(mine);
+      this.d.log.warn(
+        { lead: c.id, partner: row.partnerCode, attempts: c.attempts },
+        'lead moved to dead letters',
+      );
+    } else {
+      const delay = backoffMs(c.attempts, this.d.config, this.d.random);
+      await this.d.db
+        .update(leads)
+        .set({
+          nextAttemptAt: new Date(Date.now() + delay),
+          lockedUntil: null,
+          lastError: error,
+          updatedAt: new Date(),
+        })
+        .where(mine);
+    }
+  }
+
+  /** Polls every `intervalMs` until stop(). */
+  start(intervalMs: number): void {
+    this.stopped = false;
+    const tick = () => {
+      if (this.stopped) return;
+      this.running = this.runOnce().catch((err: Error) => {
+        this.d.log.error({ err: { message: err.message } }, 'delivery round failed');
+        return 0;
+      });
+      void this.running.finally(() => {
+        if (!this.stopped) this.timer = setTimeout(tick, intervalMs);
+      });
+    };
+    this.timer = setTimeout(tick, intervalMs);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.running;
+  }
+}
+
+/** The partner's reference from its JSON answer (`id`, `leadId`, `data.id`), if any. */
+export function refOf(text: string | null): string | null {
+  if (!text) return null;
+  try {
+    const j = JSON.parse(text) as { id?: unknown; leadId?: unknown; data?: { id?: unknown } };
+    const ref = j.id ?? j.data?.id ?? j.leadId;
+    return typeof ref === 'string' || typeof ref === 'number' ? String(ref).slice(0, 128) : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,96 @@
+import { applicationFormBody, applicationSaveBody } from '@lm/shared/schemas/application';
+import { directMatchBody, matchResultSchema } from '@lm/shared/schemas/matching';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { envelope, ok } from '../../lib/envelope.ts';
+import { appError } from '../../lib/errors.ts';
+import { requireUser } from '../../plugins/app/auth.ts';
+import { ApplicationService } from '../applications/service.ts';
+import { describeWait } from '../auth/rules.ts';
+
+const tags = ['user info'];
+const security = [{ accessToken: [] }];
+
+/** Matches (form saves and re-matches) per person per hour. */
+export const MATCHES_PER_USER_PER_HOUR = 30;
+
+/** Re-match types that mean "second match" (spec §3 re-match type 3, match type 6). */
+export const SECOND_MATCH_TYPES = new Set([3, 6]);
+
+/** Spec §7: POST /api/user/info/save and POST /api/user/info/direct/match. */
+const matchingRoutes: FastifyPluginAsync = async (root) => {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  const drafts = new ApplicationService({ db: app.database.db, ring: app.services.keys.ring });
+  const { matching, limiter } = app.services;
+  app.addHook('onRequest', requireUser);
+
+  const limit = async (req: FastifyRequest) => {
+    const d = await limiter.consume(`match:user:${req.user!.id}`, MATCHES_PER_USER_PER_HOUR, {
+      ms: 3600_000,
+    });
+    if (!d.allowed) {
+      const retryAfter = Math.ceil(d.retryAfterMs / 1000);
+      throw appError('RATE_LIMITED', `匹配过于频繁，请${describeWait(retryAfter)}后再试`, { retryAfter });
+    }
+  };
+
+  app.post(
+    '/api/user/info/save',
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          'Submit the whole application form: stored as the draft, then matched (answers the match result)',
+        body: applicationSaveBody,
+        response: { 200: envelope(matchResultSchema) },
+      },
+    },
+    async (req) => {
+      await limit(req);
+      const { autoForm, ...form } = req.body;
+      // The form is stored first: nothing the person submitted is lost if matching fails.
+      await drafts.tempSave(req.user!.id, form);
+      const result = await matching.run(req.user!, form, {
+        source: autoForm ? 'auto' : 'form',
+        matchType: 1,
+        directMatchType: null,
+        adChannelCode: form.adChannelCode,
+        secondMatch: false,
+      });
+      return ok(result);
+    },
+  );
+
+  app.post(
+    '/api/user/info/direct/match',
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          'Re-match from the stored form: directMatchType 0 old user (releases open offers), 3 or 6 second ' +
+          'match (keeps them, offers other lenders)',
+        body: directMatchBody,
+        response: { 200: envelope(matchResultSchema) },
+      },
+    },
+    async (req) => {
+      const parsed = applicationFormBody.safeParse(await drafts.draft(req.user!.id));
+      if (!parsed.success) throw appError('FORM_NOT_SUBMITTED');
+      await limit(req);
+      const second = SECOND_MATCH_TYPES.has(req.body.directMatchType);
+      const result = await matching.run(req.user!, parsed.data, {
+        source: 'direct',
+        matchType: second ? 6 : 1,
+        directMatchType: req.body.directMatchType,
+        adChannelCode: req.body.adChannelCode ?? req.user!.adChannelCode ?? null,
+        phoneModel: req.body.phoneModel,
+        secondMatch: second,
+      });
+      return ok(result);
+    },
+  );
+};
+
+export default matchingRoutes;

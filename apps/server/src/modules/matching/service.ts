@@ -1,0 +1,464 @@
+import type { ApplicationForm } from '@lm/shared/schemas/application';
+import {
+  INFO_AGREEMENT,
+  type MatchResultData,
+  type ProductOffer,
+  SHARING_PURPOSE,
+} from '@lm/shared/schemas/matching';
+import { and, eq, gte, inArray, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import { type Db, rowsOf } from '../../db/client.ts';
+import { consents, matchOffers, matchRuns, partners, products, users } from '../../db/schema.ts';
+import { decryptField, encryptField, type KeyRing } from '../../lib/crypto.ts';
+import { shanghaiDate } from '../../lib/time.ts';
+import type { AuthUser } from '../auth/service.ts';
+import { fieldLabels, INFO_AGREEMENT_VERSION } from '../consent/agreement.ts';
+import { phoneHash } from '../delivery/signing.ts';
+import { toEngineProduct } from '../products/mapping.ts';
+import { todayCounters } from '../products/repository.ts';
+import { lenderAllowance, match } from './match.ts';
+import { profileFromForm } from './profile.ts';
+import type { History, Product, ProductCounter, Reason } from './types.ts';
+
+export interface MatchConfig {
+  maxLendersPerPeriod: number;
+  reapplyLockoutDays: number;
+  periodDays: number;
+  dupCheckTimeoutMs: number;
+}
+
+export interface MatchDeps {
+  db: Db;
+  ring: KeyRing;
+  log: FastifyBaseLogger;
+  config: MatchConfig;
+  fetch?: typeof fetch;
+}
+
+/** A product row with what the offer and the consent page need from its partner. */
+export interface CatalogEntry {
+  engine: Product;
+  row: typeof products.$inferSelect;
+  partner: {
+    id: number;
+    code: string;
+    legalName: string;
+    licenceNumber: string;
+    contactName: string;
+    contactPhoneMasked: string;
+    allowedHosts: string[];
+    deliveryModes: Record<string, string>;
+    dupCheckEndpoint: string | null;
+    signingSecretEnc: string | null;
+  };
+}
+
+export interface RunOptions {
+  source: 'form' | 'auto' | 'direct';
+  /** Spec §3 match type (1 default … 6 second match). */
+  matchType: number;
+  directMatchType: number | null;
+  adChannelCode: string | null;
+  phoneModel?: string | undefined;
+  /** Second match: keep the open offers and offer other lenders only. */
+  secondMatch: boolean;
+  now?: Date;
+}
+
+/** Link types whose lenders may take a duplicate pre-check (API integration, SaaS API). */
+const DUP_CHECK_LINK_TYPES = new Set([2, 6]);
+/** Link types that open the lender's own page. */
+const REDIRECT_LINK_TYPES = new Set([1, 4]);
+
+/** Whether `url` is https (or http on a loopback host) and its host is one of `allowedHosts`. */
+export function isAllowedPartnerUrl(
+  url: string | null | undefined,
+  allowedHosts: readonly string[],
+): boolean {
+  if (!url) return false;
+  try {
+    const u = new URL(url);
+    if (u.protocol !== 'https:' && u.protocol !== 'http:') return false;
+    const host = u.hostname.toLowerCase();
+    return allowedHosts.some((h) => {
+      const allowed = h.toLowerCase();
+      return host === allowed || host.endsWith(`.${allowed}`);
+    });
+  } catch {
+    return false;
+  }
+}
+
+/** The offer as the H5 shows it on the consent page. */
+export function toOffer(entry: CatalogEntry, rank: number): ProductOffer {
+  const { row, partner } = entry;
+  const redirect =
+    REDIRECT_LINK_TYPES.has(row.linkType) && isAllowedPartnerUrl(row.targetUrl, partner.allowedHosts);
+  return {
+    id: String(row.id),
+    productName: row.productName,
+    companyType: row.companyType,
+    institutionType: row.institutionType,
+    thirdpartyType: row.thirdpartyType,
+    yqlWholeProcessBumpVO:
+      row.thirdpartyType === 7 && row.partnerProductName
+        ? { partnerProductName: row.partnerProductName }
+        : null,
+    partnerProductName: row.partnerProductName,
+    linkType: row.linkType,
+    thirdpartyTargetUrl: redirect ? row.targetUrl : null,
+    aprBps: row.aprBps ?? 0,
+    amountMinFen: row.amountMinFen,
+    amountMaxFen: row.amountMaxFen,
+    termMinMonths: row.termMinMonths,
+    termMaxMonths: row.termMaxMonths,
+    lender: {
+      legalName: partner.legalName,
+      licenceNumber: partner.licenceNumber,
+      contactName: partner.contactName,
+      contactPhone: partner.contactPhoneMasked,
+    },
+    sharedFields: fieldLabels(row.sharedFields).map((label, i) => ({
+      key: row.sharedFields[i] ?? label,
+      label,
+    })),
+    purpose: SHARING_PURPOSE,
+    agreement: { id: INFO_AGREEMENT.id, version: INFO_AGREEMENT_VERSION, title: INFO_AGREEMENT.title },
+    rank,
+  };
+}
+
+/** The answer of save / direct match: the top offer's fields at the top level, the others listed. */
+export function toMatchResult(
+  matchId: number | null,
+  offers: ProductOffer[],
+  applyStatus: 0 | 1 | 2 | null,
+  registeredUrl: string | null = null,
+): MatchResultData {
+  const [top, ...rest] = offers;
+  if (!top) {
+    return {
+      matchId,
+      id: null,
+      productName: null,
+      applyStatus,
+      thirdpartyTargetUrl: registeredUrl,
+      mayAuthProductList: [],
+    };
+  }
+  return { ...top, matchId, applyStatus, mayAuthProductList: rest };
+}
+
+/**
+ * Runs matches: engine → duplicate pre-check → atomic cap reservation → stored run and offers
+ * (docs/matching-consent-delivery.md).
+ */
+export class MatchService {
+  private catalogCache: { at: number; entries: CatalogEntry[] } | null = null;
+  constructor(private readonly d: MatchDeps) {}
+
+  /** Published products of active partners (cached for 2 s: matching runs per form save). */
+  async catalog(now = Date.now()): Promise<CatalogEntry[]> {
+    if (this.catalogCache && now - this.catalogCache.at < 2000) return this.catalogCache.entries;
+    const rows = await this.d.db
+      .select({
+        product: products,
+        partner: {
+          id: partners.id,
+          code: partners.code,
+          legalName: partners.legalName,
+          licenceNumber: partners.licenceNumber,
+          contactName: partners.contactName,
+          contactPhoneMasked: partners.contactPhoneMasked,
+          allowedHosts: partners.allowedHosts,
+          deliveryModes: partners.deliveryModes,
+          dupCheckEndpoint: partners.dupCheckEndpoint,
+          signingSecretEnc: partners.signingSecretEnc,
+        },
+      })
+      .from(products)
+      .innerJoin(partners, eq(products.partnerId, partners.id))
+      .where(and(eq(products.status, 'published'), eq(partners.status, 'active')))
+      .orderBy(products.id);
+    const entries = rows.map((r) => ({
+      engine: toEngineProduct(r.product, r.partner.legalName),
+      row: r.product,
+      partner: r.partner,
+    }));
+    this.catalogCache = { at: now, entries };
+    return entries;
+  }
+
+  /** Forget the cached catalogue (after the console edits products; tests). */
+  invalidateCatalog(): void {
+    this.catalogCache = null;
+  }
+
+  /** Consents of the person in the last `days` Shanghai days (the engine's history). */
+  private async history(userId: number, now: Date): Promise<History> {
+    const days = Math.max(this.d.config.reapplyLockoutDays, this.d.config.periodDays) + 1;
+    const since = new Date(now.getTime() - days * 86_400_000);
+    const rows = await this.d.db
+      .select({ productId: consents.productId, partnerId: consents.partnerId, at: consents.createdAt })
+      .from(consents)
+      .where(and(eq(consents.userId, userId), gte(consents.createdAt, since)));
+    return {
+      applications: rows.map((r) => ({
+        productId: String(r.productId),
+        partnerId: String(r.partnerId),
+        at: r.at,
+      })),
+    };
+  }
+
+  /** Whether the lender already has this phone (false when it cannot tell in time). */
+  private async dupCheck(entry: CatalogEntry, phone: string): Promise<boolean> {
+    const { partner } = entry;
+    if (!partner.dupCheckEndpoint || !partner.signingSecretEnc) return false;
+    const secret = decryptField(this.d.ring, partner.signingSecretEnc);
+    const f = this.d.fetch ?? fetch;
+    try {
+      const res = await f(partner.dupCheckEndpoint, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ phoneHash: phoneHash(secret, phone) }),
+        signal: AbortSignal.timeout(this.d.config.dupCheckTimeoutMs),
+      });
+      if (!res.ok) throw new Error(`status ${res.status}`);
+      const answer = (await res.json()) as { exists?: unknown; data?: { exists?: unknown } };
+      return answer.exists === true || answer.data?.exists === true;
+    } catch (err) {
+      this.d.log.warn(
+        { partner: partner.code, err: { message: (err as Error).message } },
+        'duplicate pre-check failed; lender kept',
+      );
+      return false;
+    }
+  }
+
+  /**
+   * Gives back the cap slots of the person's open offers (all, or those of `runId`) and marks them
+   * `status`. Runs inside `tx`.
+   */
+  static async releaseOffers(
+    tx: Db,
+    userId: number,
+    status: 'released' | 'declined',
+    filter: { runId?: number; productIds?: number[] } = {},
+  ): Promise<number[]> {
+    const conds = [eq(matchOffers.userId, userId), eq(matchOffers.status, 'offered')];
+    if (filter.runId !== undefined) conds.push(eq(matchOffers.runId, filter.runId));
+    if (filter.productIds) {
+      if (filter.productIds.length === 0) return [];
+      conds.push(inArray(matchOffers.productId, filter.productIds));
+    }
+    const released = await tx
+      .update(matchOffers)
+      .set({ status, decidedAt: new Date() })
+      .where(and(...conds))
+      .returning({ productId: matchOffers.productId, capDay: matchOffers.capDay });
+    for (const r of released) {
+      await tx.execute(
+        sql`update product_counters set count = count - 1 where product_id = ${r.productId} and day = ${r.capDay} and count > 0`,
+      );
+      await tx.execute(
+        sql`update product_totals set count = count - 1 where product_id = ${r.productId} and count > 0`,
+      );
+    }
+    return released.map((r) => r.productId);
+  }
+
+  /** Reserves one daily and one total slot of `p` on `day`; false when either cap is reached. */
+  private static async reserve(tx: Db, p: Product, day: string): Promise<boolean> {
+    const id = Number(p.id);
+    const daily = rowsOf<{ count: number }>(
+      await tx.execute(sql`
+        insert into product_counters (product_id, day, count) values (${id}, ${day}, 1)
+        on conflict (product_id, day) do update set count = product_counters.count + 1
+        where ${p.dailyCap}::int is null or product_counters.count < ${p.dailyCap}::int
+        returning count`),
+    );
+    if (daily.length === 0 || (p.dailyCap !== null && daily[0]!.count > p.dailyCap)) {
+      if (daily.length > 0)
+        await tx.execute(
+          sql`update product_counters set count = count - 1 where product_id = ${id} and day = ${day}`,
+        );
+      return false;
+    }
+    const total = rowsOf<{ count: number }>(
+      await tx.execute(sql`
+        insert into product_totals (product_id, count) values (${id}, 1)
+        on conflict (product_id) do update set count = product_totals.count + 1
+        where ${p.totalCap}::int is null or product_totals.count < ${p.totalCap}::int
+        returning count`),
+    );
+    if (total.length === 0 || (p.totalCap !== null && total[0]!.count > p.totalCap)) {
+      if (total.length > 0)
+        await tx.execute(sql`update product_totals set count = count - 1 where product_id = ${id}`);
+      await tx.execute(
+        sql`update product_counters set count = count - 1 where product_id = ${id} and day = ${day}`,
+      );
+      return false;
+    }
+    return true;
+  }
+
+  /** Matches `form` for `user` and stores the run and its offers. */
+  async run(user: AuthUser, form: ApplicationForm, opts: RunOptions): Promise<MatchResultData> {
+    const now = opts.now ?? new Date();
+    const { config } = this.d;
+    const day = shanghaiDate(now);
+    const profile = profileFromForm(form, opts.phoneModel);
+    const phone = user.mobileEnc ? decryptField(this.d.ring, user.mobileEnc) : null;
+
+    const [catalog, history] = await Promise.all([this.catalog(now.getTime()), this.history(user.id, now)]);
+    const byId = new Map(catalog.map((e) => [e.engine.id, e]));
+
+    // A second match keeps the open offers: their lenders are not offered again and count against
+    // the allowance.
+    const open = await this.d.db
+      .select({
+        partnerId: matchOffers.partnerId,
+        productId: matchOffers.productId,
+        capDay: matchOffers.capDay,
+      })
+      .from(matchOffers)
+      .where(and(eq(matchOffers.userId, user.id), eq(matchOffers.status, 'offered')));
+    const openPartners = opts.secondMatch ? new Set(open.map((o) => String(o.partnerId))) : new Set<string>();
+    const candidatesPool = opts.secondMatch
+      ? catalog.filter((e) => !openPartners.has(e.engine.partnerId)).map((e) => e.engine)
+      : catalog.map((e) => e.engine);
+
+    const counters: Record<string, ProductCounter | undefined> = { ...(await todayCounters(this.d.db, day)) };
+    if (!opts.secondMatch) {
+      // The person's open offers are released before the new ones are reserved: their slots are theirs.
+      for (const o of open) {
+        const c = counters[String(o.productId)];
+        if (!c) continue;
+        counters[String(o.productId)] = {
+          today: o.capDay === day ? Math.max(0, c.today - 1) : c.today,
+          total: Math.max(0, c.total - 1),
+        };
+      }
+    }
+    const result = match(profile, candidatesPool, counters, history, {
+      now,
+      maxLendersPerPeriod: Math.max(candidatesPool.length, 1),
+      reapplyLockoutDays: config.reapplyLockoutDays,
+      periodDays: config.periodDays,
+    });
+    const allowance = Math.max(
+      0,
+      lenderAllowance(history, {
+        now,
+        maxLendersPerPeriod: config.maxLendersPerPeriod,
+        periodDays: config.periodDays,
+      }) - openPartners.size,
+    );
+    const excluded: { productId: string; reasons: Reason[] }[] = result.excluded.filter(
+      (x) => !x.reasons.some((r) => r.code === 'LENDER_LIMIT'),
+    );
+
+    // Duplicate pre-check of the first candidates (in parallel, before any lock is taken).
+    const checkCount = allowance + 3;
+    const duplicates = new Set<string>();
+    if (phone) {
+      const toCheck = result.eligible
+        .slice(0, checkCount)
+        .map((r) => byId.get(r.productId)!)
+        .filter((e) => DUP_CHECK_LINK_TYPES.has(e.row.linkType) && e.partner.dupCheckEndpoint);
+      const answers = await Promise.all(toCheck.map((e) => this.dupCheck(e, phone)));
+      toCheck.forEach((e, i) => {
+        if (answers[i]) duplicates.add(e.engine.id);
+      });
+    }
+
+    // Already registered: the top duplicate lender's own page, when it has one on an allowed host.
+    let registeredUrl: string | null = null;
+    for (const r of result.eligible) {
+      if (!duplicates.has(r.productId)) continue;
+      const entry = byId.get(r.productId)!;
+      if (isAllowedPartnerUrl(entry.row.targetUrl, entry.partner.allowedHosts)) {
+        registeredUrl = entry.row.targetUrl;
+        break;
+      }
+    }
+
+    const profileEnc = encryptField(this.d.ring, JSON.stringify(form));
+    const { runId, offered, soldOut } = await this.d.db.transaction(async (tx) => {
+      const txDb = tx as unknown as Db;
+      if (!opts.secondMatch) await MatchService.releaseOffers(txDb, user.id, 'released');
+      const [run] = await tx
+        .insert(matchRuns)
+        .values({
+          userId: user.id,
+          adChannelCode: opts.adChannelCode,
+          matchType: opts.matchType,
+          directMatchType: opts.directMatchType,
+          source: opts.source,
+          profileEnc,
+          excluded: [],
+        })
+        .returning({ id: matchRuns.id });
+      const picked: { ranked: (typeof result.eligible)[number]; entry: CatalogEntry }[] = [];
+      let capped = 0;
+      for (const ranked of result.eligible) {
+        if (picked.length >= allowance) {
+          excluded.push({
+            productId: ranked.productId,
+            reasons: [{ code: 'LENDER_LIMIT', text: '本期可匹配的机构数已达上限' }],
+          });
+          continue;
+        }
+        if (duplicates.has(ranked.productId)) {
+          excluded.push({
+            productId: ranked.productId,
+            reasons: [{ code: 'ALREADY_REGISTERED', text: '该机构查重：已有您的申请记录' }],
+          });
+          continue;
+        }
+        if (!(await MatchService.reserve(txDb, ranked.product, day))) {
+          capped++;
+          excluded.push({
+            productId: ranked.productId,
+            reasons: [{ code: 'DAILY_CAP_REACHED', text: '该产品名额已满（并发匹配时被占用）' }],
+          });
+          continue;
+        }
+        picked.push({ ranked, entry: byId.get(ranked.productId)! });
+      }
+      if (picked.length > 0) {
+        await tx.insert(matchOffers).values(
+          picked.map(({ ranked, entry }, i) => ({
+            runId: run!.id,
+            userId: user.id,
+            productId: entry.row.id,
+            partnerId: entry.partner.id,
+            rank: i + 1,
+            matched: ranked.matched,
+            capDay: day,
+          })),
+        );
+      }
+      const soldOutNow =
+        picked.length === 0 &&
+        (capped > 0 ||
+          result.excluded.some((x) =>
+            x.reasons.every((r) => r.code === 'DAILY_CAP_REACHED' || r.code === 'TOTAL_CAP_REACHED'),
+          ));
+      excluded.sort((a, b) => Number(a.productId) - Number(b.productId));
+      const applyStatus = picked.length > 0 ? 1 : soldOutNow ? 0 : registeredUrl ? 2 : null;
+      await tx.update(matchRuns).set({ excluded, applyStatus }).where(eq(matchRuns.id, run!.id));
+      if (opts.source !== 'direct' && user.userInfoStatus !== 1) {
+        await tx.update(users).set({ userInfoStatus: 1 }).where(eq(users.id, user.id));
+      }
+      return { runId: run!.id, offered: picked.map((p) => p.entry), soldOut: soldOutNow };
+    });
+
+    const offers = offered.map((entry, i) => toOffer(entry, i + 1));
+    if (offers.length > 0) return toMatchResult(runId, offers, 1);
+    if (soldOut) return toMatchResult(runId, [], 0);
+    if (registeredUrl) return toMatchResult(runId, [], 2, registeredUrl);
+    return toMatchResult(runId, [], null);
+  }
+}
