@@ -1,0 +1,98 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { verifySignature } from '../src/modules/delivery/signing.ts';
+
+/** What the local partner does with one request: answer with a status, or hang for `ms`. */
+export type PartnerStep = { status: number } | { hangMs: number; thenStatus: number };
+
+export interface ReceivedLead {
+  key: string;
+  body: Record<string, unknown>;
+  signatureOk: boolean;
+  at: number;
+}
+
+/**
+ * A lender's lead API for tests: checks each request's HMAC with the partner's secret, de-duplicates
+ * on the idempotency key like a real partner, and follows a script per lead (fail, time out, succeed).
+ */
+export class LocalPartner {
+  readonly requests: ReceivedLead[] = [];
+  /** Leads the partner accepted (each key once). */
+  readonly accepted = new Map<string, Record<string, unknown>>();
+  /** Keys accepted again (a partner that did not de-duplicate would have taken these twice). */
+  readonly duplicates: string[] = [];
+  private server: Server | null = null;
+  private seen = new Map<string, number>();
+
+  constructor(
+    private readonly secretOf: (path: string) => string,
+    private readonly script: (attemptForKey: number) => PartnerStep = () => ({ status: 200 }),
+  ) {}
+
+  get url(): string {
+    const { port } = this.server!.address() as AddressInfo;
+    return `http://127.0.0.1:${port}`;
+  }
+
+  async start(port = 0): Promise<void> {
+    this.server = createServer((req, res) => {
+      void this.handle(req).then(
+        ({ status, body, delay }) => {
+          setTimeout(() => {
+            res.writeHead(status, { 'content-type': 'application/json' });
+            res.end(JSON.stringify(body));
+          }, delay);
+        },
+        () => {
+          res.writeHead(500);
+          res.end();
+        },
+      );
+    });
+    await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', resolve));
+  }
+
+  private async handle(req: IncomingMessage): Promise<{ status: number; body: unknown; delay: number }> {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const raw = Buffer.concat(chunks).toString('utf8');
+    const path = req.url ?? '/';
+    if (path.endsWith('/dup-check')) return { status: 200, body: { exists: false }, delay: 0 };
+    const key = String(req.headers['idempotency-key'] ?? '');
+    const body = JSON.parse(raw) as Record<string, unknown>;
+    const signatureOk =
+      verifySignature(
+        this.secretOf(path),
+        req.headers['x-lm-timestamp'] as string | undefined,
+        req.headers['x-lm-signature'] as string | undefined,
+        raw,
+        Date.now(),
+      ) === null;
+    this.requests.push({ key, body, signatureOk, at: Date.now() });
+    const attempt = (this.seen.get(key) ?? 0) + 1;
+    this.seen.set(key, attempt);
+    if (!signatureOk) return { status: 401, body: { error: 'bad signature' }, delay: 0 };
+    const step = this.script(attempt);
+    const status = 'status' in step ? step.status : step.thenStatus;
+    const delay = 'hangMs' in step ? step.hangMs : 0;
+    if (status >= 200 && status < 300) {
+      // A real partner commits the lead when it decides to answer 2xx — even if the caller has
+      // given up waiting by then.
+      if (this.accepted.has(key)) {
+        this.duplicates.push(key);
+        return { status: 200, body: { id: `P-${key.slice(0, 8)}`, duplicate: true }, delay };
+      }
+      this.accepted.set(key, body);
+      return { status, body: { id: `P-${key.slice(0, 8)}` }, delay };
+    }
+    return { status, body: { error: 'try later' }, delay };
+  }
+
+  async stop(): Promise<void> {
+    await new Promise<void>((resolve) => {
+      this.server?.closeAllConnections();
+      this.server?.close(() => resolve());
+    });
+  }
+}
