@@ -1,0 +1,296 @@
+import {
+  COMPANY_TYPES,
+  H5_LINK_TYPES,
+  type ProductDetail,
+  type ProductEventInput,
+  type ProductItem,
+  type ProductListQuery,
+  type ProductPage,
+} from '@lm/shared/schemas/product';
+import { and, asc, count, desc, eq, gte, inArray, isNotNull, lt, lte, ne, type SQL, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { consents, partners, productEvents, products } from '../../db/schema.ts';
+import { appError } from '../../lib/errors.ts';
+import { shanghaiDate } from '../../lib/time.ts';
+import { describeWait } from '../auth/rules.ts';
+import type { Limiter } from '../limits/limiter.ts';
+import type { ProductRow } from '../products/mapping.ts';
+import {
+  applyVerdict,
+  type CatalogPartner,
+  COLUMN_NAMES,
+  isListed,
+  mergeTodayApplies,
+  PRODUCT_NOT_FOUND_MSG,
+  pageOffset,
+  partnerTargetUrl,
+  shanghaiDayBounds,
+  type TodayApplyHit,
+  toProductDetail,
+  toProductItem,
+} from './rules.ts';
+
+/** Exposure reports per client IP per hour (a list page reports every product it shows). */
+export const EXPOSURES_PER_IP_PER_HOUR = 2000;
+
+export interface CatalogServiceDeps {
+  db: Db;
+  limiter: Limiter;
+}
+
+type EventKind = (typeof productEvents.$inferInsert)['kind'];
+
+const partnerFields = {
+  legalName: partners.legalName,
+  licenceNumber: partners.licenceNumber,
+  allowedHosts: partners.allowedHosts,
+  status: partners.status,
+};
+
+/** Published products of active partners. */
+const listedCondition = and(eq(products.status, 'published'), eq(partners.status, 'active'))!;
+/** Catalogue order: priority desc, then price desc, then id. */
+const catalogueOrder = [desc(products.priority), desc(products.priceFen), asc(products.id)];
+
+/** Spec §7 "Products": the catalogue shown to people, applies and the product events. */
+export class CatalogService {
+  constructor(private readonly d: CatalogServiceDeps) {}
+
+  private rows(where?: SQL) {
+    return this.d.db
+      .select({ product: products, partner: partnerFields })
+      .from(products)
+      .innerJoin(partners, eq(products.partnerId, partners.id))
+      .where(where ? and(listedCondition, where) : listedCondition);
+  }
+
+  private async find(productId: number): Promise<{ product: ProductRow; partner: CatalogPartner } | null> {
+    const [row] = await this.d.db
+      .select({ product: products, partner: partnerFields })
+      .from(products)
+      .innerJoin(partners, eq(products.partnerId, partners.id))
+      .where(eq(products.id, productId))
+      .limit(1);
+    return row ?? null;
+  }
+
+  /** productList: one page of the catalogue, filtered. */
+  async page(q: ProductListQuery): Promise<ProductPage> {
+    const filters: SQL[] = [];
+    if (q.amount !== undefined) {
+      const fen = q.amount * 100;
+      filters.push(lte(products.amountMinFen, fen), gte(products.amountMaxFen, fen));
+    }
+    if (q.termMonths !== undefined) {
+      filters.push(lte(products.termMinMonths, q.termMonths), gte(products.termMaxMonths, q.termMonths));
+    }
+    if (q.companyType !== undefined) filters.push(eq(products.companyType, q.companyType));
+    if (q.institutionType !== undefined) filters.push(eq(products.institutionType, q.institutionType));
+    if (q.linkType !== undefined) filters.push(eq(products.linkType, q.linkType));
+    const where = filters.length > 0 ? and(...filters) : undefined;
+    const [rows, [total]] = await Promise.all([
+      this.rows(where)
+        .orderBy(...catalogueOrder)
+        .limit(q.pageSize)
+        .offset(pageOffset(q.pageNum, q.pageSize)),
+      this.d.db
+        .select({ n: count() })
+        .from(products)
+        .innerJoin(partners, eq(products.partnerId, partners.id))
+        .where(where ? and(listedCondition, where) : listedCondition),
+    ]);
+    return {
+      list: rows.map((r) => toProductItem(r.product, r.partner)),
+      total: total?.n ?? 0,
+      pageNum: q.pageNum,
+      pageSize: q.pageSize,
+    };
+  }
+
+  /** topRecommend: the first `size` products of the catalogue. */
+  async top(size: number): Promise<ProductItem[]> {
+    const rows = await this.rows()
+      .orderBy(...catalogueOrder)
+      .limit(size);
+    return rows.map((r) => toProductItem(r.product, r.partner));
+  }
+
+  /** columnRecommendProductList: one column per company type, each in catalogue order. */
+  async columns(size: number) {
+    return Promise.all(
+      COMPANY_TYPES.map(async (columnCode) => {
+        const rows = await this.rows(eq(products.companyType, columnCode))
+          .orderBy(...catalogueOrder)
+          .limit(size);
+        return {
+          columnCode,
+          columnName: COLUMN_NAMES[columnCode],
+          list: rows.map((r) => toProductItem(r.product, r.partner)),
+        };
+      }),
+    );
+  }
+
+  /** randomRecommend: any listed product (uniformly), or null when there is none. */
+  async random(excludeProductId?: number): Promise<ProductItem | null> {
+    const [row] = await this.rows(
+      excludeProductId === undefined ? undefined : ne(products.id, excludeProductId),
+    )
+      .orderBy(sql`random()`)
+      .limit(1);
+    return row ? toProductItem(row.product, row.partner) : null;
+  }
+
+  /** detail: a listed product; anything else (unknown, draft, paused, suspended lender) is NOT_FOUND. */
+  async detail(productId: number): Promise<ProductDetail> {
+    const row = await this.find(productId);
+    if (!row || !isListed(row.product, row.partner)) {
+      throw appError('NOT_FOUND', `${PRODUCT_NOT_FOUND_MSG}或已下架`, { productId: String(productId) });
+    }
+    return toProductDetail(row.product, row.partner);
+  }
+
+  /** h5product/union: listed H5 products (link types 1 and 4) whose page is on an allowed host. */
+  async union(): Promise<ProductItem[]> {
+    const rows = await this.rows(
+      and(inArray(products.linkType, [...H5_LINK_TYPES]), isNotNull(products.targetUrl)),
+    ).orderBy(...catalogueOrder);
+    return rows
+      .filter((r) => partnerTargetUrl(r.product.targetUrl, r.partner.allowedHosts) !== null)
+      .map((r) => toProductItem(r.product, r.partner));
+  }
+
+  /**
+   * listTodayApplyProduct: listed products the person applied to (product/apply) or consented to
+   * share data with today (Shanghai day), most recent first, with the day's first time.
+   */
+  async todayApplied(userId: number, now = new Date()) {
+    const day = shanghaiDate(now);
+    const { start, end } = shanghaiDayBounds(day);
+    const [applies, consented] = await Promise.all([
+      this.d.db
+        .select({ productId: productEvents.productId, at: productEvents.createdAt })
+        .from(productEvents)
+        .where(
+          and(eq(productEvents.userId, userId), eq(productEvents.kind, 'apply'), eq(productEvents.day, day)),
+        ),
+      this.d.db
+        .select({ productId: consents.productId, at: consents.createdAt })
+        .from(consents)
+        .where(and(eq(consents.userId, userId), gte(consents.createdAt, start), lt(consents.createdAt, end))),
+    ]);
+    const hits: TodayApplyHit[] = [
+      ...applies.map((a) => ({ ...a, source: 'apply' as const })),
+      ...consented.map((c) => ({ ...c, source: 'consent' as const })),
+    ];
+    const merged = mergeTodayApplies(hits);
+    if (merged.length === 0) return [];
+    const rows = await this.rows(
+      inArray(
+        products.id,
+        merged.map((m) => m.productId),
+      ),
+    );
+    const byId = new Map(rows.map((r) => [r.product.id, r]));
+    return merged.flatMap((m) => {
+      const row = byId.get(m.productId);
+      if (!row) return [];
+      return [
+        {
+          ...toProductItem(row.product, row.partner),
+          appliedAt: m.firstAt.toISOString(),
+          sources: m.sources,
+        },
+      ];
+    });
+  }
+
+  /**
+   * product/apply: checks the product (listed, target URL on the partner's allowed hosts), records
+   * one apply event per person, product and placement a day, and answers where to go.
+   */
+  async apply(userId: number, input: ProductEventInput, now = new Date()) {
+    const row = await this.find(input.productId);
+    if (!row) throw appError('NOT_FOUND', PRODUCT_NOT_FOUND_MSG, { productId: String(input.productId) });
+    const verdict = applyVerdict(row.product, row.partner, now);
+    if (!verdict.ok) throw appError(verdict.kind, verdict.msg, { productId: String(input.productId) });
+    await this.recordOnce('apply', userId, input, shanghaiDate(now), true);
+    return { thirdpartyTargetUrl: verdict.thirdpartyTargetUrl, linkType: row.product.linkType };
+  }
+
+  /** apiH5JumpUrlSuccessFlag: the partner page opened; once per person and product a day. */
+  async jumpSuccess(userId: number, input: ProductEventInput, now = new Date()) {
+    const row = await this.find(input.productId);
+    if (!row) throw appError('NOT_FOUND', PRODUCT_NOT_FOUND_MSG, { productId: String(input.productId) });
+    const recorded = await this.recordOnce('jump_success', userId, input, shanghaiDate(now), false);
+    return { recorded };
+  }
+
+  /**
+   * reportProductExposure: a logged-in person's exposure is stored once per product and placement a
+   * day; anonymous ones are all stored (no identity to de-duplicate on), under a per-IP hourly cap.
+   * An existing product that is no longer listed is not stored (recorded false).
+   */
+  async exposure(userId: number | null, input: ProductEventInput, ip: string, now = new Date()) {
+    const d = await this.d.limiter.consume(`exposure:ip:${ip}`, EXPOSURES_PER_IP_PER_HOUR, { ms: 3600_000 });
+    if (!d.allowed) {
+      const retryAfter = Math.ceil(d.retryAfterMs / 1000);
+      throw appError('RATE_LIMITED', `曝光上报过于频繁，请${describeWait(retryAfter)}后再试`, { retryAfter });
+    }
+    const row = await this.find(input.productId);
+    if (!row) throw appError('NOT_FOUND', PRODUCT_NOT_FOUND_MSG, { productId: String(input.productId) });
+    if (!isListed(row.product, row.partner)) return { recorded: false };
+    const day = shanghaiDate(now);
+    if (userId === null) {
+      await this.d.db.insert(productEvents).values({
+        userId: null,
+        productId: input.productId,
+        kind: 'exposure',
+        entranceType: input.entranceType,
+        appH5: input.appH5,
+        day,
+      });
+      return { recorded: true };
+    }
+    return { recorded: await this.recordOnce('exposure', userId, input, day, true) };
+  }
+
+  /**
+   * Stores the event unless the person already has one of this kind for the product today (and, with
+   * `byPlacement`, the same placement). An advisory lock on the key makes concurrent reports one row.
+   */
+  private async recordOnce(
+    kind: EventKind,
+    userId: number,
+    input: ProductEventInput,
+    day: string,
+    byPlacement: boolean,
+  ): Promise<boolean> {
+    const key = `product_events:${kind}:${userId}:${input.productId}:${byPlacement ? input.entranceType : '*'}:${day}`;
+    return this.d.db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`);
+      const same = [
+        eq(productEvents.userId, userId),
+        eq(productEvents.day, day),
+        eq(productEvents.productId, input.productId),
+        eq(productEvents.kind, kind),
+      ];
+      if (byPlacement) same.push(eq(productEvents.entranceType, input.entranceType));
+      const [existing] = await tx
+        .select({ id: productEvents.id })
+        .from(productEvents)
+        .where(and(...same))
+        .limit(1);
+      if (existing) return false;
+      await tx.insert(productEvents).values({
+        userId,
+        productId: input.productId,
+        kind,
+        entranceType: input.entranceType,
+        appH5: input.appH5,
+        day,
+      });
+      return true;
+    });
+  }
+}
