@@ -73,6 +73,19 @@ const fieldNames = [
   'sessionId',
   'skin',
   'behaviorCode',
+  // matching, consent, products
+  'productId',
+  'productIds',
+  'matchId',
+  'consentId',
+  'directMatchType',
+  'phoneModel',
+  'entranceType',
+  'appH5',
+  'pageNum',
+  'pageSize',
+  'leadId',
+  'autoForm',
   // application-form draft (spec §3)
   'applyLimit',
   'job',
@@ -101,6 +114,11 @@ const postEndpoints = [
   '/api/report/event',
   '/api/user/info/tempSave',
   '/api/user/info/identityNameVerify',
+  '/api/user/info/save',
+  '/api/user/info/direct/match',
+  '/api/partner/callback',
+  '/api/product/apply',
+  '/api/product/apiH5JumpUrlSuccessFlag',
 ];
 const getEndpoints = [
   '/api/getEncryptionMobile',
@@ -116,6 +134,25 @@ const getEndpoints = [
   '/api/user/info/detail',
   '/api/user/info/status/result',
   '/api/app/userInfo/userFormConfig',
+  '/api/user/info/protocol/information-agreement',
+  '/api/user/info/protocol2/getContent',
+  '/api/product/topRecommend',
+  '/api/product/productList',
+  '/api/product/detail',
+  '/api/product/randomRecommend',
+  '/api/product/listTodayApplyProduct',
+  '/api/product/columnRecommendProductList',
+  '/api/product/h5product/union',
+  '/api/reportProductExposure',
+  '/api/agent/get',
+];
+
+/** Calls whose body is checked after login: fuzzed with a real token. */
+const authedBodyEndpoints: ['POST' | 'PUT', string][] = [
+  ['POST', '/api/user/info/save'],
+  ['POST', '/api/user/info/direct/match'],
+  ['PUT', '/api/user/info/auth'],
+  ['POST', '/api/product/apply'],
 ];
 
 function assertEnvelope(res: { statusCode: number; body: string }) {
@@ -171,6 +208,23 @@ describe(`random input never breaks the API (${BACKEND})`, () => {
             assertEnvelope(res);
           },
         ),
+        { numRuns: 60 },
+      );
+    });
+  }
+
+  for (const [method, url] of authedBodyEndpoints) {
+    it(`${method} ${url} with a real token`, async () => {
+      await fc.assert(
+        fc.asyncProperty(bodyArb, async (payload) => {
+          const res = await ctx.app.inject({
+            method,
+            url,
+            payload: JSON.stringify(payload ?? null),
+            headers: { 'content-type': 'application/json', accesstoken: token },
+          });
+          assertEnvelope(res);
+        }),
         { numRuns: 60 },
       );
     });
