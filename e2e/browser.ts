@@ -41,10 +41,10 @@ export async function shot(page: Page, name: string) {
 }
 
 /**
- * Calls of the post-login decision whose endpoints arrive with the matching and credit issues (4, 5):
- * until then they answer 404 and the decision treats them as "no data" (spec §4 default flow).
+ * Calls of the post-login decision whose endpoints arrive with the credit issue (5): until then they
+ * answer 404 and the decision treats them as "no data" (spec §4 default flow).
  */
-export const LATER_ISSUE_ENDPOINTS = ['/api/user/info/direct/match', '/api/app/userInfo/baseDetail'];
+export const LATER_ISSUE_ENDPOINTS = ['/api/app/userInfo/baseDetail'];
 
 /** Console errors minus the 404s of LATER_ISSUE_ENDPOINTS (each logs "404 path" and a resource error). */
 export function unexpectedErrors(errors: string[]): string[] {

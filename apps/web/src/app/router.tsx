@@ -103,7 +103,7 @@ const NotFound = page(() => import('./routes/not-found'), 'NotFoundRoute');
 function agreementPage(key: AgreementKey) {
   return lazy(() =>
     Promise.all([import('./routes/agreement'), loadAgreementText(key)]).then(([m, text]) => ({
-      default: () => <m.AgreementRoute text={text} />,
+      default: () => <m.AgreementRoute text={text} agreementKey={key} />,
     })),
   );
 }

@@ -29,6 +29,17 @@ export const SESSION_KEYS = {
   closedChannelReloads: 'CLOSED_CHANNEL_RELOADS',
 } as const;
 
+/**
+ * sessionStorage keys of the match results (spec §3: productMatchInfo, openSecondAuthorize,
+ * seconedProductMatchInfo); cleared on logout with the rest of the session's flow state.
+ */
+export const MATCH_SESSION_KEYS = {
+  productMatchInfo: 'productMatchInfo',
+  secondProductMatchInfo: 'seconedProductMatchInfo',
+  /** '1' once the second authorisation was opened in this session (it opens at most once). */
+  openSecondAuthorize: 'openSecondAuthorize',
+} as const;
+
 /** Skin sent as abTestType at login; skin17 is the default skin (spec §1, §3). */
 export const DEFAULT_AB_TEST_TYPE = 17;
 

@@ -1,12 +1,18 @@
 /**
- * Calls made by pages whose server side arrives with later issues (spec §7). Until then the server
- * answers 404 and the api-client shows its message.
+ * Calls of the application, matching and consent pages (spec §7; issue 4). Shapes: applicationSaveBody,
+ * matchResultSchema, authBody, authData and protocolData of @lm/shared (types only here: the browser
+ * bundle does not carry zod).
  */
+import type { MatchResultData } from '@lm/shared/schemas/matching';
 import { api } from '@/lib/api-client';
+import { type AuthAnswer, parseAuthAnswer } from './consent-result';
 
-/** POST /api/user/info/save — the whole form draft; answers the match result. */
-export function saveUserInfo(draft: Record<string, unknown>): Promise<unknown> {
-  return api.post<unknown>('/api/user/info/save', draft);
+/**
+ * POST /api/user/info/save — the whole form draft (`autoForm: true` when the answers came from the
+ * automatic form and the person confirmed them); answers the match result.
+ */
+export function saveUserInfo(draft: Record<string, unknown>): Promise<MatchResultData | null> {
+  return api.post<MatchResultData | null>('/api/user/info/save', draft);
 }
 
 /** POST /api/user/info/identityNameVerify — name + national ID. */
@@ -14,9 +20,42 @@ export function verifyIdentityName(input: { realName: string; identity: string }
   return api.post<unknown>('/api/user/info/identityNameVerify', input);
 }
 
-/** PUT /api/user/info/auth — consent per lender. */
-export function authorizeProducts(input: { productIds: string[]; adChannelCode?: string }): Promise<unknown> {
-  return api.put<unknown>('/api/user/info/auth', input);
+/** PUT /api/user/info/auth — consent lender by lender, for the offers of match `matchId`. */
+export async function authorizeProducts(input: {
+  productIds: string[];
+  adChannelCode?: string;
+  matchId?: number | null;
+}): Promise<AuthAnswer> {
+  const { matchId, ...rest } = input;
+  const body = matchId ? { ...rest, matchId } : rest;
+  return parseAuthAnswer(await api.put<unknown>('/api/user/info/auth', body));
+}
+
+/** protocolData of @lm/shared: an agreement rendered for one lender (the text a consent records). */
+export interface LenderAgreement {
+  id: string;
+  title: string;
+  version: string;
+  content: string;
+  /** SHA-256 (hex) of `content`. */
+  textHash: string;
+  consentedAt: string | null;
+}
+
+/** GET /api/user/info/protocol2/getContent?productId — the text the person consented to (latest consent). */
+export function fetchConsentedAgreement(productId: string): Promise<LenderAgreement> {
+  return api.get<LenderAgreement>('/api/user/info/protocol2/getContent', {
+    params: { productId },
+    silent: true,
+  });
+}
+
+/** GET /api/user/info/protocol/{id}?productId — agreement `id` rendered for that product's lender. */
+export function fetchLenderAgreement(id: string, productId: string): Promise<LenderAgreement> {
+  return api.get<LenderAgreement>(`/api/user/info/protocol/${encodeURIComponent(id)}`, {
+    params: { productId },
+    silent: true,
+  });
 }
 
 /** POST /api/app/userInfo/baseTempSave — credit information. */

@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import { CityPicker, type CityValue } from '@/components/city-picker/city-picker';
 import { isHuaweiPhone } from '@/lib/device';
 import { saveUserInfo } from './api';
+import { type AutoFormAnswers, toSelectorValues } from './auto-form';
 import styles from './forms.module.css';
 import { ID_CARD_RULES, normalizeIdCard, REAL_NAME_RULES } from './identity-rules';
 import {
@@ -83,10 +84,19 @@ interface FormValues {
   identity?: string;
 }
 
-/** The form draft of spec §3 from the form's values. */
-export function toDraft(values: FormValues, adChannelCode: string, huawei: boolean): Record<string, unknown> {
+/**
+ * The form draft of spec §3 from the form's values (applicationSaveBody of @lm/shared); `autoForm`
+ * when the automatic form pre-selected the answers and the person confirmed them.
+ */
+export function toDraft(
+  values: FormValues,
+  adChannelCode: string,
+  huawei: boolean,
+  autoForm = false,
+): Record<string, unknown> {
   const first = (v: number[] | undefined) => v?.[0];
   return {
+    ...(autoForm ? { autoForm: true } : {}),
     adChannelCode,
     isHuaWeiPhone: huawei,
     applyLimit: first(values.applyLimit),
@@ -165,6 +175,11 @@ interface ApplicationFormProps {
   onSaved: (result: unknown) => void;
   /** Shown above the first section. */
   intro?: ReactNode;
+  /**
+   * Answers pre-selected by the automatic form (Haier): shown for the person to confirm or change;
+   * the save then says `autoForm: true`. Name, ID and city are never pre-filled.
+   */
+  autoAnswers?: AutoFormAnswers | null;
 }
 
 /** The application form (spec §3 form draft), saved with POST /api/user/info/save. */
@@ -175,8 +190,10 @@ export function ApplicationForm({
   agreements,
   onSaved,
   intro,
+  autoAnswers,
 }: ApplicationFormProps) {
   const [form] = Form.useForm<FormValues>();
+  const autoForm = Boolean(autoAnswers);
   const [agreed, setAgreed] = useState(false);
   const [step, setStep] = useState(0);
   const save = useMutation({ mutationFn: saveUserInfo });
@@ -190,7 +207,7 @@ export function ApplicationForm({
       Toast.show('请先阅读并同意授权协议');
       return;
     }
-    save.mutate(toDraft(form.getFieldsValue(true) as FormValues, adChannelCode, isHuaweiPhone()), {
+    save.mutate(toDraft(form.getFieldsValue(true) as FormValues, adChannelCode, isHuaweiPhone(), autoForm), {
       onSuccess: (result) => onSaved(result),
     });
   };
@@ -215,8 +232,14 @@ export function ApplicationForm({
         </Steps>
       )}
       {intro}
+      {autoForm && (
+        <p className={styles.autoNotice} role="note">
+          我们已为您预选了各选项，预选内容并非您的真实情况，请逐项核对并改为您的实际情况；姓名、身份证号和工作城市请您本人填写。确认无误后再提交。
+        </p>
+      )}
       <Form
         form={form}
+        initialValues={autoAnswers ? toSelectorValues(autoAnswers) : undefined}
         layout="vertical"
         mode="card"
         requiredMarkStyle="none"
@@ -235,8 +258,13 @@ export function ApplicationForm({
                 ))}
               </Checkbox>
             )}
+            {/*
+              Distinct keys: React must not turn the clicked "下一步" button into the submit button
+              while the click is still being handled (its default action would then submit step 3).
+            */}
             {lastStep ? (
               <Button
+                key="submit"
                 block
                 type="submit"
                 color="primary"
@@ -247,7 +275,7 @@ export function ApplicationForm({
                 {submitText}
               </Button>
             ) : (
-              <Button block color="primary" shape="rounded" size="large" onClick={next}>
+              <Button key="next" block color="primary" shape="rounded" size="large" onClick={next}>
                 下一步
               </Button>
             )}

@@ -5,11 +5,12 @@ import { PageHeader } from '@/components/page-header';
 import { useReportStep } from '@/features/analytics/use-report-step';
 import { useChannelStore, useH5Config } from '@/features/channel/store';
 import { pickAgreements } from './agreements';
+import { useApplyStatusOnArrival } from './apply-status-modal';
 import { AuthorizeList } from './authorize-list';
+import { useAfterConsent } from './consent-flow';
 import styles from './forms.module.css';
-import { type MatchedProduct, parseMatchedProducts, readMatchedProducts } from './matched-products';
+import { pickMatch, readMatch } from './matched-products';
 import { readQueryOptions, stringOption } from './query-options';
-import { useDelayedNavigate } from './use-delayed-navigate';
 
 interface AuthorizePageProps {
   title: string;
@@ -18,38 +19,42 @@ interface AuthorizePageProps {
   /** Where to go after authorising. */
   successRoute: string;
   intro?: ReactNode;
+  /** The second authorisation (never opens another; reports re_authorization). */
+  second?: boolean;
 }
 
 /**
- * An authorisation page: lenders from the link's `rqResult` option and the stored match, each consented
+ * An authorisation page: lenders from the link's `rqResult` option or the stored match, each consented
  * to separately; "暂无可授权的产品" when there is nothing to authorise.
  */
-export function AuthorizePage({ title, sessionKey, successRoute, intro }: AuthorizePageProps) {
+export function AuthorizePage({
+  title,
+  sessionKey,
+  successRoute,
+  intro,
+  second = false,
+}: AuthorizePageProps) {
   const config = useH5Config();
   const storedCode = useChannelStore((s) => s.adChannelCode);
   const { search } = useLocation();
   const navigate = useNavigate();
-  const go = useDelayedNavigate();
+  const afterConsent = useAfterConsent();
   const options = useMemo(() => readQueryOptions(search), [search]);
-  const products = useMemo(() => {
-    const all = new Map<string, MatchedProduct>();
-    for (const p of [...parseMatchedProducts(options.rqResult), ...readMatchedProducts(sessionKey)]) {
-      if (!all.has(p.id)) all.set(p.id, p);
-    }
-    return [...all.values()];
-  }, [options, sessionKey]);
-  useReportStep('visit_authorization');
+  const match = useMemo(() => pickMatch(options.rqResult, readMatch(sessionKey)), [options, sessionKey]);
+  useReportStep(second ? 're_authorization' : 'visit_authorization');
+  useApplyStatusOnArrival(options.rqResult);
   const [agreement] = pickAgreements(config.agreements, ['information-agreement']);
+  const adChannelCode = stringOption(options.adChannelCode) ?? storedCode;
 
   return (
     <main className={styles.page}>
       <PageHeader title={title} fallback="/borrow-money" />
       <AuthorizeList
-        products={products}
-        adChannelCode={stringOption(options.adChannelCode) ?? storedCode}
+        match={match}
+        adChannelCode={adChannelCode}
         agreement={agreement!}
         intro={intro}
-        onAuthorized={() => go(successRoute, { replace: true })}
+        onAuthorized={(answer) => afterConsent({ match, answer, adChannelCode, successRoute, second })}
         emptyAction={
           <Button
             color="primary"

@@ -1,19 +1,18 @@
 import { type ReactNode, useMemo, useState } from 'react';
 import { useLocation } from 'react-router';
 import { PageHeader } from '@/components/page-header';
+import { reportStep } from '@/features/analytics/reporter';
 import { useReportStep } from '@/features/analytics/use-report-step';
 import { useChannelStore, useH5Config } from '@/features/channel/store';
 import { pickAgreements } from './agreements';
 import { ApplicationForm, type ApplicationFormLayout } from './application-form';
+import { showApplyStatusModal, useApplyStatusOnArrival } from './apply-status-modal';
 import { AuthorizeList } from './authorize-list';
+import { useAutoFormStore } from './auto-form-store';
+import { useAfterConsent } from './consent-flow';
 import styles from './forms.module.css';
-import {
-  MATCH_SESSION_KEYS,
-  type MatchedProduct,
-  parseMatchedProducts,
-  storeMatch,
-} from './matched-products';
-import { readQueryOptions } from './query-options';
+import { MATCH_SESSION_KEYS, type ParsedMatch, parseMatch, storeMatch } from './matched-products';
+import { readQueryOptions, withQuery } from './query-options';
 import { useDelayedNavigate } from './use-delayed-navigate';
 
 interface FormPageProps {
@@ -36,26 +35,42 @@ export function FormPage({ title, banner, layout, submitText, next, intro }: For
   const adChannelCode = useChannelStore((s) => s.adChannelCode);
   const { search } = useLocation();
   const go = useDelayedNavigate();
+  const afterConsent = useAfterConsent();
+  // The automatic form's pre-selected answers (Haier), shown for the person to confirm or change.
+  const autoAnswers = useAutoFormStore((s) => (s.status === 'success' ? s.answers : null));
   // A re-match link (spec §4 step 6) carries the match result: list it instead of the form.
-  const fromLink = useMemo(() => parseMatchedProducts(readQueryOptions(search).rqResult), [search]);
-  const [products, setProducts] = useState<MatchedProduct[]>(fromLink);
-  const authorizing = next === 'authorize-here' && products.length > 0;
+  const linked = useMemo(() => readQueryOptions(search).rqResult, [search]);
+  const [match, setMatch] = useState<ParsedMatch>(() => parseMatch(linked));
+  useApplyStatusOnArrival(linked);
+  const authorizing = next === 'authorize-here' && match.products.length > 0;
   useReportStep(authorizing ? 'visit_authorization' : 'visit_form');
 
   const agreements = pickAgreements(config.agreements, ['information-agreement', 'info-audit-agreement']);
-  const onSaved = (result: unknown) => {
+  const success = config.flowRoutes.success;
+  const onSaved = async (result: unknown) => {
+    // productMatchInfo: the whole match result, matchId included (the consent names its run).
     storeMatch(MATCH_SESSION_KEYS.productMatchInfo, result);
+    useAutoFormStore.getState().resetForm();
+    void reportStep('submit_form');
+    const after = await showApplyStatusModal(result);
+    if (after.next === 'inline') {
+      go(after.path, { replace: true });
+      return;
+    }
+    const parsed = parseMatch(result);
+    if (after.next === 'result' || parsed.products.length === 0) {
+      // Sold out (alert shown above) or nothing matched: no lender receives anything (isNotFormReq).
+      go(withQuery(success, { isNotFormReq: 1, soldOut: after.next === 'result' ? 1 : undefined }), {
+        replace: true,
+      });
+      return;
+    }
     if (next !== 'authorize-here') {
       go(next);
       return;
     }
-    const matched = parseMatchedProducts(result);
-    if (matched.length > 0) {
-      setProducts(matched);
-      window.scrollTo({ top: 0 });
-    } else {
-      go(config.flowRoutes.success, { replace: true });
-    }
+    setMatch(parsed);
+    window.scrollTo({ top: 0 });
   };
 
   if (authorizing) {
@@ -63,10 +78,10 @@ export function FormPage({ title, banner, layout, submitText, next, intro }: For
       <main className={styles.page}>
         <PageHeader title="选择借款机构" />
         <AuthorizeList
-          products={products}
+          match={match}
           adChannelCode={adChannelCode}
           agreement={agreements[0]!}
-          onAuthorized={() => go(config.flowRoutes.success, { replace: true })}
+          onAuthorized={(answer) => afterConsent({ match, answer, adChannelCode, successRoute: success })}
         />
       </main>
     );
@@ -83,6 +98,7 @@ export function FormPage({ title, banner, layout, submitText, next, intro }: For
         agreements={agreements}
         onSaved={onSaved}
         intro={intro}
+        autoAnswers={autoAnswers}
       />
     </main>
   );

@@ -1,50 +1,105 @@
 import { Button } from 'antd-mobile';
+import { useEffect, useMemo, useRef } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { ResultView } from '@/components/result-view';
+import { reportStep } from '@/features/analytics/reporter';
 import { useReportStep } from '@/features/analytics/use-report-step';
+import { applyStatusAction } from './apply-status';
+import { showApplyStatusModal } from './apply-status-modal';
+import { type ConsentedItem, normalizePartnerUrl, readConsents } from './consent-result';
 import styles from './forms.module.css';
-import { isOn, numberOption, readQueryOptions } from './query-options';
+import { MATCH_SESSION_KEYS, readStoredMatch } from './matched-products';
+import { readQueryOptions, withQuery } from './query-options';
+import { consentModeText, resultContent } from './result-content';
+
+function ConsentList({ consents }: { consents: readonly ConsentedItem[] }) {
+  const navigate = useNavigate();
+  return (
+    <section className={styles.consents} aria-label="已授权机构">
+      <h2>已授权机构</h2>
+      <ul>
+        {consents.map((c) => {
+          const url = c.mode === 'h5Redirect' ? normalizePartnerUrl(c.thirdpartyTargetUrl) : null;
+          return (
+            <li key={c.productId} className={styles.consent}>
+              <div className={styles.consentText}>
+                <strong>{c.productName}</strong>
+                <span>{consentModeText(c.mode)}</span>
+                <Link to={withQuery('/information-agreement', { productId: c.productId, consented: 1 })}>
+                  查看您同意的授权书
+                </Link>
+              </div>
+              {url && (
+                <Button
+                  size="small"
+                  color="primary"
+                  shape="rounded"
+                  onClick={() => navigate(withQuery('/inline-page', { url, productName: c.productName }))}
+                >
+                  去申请
+                </Button>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}
 
 /**
- * The result page of a flow (spec §2 success options): `isNotFormReq`, `rePageShowType` (2: the app
- * download guide), `revisit` (a returning applicant), `isSpecialListCity` (a city not served yet).
+ * The result page of a flow (spec §2 success options; result-content.ts): `isNotFormReq`,
+ * `rePageShowType` (2: the app download guide), `revisit`, `isSpecialListCity`, and sold out
+ * (`applyStatus=0` from a re-match: the APPLY_STATUS_MODAL alert on arrival; `soldOut=1` after the
+ * form, whose page showed it), and an "already registered" re-match (`applyStatus=2`: the confirm,
+ * from the stored productMatchInfo). The lenders consented to in
+ * this session are listed; those whose own page continues the application get "去申请".
  */
 export function SuccessView() {
   const navigate = useNavigate();
-  const options = readQueryOptions(useLocation().search);
+  const { search } = useLocation();
+  const options = useMemo(() => readQueryOptions(search), [search]);
+  const consents = useMemo(() => readConsents(), []);
+  const content = resultContent(options, consents);
   useReportStep('visit_result');
-  const revisit = isOn(options.revisit);
-  const notForm = isOn(options.isNotFormReq);
-  const specialCity = isOn(options.isSpecialListCity);
-  const showDownload = numberOption(options.rePageShowType) === 2;
+  const alerted = useRef(false);
 
-  const [status, title, description] = specialCity
-    ? ([
-        'info',
-        '您所在城市暂未开通',
-        '您所在城市的合作机构正在接入中，暂时无法为您匹配产品，给您带来不便敬请谅解。',
-      ] as const)
-    : revisit
-      ? (['success', '欢迎回来', '您已提交过借款申请，合作机构正在审核，请留意机构的短信或来电。'] as const)
-      : notForm
-        ? (['success', '申请已提交', '您的资料已提交，合作机构审核通过后将与您联系。'] as const)
-        : (['success', '提交成功', '您的申请已提交至所选机构，审核结果以机构通知为准。'] as const);
+  useEffect(() => {
+    if (alerted.current) return;
+    if (content.alertSoldOut) {
+      alerted.current = true;
+      void showApplyStatusModal({ applyStatus: 0 });
+      return;
+    }
+    // The stored answer of the re-match, written by our code from our API (the lender's page is then
+    // vouched for /inline-page); a link saying applyStatus=2 alone opens nothing.
+    const stored = readStoredMatch(MATCH_SESSION_KEYS.productMatchInfo);
+    if (content.confirmRegistered && applyStatusAction(stored).kind === 'registered') {
+      alerted.current = true;
+      void showApplyStatusModal(stored).then((after) => {
+        if (after.next === 'inline') navigate(after.path, { replace: true });
+      });
+    }
+  }, [content.alertSoldOut, content.confirmRegistered, navigate]);
 
   return (
     <>
       <ResultView
-        status={status}
-        title={title}
-        description={description}
+        status={content.status}
+        title={content.title}
+        description={content.description}
         actions={
           <>
-            {showDownload ? (
+            {content.showDownload ? (
               <Button
                 block
                 color="primary"
                 shape="rounded"
                 size="large"
-                onClick={() => navigate('/download')}
+                onClick={() => {
+                  void reportStep('download_app');
+                  navigate('/download');
+                }}
               >
                 下载App，随时查看进度
               </Button>
@@ -64,7 +119,9 @@ export function SuccessView() {
             </Button>
           </>
         }
-      />
+      >
+        {content.showConsents && <ConsentList consents={consents} />}
+      </ResultView>
       <section className={styles.tips}>
         <h2>温馨提示</h2>
         <ol>

@@ -1,11 +1,101 @@
+import { useQuery } from '@tanstack/react-query';
+import { Button } from 'antd-mobile';
+import { useSearchParams } from 'react-router';
+import { fetchConsentedAgreement, fetchLenderAgreement, type LenderAgreement } from '@/app/common/api';
+import { isOn } from '@/app/common/query-options';
 import { PageHeader } from '@/components/page-header';
+import { PageLoading } from '@/components/page-loading';
+import { ResultView } from '@/components/result-view';
 import type { AgreementText } from '@/features/agreements';
 import { useH5Config } from '@/features/channel/store';
 import styles from './routes.module.css';
 
-/** An agreement page: the full text with its version, effective date and the channel's operators. */
-export function AgreementRoute({ text }: { text: AgreementText }) {
+/** Agreements the server renders per lender (GET /api/user/info/protocol/{id}?productId). */
+const PER_LENDER_AGREEMENTS: readonly string[] = ['information-agreement'];
+const PRODUCT_ID = /^\d{1,10}$/;
+
+/**
+ * One lender's agreement text: the exact text a consent to that lender records (with its version and
+ * SHA-256), or with `consented=1` the text the person consented to (protocol2/getContent). Never the
+ * static text instead: that would not be what the person agrees to.
+ */
+function LenderAgreementView({
+  agreementKey,
+  productId,
+  consented,
+}: {
+  agreementKey: string;
+  productId: string;
+  consented: boolean;
+}) {
+  const query = useQuery<LenderAgreement>({
+    queryKey: ['agreement', agreementKey, productId, consented],
+    queryFn: () =>
+      consented ? fetchConsentedAgreement(productId) : fetchLenderAgreement(agreementKey, productId),
+    retry: false,
+    staleTime: 60_000,
+  });
+
+  if (query.isPending) {
+    return (
+      <main className={styles.page}>
+        <PageHeader title="授权书" fallback="/login" />
+        <PageLoading />
+      </main>
+    );
+  }
+  if (query.isError || !query.data) {
+    return (
+      <main className={styles.page}>
+        <PageHeader title="授权书" fallback="/login" />
+        <ResultView
+          status="error"
+          title="授权书加载失败"
+          description="暂时无法获取该机构的授权书，请稍后重试。在阅读授权书之前，请不要勾选该机构。"
+          actions={
+            <Button block color="primary" shape="rounded" onClick={() => void query.refetch()}>
+              重新加载
+            </Button>
+          }
+        />
+      </main>
+    );
+  }
+  const text = query.data;
+  return (
+    <main className={styles.page}>
+      <PageHeader title={text.title} fallback="/login" />
+      <article className={styles.article}>
+        <h1>《{text.title}》</h1>
+        <p className={styles.articleMeta}>
+          版本：{text.version}
+          {text.consentedAt &&
+            `　同意时间：${new Date(text.consentedAt).toLocaleString('zh-CN', { hour12: false })}`}
+        </p>
+        <div className={styles.articleText}>{text.content}</div>
+        <p className={styles.articleHash}>文本校验码（SHA-256）：{text.textHash}</p>
+      </article>
+    </main>
+  );
+}
+
+/**
+ * An agreement page: the full text with its version, effective date and the channel's operators; for
+ * a per-lender agreement with `?productId=`, that lender's text from the server instead.
+ */
+export function AgreementRoute({ text, agreementKey }: { text: AgreementText; agreementKey?: string }) {
   const { footer } = useH5Config();
+  const [query] = useSearchParams();
+  const productId = query.get('productId')?.trim() ?? '';
+  if (agreementKey && PER_LENDER_AGREEMENTS.includes(agreementKey) && PRODUCT_ID.test(productId)) {
+    return (
+      <LenderAgreementView
+        agreementKey={agreementKey}
+        productId={productId}
+        consented={isOn(query.get('consented'))}
+      />
+    );
+  }
   return (
     <main className={styles.page}>
       <PageHeader title={text.title} fallback="/login" />

@@ -2,6 +2,7 @@ import { Button } from 'antd-mobile';
 import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { checkInlineUrl } from '@/app/common/allowed-url';
+import { vouchedPartnerUrls } from '@/app/common/consent-result';
 import { PageHeader } from '@/components/page-header';
 import { PageLoading } from '@/components/page-loading';
 import { ResultView } from '@/components/result-view';
@@ -17,7 +18,9 @@ const REFUSALS = {
 
 /**
  * `/inline-page?url=…&productName=…`: a partner page inside the H5 — only when its host is one of the
- * channel's allowed partner hosts; anything else is refused (open-redirect and phishing defence).
+ * channel's allowed partner hosts, or the URL is exactly a lender page our server named in this
+ * session (a consented H5-redirect product, an "already registered" match: see consent-result.ts);
+ * anything else is refused (open-redirect and phishing defence).
  */
 export function InlinePageRoute() {
   const [query] = useSearchParams();
@@ -30,7 +33,7 @@ export function InlinePageRoute() {
   // The allowed hosts come with h5Config: wait for it rather than refusing too early.
   if (status === 'idle' || status === 'loading') return <PageLoading />;
 
-  const check = checkInlineUrl(query.get('url'), config.allowedHosts);
+  const check = checkInlineUrl(query.get('url'), config.allowedHosts, vouchedPartnerUrls());
   if (!check.ok) {
     return (
       <main className={styles.page}>

@@ -3,15 +3,24 @@ import styles from '@/app/common/forms.module.css';
 import { MATCH_SESSION_KEYS } from '@/app/common/matched-products';
 import { useH5Config } from '@/features/channel/store';
 
-/** `/seconed-match-authorize`: the second authorisation (spec §4), from `seconedProductMatchInfo`. */
+/**
+ * `/seconed-match-authorize`: the second authorisation (spec §4; app/common/second-authorize.ts), from
+ * `seconedProductMatchInfo` (a second match, directMatchType 3, stored only when it has an id). Its
+ * consent names that second match's run; then the flow's result page.
+ */
 export function SecondMatchAuthorizeRoute() {
   const config = useH5Config();
   return (
     <AuthorizePage
       title="更多可申请机构"
+      second
       sessionKey={MATCH_SESSION_KEYS.secondProductMatchInfo}
       successRoute={config.flowRoutes.success}
-      intro={<p className={styles.intro}>根据您的资质，以下机构也可为您提供服务，同时申请可提高成功率。</p>}
+      intro={
+        <p className={styles.intro}>
+          根据您的资质，以下机构也可为您提供服务。是否向这些机构提供信息由您决定，不勾选则不会提供。
+        </p>
+      }
     />
   );
 }

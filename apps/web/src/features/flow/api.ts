@@ -2,7 +2,9 @@
  * The calls of the post-login decision, all silent: a failure (or a 404 while the form and credit
  * endpoints are not built yet) is "no data" for the decision, never a toast.
  */
+import { MATCH_SESSION_KEYS } from '@/config/constants';
 import { ApiError, api } from '@/lib/api-client';
+import { sessionStore } from '@/lib/storage';
 import { fetchChannelDetail } from '../channel/api';
 import { locateVisitor, reportDevice } from '../location/api';
 import type { CreditInfo } from './credit-info';
@@ -56,7 +58,13 @@ export const postLoginDeps: PostLoginDeps = {
   formConfig: fetchFormConfig,
   creditInfo: fetchCreditInfo,
   applyStatus: fetchApplyStatus,
-  rematch: (code) => rematchProducts(code),
+  // The answer is kept as productMatchInfo (matchId included): the authorisation consents to that run,
+  // and the result page reads an "already registered" answer from there (never from the link).
+  rematch: async (code) => {
+    const result = await rematchProducts(code);
+    if (result) sessionStore.set(MATCH_SESSION_KEYS.productMatchInfo, JSON.stringify(result));
+    return result;
+  },
   reportDevice,
   log: (message, detail) => {
     if (detail === undefined) console.info(`[flow] ${message}`);

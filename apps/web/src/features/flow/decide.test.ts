@@ -344,6 +344,34 @@ describe('main ordering (spec §4 post-login decision)', () => {
       });
     });
 
+    it('step 6: re-match sold out (0) or already registered (2) without a product → success with applyStatus', () => {
+      const d = nav(
+        decide(
+          defaultFlow({ formConfig: null, applyStatus: applied(1), rematch: { id: null, applyStatus: 0 } }),
+        ),
+      );
+      expect(d).toMatchObject({
+        path: '/fill-information/success',
+        query: { isNotFormReq: true, revisit: true, applyStatus: 0 },
+      });
+      const registered = nav(
+        decide(
+          defaultFlow({
+            formConfig: null,
+            applyStatus: applied(10),
+            rematch: { id: null, applyStatus: 2, thirdpartyTargetUrl: 'https://partner-a.example.com/x' },
+          }),
+        ),
+      );
+      expect(registered.query).toMatchObject({ applyStatus: 2 });
+      // The lender's page is never put in the link.
+      expect(registered.query).not.toHaveProperty('thirdpartyTargetUrl');
+      const plain = nav(
+        decide(defaultFlow({ formConfig: null, applyStatus: applied(1), rematch: { id: 3 } })),
+      );
+      expect(plain.query).not.toHaveProperty('applyStatus');
+    });
+
     it('step 6: re-match failed (no data) → success', () => {
       expect(
         nav(decide(defaultFlow({ formConfig: null, applyStatus: applied(1), rematch: null }))).path,

@@ -198,6 +198,15 @@ function excludeCodesOf(input: PostLoginInput): string[] {
   return input.channelDetail?.excludeCityCodes ?? input.channel.excludeCityCodes;
 }
 
+/**
+ * A re-match without a product that asks for the APPLY_STATUS_MODAL (spec §4): sold out
+ * (applyStatus 0: the result page alerts) or already registered at a lender (2: the result page
+ * confirms, with the lender's page from the stored answer, never from the link).
+ */
+function applyStatusQuery(match: MatchResult | null): Query {
+  return match?.applyStatus === 0 || match?.applyStatus === 2 ? { applyStatus: match.applyStatus } : {};
+}
+
 /** registerLink: the flow's success page with isSpecialListCity (replace). */
 function registerLink(input: PostLoginInput, step: string): NavigateDecision {
   return go(step, input.channel.flowRoutes.success, {
@@ -233,6 +242,7 @@ function defaultFlow(input: PostLoginInput): Decision {
         isNotFormReq: true,
         revisit: true,
         rePageShowType: rePageShowType(input.channel, input.isHuaweiPhone),
+        ...applyStatusQuery(match),
       },
     });
   }
@@ -338,7 +348,7 @@ export function decideCredit(input: PostLoginInput): Decision {
     const match = input.rematch;
     if (!match?.productName) {
       return go('credit.4 re-match: no product, success (revisit)', routes.success, {
-        query: { revisit: true },
+        query: { revisit: true, ...applyStatusQuery(match) },
       });
     }
     return go('credit.4 re-match: product, common authorize', SPECIAL_ROUTES.commonAuthorize, {

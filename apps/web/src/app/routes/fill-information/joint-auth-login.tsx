@@ -2,6 +2,7 @@ import { Button, Checkbox, Toast } from 'antd-mobile';
 import { useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { checkInlineUrl } from '@/app/common/allowed-url';
+import { vouchedPartnerUrls } from '@/app/common/consent-result';
 import { readQueryOptions, stringOption, withQuery } from '@/app/common/query-options';
 import { PageHeader } from '@/components/page-header';
 import { ResultView } from '@/components/result-view';
@@ -20,6 +21,7 @@ export function JointAuthLoginRoute() {
   const target = checkInlineUrl(
     stringOption(options.url) ?? stringOption(options.thirdpartyTargetUrl),
     config.allowedHosts,
+    vouchedPartnerUrls(),
   );
   const [agreed, setAgreed] = useState(false);
 

@@ -1,13 +1,16 @@
 import { useLocation } from 'react-router';
-import { parseMatchedProducts } from '@/app/common/matched-products';
+import { showApplyStatusModal } from '@/app/common/apply-status-modal';
+import { MATCH_SESSION_KEYS, parseMatch, storeMatch } from '@/app/common/matched-products';
 import { ProgressPage } from '@/app/common/progress-page';
 import { readQueryOptions, withQuery } from '@/app/common/query-options';
 import { useDelayedNavigate } from '@/app/common/use-delayed-navigate';
 import { useH5Config } from '@/features/channel/store';
 
 /**
- * `/fill-information/rematch-waiting`: a returning applicant's re-match (spec §4 step 6). The link
- * carries the options (adChannelCode, applyLimit, workCity, rqResult); they go on to the authorisation.
+ * `/fill-information/rematch-waiting`: a returning applicant's re-match (spec §4 step 6; POST
+ * /api/user/info/direct/match made by the post-login decision). The link carries the options
+ * (adChannelCode, applyLimit, workCity, rqResult); the result is stored as productMatchInfo, its
+ * APPLY_STATUS_MODAL shown, then on to the authorisation.
  */
 export function RematchWaitingRoute() {
   const config = useH5Config();
@@ -18,16 +21,21 @@ export function RematchWaitingRoute() {
       title="正在为您重新匹配"
       subtitle="结合您上次提交的资料，为您查找新的可申请机构"
       steps={['读取申请资料', '查询可申请机构', '生成匹配结果']}
-      onDone={() => {
+      onDone={async () => {
         const options = readQueryOptions(search);
-        const matched = parseMatchedProducts(options.rqResult).length > 0;
+        const result = options.rqResult;
+        const match = parseMatch(result);
+        if (match.products.length > 0) storeMatch(MATCH_SESSION_KEYS.productMatchInfo, result);
+        const after = await showApplyStatusModal(result);
+        if (after.next === 'inline') {
+          go(after.path, { replace: true });
+          return;
+        }
         go(
-          matched
+          after.next === 'proceed' && match.products.length > 0
             ? withQuery('/fill-information/common-authorize', options)
-            : withQuery(config.flowRoutes.success, { revisit: 1 }),
-          {
-            replace: true,
-          },
+            : withQuery(config.flowRoutes.success, { revisit: 1, isNotFormReq: 1 }),
+          { replace: true },
         );
       }}
     />

@@ -2,6 +2,7 @@ import { Button } from 'antd-mobile';
 import { useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { checkInlineUrl } from '@/app/common/allowed-url';
+import { vouchedPartnerUrls } from '@/app/common/consent-result';
 import { readQueryOptions, stringOption, withQuery } from '@/app/common/query-options';
 import { PageHeader } from '@/components/page-header';
 import { ResultView } from '@/components/result-view';
@@ -23,6 +24,7 @@ export function SuccessTransferRoute() {
   const target = checkInlineUrl(
     stringOption(options.url) ?? stringOption(options.thirdpartyTargetUrl),
     config.allowedHosts,
+    vouchedPartnerUrls(),
   );
   const [left, setLeft] = useState(COUNTDOWN_SECONDS);
   useReportStep('visit_result');

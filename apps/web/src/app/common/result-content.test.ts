@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import type { ConsentedItem } from './consent-result';
+import { readQueryOptions } from './query-options';
+import { consentModeText, resultContent } from './result-content';
+
+const consent: ConsentedItem = {
+  productId: '3',
+  productName: '星河信用贷',
+  consentId: 1,
+  mode: 'api',
+  thirdpartyTargetUrl: null,
+};
+const q = (s: string) => readQueryOptions(s);
+
+describe('result page options (spec §2)', () => {
+  it('after a consent: submitted to the lenders consented to, listed', () => {
+    const c = resultContent(q('?rePageShowType=0'), [consent]);
+    expect(c).toMatchObject({
+      status: 'success',
+      title: '申请已提交',
+      showConsents: true,
+      showDownload: false,
+    });
+    expect(c.description).toContain('1家机构');
+  });
+
+  it('isNotFormReq: never says an application was submitted', () => {
+    const c = resultContent(q('?isNotFormReq=1'), []);
+    expect(c.title).toBe('暂未匹配到合适的机构');
+    expect(c.description).not.toContain('已提交');
+    expect(resultContent(q('?isNotFormReq=true'), [consent]).showConsents).toBe(false);
+  });
+
+  it('revisit with isNotFormReq and rePageShowType (spec §4 step 6 query)', () => {
+    const c = resultContent(q('?isNotFormReq=true&revisit=true&rePageShowType=2'), []);
+    expect(c).toMatchObject({ title: '欢迎回来', showDownload: true });
+    expect(resultContent(q('?revisit=1'), []).title).toBe('欢迎回来');
+  });
+
+  it('rePageShowType 2 shows the download guide, anything else not', () => {
+    expect(resultContent(q('?rePageShowType=2'), []).showDownload).toBe(true);
+    expect(resultContent(q('?rePageShowType=0'), []).showDownload).toBe(false);
+    expect(resultContent(q(''), []).showDownload).toBe(false);
+  });
+
+  it('isSpecialListCity wins: the city is not served, nothing listed', () => {
+    const c = resultContent(q('?isSpecialListCity=true&revisit=1'), [consent]);
+    expect(c).toMatchObject({ status: 'info', title: '您所在城市暂未开通', showConsents: false });
+    expect(resultContent(q('?isSpecialListCity=false'), []).title).toBe('提交成功');
+  });
+
+  it('options packed in one JSON parameter are read too', () => {
+    const c = resultContent(q(`?options=${encodeURIComponent('{"isNotFormReq":1,"revisit":1}')}`), []);
+    expect(c.title).toBe('欢迎回来');
+  });
+
+  it('a sold-out re-match (applyStatus=0) asks for the alert and says so', () => {
+    const c = resultContent(q('?isNotFormReq=true&revisit=true&applyStatus=0'), []);
+    expect(c).toMatchObject({ soldOut: true, alertSoldOut: true, title: '今日名额已满' });
+    expect(resultContent(q('?applyStatus=1'), []).soldOut).toBe(false);
+    expect(resultContent(q(''), []).soldOut).toBe(false);
+  });
+
+  it('sold out after the form (soldOut=1): the wording, no second alert', () => {
+    const c = resultContent(q('?isNotFormReq=1&soldOut=1'), []);
+    expect(c).toMatchObject({ soldOut: true, alertSoldOut: false, title: '今日名额已满' });
+  });
+
+  it('a re-match already registered (applyStatus=2) asks for the confirm on arrival', () => {
+    expect(resultContent(q('?isNotFormReq=true&revisit=true&applyStatus=2'), [])).toMatchObject({
+      confirmRegistered: true,
+      soldOut: false,
+      title: '欢迎回来',
+    });
+    expect(resultContent(q('?revisit=1'), []).confirmRegistered).toBe(false);
+  });
+
+  it('one line per consent mode', () => {
+    expect(consentModeText('api')).toContain('资料已提交');
+    expect(consentModeText('h5Redirect')).toContain('机构页面');
+    expect(consentModeText('callback')).toContain('等待');
+  });
+});
