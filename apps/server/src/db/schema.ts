@@ -603,3 +603,67 @@ export const sandboxPartnerLeads = pgTable(
     index('sandbox_partner_leads_phone').on(t.partnerCode, t.phoneHash),
   ],
 );
+
+/**
+ * Files uploaded through a signed policy (GET /api/common/upload/policy) to the local store (or
+ * recorded after an upload to the cloud store). Private files are served only to their owner or staff.
+ */
+export const uploadedFiles = pgTable(
+  'uploaded_files',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    /** Object key (dir prefix + file name), unique per store. */
+    key: text('key').notNull().unique(),
+    /** Folder key of the policy (spec §7 `image`), e.g. "idcard", "face", "crm-idcard". */
+    folder: text('folder').notNull(),
+    isPrivate: boolean('is_private').notNull(),
+    ownerUserId: bigint('owner_user_id', { mode: 'number' }).references(() => users.id, {
+      onDelete: 'cascade',
+    }),
+    ownerStaffId: integer('owner_staff_id').references(() => staff.id, { onDelete: 'set null' }),
+    contentType: text('content_type').notNull(),
+    sizeBytes: integer('size_bytes').notNull(),
+    sha256: text('sha256').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('uploaded_files_owner').on(t.ownerUserId)],
+);
+
+/**
+ * Credit information (spec §3 "Base/credit info"), one per person: the whole record (education …
+ * contacts) stored encrypted; `auditStatus` is the face status (0 not started, 1 failed, 2 passed).
+ */
+export const creditProfiles = pgTable('credit_profiles', {
+  id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+  userId: bigint('user_id', { mode: 'number' })
+    .notNull()
+    .unique()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  /** encryptField(ring, JSON of the credit information). */
+  dataEnc: text('data_enc').notNull(),
+  /** Face status: 0 not started, 1 failed, 2 passed. */
+  auditStatus: smallint('audit_status').notNull().default(0),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+
+/** Every face verification attempt and its decision (the selfie stays a private upload). */
+export const faceChecks = pgTable(
+  'face_checks',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    fileKey: text('file_key').notNull(),
+    /** 1 failed, 2 passed. */
+    status: smallint('status').notNull(),
+    provider: text('provider').notNull(),
+    /** Whether the provider confirmed the face belongs to the ID holder; null when it cannot tell. */
+    identityVerified: boolean('identity_verified'),
+    /** Machine-readable reasons and measurements (faces found, size, sharpness …). */
+    details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('face_checks_user').on(t.userId, t.createdAt)],
+);
