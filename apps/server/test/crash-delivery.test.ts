@@ -71,7 +71,9 @@ describe(`delivery survives kill -9 (${BACKEND})`, () => {
     const logs: string[] = [];
     let child: ChildProcess | null = null;
     const start = async () => {
-      child = spawn(join(ROOT, 'node_modules/.bin/tsx'), ['apps/server/src/main.ts'], {
+      // node itself with tsx's loader: one process, so SIGKILL kills the server (the tsx CLI would
+      // run it in a child process that survives its parent's SIGKILL).
+      child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
         cwd: ROOT,
         env: {
           ...process.env,
@@ -112,6 +114,8 @@ describe(`delivery survives kill -9 (${BACKEND})`, () => {
       const exited = new Promise((r) => c.once('exit', r));
       c.kill('SIGKILL');
       await exited;
+      // Nothing answers on the port any more: the server really is gone.
+      await expect(fetch(`${url}/api/user/health`)).rejects.toThrow();
     };
     cleanups.push(() => {
       if (child && child.exitCode === null) child.kill('SIGKILL');
