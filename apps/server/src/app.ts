@@ -92,6 +92,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(consentRoutes);
   await app.register(deliveryRoutes);
   await app.register(import('./modules/catalog/routes.ts'));
+  await app.register(import('./modules/credit-info/routes.ts'));
 
   for (const plugin of opts.plugins ?? []) await app.register(plugin);
 

@@ -3,7 +3,7 @@ import { MOBILE_TICKET_PREFIX } from '@lm/shared/schemas/auth';
 import { isValidPhone } from '@lm/shared/validators/phone';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { applicationDrafts, channels, sessions, smsOutbox, users } from '../../db/schema.ts';
+import { applicationDrafts, channels, creditProfiles, sessions, smsOutbox, users } from '../../db/schema.ts';
 import {
   decryptField,
   encryptField,
@@ -213,8 +213,8 @@ export class AuthService {
 
   /**
    * Cancels the account: the phone (encrypted value, blind index) is erased, the row keeps only
-   * what is not personal, every session is revoked, the application draft and the codes of that
-   * phone are deleted.
+   * what is not personal, every session is revoked, the application draft, the credit information
+   * and the codes of that phone are deleted.
    * The same phone can register again as a new person.
    */
   async cancel(user: AuthUser, code: string | undefined): Promise<void> {
@@ -243,6 +243,8 @@ export class AuthService {
       await tx.delete(smsOutbox).where(eq(smsOutbox.phoneHash, phoneHash));
       // The application draft holds the name and ID number.
       await tx.delete(applicationDrafts).where(eq(applicationDrafts.userId, user.id));
+      // The credit information holds two other people's names and phones (and the face status).
+      await tx.delete(creditProfiles).where(eq(creditProfiles.userId, user.id));
     });
     await this.d.codes.forget(phoneHash);
   }

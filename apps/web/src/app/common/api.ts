@@ -3,6 +3,7 @@
  * matchResultSchema, authBody, authData and protocolData of @lm/shared (types only here: the browser
  * bundle does not carry zod).
  */
+import type { ApplicationDraft } from '@lm/shared/schemas/application';
 import type { MatchResultData } from '@lm/shared/schemas/matching';
 import { api } from '@/lib/api-client';
 import { type AuthAnswer, parseAuthAnswer } from './consent-result';
@@ -13,6 +14,14 @@ import { type AuthAnswer, parseAuthAnswer } from './consent-result';
  */
 export function saveUserInfo(draft: Record<string, unknown>): Promise<MatchResultData | null> {
   return api.post<MatchResultData | null>('/api/user/info/save', draft);
+}
+
+/** The stored draft as GET /api/user/info/form/show answers it: realName and identity masked. */
+export type ShownDraft = ApplicationDraft;
+
+/** GET /api/user/info/form/show — the stored draft (realName and identity masked), or {}. */
+export function fetchShownDraft(signal?: AbortSignal): Promise<ShownDraft> {
+  return api.get<ShownDraft>('/api/user/info/form/show', { silent: true, ...(signal ? { signal } : {}) });
 }
 
 /** POST /api/user/info/identityNameVerify — name + national ID. */
@@ -56,11 +65,6 @@ export function fetchLenderAgreement(id: string, productId: string): Promise<Len
     params: { productId },
     silent: true,
   });
-}
-
-/** POST /api/app/userInfo/baseTempSave — credit information. */
-export function saveCreditInfo(info: Record<string, unknown>): Promise<unknown> {
-  return api.post<unknown>('/api/app/userInfo/baseTempSave', info);
 }
 
 /** GET /api/common/upload/policy — signed upload policy for a folder. */

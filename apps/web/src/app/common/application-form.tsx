@@ -68,7 +68,7 @@ const STEPS: { title: string; sections: number[] }[] = [
   { title: '身份信息', sections: [4] },
 ];
 
-interface FormValues {
+export interface FormValues {
   applyLimit?: number[];
   job?: number[];
   payoffForm?: number[];
@@ -180,6 +180,8 @@ interface ApplicationFormProps {
    * the save then says `autoForm: true`. Name, ID and city are never pre-filled.
    */
   autoAnswers?: AutoFormAnswers | null;
+  /** An earlier draft's answers, shown for the person to change (coverStatus=1). */
+  prefill?: FormValues;
 }
 
 /** The application form (spec §3 form draft), saved with POST /api/user/info/save. */
@@ -191,6 +193,7 @@ export function ApplicationForm({
   onSaved,
   intro,
   autoAnswers,
+  prefill,
 }: ApplicationFormProps) {
   const [form] = Form.useForm<FormValues>();
   const autoForm = Boolean(autoAnswers);
@@ -239,7 +242,7 @@ export function ApplicationForm({
       )}
       <Form
         form={form}
-        initialValues={autoAnswers ? toSelectorValues(autoAnswers) : undefined}
+        initialValues={autoAnswers ? toSelectorValues(autoAnswers) : prefill}
         layout="vertical"
         mode="card"
         requiredMarkStyle="none"

@@ -1,10 +1,30 @@
+import {
+  CONTACT_NAME_PATTERN,
+  CREDIT_MESSAGES,
+  CREDIT_WIZARD_STEPS,
+  type CreditFormStep,
+  contactLabel,
+  contactPairProblems,
+  stepOrder,
+} from '@lm/shared/credit-info';
 import { isValidPhone } from '@lm/shared/validators/phone';
-import { useMutation } from '@tanstack/react-query';
-import { Button, Form, Input, Selector, Steps, TextArea, Toast } from 'antd-mobile';
-import { type ReactNode, useState } from 'react';
-import { CityPicker, type CityValue } from '@/components/city-picker/city-picker';
+import { Button, ErrorBlock, Form, Input, Picker, Skeleton, Steps, TextArea, Toast } from 'antd-mobile';
+import { type ReactNode, useEffect } from 'react';
+import { CityPicker, cityValueOf } from '@/components/city-picker/city-picker';
+import { useBaseDetail, useSaveBaseInfo } from '@/features/credit-info/api';
+import { useCreditWizardStore } from '@/features/credit-info/store';
+import {
+  type CreditFormValues,
+  firstFormStep,
+  previousStep,
+  STEP_FIELD_NAMES,
+  stepAfterSave,
+  toFormValues,
+  toPatch,
+  valuesToAdopt,
+} from '@/features/credit-info/wizard';
 import { getStoredPhone } from '@/lib/session';
-import { saveCreditInfo } from './api';
+import own from './credit-info-form.module.css';
 import styles from './forms.module.css';
 import {
   ANNUAL_INCOME_OPTIONS,
@@ -13,110 +33,94 @@ import {
   LOAN_PURPOSE_OPTIONS,
   MARITAL_STATUS_OPTIONS,
   OCCUPATION_OPTIONS,
+  type Option,
 } from './options';
 
-/** Wizard steps of spec §4; IDENTITY is done before this page, DONE after it. */
-const WIZARD = [
-  { key: 'IDENTITY', title: '身份认证' },
-  { key: 'INFORMATION', title: '基本信息' },
-  { key: 'CONTACT', title: '联系人' },
-  { key: 'BASE', title: '居住单位' },
-  { key: 'DONE', title: '完成' },
-] as const;
+/** Titles of the wizard steps of spec §4 (IDENTITY is face verification, done before this page). */
+const STEP_TITLES: Record<(typeof CREDIT_WIZARD_STEPS)[number], string> = {
+  IDENTITY: '身份认证',
+  INFORMATION: '基本信息',
+  CONTACT: '联系人',
+  BASE: '居住单位',
+  DONE: '完成',
+};
 
-interface ContactValues {
-  relationship?: string[];
-  name?: string;
-  phone?: string;
+/** An enumeration of spec §3 as a picker (wheel) with its Chinese labels. */
+function optionPicker<V extends string | number>(
+  name: string | (string | number)[],
+  label: string,
+  options: readonly Option<V>[],
+) {
+  const key = Array.isArray(name) ? name.join('.') : name;
+  return (
+    <Form.Item
+      key={key}
+      name={name}
+      label={label}
+      trigger="onConfirm"
+      arrow
+      onClick={(_, picker) => picker.current?.open()}
+      rules={[
+        {
+          validator: (_, value: unknown[] | undefined) =>
+            value?.length && value[0] !== null && value[0] !== undefined
+              ? Promise.resolve()
+              : Promise.reject(new Error(`请选择${label}`)),
+        },
+      ]}
+    >
+      <Picker columns={[options.map((o) => ({ label: o.label, value: o.value }))]} title={label}>
+        {(items) =>
+          items[0] ? <span>{items[0].label}</span> : <span className={own.placeholder}>请选择{label}</span>
+        }
+      </Picker>
+    </Form.Item>
+  );
 }
 
-interface CreditValues {
-  education?: number[];
-  maritalStatus?: number[];
-  annualIncome?: number[];
-  occupation?: number[];
-  loanPurpose?: number[];
-  contacts?: ContactValues[];
-  residentialRegion?: CityValue;
-  residentialAddress?: string;
-  companyName?: string;
-  companyRegion?: CityValue;
-  companyAddress?: string;
-}
-
-const STEP_FIELDS: (string | (string | number)[])[][] = [
-  [],
-  ['education', 'maritalStatus', 'annualIncome', 'occupation', 'loanPurpose'],
-  [0, 1].flatMap((i) => [
-    ['contacts', i, 'relationship'],
-    ['contacts', i, 'name'],
-    ['contacts', i, 'phone'],
-  ]),
-  ['residentialRegion', 'residentialAddress', 'companyName', 'companyRegion', 'companyAddress'],
-];
-
-function toBody(v: CreditValues): Record<string, unknown> {
-  const first = <T,>(x: T[] | undefined) => x?.[0];
-  return {
-    education: first(v.education),
-    maritalStatus: first(v.maritalStatus),
-    annualIncome: first(v.annualIncome),
-    occupation: first(v.occupation),
-    loanPurpose: first(v.loanPurpose),
-    residentialRegion: v.residentialRegion?.cityCode,
-    residentialAddress: v.residentialAddress?.trim(),
-    companyName: v.companyName?.trim(),
-    companyRegion: v.companyRegion?.cityCode,
-    companyAddress: v.companyAddress?.trim(),
-    contacts: (v.contacts ?? []).map((c) => ({
-      relationship: first(c.relationship),
-      name: c.name?.trim(),
-      phone: c.phone?.trim(),
-    })),
-  };
-}
-
-const select = (name: string, label: string, options: { label: string; value: number }[], columns = 3) => (
-  <Form.Item key={name} name={name} label={label} rules={[{ required: true, message: `请选择${label}` }]}>
-    <Selector columns={columns} options={options} className={styles.selector} />
-  </Form.Item>
-);
-
-function contactFields(index: number) {
+function contactFields(index: 0 | 1) {
+  const who = contactLabel(index);
+  const other = index === 0 ? 1 : 0;
   return [
     <Form.Header key={`contact-${index}`}>{index === 0 ? '紧急联系人一' : '紧急联系人二'}</Form.Header>,
-    <Form.Item
-      key={`rel-${index}`}
-      name={['contacts', index, 'relationship']}
-      label="与本人关系"
-      rules={[{ required: true, message: '请选择与本人关系' }]}
-    >
-      <Selector columns={5} options={CONTACT_RELATION_OPTIONS} className={styles.selector} />
-    </Form.Item>,
+    optionPicker(['contacts', index, 'relationship'], '与本人关系', CONTACT_RELATION_OPTIONS),
     <Form.Item
       key={`name-${index}`}
       name={['contacts', index, 'name']}
-      label="联系人姓名"
-      rules={[{ required: true, message: '请输入联系人姓名' }]}
+      label="姓名"
+      rules={[
+        { required: true, whitespace: true, message: `请输入${who}姓名` },
+        {
+          validator: (_, value: string | undefined) =>
+            !value?.trim() || CONTACT_NAME_PATTERN.test(value.replace(/\s/g, ''))
+              ? Promise.resolve()
+              : Promise.reject(new Error(CREDIT_MESSAGES.contactName(index))),
+        },
+      ]}
     >
       <Input placeholder="请输入联系人姓名" maxLength={20} clearable />
     </Form.Item>,
     <Form.Item
       key={`phone-${index}`}
       name={['contacts', index, 'phone']}
-      label="联系人手机号"
-      dependencies={[['contacts', index === 0 ? 1 : 0, 'phone']]}
+      label="手机号"
+      dependencies={[['contacts', other, 'phone']]}
       rules={[
-        { required: true, message: '请输入联系人手机号' },
+        { required: true, message: `请输入${who}手机号` },
         ({ getFieldValue }) => ({
           validator: (_, value: string | undefined) => {
-            if (!value) return Promise.resolve();
-            if (!isValidPhone(value)) return Promise.reject(new Error('手机号格式不正确'));
-            if (value === getStoredPhone()) return Promise.reject(new Error('联系人不能是本人手机号'));
-            const other = getFieldValue(['contacts', index === 0 ? 1 : 0, 'phone']) as string | undefined;
-            if (index === 1 && other && other === value)
-              return Promise.reject(new Error('两位联系人不能相同'));
-            return Promise.resolve();
+            const phone = value?.replace(/\s/g, '') ?? '';
+            if (!phone) return Promise.resolve();
+            if (!isValidPhone(phone)) return Promise.reject(new Error('手机号格式不正确'));
+            const pair = [0, 1].map((i) => ({
+              phone:
+                i === index
+                  ? phone
+                  : String(getFieldValue(['contacts', i, 'phone']) ?? '').replace(/\s/g, ''),
+            }));
+            const own = getStoredPhone();
+            const problem = contactPairProblems(pair, (p) => p === own).find((p) => p.index === index);
+            return problem ? Promise.reject(new Error(problem.message)) : Promise.resolve();
           },
         }),
       ]}
@@ -126,18 +130,24 @@ function contactFields(index: number) {
   ];
 }
 
-const STEP_CONTENT: (() => ReactNode[])[] = [
-  () => [],
-  () => [
+function textRule(label: string, min: number) {
+  return [
+    { required: true, whitespace: true, message: `请输入${label}` },
+    { min, message: `${label}至少${min}个字` },
+  ];
+}
+
+const STEP_CONTENT: Record<CreditFormStep, () => ReactNode[]> = {
+  INFORMATION: () => [
     <Form.Header key="h-info">基本信息</Form.Header>,
-    select('education', '最高学历', EDUCATION_OPTIONS),
-    select('maritalStatus', '婚姻状况', MARITAL_STATUS_OPTIONS),
-    select('annualIncome', '年收入', ANNUAL_INCOME_OPTIONS, 4),
-    select('occupation', '所属行业', OCCUPATION_OPTIONS),
-    select('loanPurpose', '借款用途', LOAN_PURPOSE_OPTIONS),
+    optionPicker('education', '最高学历', EDUCATION_OPTIONS),
+    optionPicker('maritalStatus', '婚姻状况', MARITAL_STATUS_OPTIONS),
+    optionPicker('annualIncome', '年收入', ANNUAL_INCOME_OPTIONS),
+    optionPicker('occupation', '所属行业', OCCUPATION_OPTIONS),
+    optionPicker('loanPurpose', '借款用途', LOAN_PURPOSE_OPTIONS),
   ],
-  () => [...contactFields(0), ...contactFields(1)],
-  () => [
+  CONTACT: () => [...contactFields(0), ...contactFields(1)],
+  BASE: () => [
     <Form.Header key="h-home">居住信息</Form.Header>,
     <Form.Item
       key="residentialRegion"
@@ -145,23 +155,18 @@ const STEP_CONTENT: (() => ReactNode[])[] = [
       label="居住城市"
       rules={[{ required: true, message: '请选择居住城市' }]}
     >
-      <CityPicker title="选择居住城市" />
+      <CityPicker title="选择居住城市" placeholder="请选择居住城市" />
     </Form.Item>,
     <Form.Item
       key="residentialAddress"
       name="residentialAddress"
       label="详细地址"
-      rules={[{ required: true, message: '请输入居住详细地址' }]}
+      rules={textRule('居住详细地址', 4)}
     >
       <TextArea placeholder="街道、小区、门牌号" maxLength={100} autoSize={{ minRows: 1, maxRows: 3 }} />
     </Form.Item>,
     <Form.Header key="h-company">单位信息</Form.Header>,
-    <Form.Item
-      key="companyName"
-      name="companyName"
-      label="单位名称"
-      rules={[{ required: true, message: '请输入单位名称' }]}
-    >
+    <Form.Item key="companyName" name="companyName" label="单位名称" rules={textRule('单位名称', 2)}>
       <Input placeholder="请输入单位全称" maxLength={50} clearable />
     </Form.Item>,
     <Form.Item
@@ -170,86 +175,157 @@ const STEP_CONTENT: (() => ReactNode[])[] = [
       label="单位城市"
       rules={[{ required: true, message: '请选择单位所在城市' }]}
     >
-      <CityPicker title="选择单位城市" />
+      <CityPicker title="选择单位城市" placeholder="请选择单位所在城市" />
     </Form.Item>,
     <Form.Item
       key="companyAddress"
       name="companyAddress"
       label="单位地址"
-      rules={[{ required: true, message: '请输入单位详细地址' }]}
+      rules={textRule('单位详细地址', 4)}
     >
       <TextArea placeholder="街道、楼宇、门牌号" maxLength={100} autoSize={{ minRows: 1, maxRows: 3 }} />
     </Form.Item>,
   ],
-];
+};
 
 interface CreditInfoFormProps {
-  /** After a successful save. */
-  onSaved: () => void;
+  /** The record is complete (step DONE after the last save). */
+  onDone: () => void;
+  /** Face verification has not passed (step IDENTITY): the wizard cannot be filled in yet. */
+  onIdentityNeeded: () => void;
 }
 
 /**
- * Credit information wizard (spec §3 base/credit info, §4 steps INFORMATION → CONTACT → BASE),
- * saved with POST /api/app/userInfo/baseTempSave. Contacts start as two blank entries.
+ * Credit information wizard (spec §3 base/credit info, §4 steps INFORMATION → CONTACT → BASE): opens
+ * at the server's step with the stored record; each step is saved with POST
+ * /api/app/userInfo/baseTempSave, which clears the modified flag and reloads the record.
  */
-export function CreditInfoForm({ onSaved }: CreditInfoFormProps) {
-  const [form] = Form.useForm<CreditValues>();
-  const [step, setStep] = useState(1);
-  const save = useMutation({ mutationFn: saveCreditInfo });
-  const last = step === 3;
+export function CreditInfoForm({ onDone, onIdentityNeeded }: CreditInfoFormProps) {
+  const [form] = Form.useForm<CreditFormValues>();
+  const detail = useBaseDetail();
+  const save = useSaveBaseInfo();
+  const step = useCreditWizardStore((s) => s.step);
+
+  useEffect(() => {
+    const { reset } = useCreditWizardStore.getState();
+    reset();
+    return reset;
+  }, []);
+
+  // A (re)loaded record fills the form: everything on arrival, the saved step's fields after a save
+  // (edits on other steps not saved yet stay), nothing while the person has unsaved edits.
+  const data = detail.data;
+  useEffect(() => {
+    if (!data) return;
+    let cancelled = false;
+    const store = useCreditWizardStore.getState;
+    void (async () => {
+      const [residentialRegion, companyRegion] = await Promise.all([
+        cityValueOf(data.residentialRegion),
+        cityValueOf(data.companyRegion),
+      ]);
+      if (cancelled) return;
+      const adopt = valuesToAdopt(
+        toFormValues(data, { residentialRegion, companyRegion }),
+        store().adoptServerData(),
+      );
+      if (adopt) form.setFieldsValue(adopt);
+      if (store().step === null) {
+        const first = firstFormStep(data.step);
+        if (first === 'IDENTITY') onIdentityNeeded();
+        else store().goTo(first);
+      }
+    })();
+    return () => {
+      cancelled = true;
+    };
+  }, [data, form, onIdentityNeeded]);
+
+  if (detail.isError) {
+    return (
+      <ErrorBlock status="default" title="加载失败" description="请稍后重试">
+        <Button size="small" onClick={() => void detail.refetch()}>
+          重新加载
+        </Button>
+      </ErrorBlock>
+    );
+  }
 
   const next = async () => {
+    if (!step || save.isPending) return;
     try {
-      await form.validateFields(STEP_FIELDS[step] as never);
+      await form.validateFields(STEP_FIELD_NAMES[step] as never);
     } catch {
       Toast.show('请完善本页信息');
       return;
     }
-    if (!last) {
-      setStep(step + 1);
-      window.scrollTo({ top: 0 });
-      return;
-    }
-    save.mutate(toBody(form.getFieldsValue(true) as CreditValues), { onSuccess: onSaved });
+    save.mutate(
+      { step, patch: toPatch(step, form.getFieldsValue(true) as CreditFormValues) },
+      {
+        onSuccess: (answer) => {
+          const after = stepAfterSave(step, answer.step);
+          if (after === 'DONE') onDone();
+          else if (after === 'IDENTITY') onIdentityNeeded();
+          else {
+            useCreditWizardStore.getState().goTo(after);
+            window.scrollTo({ top: 0 });
+          }
+        },
+      },
+    );
   };
+  const back = step ? previousStep(step) : null;
 
   return (
     <div className={styles.formWrap}>
-      <Steps current={step} className={styles.steps}>
-        {WIZARD.map((s) => (
-          <Steps.Step key={s.key} title={s.title} />
+      <Steps current={stepOrder(step ?? data?.step ?? 'INFORMATION')} className={styles.steps}>
+        {CREDIT_WIZARD_STEPS.map((s) => (
+          <Steps.Step key={s} title={STEP_TITLES[s]} />
         ))}
       </Steps>
-      <Form
-        form={form}
-        layout="vertical"
-        mode="card"
-        requiredMarkStyle="none"
-        initialValues={{ contacts: [{}, {}] }}
-        className={styles.form}
-        footer={
-          <div className={styles.footer}>
-            <Button
-              block
-              color="primary"
-              shape="rounded"
-              size="large"
-              loading={save.isPending}
-              onClick={next}
-            >
-              {last ? '提交资料' : '下一步'}
-            </Button>
-            {step > 1 && (
-              <Button block fill="none" size="middle" onClick={() => setStep(step - 1)}>
-                上一步
-              </Button>
-            )}
-            <p className={styles.safe}>资料仅用于借款审核，全程加密传输与存储</p>
-          </div>
-        }
-      >
-        {STEP_CONTENT[step]!()}
-      </Form>
+      {data ? (
+        <Form
+          form={form}
+          layout="horizontal"
+          mode="card"
+          requiredMarkStyle="none"
+          onValuesChange={() => useCreditWizardStore.getState().edit()}
+          className={styles.form}
+          footer={
+            step && (
+              <div className={styles.footer}>
+                <Button
+                  block
+                  color="primary"
+                  shape="rounded"
+                  size="large"
+                  loading={save.isPending}
+                  onClick={next}
+                >
+                  {step === 'BASE' ? '提交资料' : '保存并继续'}
+                </Button>
+                {back && (
+                  <Button
+                    block
+                    fill="none"
+                    size="middle"
+                    onClick={() => useCreditWizardStore.getState().goTo(back)}
+                  >
+                    上一步
+                  </Button>
+                )}
+                <p className={styles.safe}>资料仅用于借款审核，全程加密传输与存储</p>
+              </div>
+            )
+          }
+        >
+          {step ? STEP_CONTENT[step]() : null}
+        </Form>
+      ) : (
+        <div className={own.skeleton}>
+          <Skeleton.Paragraph lineCount={6} animated />
+        </div>
+      )}
     </div>
   );
 }

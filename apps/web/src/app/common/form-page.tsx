@@ -5,7 +5,7 @@ import { reportStep } from '@/features/analytics/reporter';
 import { useReportStep } from '@/features/analytics/use-report-step';
 import { useChannelStore, useH5Config } from '@/features/channel/store';
 import { pickAgreements } from './agreements';
-import { ApplicationForm, type ApplicationFormLayout } from './application-form';
+import { ApplicationForm, type ApplicationFormLayout, type FormValues } from './application-form';
 import { showApplyStatusModal, useApplyStatusOnArrival } from './apply-status-modal';
 import { AuthorizeList } from './authorize-list';
 import { useAutoFormStore } from './auto-form-store';
@@ -27,10 +27,12 @@ interface FormPageProps {
    */
   next: string | 'authorize-here';
   intro?: ReactNode;
+  /** An earlier draft's answers to start from (coverStatus=1). */
+  prefill?: FormValues;
 }
 
 /** An application-form page: header, banner, the form, and what happens after saving. */
-export function FormPage({ title, banner, layout, submitText, next, intro }: FormPageProps) {
+export function FormPage({ title, banner, layout, submitText, next, intro, prefill }: FormPageProps) {
   const config = useH5Config();
   const adChannelCode = useChannelStore((s) => s.adChannelCode);
   const { search } = useLocation();
@@ -99,6 +101,7 @@ export function FormPage({ title, banner, layout, submitText, next, intro }: For
         onSaved={onSaved}
         intro={intro}
         autoAnswers={autoAnswers}
+        prefill={prefill}
       />
     </main>
   );

@@ -1,14 +1,10 @@
+import type { CityEntry, Region } from '@lm/shared/regions';
 import { CascadePicker } from 'antd-mobile';
 import { useState } from 'react';
 import styles from './city-picker.module.css';
-import type { Region } from './regions';
 
-export interface CityValue {
-  provinceCode: string;
-  province: string;
-  cityCode: string;
-  city: string;
-}
+/** A chosen city with its province (six-digit codes and Chinese names of the region table). */
+export type CityValue = CityEntry;
 
 interface CityPickerProps {
   value?: CityValue | null;
@@ -17,11 +13,20 @@ interface CityPickerProps {
   title?: string;
 }
 
-let regionsPromise: Promise<Region[]> | null = null;
-const loadRegions = () => {
-  regionsPromise ??= import('./regions').then((m) => m.REGIONS);
-  return regionsPromise;
-};
+type RegionModule = typeof import('@lm/shared/regions');
+let regionModule: Promise<RegionModule> | null = null;
+/** The two-level region table of @lm/shared, in its own chunk, loaded once when first needed. */
+export function loadRegionTable(): Promise<RegionModule> {
+  regionModule ??= import('@lm/shared/regions');
+  return regionModule;
+}
+const loadRegions = () => loadRegionTable().then((m) => m.REGIONS);
+
+/** The picker's value for a stored six-digit city code (null when empty or not in the table). */
+export async function cityValueOf(code: string | null | undefined): Promise<CityValue | null> {
+  if (!code) return null;
+  return (await loadRegionTable()).findCity(code);
+}
 
 /**
  * Province → city picker on the two-level region table (loaded when first opened). Works as an

@@ -2,12 +2,13 @@
  * The calls of the post-login decision, all silent: a failure (or a 404 while the form and credit
  * endpoints are not built yet) is "no data" for the decision, never a toast.
  */
+
+import type { CreditInfo } from '@lm/shared/credit-info';
 import { MATCH_SESSION_KEYS } from '@/config/constants';
 import { ApiError, api } from '@/lib/api-client';
 import { sessionStore } from '@/lib/storage';
 import { fetchChannelDetail } from '../channel/api';
 import { locateVisitor, reportDevice } from '../location/api';
-import type { CreditInfo } from './credit-info';
 import type { ApplyStatusFacts, FormConfig, MatchResult } from './decide';
 import type { PostLoginDeps } from './run-post-login';
 

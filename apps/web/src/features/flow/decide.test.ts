@@ -1,6 +1,6 @@
 import { FLOW_ROUTES, SPECIAL_ROUTES } from '@lm/shared/channel';
+import type { CreditInfo } from '@lm/shared/credit-info';
 import { describe, expect, it } from 'vitest';
-import type { CreditInfo } from './credit-info';
 import {
   type ChannelFacts,
   DEFAULT_FORM_CONFIG,
@@ -496,6 +496,13 @@ describe('alternative credit-flow ordering (spec §4)', () => {
     const d = nav(
       decide(credit({ formConfig: open, creditInfo: { ...completeCreditInfo, companyName: '' } })),
     );
+    expect(d.path).toBe(SPECIAL_ROUTES.creditPersonalInfo);
+  });
+
+  it('step 1: the baseDetail answer of a face-passed person with nothing filled in → credit personal info', () => {
+    const blank = { relationship: '', name: '', phone: '' };
+    const baseDetail = { contacts: [blank, blank], auditStatus: 2, step: 'INFORMATION' as const };
+    const d = nav(decide(credit({ formConfig: open, creditInfo: baseDetail })));
     expect(d.path).toBe(SPECIAL_ROUTES.creditPersonalInfo);
   });
 

@@ -15,7 +15,7 @@
  * Query values: booleans travel as 'true'/'false', objects as JSON (see url.ts).
  */
 import { type FlowName, type FlowRoutes, LinkType, SPECIAL_ROUTES } from '@lm/shared/channel';
-import { type CreditInfo, creditInfoStep } from './credit-info';
+import { type CreditInfo, creditInfoStep } from '@lm/shared/credit-info';
 
 /** creditStatus / diversionStatus (spec §3). */
 export const OPEN = 1;

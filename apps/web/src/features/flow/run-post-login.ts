@@ -3,7 +3,7 @@
  * fails (or does not exist yet) counts as "no data" (null). Never rejects: an unexpected error ends at
  * the flow's form.
  */
-import type { CreditInfo } from './credit-info';
+import type { CreditInfo } from '@lm/shared/credit-info';
 import {
   type ApplyStatusFacts,
   type ChannelDetailFacts,

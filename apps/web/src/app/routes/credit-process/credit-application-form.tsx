@@ -1,21 +1,55 @@
+import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
+import { fetchShownDraft } from '@/app/common/api';
+import { prefillFromDraft } from '@/app/common/cover-prefill';
 import { FormBanner, FormPage } from '@/app/common/form-page';
 import styles from '@/app/common/forms.module.css';
+import { RequireLogin } from '@/app/common/require-login';
+import { cityValueOf } from '@/components/city-picker/city-picker';
+import { PageLoading } from '@/components/page-loading';
 
-/** `/credit-process/credit-application-form` (optional `coverStatus=1`: earlier answers may be updated). */
-export function CreditApplicationFormRoute() {
-  const [query] = useSearchParams();
-  const cover = query.get('coverStatus') === '1';
+const BANNER = <FormBanner title="填写借款申请" text="资料审核已完成，填写借款需求即可匹配机构" />;
+const NEXT = '/fill-information/waiting';
+
+/** The earlier application's answers (coverStatus=1); without one (or if it fails to load) a blank form. */
+function CoverForm() {
+  const draft = useQuery({
+    queryKey: ['application', 'form-show'],
+    queryFn: async ({ signal }) => {
+      const shown = await fetchShownDraft(signal);
+      return prefillFromDraft(shown, await cityValueOf(shown.workCityCode));
+    },
+    staleTime: 0,
+  });
+  if (draft.isPending) return <PageLoading />;
   return (
     <FormPage
       title="借款申请"
-      next="/fill-information/waiting"
-      banner={<FormBanner title="填写借款申请" text="资料审核已完成，填写借款需求即可匹配机构" />}
+      next={NEXT}
+      banner={BANNER}
+      prefill={draft.data}
       intro={
-        cover ? (
-          <p className={styles.intro}>您之前提交过申请资料，可以修改后重新提交，以最新提交的资料为准。</p>
-        ) : undefined
+        <p className={styles.intro}>
+          您之前提交过申请资料，已为您填入上次的选择，可以修改后重新提交，以最新提交的资料为准。为保护您的隐私，姓名和身份证号请重新填写。
+        </p>
       }
     />
   );
+}
+
+/**
+ * `/credit-process/credit-application-form`: the application form after the credit information. With
+ * `coverStatus=1` (spec §2, §4: the earlier application may be covered) it starts from the earlier
+ * draft's answers.
+ */
+export function CreditApplicationFormRoute() {
+  const [query] = useSearchParams();
+  if (query.get('coverStatus') === '1') {
+    return (
+      <RequireLogin>
+        <CoverForm />
+      </RequireLogin>
+    );
+  }
+  return <FormPage title="借款申请" next={NEXT} banner={BANNER} />;
 }

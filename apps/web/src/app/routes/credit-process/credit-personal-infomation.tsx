@@ -1,15 +1,29 @@
+import { SPECIAL_ROUTES } from '@lm/shared/channel';
+import { Toast } from 'antd-mobile';
+import { useCallback } from 'react';
 import { CreditInfoForm } from '@/app/common/credit-info-form';
 import styles from '@/app/common/forms.module.css';
+import { RequireLogin } from '@/app/common/require-login';
 import { useDelayedNavigate } from '@/app/common/use-delayed-navigate';
 import { PageHeader } from '@/components/page-header';
+
+/** How long the "face verification first" message shows before going there. */
+const IDENTITY_FIRST_MS = 2000;
 
 /** `/credit-process/credit-personal-infomation` (spelling kept from the spec): the credit-info wizard. */
 export function CreditPersonalInformationRoute() {
   const go = useDelayedNavigate();
+  const onIdentityNeeded = useCallback(() => {
+    Toast.show({ content: '请先完成身份认证', duration: IDENTITY_FIRST_MS });
+    go(SPECIAL_ROUTES.identityVerification, { replace: true, delayMs: IDENTITY_FIRST_MS });
+  }, [go]);
+  const onDone = useCallback(() => go('/credit-process/credit-personal-loading', { replace: true }), [go]);
   return (
-    <main className={styles.page}>
-      <PageHeader title="完善个人信息" />
-      <CreditInfoForm onSaved={() => go('/credit-process/credit-personal-loading', { replace: true })} />
-    </main>
+    <RequireLogin>
+      <main className={styles.page}>
+        <PageHeader title="完善个人信息" />
+        <CreditInfoForm onDone={onDone} onIdentityNeeded={onIdentityNeeded} />
+      </main>
+    </RequireLogin>
   );
 }

@@ -1,6 +1,6 @@
-import { PROVINCE_PREFIXES } from '@lm/shared/validators/id-card';
 import { describe, expect, it } from 'vitest';
-import { REGIONS } from './regions';
+import { findCity, isCityCode, REGIONS } from './regions.ts';
+import { PROVINCE_PREFIXES } from './validators/id-card.ts';
 
 describe('region table', () => {
   it('has the 34 provincial-level divisions, each with cities under its own prefix', () => {
@@ -21,5 +21,25 @@ describe('region table', () => {
   it('has unique codes', () => {
     const codes = REGIONS.flatMap((p) => [p.value, ...(p.children ?? []).map((c) => c.value)]);
     expect(new Set(codes).size).toBe(codes.length);
+  });
+});
+
+describe('findCity / isCityCode', () => {
+  it('finds a city with its province', () => {
+    expect(findCity('440300')).toEqual({
+      provinceCode: '440000',
+      province: '广东省',
+      cityCode: '440300',
+      city: '深圳市',
+    });
+    expect(findCity('810100')?.province).toBe('香港特别行政区');
+    expect(isCityCode('710100')).toBe(true);
+  });
+
+  it('refuses province codes, unknown and malformed codes', () => {
+    for (const code of ['440000', '449900', '44030', '4403000', 'abcdef', '', null, undefined, 440300]) {
+      expect(isCityCode(code), String(code)).toBe(false);
+    }
+    expect(findCity('440000')).toBeNull();
   });
 });

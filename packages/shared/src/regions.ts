@@ -2,8 +2,9 @@
  * Two-level table of Chinese administrative divisions (spec §3 "Region table"): the 34 provincial-level
  * divisions (incl. Taiwan, Hong Kong and Macau) and their prefecture-level cities, with six-digit
  * GB/T 2260 codes. Municipalities and SARs have one city entry of the same name; county-level cities
- * administered directly by a province (e.g. 济源市, 仙桃市) are listed as cities. Loaded on demand by
- * the city picker.
+ * administered directly by a province (e.g. 济源市, 仙桃市) are listed as cities. Shared by the server
+ * (credit-info region codes are checked against it) and the H5's city picker, which loads this module on
+ * demand (its own chunk: keep it out of modules the H5 imports statically).
  *
  * Packed as `<code><name>:<code><name>,<code><name>…`, one province per line.
  */
@@ -54,3 +55,38 @@ export const REGIONS: Region[] = PACKED.split('\n').map((line) => {
   const [province = '', cities = ''] = line.split(':');
   return { ...entry(province), children: cities.split(',').map(entry) };
 });
+
+export interface CityEntry {
+  provinceCode: string;
+  province: string;
+  cityCode: string;
+  city: string;
+}
+
+let cityIndex: Map<string, CityEntry> | null = null;
+function cities(): Map<string, CityEntry> {
+  if (!cityIndex) {
+    cityIndex = new Map();
+    for (const p of REGIONS) {
+      for (const c of p.children ?? []) {
+        cityIndex.set(c.value, {
+          provinceCode: p.value,
+          province: p.label,
+          cityCode: c.value,
+          city: c.label,
+        });
+      }
+    }
+  }
+  return cityIndex;
+}
+
+/** The second-level (city) entry of a six-digit code with its province, or null when not in the table. */
+export function findCity(code: string | null | undefined): CityEntry | null {
+  return (typeof code === 'string' && cities().get(code)) || null;
+}
+
+/** True for a six-digit city code of the table (the level the pickers choose). */
+export function isCityCode(code: unknown): code is string {
+  return typeof code === 'string' && cities().has(code);
+}
