@@ -10,11 +10,11 @@ import analyticsRoutes from './modules/analytics/routes.ts';
 import applicationRoutes from './modules/applications/routes.ts';
 import authRoutes from './modules/auth/routes.ts';
 import channelRoutes from './modules/channels/routes.ts';
+import { seedDemoChannels } from './modules/channels/seed.ts';
 import consentRoutes from './modules/consent/routes.ts';
 import deliveryRoutes from './modules/delivery/routes.ts';
-import matchingRoutes from './modules/matching/routes.ts';
-import { seedDemoChannels } from './modules/channels/seed.ts';
 import geoRoutes from './modules/geo/routes.ts';
+import matchingRoutes from './modules/matching/routes.ts';
 import { seedDemoProducts } from './modules/products/seed.ts';
 import staffRoutes from './modules/staff/routes.ts';
 import systemRoutes from './modules/system/routes.ts';
@@ -92,7 +92,9 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(consentRoutes);
   await app.register(deliveryRoutes);
   await app.register(import('./modules/catalog/routes.ts'));
+  await app.register(import('./modules/uploads/routes.ts'));
   await app.register(import('./modules/credit-info/routes.ts'));
+  await app.register(import('./modules/verification/routes.ts'));
 
   for (const plugin of opts.plugins ?? []) await app.register(plugin);
 

@@ -8,12 +8,15 @@ import type { SmsCodes } from './modules/auth/sms-codes.ts';
 import type { ChannelService } from './modules/channels/service.ts';
 import type { ConsentService } from './modules/consent/service.ts';
 import type { DeliveryWorker } from './modules/delivery/worker.ts';
-import type { MatchService } from './modules/matching/service.ts';
 import type { GeoService } from './modules/geo/service.ts';
 import type { Limiter } from './modules/limits/limiter.ts';
+import type { MatchService } from './modules/matching/service.ts';
 import type { StaffRow, StaffService } from './modules/staff/service.ts';
+import type { FaceProvider } from './providers/face/types.ts';
+import type { IdCardOcrProvider } from './providers/ocr/types.ts';
 import type { RealNameProvider } from './providers/realname/types.ts';
 import type { SmsProvider } from './providers/sms/types.ts';
+import type { StorageProvider } from './providers/storage/types.ts';
 
 export interface Services {
   keys: Keys;
@@ -26,9 +29,15 @@ export interface Services {
   analytics: AnalyticsService;
   geo: GeoService;
   realName: RealNameProvider;
+  /** ID-card OCR (local tesseract.js or Tencent IDCardOCR). */
+  ocr: IdCardOcrProvider;
+  /** Selfie check (local face detection, identity not verified, or Tencent 人脸核身). */
+  face: FaceProvider;
   matching: MatchService;
   consent: ConsentService;
   delivery: DeliveryWorker;
+  /** Uploads (local store or Aliyun OSS): `getObject(key)`, `keyFromUrl(url)`. */
+  storage: StorageProvider;
   phoneIndex(phone: string): string;
 }
 

@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import type { MatchResultData } from '@lm/shared/schemas/matching';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO_PARTNERS } from '../src/modules/products/seed.ts';
@@ -121,13 +122,13 @@ describe(`delivery survives kill -9 (${BACKEND})`, () => {
       if (child && child.exitCode === null) child.kill('SIGKILL');
     });
 
-    const call = async (method: string, path: string, payload?: unknown, token?: string) => {
+    const call = async <T>(method: string, path: string, payload?: unknown, token?: string) => {
       const res = await fetch(`${url}${path}`, {
         method,
         headers: { 'content-type': 'application/json', ...(token ? { accesstoken: token } : {}) },
         ...(payload !== undefined ? { body: JSON.stringify(payload) } : {}),
       });
-      return (await res.json()) as { code: number; msg: string; data: any };
+      return (await res.json()) as { code: number; msg: string; data: T };
     };
 
     await start();
@@ -135,15 +136,21 @@ describe(`delivery survives kill -9 (${BACKEND})`, () => {
     for (let i = 0; i < 4; i++) {
       const phone = newPhone();
       expect((await call('POST', '/api/login/sendPhoneVerifyCode', { phone })).code).toBe(200);
-      const code = (await call('GET', `/api/dev/sms-outbox?phone=${phone}`)).data[0].code as string;
-      const login = await call('POST', '/api/login', { phone, code });
-      const token = login.data.token as string;
-      const match = await call('POST', '/api/user/info/save', FORM, token);
+      const code = (await call<{ code: string }[]>('GET', `/api/dev/sms-outbox?phone=${phone}`)).data[0]!
+        .code;
+      const login = await call<{ token: string }>('POST', '/api/login', { phone, code });
+      const token = login.data.token;
+      const match = await call<MatchResultData>('POST', '/api/user/info/save', FORM, token);
       expect(match.code, match.msg).toBe(200);
-      const ids = [match.data, ...match.data.mayAuthProductList].filter((o) => o.id).map((o) => o.id);
-      const auth = await call('PUT', '/api/user/info/auth', { productIds: ids }, token);
+      const ids = [match.data, ...match.data.mayAuthProductList].filter((o) => o.id).map((o) => o.id!);
+      const auth = await call<{ consented: { mode: string }[] }>(
+        'PUT',
+        '/api/user/info/auth',
+        { productIds: ids },
+        token,
+      );
       expect(auth.code, auth.msg).toBe(200);
-      expected += (auth.data.consented as { mode: string }[]).filter((c) => c.mode === 'api').length;
+      expected += auth.data.consented.filter((c) => c.mode === 'api').length;
     }
     expect(expected).toBeGreaterThan(0);
 

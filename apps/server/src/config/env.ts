@@ -53,6 +53,41 @@ export const envSchema = z
     REALNAME_PROVIDER: z.enum(['local', 'aliyun']).default('local'),
     REALNAME_APPCODE: z.string().min(1).optional(),
 
+    /** ID-card OCR: `local` (tesseract.js, offline) or `tencent` (Tencent Cloud IDCardOCR). */
+    OCR_PROVIDER: z.enum(['local', 'tencent']).default('local'),
+    /** Face verification: `local` (face detection only, identity not verified) or `tencent` (人脸核身). */
+    FACE_PROVIDER: z.enum(['local', 'tencent']).default('local'),
+    /** Tencent Cloud API key pair (CAM), for OCR_PROVIDER / FACE_PROVIDER = tencent. */
+    TENCENT_SECRET_ID: z.string().min(1).optional(),
+    TENCENT_SECRET_KEY: z.string().min(1).optional(),
+    /** Tencent Cloud region (X-TC-Region), e.g. ap-guangzhou; omitted when unset. */
+    TENCENT_REGION: z
+      .string()
+      .regex(/^[a-z]+-[a-z]+(-\d+)?$/, 'must be a Tencent Cloud region, e.g. ap-guangzhou')
+      .optional(),
+
+    /** Uploads: `local` (the API plays OSS, files in DATA_DIR/uploads) or `aliyun-oss`. */
+    STORAGE_PROVIDER: z.enum(['local', 'aliyun-oss']).default('local'),
+    /** Public origin of the site (https://…), for absolute URLs such as the local store's host. */
+    PUBLIC_BASE_URL: z
+      .string()
+      .regex(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/, 'must be an http(s):// URL without query or fragment')
+      .transform((v) => v.replace(/\/+$/, ''))
+      .optional(),
+    OSS_ACCESS_KEY_ID: z.string().min(1).optional(),
+    OSS_ACCESS_KEY_SECRET: z.string().min(1).optional(),
+    OSS_BUCKET: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$/, 'must be an OSS bucket name')
+      .optional(),
+    /** Region endpoint without scheme, e.g. oss-cn-hangzhou.aliyuncs.com. */
+    OSS_ENDPOINT: z
+      .string()
+      .regex(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/, 'must be a host name without scheme (oss-cn-….aliyuncs.com)')
+      .optional(),
+    /** A domain bound to the bucket (https://…); object URLs then start with it. */
+    OSS_PUBLIC_HOST: z.string().url().optional(),
+
     /** "kid:base64(32 bytes)" entries, comma separated; the first one encrypts, all decrypt. */
     PII_KEYS: z.string().optional(),
     /** base64(32 bytes): key of the blind index (HMAC) used to look people up by phone. */
@@ -103,6 +138,22 @@ export const envSchema = z
         path: ['REALNAME_APPCODE'],
         message: 'required when REALNAME_PROVIDER=aliyun',
       });
+    }
+    const tencentUsers = [
+      ...(env.OCR_PROVIDER === 'tencent' ? ['OCR_PROVIDER=tencent'] : []),
+      ...(env.FACE_PROVIDER === 'tencent' ? ['FACE_PROVIDER=tencent'] : []),
+    ];
+    for (const key of ['TENCENT_SECRET_ID', 'TENCENT_SECRET_KEY'] as const) {
+      if (tencentUsers.length > 0 && !env[key]) {
+        ctx.addIssue({ code: 'custom', path: [key], message: `required when ${tencentUsers.join(' or ')}` });
+      }
+    }
+    if (env.STORAGE_PROVIDER === 'aliyun-oss') {
+      const oss = ['OSS_ACCESS_KEY_ID', 'OSS_ACCESS_KEY_SECRET', 'OSS_BUCKET', 'OSS_ENDPOINT'] as const;
+      for (const key of oss) {
+        if (!env[key])
+          ctx.addIssue({ code: 'custom', path: [key], message: 'required when STORAGE_PROVIDER=aliyun-oss' });
+      }
     }
     if (env.NODE_ENV === 'production') {
       if (env.PARTNER_SANDBOX === 'on') {

@@ -400,7 +400,8 @@ export const matchRuns = pgTable(
     /** 0 sold out, 1 matched, 2 already registered at the top lender; null: nothing eligible. */
     applyStatus: smallint('apply_status'),
     /** [{productId, reasons:[{code,text}]}] */
-    excluded: jsonb('excluded').$type<{ productId: string; reasons: { code: string; text: string }[] }[]>()
+    excluded: jsonb('excluded')
+      .$type<{ productId: string; reasons: { code: string; text: string }[] }[]>()
       .notNull()
       .default([]),
     createdAt: ts('created_at').notNull().defaultNow(),
@@ -439,10 +440,7 @@ export const matchOffers = pgTable(
     createdAt: ts('created_at').notNull().defaultNow(),
     decidedAt: ts('decided_at'),
   },
-  (t) => [
-    index('match_offers_user_status').on(t.userId, t.status),
-    index('match_offers_run').on(t.runId),
-  ],
+  (t) => [index('match_offers_user_status').on(t.userId, t.status), index('match_offers_run').on(t.runId)],
 );
 
 /** The exact agreement texts people consented to, by SHA-256 of the text (immutable). */

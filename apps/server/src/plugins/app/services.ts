@@ -13,19 +13,22 @@ import {
   RedisConfigCache,
 } from '../../modules/channels/cache.ts';
 import { ChannelService } from '../../modules/channels/service.ts';
+import { ConsentService } from '../../modules/consent/service.ts';
+import { DeliveryWorker } from '../../modules/delivery/worker.ts';
 import { GeoService } from '../../modules/geo/service.ts';
 import { DbCounterStore } from '../../modules/limits/db-store.ts';
 import { Limiter } from '../../modules/limits/limiter.ts';
 import { RedisCounterStore } from '../../modules/limits/redis-store.ts';
-import { ConsentService } from '../../modules/consent/service.ts';
-import { DeliveryWorker } from '../../modules/delivery/worker.ts';
 import { MatchService } from '../../modules/matching/service.ts';
 import { StaffService } from '../../modules/staff/service.ts';
+import { createFaceProvider } from '../../providers/face/index.ts';
 import { createGeoProvider } from '../../providers/geo/index.ts';
+import { createIdCardOcrProvider } from '../../providers/ocr/index.ts';
 import { createRealNameProvider } from '../../providers/realname/index.ts';
 import { AliyunSmsProvider } from '../../providers/sms/aliyun.ts';
 import { ConsoleSmsProvider } from '../../providers/sms/console.ts';
 import type { SmsProvider } from '../../providers/sms/types.ts';
+import { createStorageProvider } from '../../providers/storage/index.ts';
 
 /** The delivery worker's settings from the environment. */
 export function deliveryConfig(config: Env) {
@@ -127,6 +130,12 @@ export default fp<ServicesOptions>(
       auth,
     });
     const realName = createRealNameProvider(config, app.log);
+    // Both start their engines (worker threads) on first use only.
+    const ocr = createIdCardOcrProvider(config, app.log);
+    const face = createFaceProvider(config, app.log);
+    app.addHook('onClose', async () => {
+      await Promise.all([ocr.close?.(), face.close?.()]);
+    });
     const matching = new MatchService({
       db: database.db,
       ring: keys.ring,
@@ -145,7 +154,10 @@ export default fp<ServicesOptions>(
       log: app.log,
       config: deliveryConfig(config),
     });
+    const storage = createStorageProvider(config, { db: database.db, ring: keys.ring });
+    app.addHook('onClose', async () => storage.close?.());
     app.decorate('services', {
+      storage,
       matching,
       consent,
       delivery,
@@ -159,6 +171,8 @@ export default fp<ServicesOptions>(
       analytics,
       geo,
       realName,
+      ocr,
+      face,
       phoneIndex,
     });
     app.log.info(

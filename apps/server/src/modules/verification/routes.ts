@@ -1,0 +1,86 @@
+import { faceVerifyBody, faceVerifyData, ocrIdCardBody, ocrIdCardData } from '@lm/shared/schemas/credit';
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { envelope, ok } from '../../lib/envelope.ts';
+import { appError } from '../../lib/errors.ts';
+import { requireUser } from '../../plugins/app/auth.ts';
+import { describeWait } from '../auth/rules.ts';
+import { VerificationService } from './service.ts';
+
+/** ID-card readings per person per hour (each may cost a paid OCR call). */
+export const OCR_READS_PER_USER_PER_HOUR = 20;
+/** Face checks per person per hour (each may cost a paid verification call). */
+export const FACE_CHECKS_PER_USER_PER_HOUR = 10;
+
+const tags = ['credit process'];
+const security = [{ accessToken: [] }];
+
+/**
+ * Identity part of the credit process (issue 5): ID-card OCR (pre-fills the form) and face
+ * verification (sets the face status). Both read a private upload of the caller only.
+ */
+const verificationRoutes: FastifyPluginAsync = async (root) => {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  const { limiter, storage, ocr, face, keys } = app.services;
+  const service = new VerificationService({
+    db: app.database.db,
+    ring: keys.ring,
+    storage,
+    ocr,
+    face,
+    log: app.log,
+  });
+
+  // Before body validation: an anonymous caller learns nothing.
+  app.addHook('onRequest', requireUser);
+
+  async function limit(kind: 'ocr' | 'face', userId: number, max: number, what: string) {
+    const d = await limiter.consume(`${kind}:user:${userId}`, max, { ms: 3600_000 });
+    if (!d.allowed) {
+      const retryAfter = Math.ceil(d.retryAfterMs / 1000);
+      throw appError('RATE_LIMITED', `${what}过于频繁，请${describeWait(retryAfter)}后再试`, { retryAfter });
+    }
+  }
+
+  app.post(
+    '/api/app/userInfo/getOcrResultByIDCardPic',
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          "Read name and ID number off the front of the caller's own uploaded ID card (folder idcard or " +
+          'crm-idcard); a proposal to confirm, not a verification. 404 for any other file.',
+        body: ocrIdCardBody,
+        response: { 200: envelope(ocrIdCardData) },
+      },
+    },
+    async (req) => {
+      await limit('ocr', req.user!.id, OCR_READS_PER_USER_PER_HOUR, '身份证识别');
+      return ok(await service.readIdCard(req.user!.id, req.body.image));
+    },
+  );
+
+  const faceRoute = {
+    schema: {
+      tags,
+      security,
+      summary:
+        "Check the caller's own selfie (folder face), record the attempt and set the face status (2 passed, " +
+        '1 failed). Local provider: face detection only, identityVerified null.',
+      body: faceVerifyBody,
+      response: { 200: envelope(faceVerifyData) },
+    },
+  };
+  const faceHandler = async (req: {
+    user: { id: number } | null;
+    body: Parameters<VerificationService['verifyFace']>[1];
+  }) => {
+    await limit('face', req.user!.id, FACE_CHECKS_PER_USER_PER_HOUR, '人脸核验');
+    return ok(await service.verifyFace(req.user!.id, req.body));
+  };
+  app.post('/api/app/userInfo/faceVerify', faceRoute, faceHandler);
+  app.post('/api/user/info/faceVerify', faceRoute, faceHandler);
+};
+
+export default verificationRoutes;
