@@ -4,6 +4,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   consents,
+  creditProfiles,
   leads,
   matchOffers,
   matchRuns,
@@ -11,7 +12,7 @@ import {
   products,
   productTotals,
 } from '../src/db/schema.ts';
-import { decryptField } from '../src/lib/crypto.ts';
+import { decryptField, encryptField } from '../src/lib/crypto.ts';
 import { shanghaiDate } from '../src/lib/time.ts';
 import { FORM } from './fixtures.ts';
 import { BACKEND, body, createTestApp, loginAs, type TestContext } from './helpers.ts';
@@ -131,6 +132,27 @@ describe(`save and match (${BACKEND})`, () => {
     for (const o of offersOf(second)) expect(firstLenders.has(o.lender.legalName)).toBe(false);
     const open = await db().select().from(matchOffers).where(eq(matchOffers.runId, first.matchId!));
     expect(open.every((o) => o.status === 'offered')).toBe(true);
+  });
+});
+
+describe(`credit channels (${BACKEND})`, () => {
+  it('a CRM channel (credit status open) needs a passed face check before matching', async () => {
+    const { token, uid } = await loginAs(ctx.app, undefined, { adChannelCode: 'demo-crm' });
+    const refused = await save(token, { ...FORM, adChannelCode: 'demo' });
+    expect(refused.statusCode).toBe(409);
+    expect(body(refused).code).toBe(1104);
+    expect(body(refused).msg).toBe('请先完成人脸认证');
+    // The form is kept all the same.
+    expect(
+      body<{ realName?: string }>(await call('GET', '/api/user/info/form/show', token)).data.realName,
+    ).toBe('张*');
+    await db()
+      .insert(creditProfiles)
+      .values({ userId: uid, dataEnc: encryptField(ctx.app.services.keys.ring, '{}'), auditStatus: 1 });
+    expect((await save(token)).statusCode).toBe(409);
+    await db().update(creditProfiles).set({ auditStatus: 2 }).where(eq(creditProfiles.userId, uid));
+    const ok = await save(token);
+    expect(ok.statusCode, ok.body).toBe(200);
   });
 });
 

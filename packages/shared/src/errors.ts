@@ -32,6 +32,8 @@ export const ErrorCode = {
   OFFER_UNAVAILABLE: 1102,
   /** A partner callback or delivery with a bad signature. */
   BAD_SIGNATURE: 1103,
+  /** The channel's credit process (link type 3) needs a passed face verification before matching. */
+  FACE_NOT_PASSED: 1104,
 } as const;
 
 export type ErrorCodeName = keyof typeof ErrorCode;
@@ -65,6 +67,7 @@ export const errorCatalogue: Record<ErrorCodeName, ErrorDef> = {
   FORM_NOT_SUBMITTED: { status: 409, msg: '请先填写并提交申请资料' },
   OFFER_UNAVAILABLE: { status: 409, msg: '所选机构已不在您的匹配结果中，请刷新后重试' },
   BAD_SIGNATURE: { status: 401, msg: '签名校验失败' },
+  FACE_NOT_PASSED: { status: 409, msg: '请先完成人脸认证' },
 };
 
 /** Codes after which the client logs the person out and sends them to /getQuota. */

@@ -1,10 +1,13 @@
 import { applicationFormBody, applicationSaveBody } from '@lm/shared/schemas/application';
 import { directMatchBody, matchResultSchema } from '@lm/shared/schemas/matching';
+import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { creditProfiles } from '../../db/schema.ts';
 import { envelope, ok } from '../../lib/envelope.ts';
 import { appError } from '../../lib/errors.ts';
 import { requireUser } from '../../plugins/app/auth.ts';
+import { CRM_LINK_TYPE } from '../applications/rules.ts';
 import { ApplicationService } from '../applications/service.ts';
 import { describeWait } from '../auth/rules.ts';
 
@@ -21,7 +24,7 @@ export const SECOND_MATCH_TYPES = new Set([3, 6]);
 const matchingRoutes: FastifyPluginAsync = async (root) => {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const drafts = new ApplicationService({ db: app.database.db, ring: app.services.keys.ring });
-  const { matching, limiter } = app.services;
+  const { matching, limiter, channels } = app.services;
   app.addHook('onRequest', requireUser);
 
   const limit = async (req: FastifyRequest) => {
@@ -32,6 +35,22 @@ const matchingRoutes: FastifyPluginAsync = async (root) => {
       const retryAfter = Math.ceil(d.retryAfterMs / 1000);
       throw appError('RATE_LIMITED', `匹配过于频繁，请${describeWait(retryAfter)}后再试`, { retryAfter });
     }
+  };
+
+  /**
+   * Spec §5: face pass is required when credit status is open — the person's own channel or the
+   * form's channel is a CRM (link type 3) channel.
+   */
+  const requireFaceWhenCredit = async (req: FastifyRequest, formChannel: string | undefined) => {
+    const codes = [...new Set([req.user!.adChannelCode, formChannel].filter((c): c is string => Boolean(c)))];
+    const found = await Promise.all(codes.map((c) => channels.find(c)));
+    if (!found.some((ch) => ch?.linkType === CRM_LINK_TYPE)) return;
+    const [profile] = await app.database.db
+      .select({ auditStatus: creditProfiles.auditStatus })
+      .from(creditProfiles)
+      .where(eq(creditProfiles.userId, req.user!.id))
+      .limit(1);
+    if (profile?.auditStatus !== 2) throw appError('FACE_NOT_PASSED');
   };
 
   app.post(
@@ -51,6 +70,7 @@ const matchingRoutes: FastifyPluginAsync = async (root) => {
       const { autoForm, ...form } = req.body;
       // The form is stored first: nothing the person submitted is lost if matching fails.
       await drafts.tempSave(req.user!.id, form);
+      await requireFaceWhenCredit(req, form.adChannelCode);
       const result = await matching.run(req.user!, form, {
         source: autoForm ? 'auto' : 'form',
         matchType: 1,
@@ -78,6 +98,7 @@ const matchingRoutes: FastifyPluginAsync = async (root) => {
     async (req) => {
       const parsed = applicationFormBody.safeParse(await drafts.draft(req.user!.id));
       if (!parsed.success) throw appError('FORM_NOT_SUBMITTED');
+      await requireFaceWhenCredit(req, req.body.adChannelCode);
       await limit(req);
       const second = SECOND_MATCH_TYPES.has(req.body.directMatchType);
       const result = await matching.run(req.user!, parsed.data, {
