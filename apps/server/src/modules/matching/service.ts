@@ -268,39 +268,49 @@ export class MatchService {
     return released.map((r) => r.productId);
   }
 
-  /** Reserves one daily and one total slot of `p` on `day`; false when either cap is reached. */
-  private static async reserve(tx: Db, p: Product, day: string): Promise<boolean> {
+  /**
+   * Reserves one daily and one total slot of `p` on `day` in ONE statement (autocommit: the counter
+   * rows are locked for that statement only, so parallel matches do not queue behind whole
+   * transactions); false when either cap is reached.
+   */
+  static async reserve(db: Db, p: Product, day: string): Promise<boolean> {
     const id = Number(p.id);
-    const daily = rowsOf<{ count: number }>(
-      await tx.execute(sql`
-        insert into product_counters (product_id, day, count) values (${id}, ${day}, 1)
-        on conflict (product_id, day) do update set count = product_counters.count + 1
-        where ${p.dailyCap}::int is null or product_counters.count < ${p.dailyCap}::int
-        returning count`),
+    const [r] = rowsOf<{ dc: number | null; tc: number | null }>(
+      await db.execute(sql`
+        with d as (
+          insert into product_counters (product_id, day, count) values (${id}, ${day}, 1)
+          on conflict (product_id, day) do update set count = product_counters.count + 1
+          where ${p.dailyCap}::int is null or product_counters.count < ${p.dailyCap}::int
+          returning count),
+        t as (
+          insert into product_totals (product_id, count) select ${id}, 1 where exists (select 1 from d)
+          on conflict (product_id) do update set count = product_totals.count + 1
+          where ${p.totalCap}::int is null or product_totals.count < ${p.totalCap}::int
+          returning count)
+        select (select count from d) as dc, (select count from t) as tc`),
     );
-    if (daily.length === 0 || (p.dailyCap !== null && daily[0]!.count > p.dailyCap)) {
-      if (daily.length > 0)
-        await tx.execute(
-          sql`update product_counters set count = count - 1 where product_id = ${id} and day = ${day}`,
-        );
-      return false;
-    }
-    const total = rowsOf<{ count: number }>(
-      await tx.execute(sql`
-        insert into product_totals (product_id, count) values (${id}, 1)
-        on conflict (product_id) do update set count = product_totals.count + 1
-        where ${p.totalCap}::int is null or product_totals.count < ${p.totalCap}::int
-        returning count`),
-    );
-    if (total.length === 0 || (p.totalCap !== null && total[0]!.count > p.totalCap)) {
-      if (total.length > 0)
-        await tx.execute(sql`update product_totals set count = count - 1 where product_id = ${id}`);
-      await tx.execute(
-        sql`update product_counters set count = count - 1 where product_id = ${id} and day = ${day}`,
+    const dailyOk = r?.dc !== null && r?.dc !== undefined && (p.dailyCap === null || r.dc <= p.dailyCap);
+    const totalOk = r?.tc !== null && r?.tc !== undefined && (p.totalCap === null || r.tc <= p.totalCap);
+    if (dailyOk && totalOk) return true;
+    if (r?.dc !== null && r?.dc !== undefined)
+      await db.execute(
+        sql`update product_counters set count = count - 1 where product_id = ${id} and day = ${day} and count > 0`,
       );
-      return false;
-    }
-    return true;
+    if (r?.tc !== null && r?.tc !== undefined)
+      await db.execute(
+        sql`update product_totals set count = count - 1 where product_id = ${id} and count > 0`,
+      );
+    return false;
+  }
+
+  /** Gives one reserved slot back (an offer that could not be stored). */
+  private static async unreserve(db: Db, productId: number, day: string): Promise<void> {
+    await db.execute(
+      sql`update product_counters set count = count - 1 where product_id = ${productId} and day = ${day} and count > 0`,
+    );
+    await db.execute(
+      sql`update product_totals set count = count - 1 where product_id = ${productId} and count > 0`,
+    );
   }
 
   /** Matches `form` for `user` and stores the run and its offers. */
@@ -385,75 +395,88 @@ export class MatchService {
     }
 
     const profileEnc = encryptField(this.d.ring, JSON.stringify(form));
-    const { runId, offered, soldOut } = await this.d.db.transaction(async (tx) => {
-      const txDb = tx as unknown as Db;
-      if (!opts.secondMatch) await MatchService.releaseOffers(txDb, user.id, 'released');
-      const [run] = await tx
-        .insert(matchRuns)
-        .values({
-          userId: user.id,
-          adChannelCode: opts.adChannelCode,
-          matchType: opts.matchType,
-          directMatchType: opts.directMatchType,
-          source: opts.source,
-          profileEnc,
-          excluded: [],
-        })
-        .returning({ id: matchRuns.id });
-      const picked: { ranked: (typeof result.eligible)[number]; entry: CatalogEntry }[] = [];
-      let capped = 0;
-      for (const ranked of result.eligible) {
-        if (picked.length >= allowance) {
-          excluded.push({
-            productId: ranked.productId,
-            reasons: [{ code: 'LENDER_LIMIT', text: '本期可匹配的机构数已达上限' }],
-          });
-          continue;
-        }
-        if (duplicates.has(ranked.productId)) {
-          excluded.push({
-            productId: ranked.productId,
-            reasons: [{ code: 'ALREADY_REGISTERED', text: '该机构查重：已有您的申请记录' }],
-          });
-          continue;
-        }
-        if (!(await MatchService.reserve(txDb, ranked.product, day))) {
-          capped++;
-          excluded.push({
-            productId: ranked.productId,
-            reasons: [{ code: 'DAILY_CAP_REACHED', text: '该产品名额已满（并发匹配时被占用）' }],
-          });
-          continue;
-        }
-        picked.push({ ranked, entry: byId.get(ranked.productId)! });
+    const db = this.d.db;
+    // An old-user match or a new form replaces the open offers: their slots are given back first.
+    if (!opts.secondMatch) await MatchService.releaseOffers(db, user.id, 'released');
+
+    // Cap slots, best candidate first, one single-statement reservation each.
+    const picked: { ranked: (typeof result.eligible)[number]; entry: CatalogEntry }[] = [];
+    let capped = 0;
+    for (const ranked of result.eligible) {
+      if (picked.length >= allowance) {
+        excluded.push({
+          productId: ranked.productId,
+          reasons: [{ code: 'LENDER_LIMIT', text: '本期可匹配的机构数已达上限' }],
+        });
+        continue;
       }
-      if (picked.length > 0) {
-        await tx.insert(matchOffers).values(
-          picked.map(({ ranked, entry }, i) => ({
-            runId: run!.id,
+      if (duplicates.has(ranked.productId)) {
+        excluded.push({
+          productId: ranked.productId,
+          reasons: [{ code: 'ALREADY_REGISTERED', text: '该机构查重：已有您的申请记录' }],
+        });
+        continue;
+      }
+      if (!(await MatchService.reserve(db, ranked.product, day))) {
+        capped++;
+        excluded.push({
+          productId: ranked.productId,
+          reasons: [{ code: 'DAILY_CAP_REACHED', text: '该产品名额已满（并发匹配时被占用）' }],
+        });
+        continue;
+      }
+      picked.push({ ranked, entry: byId.get(ranked.productId)! });
+    }
+    const soldOut =
+      picked.length === 0 &&
+      (capped > 0 ||
+        result.excluded.some((x) =>
+          x.reasons.every((r) => r.code === 'DAILY_CAP_REACHED' || r.code === 'TOTAL_CAP_REACHED'),
+        ));
+    excluded.sort((a, b) => Number(a.productId) - Number(b.productId));
+    const applyStatus = picked.length > 0 ? 1 : soldOut ? 0 : registeredUrl ? 2 : null;
+
+    let runId: number;
+    try {
+      runId = await db.transaction(async (tx) => {
+        const [run] = await tx
+          .insert(matchRuns)
+          .values({
             userId: user.id,
-            productId: entry.row.id,
-            partnerId: entry.partner.id,
-            rank: i + 1,
-            matched: ranked.matched,
-            capDay: day,
-          })),
-        );
-      }
-      const soldOutNow =
-        picked.length === 0 &&
-        (capped > 0 ||
-          result.excluded.some((x) =>
-            x.reasons.every((r) => r.code === 'DAILY_CAP_REACHED' || r.code === 'TOTAL_CAP_REACHED'),
-          ));
-      excluded.sort((a, b) => Number(a.productId) - Number(b.productId));
-      const applyStatus = picked.length > 0 ? 1 : soldOutNow ? 0 : registeredUrl ? 2 : null;
-      await tx.update(matchRuns).set({ excluded, applyStatus }).where(eq(matchRuns.id, run!.id));
-      if (opts.source !== 'direct' && user.userInfoStatus !== 1) {
-        await tx.update(users).set({ userInfoStatus: 1 }).where(eq(users.id, user.id));
-      }
-      return { runId: run!.id, offered: picked.map((p) => p.entry), soldOut: soldOutNow };
-    });
+            adChannelCode: opts.adChannelCode,
+            matchType: opts.matchType,
+            directMatchType: opts.directMatchType,
+            source: opts.source,
+            profileEnc,
+            excluded,
+            applyStatus,
+          })
+          .returning({ id: matchRuns.id });
+        if (picked.length > 0) {
+          await tx.insert(matchOffers).values(
+            picked.map(({ ranked, entry }, i) => ({
+              runId: run!.id,
+              userId: user.id,
+              productId: entry.row.id,
+              partnerId: entry.partner.id,
+              rank: i + 1,
+              matched: ranked.matched,
+              capDay: day,
+            })),
+          );
+        }
+        if (opts.source !== 'direct' && user.userInfoStatus !== 1) {
+          await tx.update(users).set({ userInfoStatus: 1 }).where(eq(users.id, user.id));
+        }
+        return run!.id;
+      });
+    } catch (err) {
+      // The offers were not stored: their slots go back (a crash right here leaves a slot taken,
+      // which keeps the cap conservative — never exceeded).
+      await Promise.allSettled(picked.map((p) => MatchService.unreserve(db, p.entry.row.id, day)));
+      throw err;
+    }
+    const offered = picked.map((p) => p.entry);
 
     const offers = offered.map((entry, i) => toOffer(entry, i + 1));
     if (offers.length > 0) return toMatchResult(runId, offers, 1);
