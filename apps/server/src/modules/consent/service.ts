@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ApplicationForm } from '@lm/shared/schemas/application';
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import {
   agreementTexts,
@@ -131,7 +131,7 @@ export class ConsentService {
     const wanted = [...new Set(input.productIds.map(Number))];
     const mobile = user.mobileEnc ? decryptField(this.d.ring, user.mobileEnc) : null;
 
-    return this.d.db.transaction(async (tx) => {
+    const { slots, ...result } = await this.d.db.transaction(async (tx) => {
       const txDb = tx as unknown as Db;
       const runFilter = input.matchId
         ? and(eq(matchRuns.userId, user.id), eq(matchRuns.id, input.matchId))
@@ -178,8 +178,8 @@ export class ConsentService {
       }
 
       const form = JSON.parse(decryptField(this.d.ring, run.profileEnc)) as ApplicationForm;
-      const consented: ConsentedItem[] = [];
-      for (const id of wanted) {
+      const now = new Date();
+      const items = wanted.map((id) => {
         const offer = open.get(id)!;
         const { product, partner } = offer;
         const agreement = renderInfoAgreement(partner, {
@@ -187,19 +187,31 @@ export class ConsentService {
           aprBps: product.aprBps ?? 0,
           sharedFields: product.sharedFields,
         });
-        await tx
-          .insert(agreementTexts)
-          .values({
-            hash: agreement.textHash,
-            agreementCode: agreement.id,
-            version: agreement.version,
-            title: agreement.title,
-            content: agreement.content,
-          })
-          .onConflictDoNothing();
-        const [consent] = await tx
-          .insert(consents)
-          .values({
+        const mode: DeliveryMode = partner.deliveryModes[String(product.linkType)] ?? 'api';
+        const url =
+          mode === 'h5Redirect' && isAllowedPartnerUrl(product.targetUrl, partner.allowedHosts)
+            ? product.targetUrl
+            : null;
+        return { id, offer, agreement, mode, url };
+      });
+      // A handful of multi-row statements, whatever the number of lenders.
+      const texts = new Map(items.map((it) => [it.agreement.textHash, it.agreement]));
+      await tx
+        .insert(agreementTexts)
+        .values(
+          [...texts.values()].map((a) => ({
+            hash: a.textHash,
+            agreementCode: a.id,
+            version: a.version,
+            title: a.title,
+            content: a.content,
+          })),
+        )
+        .onConflictDoNothing();
+      const inserted = await tx
+        .insert(consents)
+        .values(
+          items.map(({ id, offer, agreement }) => ({
             userId: user.id,
             offerId: offer.offerId,
             productId: id,
@@ -207,18 +219,16 @@ export class ConsentService {
             agreementCode: agreement.id,
             agreementVersion: agreement.version,
             textHash: agreement.textHash,
-            fields: product.sharedFields,
+            fields: offer.product.sharedFields,
             ip: meta.ip ?? null,
             userAgent: meta.userAgent?.slice(0, 512) ?? null,
-          })
-          .returning({ id: consents.id });
-        const mode: DeliveryMode = partner.deliveryModes[String(product.linkType)] ?? 'api';
-        const url =
-          mode === 'h5Redirect' && isAllowedPartnerUrl(product.targetUrl, partner.allowedHosts)
-            ? product.targetUrl
-            : null;
-        await tx.insert(leads).values({
-          consentId: consent!.id,
+          })),
+        )
+        .returning({ id: consents.id, offerId: consents.offerId });
+      const consentOf = new Map(inserted.map((c) => [c.offerId, c.id]));
+      await tx.insert(leads).values(
+        items.map(({ id, offer, mode }) => ({
+          consentId: consentOf.get(offer.offerId)!,
           userId: user.id,
           productId: id,
           partnerId: offer.partnerId,
@@ -226,32 +236,40 @@ export class ConsentService {
           mode,
           payloadEnc: encryptField(
             this.d.ring,
-            JSON.stringify(consentedPayload(form, mobile, product.sharedFields)),
+            JSON.stringify(consentedPayload(form, mobile, offer.product.sharedFields)),
           ),
           autoForm: run.source === 'auto',
-          status: initialLeadStatus(mode, Boolean(partner.apiEndpoint)),
-          lastError: mode === 'api' && !partner.apiEndpoint ? '机构未配置接收地址' : null,
-        });
-        await tx
-          .update(matchOffers)
-          .set({ status: 'consented', decidedAt: new Date() })
-          .where(eq(matchOffers.id, offer.offerId));
-        consented.push({
-          productId: String(id),
-          productName: product.productName,
-          consentId: consent!.id,
-          mode,
-          thirdpartyTargetUrl: url,
-        });
-      }
+          status: initialLeadStatus(mode, Boolean(offer.partner.apiEndpoint)),
+          lastError: mode === 'api' && !offer.partner.apiEndpoint ? '机构未配置接收地址' : null,
+        })),
+      );
+      await tx
+        .update(matchOffers)
+        .set({ status: 'consented', decidedAt: now })
+        .where(
+          inArray(
+            matchOffers.id,
+            items.map((it) => it.offer.offerId),
+          ),
+        );
+      const consented: ConsentedItem[] = items.map(({ id, offer, mode, url }) => ({
+        productId: String(id),
+        productName: offer.product.productName,
+        consentId: consentOf.get(offer.offerId)!,
+        mode,
+        thirdpartyTargetUrl: url,
+      }));
 
       const declinedIds = offers.map((o) => o.productId).filter((id) => !wanted.includes(id));
-      await MatchService.releaseOffers(txDb, user.id, 'declined', {
+      const slots = await MatchService.closeOffers(txDb, user.id, 'declined', {
         runId: run.id,
         productIds: declinedIds,
       });
       await tx.update(users).set({ userInfoStatus: 2 }).where(eq(users.id, user.id));
-      return { consented, declined: declinedIds.map(String) };
+      return { consented, declined: declinedIds.map(String), slots };
     });
+    // Declined offers' cap slots go back after the commit (short statements, no long row locks).
+    await MatchService.giveBackSlots(this.d.db, slots);
+    return result;
   }
 }

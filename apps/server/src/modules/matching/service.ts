@@ -237,35 +237,43 @@ export class MatchService {
   }
 
   /**
-   * Gives back the cap slots of the person's open offers (all, or those of `runId`) and marks them
-   * `status`. Runs inside `tx`.
+   * Closes the person's open offers (all, or those of `runId` / `productIds`) as `status` and answers
+   * their cap slots, to give back with `giveBackSlots` once the closing transaction has committed.
    */
-  static async releaseOffers(
-    tx: Db,
+  static async closeOffers(
+    db: Db,
     userId: number,
     status: 'released' | 'declined',
     filter: { runId?: number; productIds?: number[] } = {},
-  ): Promise<number[]> {
+  ): Promise<{ productId: number; capDay: string }[]> {
     const conds = [eq(matchOffers.userId, userId), eq(matchOffers.status, 'offered')];
     if (filter.runId !== undefined) conds.push(eq(matchOffers.runId, filter.runId));
     if (filter.productIds) {
       if (filter.productIds.length === 0) return [];
       conds.push(inArray(matchOffers.productId, filter.productIds));
     }
-    const released = await tx
+    return db
       .update(matchOffers)
       .set({ status, decidedAt: new Date() })
       .where(and(...conds))
       .returning({ productId: matchOffers.productId, capDay: matchOffers.capDay });
-    for (const r of released) {
-      await tx.execute(
-        sql`update product_counters set count = count - 1 where product_id = ${r.productId} and day = ${r.capDay} and count > 0`,
-      );
-      await tx.execute(
-        sql`update product_totals set count = count - 1 where product_id = ${r.productId} and count > 0`,
-      );
-    }
-    return released.map((r) => r.productId);
+  }
+
+  /** Gives cap slots back, one short statement each (no counter row stays locked for long). */
+  static async giveBackSlots(db: Db, slots: { productId: number; capDay: string }[]): Promise<void> {
+    for (const r of slots) await MatchService.unreserve(db, r.productId, r.capDay);
+  }
+
+  /** closeOffers + giveBackSlots on the same handle; answers the product ids. */
+  static async releaseOffers(
+    db: Db,
+    userId: number,
+    status: 'released' | 'declined',
+    filter: { runId?: number; productIds?: number[] } = {},
+  ): Promise<number[]> {
+    const closed = await MatchService.closeOffers(db, userId, status, filter);
+    await MatchService.giveBackSlots(db, closed);
+    return closed.map((r) => r.productId);
   }
 
   /**
@@ -304,7 +312,7 @@ export class MatchService {
   }
 
   /** Gives one reserved slot back (an offer that could not be stored). */
-  private static async unreserve(db: Db, productId: number, day: string): Promise<void> {
+  static async unreserve(db: Db, productId: number, day: string): Promise<void> {
     await db.execute(
       sql`update product_counters set count = count - 1 where product_id = ${productId} and day = ${day} and count > 0`,
     );
