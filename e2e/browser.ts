@@ -4,11 +4,18 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 
 export const SCREENSHOT_DIR = resolve(import.meta.dirname, 'screenshots');
 
-export async function launch(): Promise<Browser> {
+/** Chromium headless; `extraArgs` are added to the usual flags (e.g. a fake camera). */
+export async function launch(extraArgs: string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-dev-shm-usage'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-dev-shm-usage',
+      ...extraArgs,
+    ],
   });
 }
 

@@ -24,9 +24,24 @@ export function fetchShownDraft(signal?: AbortSignal): Promise<ShownDraft> {
   return api.get<ShownDraft>('/api/user/info/form/show', { silent: true, ...(signal ? { signal } : {}) });
 }
 
+/** POST /api/user/info/identityNameVerify answer. */
+export interface IdentityNameVerifyData {
+  /** null: nobody compared the name with the number (local provider: format only, or the service failed). */
+  verified: boolean | null;
+  method: 'format-only' | 'provider';
+  /** What was (and was not) checked, in Chinese. */
+  note: string;
+  age: number;
+  /** 1 male, 2 female (from the number). */
+  gender: number;
+}
+
 /** POST /api/user/info/identityNameVerify — name + national ID. */
-export function verifyIdentityName(input: { realName: string; identity: string }): Promise<unknown> {
-  return api.post<unknown>('/api/user/info/identityNameVerify', input);
+export function verifyIdentityName(input: {
+  realName: string;
+  identity: string;
+}): Promise<IdentityNameVerifyData> {
+  return api.post<IdentityNameVerifyData>('/api/user/info/identityNameVerify', input);
 }
 
 /** PUT /api/user/info/auth — consent lender by lender, for the offers of match `matchId`. */

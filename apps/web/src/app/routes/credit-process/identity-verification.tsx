@@ -1,15 +1,32 @@
+import { SPECIAL_ROUTES } from '@lm/shared/channel';
+import { maskIdCard, maskName } from '@lm/shared/mask';
+import { UPLOAD_MAX_BYTES, UPLOAD_TOO_LARGE_MSG } from '@lm/shared/upload';
 import { useMutation } from '@tanstack/react-query';
 import { Button, Form, Input, Steps, Toast } from 'antd-mobile';
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { verifyIdentityName } from '@/app/common/api';
 import formStyles from '@/app/common/forms.module.css';
 import { ID_CARD_RULES, normalizeIdCard, REAL_NAME_RULES } from '@/app/common/identity-rules';
+import { RequireLogin } from '@/app/common/require-login';
 import { useDelayedNavigate } from '@/app/common/use-delayed-navigate';
 import { PageHeader } from '@/components/page-header';
+import { readIdCard } from '@/features/face/api';
+import { ID_CARD_MAX_SIDE, normalizePhoto } from '@/features/face/capture';
+import {
+  type ConfirmedIdentity,
+  clearFaceFailure,
+  confirmedIdentity,
+  readFaceFailure,
+  rememberIdentity,
+  savePendingFace,
+} from '@/features/face/handoff';
+import { SelfieCamera } from '@/features/face/selfie-camera';
+import { getToken } from '@/lib/session';
+import { sessionStore } from '@/lib/storage';
+import { uploadFile } from '@/lib/upload';
 import styles from './credit-process.module.css';
 
-const MAX_FILE_BYTES = 10 * 1024 * 1024;
 const CREDIT_STEPS = ['身份认证', '人脸识别', '完善资料', '借款申请'] as const;
 
 interface IdentityValues {
@@ -17,133 +34,273 @@ interface IdentityValues {
   identity?: string;
 }
 
-/** Our own face-frame drawing shown until a selfie is taken. */
-function FaceFrame() {
-  const line = {
-    fill: 'none',
-    stroke: 'var(--app-primary)',
-    strokeWidth: 3,
-    strokeLinecap: 'round',
-  } as const;
+/** What the ID-card reading filled in, with the server's note (to check every character). */
+interface OcrFill {
+  fields: ('realName' | 'identity')[];
+  note: string;
+  valid: boolean;
+}
+
+/** The last failed attempt's reasons, shown on return from the loading page. */
+function FailureNotice({ reasons }: { reasons: string[] }) {
   return (
-    <svg viewBox="0 0 120 120" className={styles.faceArt} aria-hidden="true" focusable="false">
-      <path
-        d="M14 34V20a6 6 0 0 1 6-6h14M86 14h14a6 6 0 0 1 6 6v14M106 86v14a6 6 0 0 1-6 6H86M34 106H20a6 6 0 0 1-6-6V86"
-        style={line}
-      />
-      <ellipse
-        cx="60"
-        cy="56"
-        rx="24"
-        ry="30"
-        fill="var(--app-primary-light)"
-        style={{ ...line, strokeWidth: 2 }}
-      />
-      <path d="M50 52h.01M70 52h.01M52 68c5 4 11 4 16 0" style={line} />
-    </svg>
+    <section className={styles.failure} role="alert" aria-label="上次认证未通过">
+      <h2>上次人脸认证未通过</h2>
+      <ul>
+        {reasons.map((r) => (
+          <li key={r}>{r}</li>
+        ))}
+      </ul>
+    </section>
   );
 }
 
-/** `/credit-process/identity-verification`: name + ID number, then a selfie for face verification. */
-export function IdentityVerificationRoute() {
+/**
+ * Step 1: name + ID number, validated like the application form; optionally read off a photo of the
+ * ID card's front (uploaded to the private `idcard` folder), which only pre-fills the fields for the
+ * person to check. identityNameVerify then checks them; its note says what was really checked.
+ */
+function IdentityStep({
+  initial,
+  onVerified,
+}: {
+  initial: IdentityValues;
+  onVerified: (value: ConfirmedIdentity) => void;
+}) {
   const [form] = Form.useForm<IdentityValues>();
-  const [selfie, setSelfie] = useState<{ file: File; url: string } | null>(null);
-  const fileInput = useRef<HTMLInputElement>(null);
+  const [ocr, setOcr] = useState<OcrFill | null>(null);
+  const [reading, setReading] = useState(false);
+  const [refusal, setRefusal] = useState<string | null>(null);
+  const cardInput = useRef<HTMLInputElement>(null);
   const verify = useMutation({ mutationFn: verifyIdentityName });
-  const go = useDelayedNavigate();
 
-  useEffect(() => () => (selfie ? URL.revokeObjectURL(selfie.url) : undefined), [selfie]);
-
-  const onFile = (file: File | undefined) => {
+  const readCard = async (file: File | undefined) => {
     if (!file) return;
-    if (file.size > MAX_FILE_BYTES) {
-      Toast.show('图片大小不能超过10MB');
+    if (file.size > UPLOAD_MAX_BYTES) {
+      Toast.show(UPLOAD_TOO_LARGE_MSG);
       return;
     }
-    setSelfie({ file, url: URL.createObjectURL(file) });
+    setReading(true);
+    Toast.show({ icon: 'loading', content: '正在识别身份证…', duration: 0, maskClickable: false });
+    try {
+      const photo = await normalizePhoto(file, ID_CARD_MAX_SIDE);
+      const url = await uploadFile(photo, 'idcard', { isPrivate: true });
+      const read = await readIdCard(url);
+      Toast.clear();
+      const patch: IdentityValues = {};
+      if (read.realName) patch.realName = read.realName;
+      if (read.identity) patch.identity = normalizeIdCard(read.identity);
+      form.setFieldsValue(patch);
+      const fields = Object.keys(patch) as OcrFill['fields'];
+      setOcr({ fields, note: read.note, valid: read.valid });
+      setRefusal(null);
+      // A number that fails the checksum shows its error at once.
+      if (fields.length) form.validateFields(fields).catch(() => undefined);
+    } catch {
+      // The upload or the call has shown why (its toast replaced the loading one).
+    } finally {
+      setReading(false);
+    }
   };
 
   const submit = (values: IdentityValues) => {
-    if (!selfie) {
-      Toast.show('请先拍摄人脸照片');
-      return;
-    }
+    const realName = values.realName!.trim();
+    const identity = normalizeIdCard(values.identity!);
     verify.mutate(
-      { realName: values.realName!.trim(), identity: values.identity!.trim().toUpperCase() },
-      { onSuccess: () => go('/credit-process/face-verification-loading', { replace: true }) },
+      { realName, identity },
+      {
+        onSuccess: (answer) => {
+          if (answer.verified === false) {
+            setRefusal(answer.note);
+            return;
+          }
+          setRefusal(null);
+          onVerified({ realName, identity, note: answer.note, verified: answer.verified });
+        },
+      },
     );
+  };
+
+  return (
+    <Form
+      form={form}
+      initialValues={initial}
+      layout="horizontal"
+      mode="card"
+      requiredMarkStyle="none"
+      onFinish={submit}
+      onValuesChange={() => setRefusal(null)}
+      className={formStyles.form}
+      footer={
+        <div className={formStyles.footer}>
+          {refusal && (
+            <p className={styles.refusal} role="alert">
+              {refusal}
+            </p>
+          )}
+          <Button
+            block
+            type="submit"
+            color="primary"
+            shape="rounded"
+            size="large"
+            loading={verify.isPending}
+            disabled={reading}
+          >
+            {ocr ? '信息无误，下一步' : '下一步'}
+          </Button>
+          <p className={formStyles.safe}>
+            认证即表示同意<Link to="/info-audit-agreement">《信息审核授权书》</Link>
+            <Link to="/audit-agreement-privacy">《审核隐私协议》</Link>
+          </p>
+        </div>
+      }
+    >
+      <Form.Header>身份信息</Form.Header>
+      <Form.Item>
+        <div className={styles.ocr}>
+          <div>
+            <p className={styles.ocrTitle}>拍摄身份证人像面</p>
+            <p className={styles.ocrText}>自动识别姓名和身份证号，识别结果需您逐字核对</p>
+          </div>
+          <Button
+            className={styles.ocrButton}
+            size="small"
+            color="primary"
+            fill="outline"
+            shape="rounded"
+            loading={reading}
+            onClick={() => cardInput.current?.click()}
+          >
+            {ocr ? '重新拍摄' : '拍摄'}
+          </Button>
+          <input
+            ref={cardInput}
+            type="file"
+            accept="image/*"
+            hidden
+            aria-label="身份证人像面照片"
+            onChange={(e) => {
+              void readCard(e.target.files?.[0]);
+              e.target.value = '';
+            }}
+          />
+        </div>
+      </Form.Item>
+      <Form.Item name="realName" label="姓名" rules={REAL_NAME_RULES}>
+        <Input placeholder="请输入身份证上的姓名" maxLength={20} clearable />
+      </Form.Item>
+      <Form.Item name="identity" label="身份证号" normalize={normalizeIdCard} rules={ID_CARD_RULES}>
+        <Input placeholder="请输入18位身份证号" maxLength={18} clearable />
+      </Form.Item>
+      {ocr && (
+        <Form.Item>
+          <output className={ocr.valid ? styles.ocrNote : `${styles.ocrNote} ${styles.ocrWarn}`}>
+            {ocr.fields.length ? '已根据身份证照片填入姓名和身份证号。' : ''}
+            {ocr.note}
+          </output>
+        </Form.Item>
+      )}
+    </Form>
+  );
+}
+
+/** Step 2: the confirmed identity (masked, with what was checked) and the selfie. */
+function SelfieStep({
+  identity,
+  onEdit,
+  onSubmit,
+}: {
+  identity: ConfirmedIdentity;
+  onEdit: () => void;
+  onSubmit: (photo: File) => Promise<void>;
+}) {
+  return (
+    <>
+      <section className={styles.card} aria-label="身份信息">
+        <div className={styles.summaryHead}>
+          <h2>身份信息</h2>
+          <Button size="mini" fill="none" color="primary" onClick={onEdit}>
+            修改
+          </Button>
+        </div>
+        <dl className={styles.summary}>
+          <div>
+            <dt>姓名</dt>
+            <dd>{maskName(identity.realName)}</dd>
+          </div>
+          <div>
+            <dt>身份证号</dt>
+            <dd>{maskIdCard(identity.identity)}</dd>
+          </div>
+        </dl>
+        <p className={styles.checkNote}>{identity.note}</p>
+      </section>
+      <section className={styles.card} aria-label="人脸照片">
+        <h2 className={styles.cardTitle}>人脸照片</h2>
+        <SelfieCamera onSubmit={onSubmit} />
+        <ul className={styles.tips}>
+          <li>请本人正对屏幕，脸部置于框内，保持光线充足</li>
+          <li>请勿佩戴帽子、口罩或墨镜</li>
+          <li>照片仅用于本次身份核验，加密存储</li>
+        </ul>
+      </section>
+    </>
+  );
+}
+
+function IdentityVerification() {
+  const [identity, setIdentity] = useState<ConfirmedIdentity | null>(() => confirmedIdentity(getToken()));
+  // Back from a failed check with the identity already confirmed: straight to the selfie.
+  const [step, setStep] = useState<'identity' | 'selfie'>(() => (identity ? 'selfie' : 'identity'));
+  const [failure] = useState(() => readFaceFailure(sessionStore));
+  const go = useDelayedNavigate();
+
+  const onVerified = (value: ConfirmedIdentity) => {
+    rememberIdentity(value, getToken());
+    setIdentity(value);
+    setStep('selfie');
+    window.scrollTo({ top: 0 });
+  };
+
+  const submitSelfie = async (photo: File) => {
+    const url = await uploadFile(photo, 'face', { isPrivate: true });
+    clearFaceFailure(sessionStore);
+    savePendingFace(sessionStore, url);
+    go(SPECIAL_ROUTES.faceVerificationLoading);
   };
 
   return (
     <main className={formStyles.page}>
       <PageHeader title="身份认证" />
-      <Steps current={0} className={formStyles.steps}>
+      <Steps current={step === 'identity' ? 0 : 1} className={formStyles.steps}>
         {CREDIT_STEPS.map((s) => (
           <Steps.Step key={s} title={s} />
         ))}
       </Steps>
-      <Form
-        form={form}
-        layout="horizontal"
-        mode="card"
-        requiredMarkStyle="none"
-        onFinish={submit}
-        className={formStyles.form}
-        footer={
-          <div className={formStyles.footer}>
-            <Button
-              block
-              type="submit"
-              color="primary"
-              shape="rounded"
-              size="large"
-              loading={verify.isPending}
-            >
-              开始认证
-            </Button>
-            <p className={formStyles.safe}>
-              认证即表示同意<Link to="/info-audit-agreement">《信息审核授权书》</Link>
-              <Link to="/audit-agreement-privacy">《审核隐私协议》</Link>
-            </p>
-          </div>
-        }
-      >
-        <Form.Header>身份信息</Form.Header>
-        <Form.Item name="realName" label="姓名" rules={REAL_NAME_RULES}>
-          <Input placeholder="请输入身份证上的姓名" maxLength={20} clearable />
-        </Form.Item>
-        <Form.Item name="identity" label="身份证号" normalize={normalizeIdCard} rules={ID_CARD_RULES}>
-          <Input placeholder="请输入18位身份证号" maxLength={18} clearable />
-        </Form.Item>
-        <Form.Header>人脸照片</Form.Header>
-        <Form.Item>
-          <div className={styles.selfie}>
-            {selfie ? (
-              <img src={selfie.url} alt="已拍摄的人脸照片" className={styles.selfieImage} />
-            ) : (
-              <FaceFrame />
-            )}
-            <input
-              ref={fileInput}
-              type="file"
-              accept="image/*"
-              capture="user"
-              hidden
-              onChange={(e) => {
-                onFile(e.target.files?.[0]);
-                e.target.value = '';
-              }}
-            />
-            <Button color="primary" fill="outline" shape="rounded" onClick={() => fileInput.current?.click()}>
-              {selfie ? '重新拍摄' : '拍摄人脸照片'}
-            </Button>
-            <ul className={styles.tips}>
-              <li>请本人正对屏幕，保持光线充足</li>
-              <li>请勿佩戴帽子、口罩或墨镜</li>
-            </ul>
-          </div>
-        </Form.Item>
-      </Form>
+      {failure && failure.reasons.length > 0 && <FailureNotice reasons={failure.reasons} />}
+      {step === 'identity' || !identity ? (
+        <IdentityStep
+          initial={identity ? { realName: identity.realName, identity: identity.identity } : {}}
+          onVerified={onVerified}
+        />
+      ) : (
+        <SelfieStep identity={identity} onEdit={() => setStep('identity')} onSubmit={submitSelfie} />
+      )}
     </main>
+  );
+}
+
+/**
+ * `/credit-process/identity-verification` (spec §2: face verification): name + ID number
+ * (identityNameVerify), then a selfie from the front camera (file input when the camera is refused
+ * or missing), uploaded to the private `face` folder; the check itself runs on
+ * `/credit-process/face-verification-loading`.
+ */
+export function IdentityVerificationRoute() {
+  return (
+    <RequireLogin>
+      <IdentityVerification />
+    </RequireLogin>
   );
 }
