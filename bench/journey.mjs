@@ -1,0 +1,1114 @@
+#!/usr/bin/env node
+// Load test of the whole applicant journey against each database backend. See bench/README.md,
+// section "journey".
+//
+//   node bench/journey.mjs [--only pglite|postgres|postgres+redis] [--duration 20 | --journeys N]
+//                          [--connections 20] [--warmup 100] [--by-step N] [--pg-url url] [--cpu-prof]
+//
+// One journey, with a phone never used before (139 + 8-digit counter):
+//   send    POST /api/login/sendPhoneVerifyCode {phone}
+//   outbox  GET  /api/dev/sms-outbox?phone=…            → data[0].code
+//   login   POST /api/login {phone, code}                → data.token
+//   save    POST /api/user/info/save (the form; matches) → data.matchId, data.id, data.mayAuthProductList
+//   auth    PUT  /api/user/info/auth {productIds, matchId} with every offered id (skipped when the
+//           match offered nothing: caps reached, applyStatus 0 or null)
+// `--connections` virtual applicants run journeys back to back (closed loop, one request in flight
+// each, keep-alive sockets) for `--duration` s or until `--journeys` have started. Any answer whose
+// JSON envelope is not {code: 200} (or a socket error / timeout) is an error and ends that journey.
+//
+// For each backend: start apps/server as a child process (fresh temp DATA_DIR; for postgres a wiped
+// schema in a database of its own; for redis a key prefix of its own, cleared before and after),
+// wait for /api/user/health, warm up (`--warmup` journeys, not recorded), run, stop the server
+// (SIGTERM, wait for exit). CPU time of this script, the server, PostgreSQL and Redis over the run
+// is read from /proc. Results go to bench/results/journey-<timestamp>.json.
+//
+// --by-step N (diagnosis): after the journey run, N more journeys are run step by step: N sends,
+// then N outbox reads, N logins, N saves, N consents (each phase at --connections), so the CPU time
+// of the server and of PostgreSQL can be told per step. --cpu-prof: the server runs with
+// `node --cpu-prof` and the profile of the measured run is summarised (self time by package,
+// inclusive time of the app's functions).
+
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const SERVER_DIR = path.join(ROOT, 'apps/server');
+const RESULTS_DIR = path.join(ROOT, 'bench/results');
+// A database of its own, created if missing: the bench wipes its `public` schema before each run,
+// which must not happen under a test suite working in the shared `test` database (see README).
+const DEFAULT_PG_URL = 'postgres://postgres@127.0.0.1:5432/lm_bench';
+// Limiter keys get a prefix of their own, so clearing them leaves other users' keys alone (login.mjs
+// uses `lmbench:`).
+const REDIS_PREFIX = 'lmbench-journey:';
+const REDIS_URL = 'redis://127.0.0.1:6379';
+const BACKENDS = ['pglite', 'postgres', 'postgres+redis'];
+const STEPS = ['send', 'outbox', 'login', 'save', 'auth'];
+/** Per-request timeout: a request slower than this counts as an error. */
+const REQUEST_TIMEOUT_MS = 30_000;
+
+// The application form of apps/server/test/fixtures.ts (FORM): a Shenzhen employee who matches
+// several demo lenders.
+const FORM = {
+  adChannelCode: 'demo',
+  isHuaWeiPhone: false,
+  applyLimit: 2,
+  job: 1,
+  payoffForm: 1,
+  socialSecurity: 2,
+  housingFund: 2,
+  insurance: 2,
+  houseProperty: 2,
+  carProperty: 1,
+  sesameCredit: 4,
+  creditInvestigation: 1,
+  realName: '张三',
+  identity: '110101199003074514',
+  workCity: '深圳市',
+  workCityCode: '440300',
+};
+
+const { values: args } = parseArgs({
+  options: {
+    only: { type: 'string' },
+    duration: { type: 'string', default: '20' },
+    journeys: { type: 'string' },
+    connections: { type: 'string', default: '20' },
+    warmup: { type: 'string', default: '100' },
+    'by-step': { type: 'string' },
+    'pg-url': { type: 'string', default: process.env.BENCH_DATABASE_URL || DEFAULT_PG_URL },
+    'cpu-prof': { type: 'boolean', default: false },
+    help: { type: 'boolean', short: 'h', default: false },
+  },
+});
+if (args.help) {
+  console.log(
+    'usage: node bench/journey.mjs [--only pglite|postgres|postgres+redis] [--duration s | --journeys n] [--connections n] [--warmup n] [--by-step n] [--pg-url url] [--cpu-prof]',
+  );
+  process.exit(0);
+}
+const PG_URL = args['pg-url'];
+const PG_DB = new URL(PG_URL).pathname.slice(1);
+const DURATION = Number(args.duration);
+const JOURNEYS = args.journeys !== undefined ? Number(args.journeys) : undefined;
+const CONNECTIONS = Number(args.connections);
+const WARMUP = Number(args.warmup);
+const CPU_PROF = args['cpu-prof'];
+const BY_STEP = args['by-step'] !== undefined ? Number(args['by-step']) : 0;
+const backends = args.only ? args.only.split(',') : BACKENDS;
+for (const b of backends) {
+  if (!BACKENDS.includes(b)) {
+    console.error(`unknown backend ${b}; expected one of ${BACKENDS.join(', ')}`);
+    process.exit(2);
+  }
+}
+if (
+  !(DURATION > 0) ||
+  !(CONNECTIONS > 0) ||
+  !(WARMUP >= 0) ||
+  !(Number.isInteger(BY_STEP) && BY_STEP >= 0) ||
+  (JOURNEYS !== undefined && !(Number.isInteger(JOURNEYS) && JOURNEYS > 0))
+) {
+  console.error(
+    '--duration, --connections and --journeys must be positive, --warmup and --by-step non-negative',
+  );
+  process.exit(2);
+}
+
+// ---------------------------------------------------------------------------------------------
+// helpers (as in bench/login.mjs)
+
+const warnings = [];
+let phoneCounter = 0;
+/** A phone never used before in this run: 139 + 8-digit counter (random start). */
+const phoneBase = Math.floor(Math.random() * 50_000_000);
+function nextPhone() {
+  const n = (phoneBase + phoneCounter++) % 100_000_000;
+  return `139${String(n).padStart(8, '0')}`;
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function cpuTimes() {
+  const [, ...f] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
+  const n = f.map(Number);
+  const idle = n[3] + (n[4] ?? 0); // idle + iowait
+  return { idle, total: n.reduce((a, b) => a + b, 0) };
+}
+
+/**
+ * Share of the machine's CPU busy over `ms` while this script is idle: work by something else
+ * (another session's test suite, say) that will skew the figures. null where /proc is missing.
+ */
+async function foreignCpuBusy(ms = 2000) {
+  try {
+    const a = cpuTimes();
+    await sleep(ms);
+    const b = cpuTimes();
+    return Math.round((1 - (b.idle - a.idle) / (b.total - a.total)) * 100);
+  } catch {
+    return null;
+  }
+}
+
+/** Before a measured section: note how busy the machine is, and warn when it is. */
+async function checkQuiet(label) {
+  const busy = await foreignCpuBusy();
+  if (busy !== null && busy > 20) {
+    log(`${label}: WARNING: CPU ${busy}% busy before the run (not this script); figures will be low`);
+    warnings.push({ section: label, cpuBusyBeforePercent: busy });
+  }
+  return busy;
+}
+
+function log(...a) {
+  console.error(`[${new Date().toISOString().slice(11, 19)}]`, ...a);
+}
+
+/** Starts a child process, keeping the tail of its output for error reports. */
+function startChild(cmd, argv, opts) {
+  const child = spawn(cmd, argv, { ...opts, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const keep = (d) => {
+    output += d.toString();
+    if (output.length > 20_000) output = output.slice(-20_000);
+  };
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  let exitInfo = null;
+  exited.then((e) => {
+    exitInfo = e;
+  });
+  return {
+    child,
+    exited,
+    output: () => output,
+    hasExited: () => exitInfo !== null,
+    exitInfo: () => exitInfo,
+  };
+}
+
+async function stopChild(proc, label) {
+  if (proc.hasExited()) return proc.exitInfo();
+  proc.child.kill('SIGTERM');
+  let timer;
+  const timeout = new Promise((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), 15_000);
+  });
+  const r = await Promise.race([proc.exited, timeout]);
+  clearTimeout(timer);
+  if (r === 'timeout') {
+    log(`${label}: no exit 15 s after SIGTERM; sending SIGKILL`);
+    proc.child.kill('SIGKILL');
+    return proc.exited;
+  }
+  return r;
+}
+
+// ---------------------------------------------------------------------------------------------
+// CPU accounting from /proc: who used the two cores during the run
+
+const CLK_TCK = 100; // USER_HZ: 100 on Linux x86/arm
+/** [utime + stime, cutime + cstime, stime] of a process in clock ticks, or null when it is gone. */
+function procTicks(pid) {
+  try {
+    const s = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command (which may contain spaces) start at the last ')'.
+    const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
+    // f[0] is field 3 (state): utime is field 14 → f[11].
+    return [Number(f[11]) + Number(f[12]), Number(f[13]) + Number(f[14]), Number(f[12])];
+  } catch {
+    return null;
+  }
+}
+
+function procComm(pid) {
+  try {
+    return readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * CPU ticks by group right now. PostgreSQL: every `postgres` process plus the reaped children
+ * counted in the postmaster's cutime (backends that exited during the run); likewise Redis.
+ */
+function cpuSnapshot(serverPid) {
+  const groups = { server: 0, serverSystem: 0, postgres: 0, redis: 0 };
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    const comm = procComm(name);
+    const group = comm === 'postgres' ? 'postgres' : comm?.startsWith('redis-server') ? 'redis' : null;
+    if (!group) continue;
+    const t = procTicks(name);
+    if (!t) continue;
+    groups[group] += t[0];
+    // Reaped children's time shows up in the parent's cutime: count it once, at the parent.
+    groups[group] += t[1];
+  }
+  const s = procTicks(serverPid);
+  if (s) {
+    groups.server = s[0] + s[1];
+    groups.serverSystem = s[2];
+  }
+  const u = process.cpuUsage();
+  const machine = cpuTimes();
+  return { ...groups, client: (u.user + u.system) / 1e6, machine };
+}
+
+/** CPU seconds by group between two snapshots, and the machine's busy share. */
+function cpuDelta(a, b) {
+  const ticks = (k) => (b[k] - a[k]) / CLK_TCK;
+  const totalTicks = b.machine.total - a.machine.total;
+  const busyTicks = totalTicks - (b.machine.idle - a.machine.idle);
+  const busy = busyTicks / CLK_TCK;
+  const out = {
+    client: b.client - a.client,
+    server: ticks('server'),
+    // Kernel time of the server (socket writes and reads to PostgreSQL and to the clients).
+    serverSystem: ticks('serverSystem'),
+    postgres: ticks('postgres'),
+    redis: ticks('redis'),
+    machineBusy: busy,
+    machineCapacity: totalTicks / CLK_TCK,
+  };
+  out.other = Math.max(0, busy - out.client - out.server - out.postgres - out.redis);
+  out.busyPercent = Math.round((busy / out.machineCapacity) * 100);
+  for (const k of Object.keys(out)) out[k] = Math.round(out[k] * 100) / 100;
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// PostgreSQL's view: what the server's backends are doing (sampled from pg_stat_activity)
+
+/**
+ * Samples the bench database's client backends every 100 ms over the run: running a statement,
+ * waiting on a lock, on WAL I/O, or idle in a transaction (waiting for the API server's next
+ * statement). Returns a stopper that gives the mean number of backends in each state.
+ */
+async function startPgSampler() {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: PG_URL, application_name: 'lm-bench-journey-sampler' });
+  await client.connect();
+  const counts = {};
+  const byQuery = {};
+  let samples = 0;
+  let stopped = false;
+  const loop = (async () => {
+    while (!stopped) {
+      const r = await client.query(
+        `select state, wait_event_type, wait_event, left(regexp_replace(query, '\\s+', ' ', 'g'), 70) as query
+           from pg_stat_activity
+          where datname = $1 and pid <> pg_backend_pid() and backend_type = 'client backend'`,
+        [PG_DB],
+      );
+      samples++;
+      for (const row of r.rows) {
+        let key;
+        if (row.state === 'active') {
+          key = row.wait_event
+            ? `active, waiting: ${row.wait_event_type}/${row.wait_event}`
+            : 'active: running';
+        } else if (row.state === 'idle in transaction') {
+          key = 'idle in transaction (waiting for the API server)';
+        } else {
+          key = row.state ?? 'unknown';
+        }
+        counts[key] = (counts[key] ?? 0) + 1;
+        // By statement too (for idle in transaction: the last one it ran).
+        if (row.state !== 'idle') {
+          const q = `${key} | ${row.query}`;
+          byQuery[q] = (byQuery[q] ?? 0) + 1;
+        }
+      }
+      await sleep(100);
+    }
+  })();
+  return async () => {
+    stopped = true;
+    await loop.catch(() => {});
+    await client.end().catch(() => {});
+    const mean = {};
+    for (const [k, n] of Object.entries(counts).sort((a, b) => b[1] - a[1])) {
+      mean[k] = Math.round((n / Math.max(samples, 1)) * 100) / 100;
+    }
+    const byStatement = {};
+    for (const [k, n] of Object.entries(byQuery)
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 15)) {
+      byStatement[k] = Math.round((n / Math.max(samples, 1)) * 100) / 100;
+    }
+    return { samples, meanBackends: mean, byStatement };
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// HTTP client: node:http with keep-alive sockets (lighter than fetch on these two shared cores)
+
+function makeClient(base) {
+  const { hostname, port } = new URL(base);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS + 4 });
+  /** Resolves {status, json, ms}; never rejects (socket errors and timeouts give status 0). */
+  function call(method, urlPath, body, token) {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const headers = {};
+    if (payload !== undefined) {
+      headers['content-type'] = 'application/json';
+      headers['content-length'] = Buffer.byteLength(payload);
+    }
+    if (token) headers.accessToken = token;
+    const t0 = performance.now();
+    return new Promise((resolve) => {
+      let done = false;
+      const finish = (status, text, error) => {
+        if (done) return;
+        done = true;
+        let json = null;
+        if (text !== undefined) {
+          try {
+            json = JSON.parse(text);
+          } catch {
+            json = null;
+          }
+        }
+        resolve({ status, json, text, error, ms: performance.now() - t0 });
+      };
+      const req = http.request(
+        { agent, hostname, port, method, path: urlPath, headers, timeout: REQUEST_TIMEOUT_MS },
+        (res) => {
+          const chunks = [];
+          res.on('data', (c) => chunks.push(c));
+          res.on('end', () => finish(res.statusCode, Buffer.concat(chunks).toString('utf8')));
+          res.on('error', (err) => finish(0, undefined, String(err.code ?? err.message)));
+        },
+      );
+      req.on('timeout', () => {
+        req.destroy(new Error('timeout'));
+      });
+      req.on('error', (err) => finish(0, undefined, String(err.code ?? err.message)));
+      req.end(payload);
+    });
+  }
+  return { call, close: () => agent.destroy() };
+}
+
+// ---------------------------------------------------------------------------------------------
+// the journey
+
+class StepError extends Error {
+  constructor(step, r) {
+    const msg = r.error
+      ? `socket: ${r.error}`
+      : `${r.status}/${r.json?.code ?? 'unparseable'}: ${String(r.json?.msg ?? r.text ?? '').slice(0, 100)}`;
+    super(`${step} ${msg}`);
+    this.step = step;
+    this.key = `${step} ${msg}`;
+  }
+}
+
+/** Calls one step's endpoint; throws StepError unless the answer is HTTP 200 with {code: 200}. */
+async function call(client, ctx, name, method, url, body, token) {
+  const r = await client.call(method, url, body, token);
+  ctx.times[name] = r.ms;
+  if (r.status !== 200 || r.json?.code !== 200) throw new StepError(name, r);
+  return r.json.data;
+}
+
+/** The steps of a journey, in order; each reads and extends `ctx` (phone, code, token, offer ids). */
+const STEP_FNS = {
+  send: async (client, ctx) => {
+    await call(client, ctx, 'send', 'POST', '/api/login/sendPhoneVerifyCode', { phone: ctx.phone });
+  },
+  outbox: async (client, ctx) => {
+    const out = await call(client, ctx, 'outbox', 'GET', `/api/dev/sms-outbox?phone=${ctx.phone}`);
+    ctx.code = out?.[0]?.code;
+    if (!ctx.code) throw new StepError('outbox', { status: 200, json: { code: 'no-code', msg: 'no code' } });
+  },
+  login: async (client, ctx) => {
+    const data = await call(client, ctx, 'login', 'POST', '/api/login', { phone: ctx.phone, code: ctx.code });
+    ctx.token = data?.token;
+    if (!ctx.token)
+      throw new StepError('login', { status: 200, json: { code: 'no-token', msg: 'no token' } });
+  },
+  save: async (client, ctx) => {
+    const match = await call(client, ctx, 'save', 'POST', '/api/user/info/save', FORM, ctx.token);
+    ctx.matchId = match?.matchId;
+    ctx.applyStatus = match?.applyStatus ?? null;
+    ctx.productIds =
+      match?.id != null ? [match.id, ...(match.mayAuthProductList ?? []).map((p) => p.id)] : [];
+  },
+  // Consent to every offered lender; a match that offered nothing has no consent step.
+  auth: async (client, ctx) => {
+    if (ctx.productIds.length === 0) return;
+    const body = { productIds: ctx.productIds, matchId: ctx.matchId };
+    await call(client, ctx, 'auth', 'PUT', '/api/user/info/auth', body, ctx.token);
+  },
+};
+
+const newCtx = () => ({ phone: nextPhone(), times: {} });
+
+/** One journey; returns its time and what the match offered. Throws StepError. */
+async function journey(client, ctx) {
+  const t0 = performance.now();
+  for (const name of STEPS) await STEP_FNS[name](client, ctx);
+  return { ms: performance.now() - t0, offers: ctx.productIds.length, applyStatus: ctx.applyStatus };
+}
+
+/**
+ * Runs journeys with `CONNECTIONS` applicants in a closed loop until `until` (ms, performance.now())
+ * or until `count` journeys have started.
+ */
+async function runJourneys(client, { until, count }) {
+  const state = {
+    started: 0,
+    ok: 0,
+    consented: 0,
+    noOffer: 0,
+    noOfferByApplyStatus: {},
+    offersTotal: 0,
+    errors: 0,
+    errorsByStep: {},
+    errorSamples: {},
+    journeyMs: [],
+    stepMs: Object.fromEntries(STEPS.map((s) => [s, []])),
+  };
+  const t0 = performance.now();
+  let lastEnd = t0;
+  const more = () => (count !== undefined ? state.started < count : performance.now() < until);
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      while (more()) {
+        state.started++;
+        const ctx = newCtx();
+        try {
+          const r = await journey(client, ctx);
+          state.ok++;
+          state.journeyMs.push(r.ms);
+          state.offersTotal += r.offers;
+          if (r.offers > 0) state.consented++;
+          else {
+            state.noOffer++;
+            const k = String(r.applyStatus);
+            state.noOfferByApplyStatus[k] = (state.noOfferByApplyStatus[k] ?? 0) + 1;
+          }
+        } catch (err) {
+          if (!(err instanceof StepError)) throw err;
+          state.errors++;
+          state.errorsByStep[err.step] = (state.errorsByStep[err.step] ?? 0) + 1;
+          state.errorSamples[err.key] = (state.errorSamples[err.key] ?? 0) + 1;
+        }
+        // Steps of failed journeys count too: the failing step's time is the error answer's.
+        for (const [s, ms] of Object.entries(ctx.times)) state.stepMs[s].push(ms);
+        lastEnd = performance.now();
+      }
+    }),
+  );
+  state.seconds = (lastEnd - t0) / 1000;
+  return state;
+}
+
+/** Runs fn over items with at most `limit` in flight. */
+async function pool(items, limit, fn) {
+  let i = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (i < items.length) {
+        const k = i++;
+        await fn(items[k], k);
+      }
+    }),
+  );
+}
+
+/**
+ * N journeys run phase by phase (all sends, then all outbox reads, …): per step, the request rate
+ * alone and the CPU time per request of each process. A journey that fails leaves the later phases.
+ */
+async function runByStep(client, n, serverPid) {
+  const ctxs = Array.from({ length: n }, newCtx);
+  const steps = {};
+  for (const name of STEPS) {
+    const items = ctxs.filter((c) => !c.failed && (name !== 'auth' || c.productIds.length > 0));
+    const errorSamples = {};
+    const times = [];
+    const a = cpuSnapshot(serverPid);
+    const t0 = performance.now();
+    await pool(items, CONNECTIONS, async (c) => {
+      try {
+        await STEP_FNS[name](client, c);
+      } catch (err) {
+        if (!(err instanceof StepError)) throw err;
+        c.failed = true;
+        errorSamples[err.key] = (errorSamples[err.key] ?? 0) + 1;
+      }
+      times.push(c.times[name]);
+    });
+    const seconds = (performance.now() - t0) / 1000;
+    const cpu = cpuDelta(a, cpuSnapshot(serverPid));
+    const per = (k) => (items.length ? Math.round(((cpu[k] * 1000) / items.length) * 100) / 100 : null);
+    steps[name] = {
+      requests: items.length,
+      errors: Object.values(errorSamples).reduce((x, y) => x + y, 0),
+      errorSamples,
+      seconds: Math.round(seconds * 1000) / 1000,
+      reqPerSec: Math.round((items.length / seconds) * 10) / 10,
+      latencyMs: latency(times),
+      cpuMsPerRequest: {
+        client: per('client'),
+        server: per('server'),
+        serverSystem: per('serverSystem'),
+        postgres: per('postgres'),
+        redis: per('redis'),
+        other: per('other'),
+      },
+      busyPercent: cpu.busyPercent,
+    };
+  }
+  return { journeys: n, steps };
+}
+
+function pct(sorted, p) {
+  if (sorted.length === 0) return null;
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return Math.round(sorted[i] * 10) / 10;
+}
+
+function latency(values) {
+  const s = Float64Array.from(values).sort();
+  const mean = s.length ? s.reduce((a, b) => a + b, 0) / s.length : null;
+  return {
+    n: s.length,
+    mean: mean === null ? null : Math.round(mean * 10) / 10,
+    p50: pct(s, 50),
+    p90: pct(s, 90),
+    p99: pct(s, 99),
+    max: s.length ? Math.round(s[s.length - 1] * 10) / 10 : null,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// server lifecycle (as in bench/login.mjs)
+
+const psqlEnv = { ...process.env, PGOPTIONS: '--client-min-messages=warning' };
+function psql(url, sql) {
+  return execFileSync('psql', [url, '-q', '-At', '-v', 'ON_ERROR_STOP=1', '-c', sql], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: psqlEnv,
+  });
+}
+
+/** Deletes the bench's limiter keys (REDIS_PREFIX only: other users' keys stay). */
+function clearRedisKeys() {
+  execFileSync(
+    'sh',
+    ['-c', `redis-cli --scan --pattern '${REDIS_PREFIX}*' | xargs -r -n 500 redis-cli del > /dev/null`],
+    { stdio: ['ignore', 'ignore', 'inherit'] },
+  );
+}
+
+function prepareBackend(backend) {
+  if (backend === 'postgres' || backend === 'postgres+redis') {
+    const admin = new URL(PG_URL);
+    admin.pathname = '/postgres';
+    if (!/^[a-z_][a-z0-9_]*$/.test(PG_DB)) throw new Error(`unexpected database name ${PG_DB}`);
+    if (psql(admin.href, `select 1 from pg_database where datname = '${PG_DB}'`).trim() !== '1') {
+      log(`creating database ${PG_DB}`);
+      psql(admin.href, `create database ${PG_DB}`);
+    }
+    // A fresh schema: the server migrates at start.
+    psql(PG_URL, 'drop schema public cascade; create schema public; drop schema if exists drizzle cascade;');
+  }
+  if (backend === 'postgres+redis') clearRedisKeys();
+}
+
+/** Other sessions in the bench database (a neighbour would disturb the figures, or worse). */
+function otherPgSessions() {
+  try {
+    const admin = new URL(PG_URL);
+    admin.pathname = '/postgres';
+    return psql(
+      admin.href,
+      `select pid || ' ' || coalesce(application_name, '') || ' ' || left(query, 60) from pg_stat_activity where datname = '${PG_DB}' and pid <> pg_backend_pid()`,
+    )
+      .split('\n')
+      .filter(Boolean);
+  } catch (err) {
+    return [`(psql failed: ${err.message})`];
+  }
+}
+
+async function startServer(backend, profDir) {
+  if (backend !== 'pglite') {
+    const others = otherPgSessions();
+    if (others.length) {
+      log(
+        `${backend}: WARNING: ${others.length} other session(s) in database ${PG_DB}; results may be disturbed:`,
+      );
+      warnings.push({ backend, otherPgSessions: others });
+      for (const o of others) log(`  ${o}`);
+    }
+  }
+  prepareBackend(backend);
+  const port = await freePort();
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'lm-bench-journey-'));
+  const env = {
+    ...process.env,
+    NODE_ENV: 'development',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    SMS_IP_HOURLY_LIMIT: '100000000',
+    SMS_DEVICE_HOURLY_LIMIT: '100000000',
+    // The seeded lenders get no sandbox endpoints: no duplicate pre-check calls back into the server.
+    PARTNER_SANDBOX: 'off',
+    // No delivery worker in the API process: the figures are the request path only.
+    DELIVERY_WORKER: 'off',
+  };
+  delete env.DATABASE_URL;
+  delete env.REDIS_URL;
+  delete env.REDIS_KEY_PREFIX;
+  delete env.PARTNER_SANDBOX_URL;
+  if (backend !== 'pglite') env.DATABASE_URL = PG_URL;
+  if (backend === 'postgres+redis') {
+    env.REDIS_URL = REDIS_URL;
+    env.REDIS_KEY_PREFIX = REDIS_PREFIX;
+  }
+
+  // `node --import tsx` is what `npx tsx` runs, minus the npx and tsx-cli wrapper processes, so the
+  // SIGTERM reaches the server itself (and a --cpu-prof profile is written at its exit).
+  const nodeArgs = ['--import', 'tsx'];
+  if (profDir) nodeArgs.push('--cpu-prof', `--cpu-prof-dir=${profDir}`);
+  const started = Date.now();
+  const proc = startChild(process.execPath, [...nodeArgs, 'src/main.ts'], { cwd: SERVER_DIR, env });
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 90_000;
+  let last = '';
+  while (Date.now() < deadline) {
+    if (proc.hasExited()) break;
+    try {
+      const res = await fetch(`${base}/api/user/health`);
+      const body = await res.json();
+      last = JSON.stringify(body);
+      if (body?.code === 200) {
+        return { proc, base, port, dataDir, startupMs: Date.now() - started, health: body.data };
+      }
+    } catch (err) {
+      last = String(err?.cause?.code ?? err);
+    }
+    await sleep(200);
+  }
+  await stopChild(proc, backend);
+  rmSync(dataDir, { recursive: true, force: true });
+  throw new Error(
+    `server (${backend}) did not become healthy: last health answer ${last}; exit ${JSON.stringify(proc.exitInfo())}\n` +
+      `--- server output ---\n${proc.output()}`,
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// --cpu-prof: where the server's JS thread spent its time
+
+/** Package (or area) of a profile frame's script. */
+function frameArea(url, functionName) {
+  if (!url) {
+    if (functionName === '(garbage collector)') return '(gc)';
+    if (functionName === '(idle)') return '(idle)';
+    if (functionName === '(program)') return '(program: native, not attributed)';
+    return `(${functionName || 'native'})`;
+  }
+  if (url.startsWith('node:')) return 'node: internals';
+  const nm = url.lastIndexOf('node_modules/');
+  if (nm >= 0) {
+    const rest = url.slice(nm + 'node_modules/'.length).split('/');
+    return rest[0].startsWith('@') ? `${rest[0]}/${rest[1]}` : rest[0];
+  }
+  const m = /\/(apps\/[^/]+|packages\/[^/]+)\/(.*)$/.exec(url);
+  if (m) return `${m[1]}/${m[2].split('/').slice(0, -1).join('/') || '.'}`;
+  return url;
+}
+
+/** Microseconds on the monotonic clock, the clock of V8's profile timestamps. */
+const monoUs = () => Number(process.hrtime.bigint() / 1000n);
+
+function frameLabel(callFrame) {
+  const { url, functionName, lineNumber } = callFrame;
+  if (!url) return functionName || '(anonymous)';
+  const file = url.replace(/^.*node_modules\//, '').replace(`file://${ROOT}/`, '');
+  return `${functionName || '(anonymous)'} ${file}:${lineNumber + 1}`;
+}
+
+/**
+ * Summary of a .cpuprofile over the samples taken within `window` ({startUs, endUs}, monotonic):
+ * self time by area (package) and by function, and inclusive time of the app's own functions
+ * (apps/, packages/: a frame counts once per sample however deep it recurs). Percentages are of
+ * the non-idle samples.
+ */
+function summarizeProfile(file, window) {
+  const prof = JSON.parse(readFileSync(file, 'utf8'));
+  const byId = new Map(prof.nodes.map((n) => [n.id, n]));
+  const parent = new Map();
+  for (const n of prof.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const self = new Map();
+  let t = prof.startTime;
+  for (let i = 0; i < prof.samples.length; i++) {
+    t += prof.timeDeltas[i] ?? 0;
+    if (window && (t < window.startUs || t > window.endUs)) continue;
+    // The delta before sample i+1 is the time sample i stood for.
+    const us = prof.timeDeltas[i + 1] ?? 0;
+    self.set(prof.samples[i], (self.get(prof.samples[i]) ?? 0) + us);
+  }
+  const areas = {};
+  const fns = {};
+  const inclusive = {};
+  let busy = 0;
+  let idle = 0;
+  for (const [id, us] of self) {
+    const n = byId.get(id);
+    if (n.callFrame.functionName === '(idle)') {
+      idle += us;
+      continue;
+    }
+    busy += us;
+    const area = frameArea(n.callFrame.url, n.callFrame.functionName);
+    areas[area] = (areas[area] ?? 0) + us;
+    const fn = frameLabel(n.callFrame);
+    fns[fn] = (fns[fn] ?? 0) + us;
+    const seen = new Set();
+    for (let cur = id; cur !== undefined; cur = parent.get(cur)) {
+      const cf = byId.get(cur).callFrame;
+      if (!/\/(apps|packages)\//.test(cf.url) || cf.url.includes('node_modules')) continue;
+      const label = frameLabel(cf);
+      if (seen.has(label)) continue;
+      seen.add(label);
+      inclusive[label] = (inclusive[label] ?? 0) + us;
+    }
+  }
+  const top = (o, n) =>
+    Object.entries(o)
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, n)
+      .map(([k, us]) => ({
+        what: k,
+        ms: Math.round(us / 1000),
+        percent: Math.round((us / busy) * 1000) / 10,
+      }));
+  return {
+    file: path.relative(ROOT, file),
+    window: window ? 'measured run only' : 'whole process',
+    busyMs: Math.round(busy / 1000),
+    idleMs: Math.round(idle / 1000),
+    areas: top(areas, 25),
+    selfFunctions: top(fns, 40),
+    appInclusive: top(inclusive, 40),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// one backend
+
+async function runBackend(backend, stamp) {
+  const cpuBusyBeforePercent = await checkQuiet(backend);
+  const profDir = CPU_PROF
+    ? path.join(RESULTS_DIR, `journey-${stamp}-prof-${backend.replace('+', '-')}`)
+    : null;
+  log(`${backend}: starting server`);
+  const server = await startServer(backend, profDir);
+  log(
+    `${backend}: healthy after ${server.startupMs} ms on port ${server.port} (${JSON.stringify(server.health)})`,
+  );
+  const out = { backend, cpuBusyBeforePercent, startupMs: server.startupMs, health: server.health };
+  const client = makeClient(server.base);
+  try {
+    if (WARMUP > 0) {
+      log(`${backend}: warm-up, ${WARMUP} journeys (not recorded)`);
+      const w = await runJourneys(client, { count: WARMUP });
+      out.warmup = {
+        journeys: w.started,
+        errors: w.errors,
+        errorSamples: w.errorSamples,
+        seconds: w.seconds,
+      };
+      if (w.errors) log(`${backend}: warm-up errors:`, w.errorSamples);
+    }
+    log(
+      `${backend}: ${JOURNEYS !== undefined ? `${JOURNEYS} journeys` : `journeys for ${DURATION} s`} at ${CONNECTIONS} connections`,
+    );
+    const stopSampler = backend === 'pglite' ? null : await startPgSampler();
+    const cpuA = cpuSnapshot(server.proc.child.pid);
+    out.window = { startUs: monoUs() };
+    let s;
+    let cpuB;
+    try {
+      s = await runJourneys(client, { until: performance.now() + DURATION * 1000, count: JOURNEYS });
+    } finally {
+      cpuB = cpuSnapshot(server.proc.child.pid);
+      out.window.endUs = monoUs();
+      if (stopSampler) out.pgActivity = await stopSampler();
+    }
+    const cpu = cpuDelta(cpuA, cpuB);
+    const perJourney = {};
+    for (const k of ['client', 'server', 'serverSystem', 'postgres', 'redis', 'other']) {
+      perJourney[k] = s.started ? Math.round(((cpu[k] * 1000) / s.started) * 100) / 100 : null;
+    }
+    Object.assign(out, {
+      journeysPerSec: Math.round((s.ok / s.seconds) * 10) / 10,
+      started: s.started,
+      ok: s.ok,
+      errors: s.errors,
+      consented: s.consented,
+      noOffer: s.noOffer,
+      noOfferByApplyStatus: s.noOfferByApplyStatus,
+      offersPerConsentingJourney: s.consented ? Math.round((s.offersTotal / s.consented) * 100) / 100 : null,
+      seconds: Math.round(s.seconds * 1000) / 1000,
+      requestsPerSec: Math.round(Object.values(s.stepMs).reduce((a, v) => a + v.length, 0) / s.seconds),
+      journeyMs: latency(s.journeyMs),
+      stepMs: Object.fromEntries(STEPS.map((k) => [k, latency(s.stepMs[k])])),
+      errorsByStep: s.errorsByStep,
+      errorSamples: s.errorSamples,
+      cpuSeconds: cpu,
+      cpuMsPerJourney: perJourney,
+    });
+    log(
+      `${backend}: ${out.journeysPerSec} journeys/s, ${s.ok} ok, ${s.errors} errors, cpu ${JSON.stringify(cpu)}`,
+    );
+    if (BY_STEP > 0) {
+      log(`${backend}: ${BY_STEP} journeys step by step`);
+      out.byStep = await runByStep(client, BY_STEP, server.proc.child.pid);
+    }
+  } finally {
+    client.close();
+    const exit = await stopChild(server.proc, backend);
+    out.exit = exit;
+    if (exit.code !== 0) {
+      log(
+        `${backend}: server exit ${JSON.stringify(exit)}; tail of output:\n${server.proc.output().slice(-3000)}`,
+      );
+    }
+    rmSync(server.dataDir, { recursive: true, force: true });
+    if (backend === 'postgres+redis') clearRedisKeys();
+  }
+  const serverErr = server.proc.output().trim();
+  if (serverErr) out.serverOutputTail = serverErr.slice(-8000);
+  if (profDir) {
+    try {
+      const files = readdirSync(profDir).filter((f) => f.endsWith('.cpuprofile'));
+      out.cpuProfile = files.map((f) => summarizeProfile(path.join(profDir, f), out.window));
+    } catch (err) {
+      out.cpuProfile = { error: String(err) };
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// output
+
+function table(head, body, leftCols = 1) {
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
+  const fmt = (cells) =>
+    cells.map((c, i) => (i < leftCols ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  return [fmt(head), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(fmt)].join('\n');
+}
+
+const f = (v) => (v === null || v === undefined ? '-' : String(v));
+
+function gitCommit() {
+  try {
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
+  } catch {
+    return null;
+  }
+}
+
+async function main() {
+  const startedAt = new Date();
+  const stamp = startedAt.toISOString().replace(/[:.]/g, '-');
+  const results = {
+    startedAt: startedAt.toISOString(),
+    machine: {
+      cpus: os.cpus().length,
+      cpuModel: os.cpus()[0]?.model,
+      memGiB: Math.round(os.totalmem() / 2 ** 30),
+      node: process.version,
+      platform: `${os.platform()} ${os.release()}`,
+      loadAvgAtStart: os.loadavg().map((x) => Math.round(x * 100) / 100),
+    },
+    commit: gitCommit(),
+    options: {
+      durationSec: JOURNEYS === undefined ? DURATION : null,
+      journeys: JOURNEYS ?? null,
+      connections: CONNECTIONS,
+      warmupJourneys: WARMUP,
+      backends,
+      pgUrl: PG_URL,
+      redisUrl: REDIS_URL,
+      redisKeyPrefix: REDIS_PREFIX,
+      serverEnv: { PARTNER_SANDBOX: 'off', DELIVERY_WORKER: 'off', LOG_LEVEL: 'warn' },
+      cpuProf: CPU_PROF,
+    },
+    backends: [],
+    failures: [],
+  };
+
+  for (const backend of backends) {
+    try {
+      results.backends.push(await runBackend(backend, stamp));
+    } catch (err) {
+      log(`${backend}: FAILED: ${err.stack ?? err}`);
+      results.failures.push({ backend, error: String(err.stack ?? err) });
+    }
+  }
+  results.finishedAt = new Date().toISOString();
+  results.warnings = warnings;
+  results.machine.loadAvgAtEnd = os.loadavg().map((x) => Math.round(x * 100) / 100);
+
+  const done = results.backends.filter((b) => b.journeyMs);
+  console.log(
+    `\njourney bench: ${results.machine.cpus} cpus, node ${process.version}, ${CONNECTIONS} connections, ${
+      JOURNEYS !== undefined ? `${JOURNEYS} journeys` : `${DURATION} s`
+    } per backend\n`,
+  );
+  console.log(
+    table(
+      ['backend', 'journeys/s', 'req/s', 'p50 ms', 'p99 ms', 'ok', 'errors', 'consent', 'no offer'],
+      done.map((b) => [
+        b.backend,
+        b.journeysPerSec.toFixed(1),
+        f(b.requestsPerSec),
+        f(b.journeyMs.p50),
+        f(b.journeyMs.p99),
+        f(b.ok),
+        f(b.errors),
+        f(b.consented),
+        `${b.noOffer}${b.noOffer ? ` ${JSON.stringify(b.noOfferByApplyStatus)}` : ''}`,
+      ]),
+    ),
+  );
+  console.log('\nper step, p50 / p99 ms (mean):\n');
+  console.log(
+    table(
+      ['backend', ...STEPS],
+      done.map((b) => [
+        b.backend,
+        ...STEPS.map((s) => `${f(b.stepMs[s].p50)} / ${f(b.stepMs[s].p99)} (${f(b.stepMs[s].mean)})`),
+      ]),
+    ),
+  );
+  console.log(
+    '\nCPU ms per journey: this script, the server (of it in the kernel), PostgreSQL, Redis, other processes;\n' +
+      'and how busy the two cores were over the run:\n',
+  );
+  console.log(
+    table(
+      ['backend', 'client', 'server', '(kernel)', 'postgres', 'redis', 'other', 'machine busy'],
+      done.map((b) => [
+        b.backend,
+        f(b.cpuMsPerJourney.client),
+        f(b.cpuMsPerJourney.server),
+        f(b.cpuMsPerJourney.serverSystem),
+        f(b.cpuMsPerJourney.postgres),
+        f(b.cpuMsPerJourney.redis),
+        f(b.cpuMsPerJourney.other),
+        `${b.cpuSeconds.busyPercent}%`,
+      ]),
+    ),
+  );
+  for (const b of done.filter((x) => x.pgActivity)) {
+    console.log(
+      `\n${b.backend}: PostgreSQL backends of the API server, mean number in each state (${b.pgActivity.samples} samples of pg_stat_activity):`,
+    );
+    for (const [k, v] of Object.entries(b.pgActivity.meanBackends))
+      console.log(`  ${String(v).padStart(6)}  ${k}`);
+    console.log('  busiest statements (state | statement):');
+    for (const [k, v] of Object.entries(b.pgActivity.byStatement).slice(0, 8))
+      console.log(`  ${String(v).padStart(6)}  ${k}`);
+  }
+  const stepped = done.filter((b) => b.byStep);
+  if (stepped.length) {
+    console.log('\nstep by step (--by-step: each step alone, phase after phase), CPU ms per request:\n');
+    console.log(
+      table(
+        ['backend', 'step', 'req/s', 'p50 ms', 'p99 ms', 'server', '(kernel)', 'postgres', 'redis', 'errors'],
+        stepped.flatMap((b) =>
+          STEPS.map((name) => {
+            const x = b.byStep.steps[name];
+            return [
+              b.backend,
+              name,
+              f(x.reqPerSec),
+              f(x.latencyMs.p50),
+              f(x.latencyMs.p99),
+              f(x.cpuMsPerRequest.server),
+              f(x.cpuMsPerRequest.serverSystem),
+              f(x.cpuMsPerRequest.postgres),
+              f(x.cpuMsPerRequest.redis),
+              f(x.errors),
+            ];
+          }),
+        ),
+        2,
+      ),
+    );
+  }
+  console.log(
+    `\nCPU busy just before each section (work by other processes; >20% skews the figures): ${results.backends
+      .map((b) => `${b.backend} ${b.cpuBusyBeforePercent ?? '?'}%`)
+      .join(', ')}`,
+  );
+  for (const b of done) {
+    if (b.errors) {
+      const first = Object.entries(b.errorSamples).slice(0, 5);
+      console.log(
+        `\n${b.backend}: ${b.errors} errors by step ${JSON.stringify(b.errorsByStep)}; first messages:`,
+      );
+      for (const [k, n] of first) console.log(`  ${n}× ${k}`);
+    }
+  }
+  for (const b of results.backends) {
+    if (b.exit && b.exit.code !== 0)
+      console.log(`\n${b.backend}: server exited with ${JSON.stringify(b.exit)}`);
+    if (b.serverOutputTail)
+      console.log(
+        `\n${b.backend}: server output (LOG_LEVEL=warn), last 1500 chars (full tail in JSON):\n${b.serverOutputTail.slice(-1500)}`,
+      );
+    for (const p of Array.isArray(b.cpuProfile) ? b.cpuProfile.filter((x) => x.busyMs > 0) : []) {
+      console.log(
+        `\n${b.backend}: server CPU profile ${p.file}, measured run: ${p.busyMs} ms busy, ${p.idleMs} ms idle; self time by area:`,
+      );
+      for (const a of p.areas.slice(0, 12)) console.log(`  ${String(a.percent).padStart(5)}%  ${a.what}`);
+      console.log("  inclusive time of the app's functions:");
+      for (const a of p.appInclusive.slice(0, 15))
+        console.log(`  ${String(a.percent).padStart(5)}%  ${a.what}`);
+    }
+  }
+  for (const fl of results.failures) console.log(`\nFAILED ${fl.backend}: ${fl.error}`);
+
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  const file = path.join(RESULTS_DIR, `journey-${stamp}.json`);
+  writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+  console.log(`\nresults: ${path.relative(ROOT, file)}  (${Math.round((Date.now() - startedAt) / 1000)} s)`);
+  process.exitCode = results.failures.length || done.some((b) => b.errors) ? 1 : 0;
+}
+
+await main();
