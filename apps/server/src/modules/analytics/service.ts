@@ -2,9 +2,7 @@ import { ANALYTICS_SOURCE } from '@lm/shared/channel';
 import type { ReportEventBody } from '@lm/shared/schemas/channel';
 import type { Db } from '../../db/client.ts';
 import { events } from '../../db/schema.ts';
-import { appError } from '../../lib/errors.ts';
 import { shanghaiDate } from '../../lib/time.ts';
-import { describeWait } from '../auth/rules.ts';
 import type { Limiter } from '../limits/limiter.ts';
 
 /** Funnel events per client IP per hour: generous (12 steps a visit, carrier NAT), but not a firehose. */
@@ -29,11 +27,7 @@ export class AnalyticsService {
 
   /** Stores one funnel step; a session reports each step once (a repeat stores nothing). */
   async recordEvent(input: ReportEventBody, ctx: EventContext): Promise<{ recorded: boolean }> {
-    const d = await this.d.limiter.consume(`event:ip:${ctx.ip}`, EVENTS_PER_IP_PER_HOUR, { ms: 3600_000 });
-    if (!d.allowed) {
-      const retryAfter = Math.ceil(d.retryAfterMs / 1000);
-      throw appError('RATE_LIMITED', `事件上报过于频繁，请${describeWait(retryAfter)}后再试`, { retryAfter });
-    }
+    await this.d.limiter.enforce(`event:ip:${ctx.ip}`, EVENTS_PER_IP_PER_HOUR, { ms: 3600_000 }, '事件上报');
     const fingerprint = input.fingerprint ?? ctx.fingerprint;
     const inserted = await this.d.db
       .insert(events)

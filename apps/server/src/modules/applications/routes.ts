@@ -13,10 +13,8 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { envelope, ok } from '../../lib/envelope.ts';
-import { appError } from '../../lib/errors.ts';
 import { requireUser } from '../../plugins/app/auth.ts';
 import { REALNAME_NOTES } from '../../providers/realname/index.ts';
-import { describeWait } from '../auth/rules.ts';
 import { submitStatusOf, userFormConfig } from './rules.ts';
 import { ApplicationService } from './service.ts';
 
@@ -82,17 +80,12 @@ const applicationRoutes: FastifyPluginAsync = async (root) => {
     },
     async (req) => {
       const { realName, identity } = req.body;
-      const d = await app.services.limiter.consume(
+      await app.services.limiter.enforce(
         `realname:user:${req.user!.id}`,
         REALNAME_CHECKS_PER_USER_PER_HOUR,
         { ms: 3600_000 },
+        '实名校验',
       );
-      if (!d.allowed) {
-        const retryAfter = Math.ceil(d.retryAfterMs / 1000);
-        throw appError('RATE_LIMITED', `实名校验过于频繁，请${describeWait(retryAfter)}后再试`, {
-          retryAfter,
-        });
-      }
       const result = await app.services.realName.verify({ name: realName, idNumber: identity });
       const reason = result.reason ?? (result.method === 'format-only' ? 'format-only' : 'unavailable');
       return ok({

@@ -69,11 +69,7 @@ export function smsSendRules(
 }
 
 /** 45 → "45秒", 600 → "10分钟", 7200 → "2小时" (rounded up). */
-export function describeWait(seconds: number): string {
-  if (seconds <= 60) return `${Math.max(1, Math.ceil(seconds))}秒`;
-  if (seconds < 3600) return `${Math.ceil(seconds / 60)}分钟`;
-  return `${Math.ceil(seconds / 3600)}小时`;
-}
+export { describeWait } from '../limits/limiter.ts';
 
 export type RevokeReason = 'logout' | 'replaced' | 'cancelled';
 

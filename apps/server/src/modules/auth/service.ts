@@ -16,7 +16,7 @@ import {
   unseal,
 } from '../../lib/crypto.ts';
 import { appError } from '../../lib/errors.ts';
-import { describeWait, sessionVerdict } from './rules.ts';
+import { sessionVerdict } from './rules.ts';
 import type { ClientMeta, SmsCodes } from './sms-codes.ts';
 
 export const TICKET_TTL_SECONDS = 600;
@@ -70,13 +70,7 @@ export class AuthService {
 
   /** Per-IP cap on encrypted-phone lookups: they tell whether a phone has an account. */
   async limitLookups(ip: string): Promise<void> {
-    const d = await this.d.codes.limiter.consume(`lookup:ip:${ip}`, LOOKUPS_PER_IP_PER_HOUR, {
-      ms: 3600_000,
-    });
-    if (!d.allowed) {
-      const retryAfter = Math.ceil(d.retryAfterMs / 1000);
-      throw appError('RATE_LIMITED', `查询过于频繁，请${describeWait(retryAfter)}后再试`, { retryAfter });
-    }
+    await this.d.codes.limiter.enforce(`lookup:ip:${ip}`, LOOKUPS_PER_IP_PER_HOUR, { ms: 3600_000 }, '查询');
   }
 
   /** Exchanges a partner-encrypted phone for its masked form and a short-lived ticket. */

@@ -12,7 +12,6 @@ import type { Db } from '../../db/client.ts';
 import { consents, partners, productEvents, products } from '../../db/schema.ts';
 import { appError } from '../../lib/errors.ts';
 import { shanghaiDate } from '../../lib/time.ts';
-import { describeWait } from '../auth/rules.ts';
 import type { Limiter } from '../limits/limiter.ts';
 import type { ProductRow } from '../products/mapping.ts';
 import {
@@ -232,11 +231,12 @@ export class CatalogService {
    * An existing product that is no longer listed is not stored (recorded false).
    */
   async exposure(userId: number | null, input: ProductEventInput, ip: string, now = new Date()) {
-    const d = await this.d.limiter.consume(`exposure:ip:${ip}`, EXPOSURES_PER_IP_PER_HOUR, { ms: 3600_000 });
-    if (!d.allowed) {
-      const retryAfter = Math.ceil(d.retryAfterMs / 1000);
-      throw appError('RATE_LIMITED', `曝光上报过于频繁，请${describeWait(retryAfter)}后再试`, { retryAfter });
-    }
+    await this.d.limiter.enforce(
+      `exposure:ip:${ip}`,
+      EXPOSURES_PER_IP_PER_HOUR,
+      { ms: 3600_000 },
+      '曝光上报',
+    );
     const row = await this.find(input.productId);
     if (!row) throw appError('NOT_FOUND', PRODUCT_NOT_FOUND_MSG, { productId: String(input.productId) });
     if (!isListed(row.product, row.partner)) return { recorded: false };

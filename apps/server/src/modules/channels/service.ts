@@ -4,7 +4,6 @@ import type { Db } from '../../db/client.ts';
 import { channelClicks, channels, routeCodes } from '../../db/schema.ts';
 import { appError } from '../../lib/errors.ts';
 import { shanghaiDate } from '../../lib/time.ts';
-import { describeWait } from '../auth/rules.ts';
 import type { Limiter } from '../limits/limiter.ts';
 import type { ConfigCache } from './cache.ts';
 import { buildH5Config, channelDetail, safeTargetUrl } from './rules.ts';
@@ -93,11 +92,7 @@ export class ChannelService {
    * without a fingerprint is stored flagged and not counted.
    */
   async reportClick(input: ClickInput, ip: string): Promise<{ counted: boolean; flagged: boolean }> {
-    const d = await this.d.limiter.consume(`click:ip:${ip}`, CLICKS_PER_IP_PER_HOUR, { ms: 3600_000 });
-    if (!d.allowed) {
-      const retryAfter = Math.ceil(d.retryAfterMs / 1000);
-      throw appError('RATE_LIMITED', `点击上报过于频繁，请${describeWait(retryAfter)}后再试`, { retryAfter });
-    }
+    await this.d.limiter.enforce(`click:ip:${ip}`, CLICKS_PER_IP_PER_HOUR, { ms: 3600_000 }, '点击上报');
     await this.require(input.adChannelCode);
     const fingerprintHash = input.fingerprint ? this.d.deviceHash(input.fingerprint) : null;
     const inserted = await this.d.db

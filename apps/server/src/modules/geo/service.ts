@@ -4,7 +4,6 @@ import type { Db } from '../../db/client.ts';
 import { channels, deviceReports } from '../../db/schema.ts';
 import { AppError, appError } from '../../lib/errors.ts';
 import type { Coordinates, GeoProvider } from '../../providers/geo/index.ts';
-import { describeWait } from '../auth/rules.ts';
 import type { AuthService } from '../auth/service.ts';
 import type { Limiter } from '../limits/limiter.ts';
 
@@ -83,10 +82,6 @@ export class GeoService {
   }
 
   private async limit(key: string, limit: number, what: string): Promise<void> {
-    const d = await this.d.limiter.consume(key, limit, { ms: 3600_000 });
-    if (!d.allowed) {
-      const retryAfter = Math.ceil(d.retryAfterMs / 1000);
-      throw appError('RATE_LIMITED', `${what}过于频繁，请${describeWait(retryAfter)}后再试`, { retryAfter });
-    }
+    await this.d.limiter.enforce(key, limit, { ms: 3600_000 }, what);
   }
 }

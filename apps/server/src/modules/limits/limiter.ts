@@ -1,3 +1,4 @@
+import { appError } from '../../lib/errors.ts';
 /**
  * Rate limits and counters. A window starts at its first hit and lasts `windowMs` (or until a
  * fixed instant, for calendar-day limits). Two stores: the database (default) and Redis.
@@ -32,6 +33,13 @@ function expiryOf(window: Window, now: number): Date {
   return 'until' in window ? window.until : new Date(now + window.ms);
 }
 
+/** A wait in words: 'N秒', 'N分钟' or 'N小时'. */
+export function describeWait(seconds: number): string {
+  if (seconds <= 60) return `${Math.max(1, Math.ceil(seconds))}秒`;
+  if (seconds < 3600) return `${Math.ceil(seconds / 60)}分钟`;
+  return `${Math.ceil(seconds / 3600)}小时`;
+}
+
 export class Limiter {
   constructor(
     readonly store: CounterStore,
@@ -51,6 +59,17 @@ export class Limiter {
   }
 
   /** Consumes several limits; all or nothing. Returns the first refusal. */
+  /**
+   * Consumes one unit or throws RATE_LIMITED: "<what>过于频繁，请…后再试", `data.retryAfter` in seconds.
+   */
+  async enforce(key: string, limit: number, window: Window, what: string): Promise<void> {
+    const d = await this.consume(key, limit, window);
+    if (!d.allowed) {
+      const retryAfter = Math.ceil(d.retryAfterMs / 1000);
+      throw appError('RATE_LIMITED', `${what}过于频繁，请${describeWait(retryAfter)}后再试`, { retryAfter });
+    }
+  }
+
   async consumeAll(
     rules: { key: string; limit: number; window: Window; reason: string }[],
     now = Date.now(),

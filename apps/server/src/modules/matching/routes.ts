@@ -9,7 +9,6 @@ import { appError } from '../../lib/errors.ts';
 import { requireUser } from '../../plugins/app/auth.ts';
 import { CRM_LINK_TYPE } from '../applications/rules.ts';
 import { ApplicationService } from '../applications/service.ts';
-import { describeWait } from '../auth/rules.ts';
 
 const tags = ['user info'];
 const security = [{ accessToken: [] }];
@@ -28,13 +27,7 @@ const matchingRoutes: FastifyPluginAsync = async (root) => {
   app.addHook('onRequest', requireUser);
 
   const limit = async (req: FastifyRequest) => {
-    const d = await limiter.consume(`match:user:${req.user!.id}`, MATCHES_PER_USER_PER_HOUR, {
-      ms: 3600_000,
-    });
-    if (!d.allowed) {
-      const retryAfter = Math.ceil(d.retryAfterMs / 1000);
-      throw appError('RATE_LIMITED', `匹配过于频繁，请${describeWait(retryAfter)}后再试`, { retryAfter });
-    }
+    await limiter.enforce(`match:user:${req.user!.id}`, MATCHES_PER_USER_PER_HOUR, { ms: 3600_000 }, '匹配');
   };
 
   /**

@@ -121,9 +121,7 @@ const uploadRoutes: FastifyPluginAsync = async (root) => {
         throw appError('FORBIDDEN', '该上传目录不对后台账号开放');
       }
       const tag = `${owner.kind === 'user' ? 'u' : 's'}${owner.id}`;
-      const limit = await limiter.consume(`upload-policy:${tag}`, UPLOAD_POLICIES_PER_HOUR, {
-        ms: 3600_000,
-      });
+      const limit = await limiter.consume(`upload-policy:${tag}`, UPLOAD_POLICIES_PER_HOUR, { ms: 3600_000 });
       if (!limit.allowed) throw retryAfter(limit.retryAfterMs);
       const dir = uploadDir({
         visibility: rule.alwaysPrivate || req.query.isPrivate ? 'private' : 'public',

@@ -2,9 +2,7 @@ import { faceVerifyBody, faceVerifyData, ocrIdCardBody, ocrIdCardData } from '@l
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { envelope, ok } from '../../lib/envelope.ts';
-import { appError } from '../../lib/errors.ts';
 import { requireUser } from '../../plugins/app/auth.ts';
-import { describeWait } from '../auth/rules.ts';
 import { VerificationService } from './service.ts';
 
 /** ID-card readings per person per hour (each may cost a paid OCR call). */
@@ -35,11 +33,7 @@ const verificationRoutes: FastifyPluginAsync = async (root) => {
   app.addHook('onRequest', requireUser);
 
   async function limit(kind: 'ocr' | 'face', userId: number, max: number, what: string) {
-    const d = await limiter.consume(`${kind}:user:${userId}`, max, { ms: 3600_000 });
-    if (!d.allowed) {
-      const retryAfter = Math.ceil(d.retryAfterMs / 1000);
-      throw appError('RATE_LIMITED', `${what}过于频繁，请${describeWait(retryAfter)}后再试`, { retryAfter });
-    }
+    await limiter.enforce(`${kind}:user:${userId}`, max, { ms: 3600_000 }, what);
   }
 
   app.post(
