@@ -12,14 +12,14 @@
 //          request, `amount` = N
 // and stop the server (SIGTERM, wait for exit). Results go to bench/results/login-<timestamp>.json.
 
-import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { checkQuiet, freePort, log, nextPhone, sleep, startChild, stopChild, warnings } from './lib.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SERVER_DIR = path.join(ROOT, 'apps/server');
@@ -73,106 +73,7 @@ if (!(DURATION > 0) || !(CONNECTIONS > 0)) {
 // ---------------------------------------------------------------------------------------------
 // helpers
 
-const warnings = [];
-let phoneCounter = 0;
-/** A phone never used before in this run: 139 + 8-digit counter (random start). */
-const phoneBase = Math.floor(Math.random() * 50_000_000);
-function nextPhone() {
-  const n = (phoneBase + phoneCounter++) % 100_000_000;
-  return `139${String(n).padStart(8, '0')}`;
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-function cpuTimes() {
-  const [, ...f] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
-  const n = f.map(Number);
-  const idle = n[3] + (n[4] ?? 0); // idle + iowait
-  return { idle, total: n.reduce((a, b) => a + b, 0) };
-}
-
-/**
- * Share of the machine's CPU busy over `ms` while this script is idle: work by something else
- * (another session's test suite, say) that will skew the figures. null where /proc is missing.
- */
-async function foreignCpuBusy(ms = 2000) {
-  try {
-    const a = cpuTimes();
-    await sleep(ms);
-    const b = cpuTimes();
-    return Math.round((1 - (b.idle - a.idle) / (b.total - a.total)) * 100);
-  } catch {
-    return null;
-  }
-}
-
-/** Before a measured section: note how busy the machine is, and warn when it is. */
-async function checkQuiet(label) {
-  const busy = await foreignCpuBusy();
-  if (busy !== null && busy > 20) {
-    log(`${label}: WARNING: CPU ${busy}% busy before the run (not this script); figures will be low`);
-    warnings.push({ section: label, cpuBusyBeforePercent: busy });
-  }
-  return busy;
-}
-
-function log(...a) {
-  console.error(`[${new Date().toISOString().slice(11, 19)}]`, ...a);
-}
-
-/** Starts a child process, keeping the tail of its output for error reports. */
-function startChild(cmd, argv, opts) {
-  const child = spawn(cmd, argv, { ...opts, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  const keep = (d) => {
-    output += d.toString();
-    if (output.length > 20_000) output = output.slice(-20_000);
-  };
-  child.stdout.on('data', keep);
-  child.stderr.on('data', keep);
-  const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
-  let exitInfo = null;
-  exited.then((e) => {
-    exitInfo = e;
-  });
-  return {
-    child,
-    exited,
-    output: () => output,
-    hasExited: () => exitInfo !== null,
-    exitInfo: () => exitInfo,
-  };
-}
-
-async function stopChild(proc, label) {
-  if (proc.hasExited()) return proc.exitInfo();
-  proc.child.kill('SIGTERM');
-  let timer;
-  const timeout = new Promise((resolve) => {
-    timer = setTimeout(() => resolve('timeout'), 15_000);
-  });
-  const r = await Promise.race([proc.exited, timeout]);
-  clearTimeout(timer);
-  if (r === 'timeout') {
-    log(`${label}: no exit 15 s after SIGTERM; sending SIGKILL`);
-    proc.child.kill('SIGKILL');
-    return proc.exited;
-  }
-  return r;
-}
-
+// (helpers shared with the other benchmarks: bench/lib.mjs)
 async function postJson(base, url, body) {
   const res = await fetch(base + url, {
     method: 'POST',
