@@ -95,6 +95,9 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(import('./modules/uploads/routes.ts'));
   await app.register(import('./modules/credit-info/routes.ts'));
   await app.register(import('./modules/verification/routes.ts'));
+  await app.register(import('./modules/privacy/routes.ts'));
+  await app.register(import('./modules/content/routes.ts'));
+  await app.register(import('./modules/site/routes.ts'));
 
   for (const plugin of opts.plugins ?? []) await app.register(plugin);
 

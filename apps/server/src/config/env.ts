@@ -116,6 +116,16 @@ export const envSchema = z
     PARTNER_SANDBOX: z.enum(['on', 'off']).optional(),
     /** Base URL the seeded lenders' endpoints point at (default http://127.0.0.1:PORT). */
     PARTNER_SANDBOX_URL: z.string().url().optional(),
+
+    /** The operator named in the agreements and the footer default (issue 6). */
+    OPERATOR_NAME: z.string().min(2).default('深圳市星河数字科技有限公司'),
+    OPERATOR_SHORT_NAME: z.string().min(2).default('星河借款'),
+    OPERATOR_ADDRESS: z.string().min(2).default('广东省深圳市南山区粤海街道科技园科苑路 8 号讯美科技广场 3 号楼 12 层'),
+    OPERATOR_LICENCE: z.string().min(2).default('粤ICP备2026000001号'),
+    OPERATOR_SERVICE_PHONE: z.string().min(5).default('400-800-2026'),
+    OPERATOR_EMAIL: z.string().email().default('privacy@xinghe-jk.example.cn'),
+    /** Working days a lender has to confirm deleting a cancelled person's data. */
+    DELETION_DEADLINE_WORKING_DAYS: intFromEnv(15, 1, 60),
   })
   .superRefine((env, ctx) => {
     if (env.SMS_PROVIDER === 'aliyun') {

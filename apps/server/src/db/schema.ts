@@ -229,6 +229,10 @@ export const staff = pgTable(
       .default('active'),
     createdAt: ts('created_at').notNull().defaultNow(),
     lastLoginAt: ts('last_login_at'),
+    /** WeChat openid bound by PUT /api/crm/admin/org/employee/wechat/bindOpenid (encrypted + blind index). */
+    wechatOpenidEnc: text('wechat_openid_enc'),
+    wechatOpenidHash: text('wechat_openid_hash'),
+    wechatBoundAt: ts('wechat_bound_at'),
   },
   (t) => [uniqueIndex('staff_mobile_hash').on(t.mobileHash)],
 );
@@ -481,11 +485,14 @@ export const consents = pgTable(
     ip: text('ip'),
     userAgent: text('user_agent'),
     createdAt: ts('created_at').notNull().defaultNow(),
+    /** The person withdrew this consent ("who has my data"): no further delivery; the lender is told. */
+    withdrawnAt: ts('withdrawn_at'),
   },
   (t) => [index('consents_user').on(t.userId, t.createdAt)],
 );
 
-export type LeadStatus = 'pending' | 'delivered' | 'dead' | 'redirect' | 'awaiting_callback';
+/** `withdrawn`: the consent was withdrawn (or the account cancelled) before the lead was delivered. */
+export type LeadStatus = 'pending' | 'delivered' | 'dead' | 'redirect' | 'awaiting_callback' | 'withdrawn';
 
 /**
  * The outbox: one lead per consent, written in the consent's transaction. The delivery worker sends
@@ -517,7 +524,7 @@ export const leads = pgTable(
     /** From the automatic (Haier) form: the person confirmed pre-selected answers. */
     autoForm: boolean('auto_form').notNull().default(false),
     status: text('status', {
-      enum: ['pending', 'delivered', 'dead', 'redirect', 'awaiting_callback'],
+      enum: ['pending', 'delivered', 'dead', 'redirect', 'awaiting_callback', 'withdrawn'],
     }).notNull(),
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: ts('next_attempt_at').notNull().defaultNow(),
@@ -664,4 +671,171 @@ export const faceChecks = pgTable(
     createdAt: ts('created_at').notNull().defaultNow(),
   },
   (t) => [index('face_checks_user').on(t.userId, t.createdAt)],
+);
+
+/**
+ * Notices to a lender about data it already received (issue 6 "who has my data"): a consent withdrawal
+ * or a deletion request after account cancellation. Sent by the delivery worker like leads (signed,
+ * idempotent, retried with backoff, dead-lettered). A deletion is `confirmed` when the lender confirms
+ * it deleted the data (in its answer or by callback) and is due within 15 working days (`dueAt`).
+ */
+export const partnerNotices = pgTable(
+  'partner_notices',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    partnerId: integer('partner_id')
+      .notNull()
+      .references(() => partners.id, { onDelete: 'restrict' }),
+    kind: text('kind', { enum: ['withdrawal', 'deletion'] }).notNull(),
+    /** Idempotency keys of the leads the notice is about (the lender knows them as leadId). */
+    leadKeys: jsonb('lead_keys').$type<string[]>().notNull(),
+    idempotencyKey: text('idempotency_key').notNull().unique(),
+    /** pending → sent (lender acknowledged) → confirmed (deletion done); dead after the attempt limit. */
+    status: text('status', { enum: ['pending', 'sent', 'confirmed', 'dead'] }).notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: ts('next_attempt_at').notNull().defaultNow(),
+    lockedUntil: ts('locked_until'),
+    lastError: text('last_error'),
+    /** Deletion deadline: 15 working days (Asia/Shanghai) after the request. */
+    dueAt: ts('due_at'),
+    sentAt: ts('sent_at'),
+    confirmedAt: ts('confirmed_at'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('partner_notices_due').on(t.status, t.nextAttemptAt),
+    index('partner_notices_user').on(t.userId),
+    index('partner_notices_kind_status').on(t.kind, t.status, t.dueAt),
+  ],
+);
+
+/** Every attempt to send a partner notice and the lender's answer. */
+export const partnerNoticeAttempts = pgTable(
+  'partner_notice_attempts',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    noticeId: bigint('notice_id', { mode: 'number' })
+      .notNull()
+      .references(() => partnerNotices.id, { onDelete: 'cascade' }),
+    attempt: integer('attempt').notNull(),
+    startedAt: ts('started_at').notNull(),
+    durationMs: integer('duration_ms').notNull(),
+    httpStatus: integer('http_status'),
+    outcome: text('outcome', { enum: ['sent', 'confirmed', 'retry', 'dead'] }).notNull(),
+    response: text('response'),
+    error: text('error'),
+  },
+  (t) => [index('partner_notice_attempts_notice').on(t.noticeId)],
+);
+
+/** Agreement body: {{operatorName}}-style placeholders are filled from configuration when served. */
+export interface AgreementBody {
+  effectiveDate: string;
+  intro: string;
+  sections: { heading: string; paragraphs: string[] }[];
+}
+
+/** The agreement pages of spec §2, versioned: the newest version whose effectiveAt has passed is served. */
+export const agreementDocuments = pgTable(
+  'agreement_documents',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    code: text('code').notNull(),
+    version: text('version').notNull(),
+    title: text('title').notNull(),
+    body: jsonb('body').$type<AgreementBody>().notNull(),
+    effectiveAt: ts('effective_at').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('agreement_documents_code_version').on(t.code, t.version)],
+);
+
+/** Daily news (/audit-new): credit knowledge, fraud warnings, responsible borrowing. */
+export const articles = pgTable(
+  'articles',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    slug: text('slug').notNull().unique(),
+    title: text('title').notNull(),
+    summary: text('summary').notNull(),
+    category: text('category').notNull(),
+    /** Paragraphs of plain text. */
+    body: jsonb('body').$type<string[]>().notNull(),
+    status: text('status', { enum: ['draft', 'published'] })
+      .notNull()
+      .default('published'),
+    publishedAt: ts('published_at').notNull(),
+    views: integer('views').notNull().default(0),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [index('articles_published').on(t.status, t.publishedAt)],
+);
+
+/** Banners by placement (homeDialog = GET /api/banner/homeDialogBanner); null channelCodes = every channel. */
+export const banners = pgTable(
+  'banners',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    placement: text('placement').notNull(),
+    title: text('title').notNull(),
+    imageUrl: text('image_url').notNull(),
+    targetUrl: text('target_url'),
+    channelCodes: jsonb('channel_codes').$type<string[] | null>(),
+    enabled: boolean('enabled').notNull().default(true),
+    sort: integer('sort').notNull().default(0),
+    startsAt: ts('starts_at').notNull().defaultNow(),
+    endsAt: ts('ends_at'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('banners_placement').on(t.placement, t.enabled)],
+);
+
+/** Page configuration by code (GET /api/pageConfig/getPageConfigByCode, getAppIndexIconList). */
+export const pageConfigs = pgTable('page_configs', {
+  code: text('code').primaryKey(),
+  config: jsonb('config').$type<Record<string, unknown>>().notNull(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+
+/** Published app versions (GET /api/appVersion/newestVersion and the app-download JSON). */
+export const appVersions = pgTable(
+  'app_versions',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    platform: text('platform', { enum: ['android', 'ios'] }).notNull(),
+    version: text('version').notNull(),
+    build: integer('build').notNull(),
+    downloadUrl: text('download_url').notNull(),
+    notes: text('notes').notNull().default(''),
+    forceUpdate: boolean('force_update').notNull().default(false),
+    publishedAt: ts('published_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('app_versions_platform_version').on(t.platform, t.version)],
+);
+
+/**
+ * Client reports of spec §7 "Reporting and misc" (report/type, report/click, report/h5device,
+ * report/log, user/info/log, reportUserDownloadApp). Nothing personal: user id, hashed device, channel.
+ */
+export const clientReports = pgTable(
+  'client_reports',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    kind: text('kind', { enum: ['type', 'click', 'h5device', 'log', 'userInfoLog', 'download'] }).notNull(),
+    /** The `type` / `devicePlatForm` query value, or null. */
+    name: text('name'),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull().default({}),
+    userId: bigint('user_id', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
+    deviceHash: text('device_hash'),
+    channelCode: text('channel_code'),
+    /** Shanghai calendar day. */
+    day: day('day').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('client_reports_kind_day').on(t.kind, t.day)],
 );
