@@ -29,6 +29,12 @@ export default defineConfig({
         resolve: { alias: { '@': fileURLToPath(new URL('./apps/web/src', import.meta.url)) } },
         test: { name: 'web', include: ['apps/web/src/**/*.test.ts'] },
       },
+      {
+        extends: true,
+        // Pure logic of the console; `@/` as in apps/admin.
+        resolve: { alias: { '@': fileURLToPath(new URL('./apps/admin/src', import.meta.url)) } },
+        test: { name: 'admin', include: ['apps/admin/src/**/*.test.ts'] },
+      },
     ],
   },
 });

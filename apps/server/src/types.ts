@@ -11,6 +11,7 @@ import type { DeliveryWorker } from './modules/delivery/worker.ts';
 import type { GeoService } from './modules/geo/service.ts';
 import type { Limiter } from './modules/limits/limiter.ts';
 import type { MatchService } from './modules/matching/service.ts';
+import type { PrivacyService } from './modules/privacy/service.ts';
 import type { StaffRow, StaffService } from './modules/staff/service.ts';
 import type { FaceProvider } from './providers/face/types.ts';
 import type { IdCardOcrProvider } from './providers/ocr/types.ts';
@@ -36,6 +37,8 @@ export interface Services {
   matching: MatchService;
   consent: ConsentService;
   delivery: DeliveryWorker;
+  /** Sessions, application record, who has my data, export, deletion notices (issue 6). */
+  privacy: PrivacyService;
   /** Uploads (local store or Aliyun OSS): `getObject(key)`, `keyFromUrl(url)`. */
   storage: StorageProvider;
   phoneIndex(phone: string): string;

@@ -12,6 +12,9 @@ export interface ReceivedLead {
   at: number;
 }
 
+/** How the partner answers a notice (withdrawal / deletion request), per attempt of that notice. */
+export type NoticeStep = { status: number; body?: unknown };
+
 /**
  * A lender's lead API for tests: checks each request's HMAC with the partner's secret, de-duplicates
  * on the idempotency key like a real partner, and follows a script per lead (fail, time out, succeed).
@@ -22,6 +25,10 @@ export class LocalPartner {
   readonly accepted = new Map<string, Record<string, unknown>>();
   /** Keys accepted again (a partner that did not de-duplicate would have taken these twice). */
   readonly duplicates: string[] = [];
+  /** Notices received (consent.withdrawn, data.deletion_requested), every attempt. */
+  readonly notices: ReceivedLead[] = [];
+  /** Answer to a notice: 200 by default (a deletion then stays unconfirmed until a callback). */
+  noticeScript: (body: Record<string, unknown>, attempt: number) => NoticeStep = () => ({ status: 200 });
   private server: Server | null = null;
   private seen = new Map<string, number>();
 
@@ -69,6 +76,13 @@ export class LocalPartner {
         raw,
         Date.now(),
       ) === null;
+    if (body.type === 'consent.withdrawn' || body.type === 'data.deletion_requested') {
+      this.notices.push({ key, body, signatureOk, at: Date.now() });
+      const n = this.notices.filter((x) => x.key === key).length;
+      if (!signatureOk) return { status: 401, body: { error: 'bad signature' }, delay: 0 };
+      const step = this.noticeScript(body, n);
+      return { status: step.status, body: step.body ?? { received: true }, delay: 0 };
+    }
     this.requests.push({ key, body, signatureOk, at: Date.now() });
     const attempt = (this.seen.get(key) ?? 0) + 1;
     this.seen.set(key, attempt);

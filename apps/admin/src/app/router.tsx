@@ -5,6 +5,9 @@ import { RootLayout, RouteError } from './routes/root';
 const Login = lazy(() => import('./routes/login').then((m) => ({ default: m.LoginRoute })));
 const AdminLayout = lazy(() => import('./routes/app/layout').then((m) => ({ default: m.AdminLayout })));
 const Dashboard = lazy(() => import('./routes/app/dashboard').then((m) => ({ default: m.DashboardRoute })));
+const PrivacyDeletions = lazy(() =>
+  import('./routes/app/privacy-deletions').then((m) => ({ default: m.PrivacyDeletionsRoute })),
+);
 const NotFound = lazy(() => import('./routes/not-found').then((m) => ({ default: m.NotFoundRoute })));
 
 export const router = createBrowserRouter(
@@ -17,7 +20,10 @@ export const router = createBrowserRouter(
         {
           path: '/',
           element: <AdminLayout />,
-          children: [{ index: true, element: <Dashboard /> }],
+          children: [
+            { index: true, element: <Dashboard /> },
+            { path: 'privacy/deletions', element: <PrivacyDeletions /> },
+          ],
         },
         { path: '*', element: <NotFound /> },
       ],

@@ -1,7 +1,9 @@
 import { AGREEMENT_PAGES } from '@lm/shared/channel';
 import { type ComponentType, lazy } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
-import { type AgreementKey, loadAgreementText } from '@/features/agreements';
+import type { AgreementKey } from '@/features/agreements';
+import { agreementQueryOptions } from '@/features/agreements/api/get-agreement';
+import { queryClient } from '@/lib/react-query';
 import { type RouteHandle, STAFF_ICON } from './route-handle';
 import { RootLayout, RouteError } from './routes/root';
 
@@ -41,6 +43,7 @@ const PersonalData = page(() => import('./routes/my/personal-data'), 'PersonalDa
 const ApplicationRecord = page(() => import('./routes/my/application-record'), 'ApplicationRecordRoute');
 const SafeCenter = page(() => import('./routes/my/safe-center'), 'SafeCenterRoute');
 const CancelAccount = page(() => import('./routes/my/cancel-account'), 'CancelAccountRoute');
+const DataSharing = page(() => import('./routes/my/data-sharing'), 'DataSharingRoute');
 const AuditNew = page(() => import('./routes/audit-new/index'), 'AuditNewRoute');
 const AuditNewDetail = page(() => import('./routes/audit-new/detail'), 'AuditNewDetailRoute');
 const Register = page(() => import('./routes/register/index'), 'RegisterRoute');
@@ -99,13 +102,19 @@ const CreditApplicationForm = page(
 );
 const NotFound = page(() => import('./routes/not-found'), 'NotFoundRoute');
 
-/** One chunk per agreement: the page component with its text. */
+/**
+ * An agreement page: one shared chunk; its text comes from the server (GET /api/agreement/:code), fetched
+ * while the chunk loads (not for a per-lender text, `?productId=`).
+ */
 function agreementPage(key: AgreementKey) {
-  return lazy(() =>
-    Promise.all([import('./routes/agreement'), loadAgreementText(key)]).then(([m, text]) => ({
-      default: () => <m.AgreementRoute text={text} agreementKey={key} />,
-    })),
-  );
+  return lazy(() => {
+    if (!new URLSearchParams(window.location.search).get('productId')) {
+      void queryClient.prefetchQuery(agreementQueryOptions(key));
+    }
+    return import('./routes/agreement').then((m) => ({
+      default: () => <m.AgreementRoute agreementKey={key} />,
+    }));
+  });
 }
 
 const title = (t: RouteHandle['title'], extra?: Omit<RouteHandle, 'title'>): RouteHandle => ({
@@ -160,6 +169,7 @@ export const routes: RouteObject[] = [
           { path: 'application-record', element: <ApplicationRecord />, handle: title('申请记录') },
           { path: 'safe-center', element: <SafeCenter />, handle: title('安全中心') },
           { path: 'cancel-account', element: <CancelAccount />, handle: title('注销账户') },
+          { path: 'data-sharing', element: <DataSharing />, handle: title('谁在使用我的数据') },
         ],
       },
       {

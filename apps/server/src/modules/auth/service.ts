@@ -36,6 +36,11 @@ export interface AuthDeps {
   codes: SmsCodes;
   sessionTtlHours: number;
   phoneIndex(phone: string): string;
+  /**
+   * Runs inside the cancellation transaction (PrivacyService.onCancellation): withdraws consents,
+   * stops pending leads, queues deletion notices to lenders, erases copies of the answers.
+   */
+  onCancel?: (tx: Db, userId: number, now: Date) => Promise<unknown>;
 }
 
 export type AuthUser = typeof users.$inferSelect;
@@ -208,7 +213,8 @@ export class AuthService {
   /**
    * Cancels the account: the phone (encrypted value, blind index) is erased, the row keeps only
    * what is not personal, every session is revoked, the application draft, the credit information
-   * and the codes of that phone are deleted.
+   * and the codes of that phone are deleted; `onCancel` (the privacy module) withdraws the consents,
+   * stops pending leads and asks each lender that received data to delete it (docs/privacy.md).
    * The same phone can register again as a new person.
    */
   async cancel(user: AuthUser, code: string | undefined): Promise<void> {
@@ -239,6 +245,7 @@ export class AuthService {
       await tx.delete(applicationDrafts).where(eq(applicationDrafts.userId, user.id));
       // The credit information holds two other people's names and phones (and the face status).
       await tx.delete(creditProfiles).where(eq(creditProfiles.userId, user.id));
+      await this.d.onCancel?.(tx as unknown as Db, user.id, now);
     });
     await this.d.codes.forget(phoneHash);
   }

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { envelope, ok } from '../../lib/envelope.ts';
 import { appError } from '../../lib/errors.ts';
 import { clientMeta, requireUser } from '../../plugins/app/auth.ts';
+import { ContentService } from '../content/service.ts';
 
 const tags = ['consent'];
 const security = [{ accessToken: [] }];
@@ -13,6 +14,7 @@ const security = [{ accessToken: [] }];
 const consentRoutes: FastifyPluginAsync = async (root) => {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const { consent } = app.services;
+  const agreements = new ContentService(app.database.db, app.config);
 
   app.put(
     '/api/user/info/auth',
@@ -45,18 +47,24 @@ const consentRoutes: FastifyPluginAsync = async (root) => {
       schema: {
         tags,
         summary:
-          'Agreement text for a product’s lender: exactly what a consent to it records (with its hash)',
+          'Agreement text: with id information-agreement and productId, the text rendered for that ' +
+          'product’s lender (exactly what a consent to it records, with its hash); otherwise one of the 13 ' +
+          'agreement pages in force (GET /api/agreement/:code as one plain text)',
         params: z.object({ id: z.string().max(64) }),
         querystring: protocolQuery,
         response: { 200: envelope(protocolData) },
       },
     },
     async (req) => {
-      if (req.params.id !== INFO_AGREEMENT.id) throw appError('NOT_FOUND', '协议不存在');
-      if (!req.query.productId) throw appError('VALIDATION_FAILED', '请指定产品（productId）');
-      const rendered = await consent.agreementFor(Number(req.query.productId));
-      if (!rendered) throw appError('NOT_FOUND', '产品不存在');
-      return ok({ ...rendered, consentedAt: null });
+      if (req.params.id === INFO_AGREEMENT.id && req.query.productId) {
+        const rendered = await consent.agreementFor(Number(req.query.productId));
+        if (!rendered) throw appError('NOT_FOUND', '产品不存在');
+        return ok({ ...rendered, consentedAt: null });
+      }
+      // The 13 agreement pages of spec §2 (information-agreement without a product: its general text).
+      const text = await agreements.protocolText(req.params.id);
+      if (!text) throw appError('NOT_FOUND', '协议不存在');
+      return ok({ ...text, consentedAt: null });
     },
   );
 

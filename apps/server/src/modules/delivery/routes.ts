@@ -1,4 +1,4 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -20,7 +20,7 @@ const header = (req: FastifyRequest, name: string) => {
   return Array.isArray(v) ? v[0] : v;
 };
 
-const callbackBody = z.object({
+const leadCallbackBody = z.object({
   leadId: z.string().min(1).max(64),
   status: z.string().min(1).max(32),
   partnerRef: z.string().max(128).optional(),
@@ -28,6 +28,14 @@ const callbackBody = z.object({
   loginUrl: z.string().max(2048).optional(),
   message: z.string().max(500).optional(),
 });
+
+/** The lender confirms it deleted the data of a deletion notice (docs/privacy.md). */
+const deletionCallbackBody = z.object({
+  event: z.literal('data.deleted'),
+  noticeId: z.string().min(1).max(64),
+});
+
+const callbackBody = z.union([deletionCallbackBody, leadCallbackBody]);
 
 /**
  * Partner-facing calls: match callbacks (link type 5) and joint-login results (8), signed with the
@@ -75,9 +83,16 @@ const deliveryRoutes: FastifyPluginAsync = async (root) => {
       schema: {
         tags: ['partners'],
         summary:
-          'Partner callback (match callback / joint login): signed like lead delivery, with X-LM-Partner: code',
+          'Partner callback (match callback / joint login / data.deleted): signed like lead delivery, with X-LM-Partner: code',
         body: callbackBody,
-        response: { 200: envelope(z.object({ leadId: z.string(), status: z.string() })) },
+        response: {
+          200: envelope(
+            z.union([
+              z.object({ leadId: z.string(), status: z.string() }),
+              z.object({ noticeId: z.string(), status: z.literal('confirmed') }),
+            ]),
+          ),
+        },
       },
     },
     async (req) => {
@@ -85,6 +100,12 @@ const deliveryRoutes: FastifyPluginAsync = async (root) => {
       const partner = code ? await partnerSecret(code) : null;
       if (!partner) throw appError('BAD_SIGNATURE', '未知的合作机构');
       verify(req, partner.secret);
+      if ('event' in req.body) {
+        const { noticeId } = req.body;
+        const found = await app.services.privacy.confirmDeletion(partner.id, noticeId);
+        if (!found) throw appError('NOT_FOUND', '删除通知不存在');
+        return ok({ noticeId, status: 'confirmed' as const });
+      }
       const { leadId, status, partnerRef, loginUrl, message } = req.body;
       if (loginUrl && !isAllowedPartnerUrl(loginUrl, partner.allowedHosts)) {
         throw appError('VALIDATION_FAILED', 'loginUrl 不在该机构允许的域名内');
@@ -118,7 +139,8 @@ const deliveryRoutes: FastifyPluginAsync = async (root) => {
     {
       schema: {
         tags: sandboxTags,
-        summary: 'A lender’s lead API: checks the signature, de-duplicates on the idempotency key',
+        summary:
+          'A lender’s lead API: checks the signature, de-duplicates on the idempotency key; takes notices too (a deletion deletes the leads and answers {deleted:true})',
         params: codeParam,
       },
     },
@@ -127,6 +149,27 @@ const deliveryRoutes: FastifyPluginAsync = async (root) => {
       if (!partner) throw appError('NOT_FOUND', '未知的合作机构');
       verify(req, partner.secret);
       const key = header(req, 'idempotency-key');
+      const notice = req.body as { type?: string; noticeId?: string; leadIds?: unknown };
+      if (notice.type === 'consent.withdrawn' || notice.type === 'data.deletion_requested') {
+        // A notice about leads this lender received (docs/privacy.md).
+        if (!key || key !== notice.noticeId)
+          throw appError('VALIDATION_FAILED', 'Idempotency-Key 与 noticeId 不一致');
+        const leadIds = Array.isArray(notice.leadIds)
+          ? notice.leadIds.filter((x): x is string => typeof x === 'string')
+          : [];
+        if (notice.type === 'consent.withdrawn') return reply.send({ received: true });
+        if (leadIds.length > 0) {
+          await db
+            .delete(sandboxPartnerLeads)
+            .where(
+              and(
+                eq(sandboxPartnerLeads.partnerCode, req.params.code),
+                inArray(sandboxPartnerLeads.idempotencyKey, leadIds),
+              ),
+            );
+        }
+        return reply.send({ deleted: true });
+      }
       const body = req.body as { leadId?: string; fields?: { mobile?: string } };
       if (!key || key !== body.leadId)
         throw appError('VALIDATION_FAILED', 'Idempotency-Key 与 leadId 不一致');

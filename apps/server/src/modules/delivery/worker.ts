@@ -1,8 +1,17 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { type Db, rowsOf } from '../../db/client.ts';
-import { consents, leadAttempts, leads, partners, products } from '../../db/schema.ts';
+import {
+  consents,
+  leadAttempts,
+  leads,
+  partnerNoticeAttempts,
+  partnerNotices,
+  partners,
+  products,
+} from '../../db/schema.ts';
 import { decryptField, type KeyRing } from '../../lib/crypto.ts';
+import { type NoticeOutcome, noticeOutcome, noticePayload } from '../privacy/rules.ts';
 import { type BackoffOptions, backoffMs, sign } from './signing.ts';
 
 export interface DeliveryConfig extends BackoffOptions {
@@ -30,7 +39,8 @@ interface Claimed {
 type Outcome = 'delivered' | 'duplicate' | 'retry' | 'dead';
 
 /**
- * The lead-delivery worker (docs/matching-consent-delivery.md): claims due `pending` leads with a lease
+ * The lead-delivery worker (docs/matching-consent-delivery.md): claims due `pending` leads (and
+ * partner notices: consent withdrawals and deletion requests, docs/privacy.md) with a lease
  * (FOR UPDATE SKIP LOCKED), posts each to its partner signed with HMAC-SHA256 and an idempotency key,
  * records every attempt, retries with exponential backoff and jitter, and gives up (`dead`) after
  * `maxAttempts`. A lead whose worker died is claimed again once its lease has passed.
@@ -62,11 +72,36 @@ export class DeliveryWorker {
     }));
   }
 
-  /** One round: claim and send. Returns how many leads were attempted. */
+  /** Claims due partner notices (withdrawals, deletions) the same way as leads. */
+  private async claimNotices(): Promise<Claimed[]> {
+    const { leaseMs, batch } = this.d.config;
+    const result = await this.d.db.execute(sql`
+      update partner_notices set locked_until = now() + ${leaseMs} * interval '1 millisecond',
+        attempts = attempts + 1, updated_at = now()
+      where id in (
+        select id from partner_notices
+        where status = 'pending' and next_attempt_at <= now()
+          and (locked_until is null or locked_until <= now())
+        order by next_attempt_at, id
+        limit ${batch}
+        for update skip locked)
+      returning id, attempts`);
+    return rowsOf<{ id: number | string; attempts: number }>(result).map((r) => ({
+      id: Number(r.id),
+      attempts: r.attempts,
+    }));
+  }
+
+  /**
+   * One round: claim and send due leads, then due partner notices. Returns how many leads and
+   * notices were attempted.
+   */
   async runOnce(): Promise<number> {
     const claimed = await this.claim();
     await Promise.all(claimed.map((c) => this.deliver(c)));
-    return claimed.length;
+    const notices = await this.claimNotices();
+    await Promise.all(notices.map((c) => this.deliverNotice(c)));
+    return claimed.length + notices.length;
   }
 
   /** Rounds until nothing is due (tests, the CLI's `--drain`). */
@@ -200,6 +235,119 @@ export class DeliveryWorker {
           lockedUntil: null,
           lastError: error,
           updatedAt: new Date(),
+        })
+        .where(mine);
+    }
+  }
+
+  /**
+   * Sends one notice (docs/privacy.md): `{type, noticeId, leadIds, requestedAt, dueAt}` to the
+   * lender's lead endpoint, signed like a lead, with the notice's idempotency key. 2xx → `sent`; a
+   * deletion answered `{"deleted": true}` → `confirmed`; else retried with backoff, `dead` after
+   * `maxAttempts`.
+   */
+  private async deliverNotice(c: Claimed): Promise<void> {
+    const [row] = await this.d.db
+      .select({
+        kind: partnerNotices.kind,
+        key: partnerNotices.idempotencyKey,
+        leadKeys: partnerNotices.leadKeys,
+        createdAt: partnerNotices.createdAt,
+        dueAt: partnerNotices.dueAt,
+        endpoint: partners.apiEndpoint,
+        secretEnc: partners.signingSecretEnc,
+        partnerCode: partners.code,
+      })
+      .from(partnerNotices)
+      .innerJoin(partners, eq(partnerNotices.partnerId, partners.id))
+      .where(eq(partnerNotices.id, c.id))
+      .limit(1);
+    if (!row) return;
+
+    const startedAt = new Date();
+    let httpStatus: number | null = null;
+    let response: string | null = null;
+    let error: string | null = null;
+    let outcome: NoticeOutcome | 'dead';
+
+    if (!row.endpoint || !row.secretEnc) {
+      error = '机构未配置接收地址或签名密钥';
+      outcome = 'dead';
+    } else {
+      const body = JSON.stringify(noticePayload(row));
+      const ts = Math.floor(Date.now() / 1000);
+      const secret = decryptField(this.d.ring, row.secretEnc);
+      try {
+        const res = await (this.d.fetch ?? fetch)(row.endpoint, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'idempotency-key': row.key,
+            'x-lm-timestamp': String(ts),
+            'x-lm-signature': sign(secret, ts, body),
+          },
+          body,
+          signal: AbortSignal.timeout(this.d.config.timeoutMs),
+        });
+        httpStatus = res.status;
+        response = (await res.text()).slice(0, 500);
+        outcome = noticeOutcome(row.kind, res.status, response);
+        if (outcome === 'retry') error = `HTTP ${res.status}`;
+      } catch (err) {
+        outcome = 'retry';
+        const e = err as Error;
+        error = e.name === 'TimeoutError' ? `超时（${this.d.config.timeoutMs} ms）` : e.message.slice(0, 200);
+      }
+      if (outcome === 'retry' && c.attempts >= this.d.config.maxAttempts) outcome = 'dead';
+    }
+
+    await this.d.db.insert(partnerNoticeAttempts).values({
+      noticeId: c.id,
+      attempt: c.attempts,
+      startedAt,
+      durationMs: Date.now() - startedAt.getTime(),
+      httpStatus,
+      outcome,
+      response,
+      error,
+    });
+    // Only the current claim settles the notice; a lender's callback may already have confirmed it.
+    const mine = and(
+      eq(partnerNotices.id, c.id),
+      eq(partnerNotices.attempts, c.attempts),
+      eq(partnerNotices.status, 'pending'),
+    );
+    const now = new Date();
+    if (outcome === 'sent' || outcome === 'confirmed') {
+      await this.d.db
+        .update(partnerNotices)
+        .set({
+          status: outcome,
+          sentAt: now,
+          ...(outcome === 'confirmed' ? { confirmedAt: now } : {}),
+          lockedUntil: null,
+          lastError: null,
+          updatedAt: now,
+        })
+        .where(mine);
+    } else if (outcome === 'dead') {
+      await this.d.db
+        .update(partnerNotices)
+        .set({ status: 'dead', lockedUntil: null, lastError: error, updatedAt: now })
+        .where(mine);
+      this.d.log.warn(
+        { notice: c.id, partner: row.partnerCode, kind: row.kind, attempts: c.attempts },
+        'partner notice moved to dead letters',
+      );
+    } else {
+      const delay = backoffMs(c.attempts, this.d.config, this.d.random);
+      await this.d.db
+        .update(partnerNotices)
+        .set({
+          nextAttemptAt: new Date(now.getTime() + delay),
+          lockedUntil: null,
+          lastError: error,
+          updatedAt: now,
         })
         .where(mine);
     }

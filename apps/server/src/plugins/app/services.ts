@@ -20,6 +20,7 @@ import { DbCounterStore } from '../../modules/limits/db-store.ts';
 import { Limiter } from '../../modules/limits/limiter.ts';
 import { RedisCounterStore } from '../../modules/limits/redis-store.ts';
 import { MatchService } from '../../modules/matching/service.ts';
+import { PrivacyService } from '../../modules/privacy/service.ts';
 import { StaffService } from '../../modules/staff/service.ts';
 import { createFaceProvider } from '../../providers/face/index.ts';
 import { createGeoProvider } from '../../providers/geo/index.ts';
@@ -98,6 +99,16 @@ export default fp<ServicesOptions>(
       codeHash: (phoneHash, code) => blindIndex(keys.ring, 'sms-code', `${phoneHash}:${code}`),
       idHash: (value) => blindIndex(keys.ring, 'device', value),
     });
+    const privacy = new PrivacyService({
+      db: database.db,
+      ring: keys.ring,
+      deletionDeadlineWorkingDays: config.DELETION_DEADLINE_WORKING_DAYS,
+      operator: {
+        name: config.OPERATOR_NAME,
+        email: config.OPERATOR_EMAIL,
+        servicePhone: config.OPERATOR_SERVICE_PHONE,
+      },
+    });
     const auth = new AuthService({
       db: database.db,
       ring: keys.ring,
@@ -105,6 +116,8 @@ export default fp<ServicesOptions>(
       codes,
       sessionTtlHours: config.SESSION_TTL_HOURS,
       phoneIndex,
+      // Cancellation withdraws consents and asks every lender that received data to delete it.
+      onCancel: (tx, userId, now) => privacy.onCancellation(tx, userId, now),
     });
     const staff = new StaffService({
       db: database.db,
@@ -161,6 +174,7 @@ export default fp<ServicesOptions>(
       matching,
       consent,
       delivery,
+      privacy,
       keys,
       limiter,
       sms,

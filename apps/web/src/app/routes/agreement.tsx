@@ -1,3 +1,4 @@
+import { AGREEMENT_PAGES } from '@lm/shared/channel';
 import { useQuery } from '@tanstack/react-query';
 import { Button } from 'antd-mobile';
 import { useSearchParams } from 'react-router';
@@ -6,8 +7,12 @@ import { isOn } from '@/app/common/query-options';
 import { PageHeader } from '@/components/page-header';
 import { PageLoading } from '@/components/page-loading';
 import { ResultView } from '@/components/result-view';
-import type { AgreementText } from '@/features/agreements';
+import { SiteFooter } from '@/components/site-footer';
+import { useAgreement } from '@/features/agreements/api/get-agreement';
+import { useFooterCompanies } from '@/features/agreements/api/use-footer-companies';
+import { AgreementDocument } from '@/features/agreements/components/agreement-document';
 import { useH5Config } from '@/features/channel/store';
+import { ApiError } from '@/lib/api-client';
 import styles from './routes.module.css';
 
 /** Agreements the server renders per lender (GET /api/user/info/protocol/{id}?productId). */
@@ -79,15 +84,62 @@ function LenderAgreementView({
   );
 }
 
+const TITLES: Record<string, string> = Object.fromEntries(AGREEMENT_PAGES.map((p) => [p.key, p.title]));
+
+/** An agreement page's text from the server (GET /api/agreement/:code), with loading and error states. */
+function AgreementDocumentView({ agreementKey }: { agreementKey: string }) {
+  const query = useAgreement(agreementKey);
+  const fallbackTitle = TITLES[agreementKey] ?? '协议';
+  if (query.isPending) {
+    return (
+      <>
+        <PageHeader title={fallbackTitle} fallback="/login" />
+        <PageLoading />
+      </>
+    );
+  }
+  if (query.isError) {
+    const missing = query.error instanceof ApiError && query.error.code === 404;
+    return (
+      <>
+        <PageHeader title={fallbackTitle} fallback="/login" />
+        <ResultView
+          status="error"
+          title={missing ? '协议不存在' : '协议加载失败'}
+          description={
+            missing
+              ? '该协议暂未发布或已下线，请返回上一页。'
+              : `暂时无法获取《${fallbackTitle}》，请检查网络后重试。在阅读协议之前，请不要勾选同意。`
+          }
+          actions={
+            missing ? undefined : (
+              <Button block color="primary" shape="rounded" onClick={() => void query.refetch()}>
+                重新加载
+              </Button>
+            )
+          }
+        />
+      </>
+    );
+  }
+  return (
+    <>
+      <PageHeader title={query.data.title} fallback="/login" />
+      <AgreementDocument doc={query.data} />
+    </>
+  );
+}
+
 /**
- * An agreement page: the full text with its version, effective date and the channel's operators; for
- * a per-lender agreement with `?productId=`, that lender's text from the server instead.
+ * An agreement page (spec §2): the text in force from the server, with its version, effective date and
+ * operator, then the channel's licensed-company footer. For a per-lender agreement with `?productId=`,
+ * that lender's text instead.
  */
-export function AgreementRoute({ text, agreementKey }: { text: AgreementText; agreementKey?: string }) {
-  const { footer } = useH5Config();
+export function AgreementRoute({ agreementKey }: { agreementKey: string }) {
+  const footer = useFooterCompanies(useH5Config().footer);
   const [query] = useSearchParams();
   const productId = query.get('productId')?.trim() ?? '';
-  if (agreementKey && PER_LENDER_AGREEMENTS.includes(agreementKey) && PRODUCT_ID.test(productId)) {
+  if (PER_LENDER_AGREEMENTS.includes(agreementKey) && PRODUCT_ID.test(productId)) {
     return (
       <LenderAgreementView
         agreementKey={agreementKey}
@@ -98,25 +150,8 @@ export function AgreementRoute({ text, agreementKey }: { text: AgreementText; ag
   }
   return (
     <main className={styles.page}>
-      <PageHeader title={text.title} fallback="/login" />
-      <article className={styles.article}>
-        <h1>《{text.title}》</h1>
-        <p className={styles.articleMeta}>
-          版本：{text.version}　生效日期：{text.effectiveDate}
-        </p>
-        {footer.length > 0 && (
-          <p className={styles.articleMeta}>运营方：{footer.map((c) => c.companyName).join('、')}</p>
-        )}
-        <p>{text.intro}</p>
-        {text.sections.map((section) => (
-          <section key={section.heading}>
-            <h2>{section.heading}</h2>
-            {section.paragraphs.map((p) => (
-              <p key={p}>{p}</p>
-            ))}
-          </section>
-        ))}
-      </article>
+      <AgreementDocumentView agreementKey={agreementKey} />
+      <SiteFooter companies={footer} />
     </main>
   );
 }

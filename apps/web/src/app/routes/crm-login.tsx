@@ -1,35 +1,99 @@
+import { ErrorCode } from '@lm/shared/errors';
 import { isValidPhone, PHONE_FORMAT_MSG, PHONE_REQUIRED_MSG } from '@lm/shared/validators/phone';
 import { useMutation } from '@tanstack/react-query';
 import { Button, Input, Toast } from 'antd-mobile';
 import { useState } from 'react';
-import { staffLogin } from '@/app/common/api';
+import { CodeButton } from '@/components/code-button';
+import { useCountdown } from '@/hooks/use-countdown';
+import { ApiError, api } from '@/lib/api-client';
 import { storage } from '@/lib/storage';
 import styles from './crm-login.module.css';
 
 /** The console's localStorage key for the staff token (apps/admin/src/config/constants.ts). */
 const ADMIN_TOKEN_KEY = 'ADMIN_TOKEN';
+const CODE_RESEND_SECONDS = 60;
 
-/** `/crm-login`: staff sign-in (phone + password), then the console at /admin/. */
+interface SendCodeData {
+  /** Masked phone. */
+  mobile: string;
+  retryAfter: number;
+  expiresIn: number;
+}
+
+interface StaffLoginData {
+  token: string;
+  staff: { id: number; name: string; mobile: string; role: 'admin' | 'operator' | 'viewer' };
+}
+
+/** POST /api/crm/admin/login/sendPhoneVerifyCode — an SMS code for a staff phone (unknown phones get no SMS). */
+function sendStaffCode(input: { phone: string }): Promise<SendCodeData> {
+  return api.post<SendCodeData>('/api/crm/admin/login/sendPhoneVerifyCode', input, { skipAuth: true });
+}
+
+/** POST /api/crm/admin/login — phone + SMS code, or phone + password. */
+function staffLogin(input: { phone: string; code: string } | { phone: string; password: string }) {
+  return api.post<StaffLoginData>('/api/crm/admin/login', input, { skipAuth: true });
+}
+
+type Mode = 'code' | 'password';
+
+const digitsOnly = (value: string, max: number) => value.replace(/\D/g, '').slice(0, max);
+
+/** `/crm-login`: staff sign-in with an SMS code (or a password), then the console at /admin/. */
 export function CrmLoginRoute() {
+  const [mode, setMode] = useState<Mode>('code');
   const [phone, setPhone] = useState('');
+  const [code, setCode] = useState('');
   const [password, setPassword] = useState('');
+  const countdown = useCountdown();
+  const sendCode = useMutation({ mutationFn: sendStaffCode });
   const login = useMutation({ mutationFn: staffLogin });
 
-  const submit = () => {
-    if (login.isPending) return;
-    if (!phone) return void Toast.show(PHONE_REQUIRED_MSG);
-    if (!isValidPhone(phone)) return void Toast.show(PHONE_FORMAT_MSG);
-    if (!password) return void Toast.show('请输入密码');
-    login.mutate(
-      { phone, password },
+  const checkPhone = (): boolean => {
+    if (!phone) {
+      Toast.show(PHONE_REQUIRED_MSG);
+      return false;
+    }
+    if (!isValidPhone(phone)) {
+      Toast.show(PHONE_FORMAT_MSG);
+      return false;
+    }
+    return true;
+  };
+
+  const onSendCode = () => {
+    if (countdown.running || sendCode.isPending || !checkPhone()) return;
+    sendCode.mutate(
+      { phone },
       {
         onSuccess: (data) => {
-          storage.set(ADMIN_TOKEN_KEY, data.token);
-          Toast.show({ content: '登录成功', duration: 1000 });
-          window.location.assign('/admin/');
+          Toast.show(
+            `验证码已发送至 ${data.mobile}，${Math.max(1, Math.round(data.expiresIn / 60))}分钟内有效`,
+          );
+          countdown.start(data.retryAfter > 0 ? data.retryAfter : CODE_RESEND_SECONDS);
+        },
+        onError: (error) => {
+          // The API client showed the message; follow the server's wait after a rate limit.
+          if (error instanceof ApiError && error.code === ErrorCode.RATE_LIMITED) {
+            const wait = (error.data as Partial<SendCodeData> | null)?.retryAfter;
+            if (typeof wait === 'number' && wait > 0) countdown.start(wait);
+          }
         },
       },
     );
+  };
+
+  const submit = () => {
+    if (login.isPending || !checkPhone()) return;
+    if (mode === 'code' && !/^\d{6}$/.test(code)) return void Toast.show('请输入6位短信验证码');
+    if (mode === 'password' && !password) return void Toast.show('请输入密码');
+    login.mutate(mode === 'code' ? { phone, code } : { phone, password }, {
+      onSuccess: (data) => {
+        storage.set(ADMIN_TOKEN_KEY, data.token);
+        Toast.show({ content: `${data.staff.name}，欢迎回来`, duration: 1000 });
+        window.location.assign('/admin/');
+      },
+    });
   };
 
   return (
@@ -50,6 +114,25 @@ export function CrmLoginRoute() {
           submit();
         }}
       >
+        <div className={styles.modes} role="tablist" aria-label="登录方式">
+          {(
+            [
+              ['code', '验证码登录'],
+              ['password', '密码登录'],
+            ] as const
+          ).map(([value, label]) => (
+            <button
+              key={value}
+              type="button"
+              role="tab"
+              aria-selected={mode === value}
+              className={styles.mode}
+              onClick={() => setMode(value)}
+            >
+              {label}
+            </button>
+          ))}
+        </div>
         <div className={styles.field}>
           <label htmlFor="crm-phone">手机号</label>
           <Input
@@ -61,25 +144,48 @@ export function CrmLoginRoute() {
             maxLength={11}
             clearable
             value={phone}
-            onChange={(v) => setPhone(v.replace(/\D/g, '').slice(0, 11))}
+            onChange={(v) => setPhone(digitsOnly(v, 11))}
           />
         </div>
-        <div className={styles.field}>
-          <label htmlFor="crm-password">密码</label>
-          <Input
-            id="crm-password"
-            type="password"
-            autoComplete="current-password"
-            placeholder="请输入密码"
-            maxLength={128}
-            value={password}
-            onChange={setPassword}
-          />
-        </div>
+        {mode === 'code' ? (
+          <div className={styles.field}>
+            <label htmlFor="crm-code">短信验证码</label>
+            <div className={styles.codeRow}>
+              <Input
+                id="crm-code"
+                type="tel"
+                inputMode="numeric"
+                autoComplete="one-time-code"
+                placeholder="请输入6位验证码"
+                maxLength={6}
+                value={code}
+                onChange={(v) => setCode(digitsOnly(v, 6))}
+              />
+              <CodeButton seconds={countdown.seconds} loading={sendCode.isPending} onClick={onSendCode} />
+            </div>
+          </div>
+        ) : (
+          <div className={styles.field}>
+            <label htmlFor="crm-password">密码</label>
+            <Input
+              id="crm-password"
+              type="password"
+              autoComplete="current-password"
+              placeholder="请输入密码"
+              maxLength={128}
+              value={password}
+              onChange={setPassword}
+            />
+          </div>
+        )}
         <Button block type="submit" color="primary" shape="rounded" size="large" loading={login.isPending}>
           登录
         </Button>
-        <p className={styles.hint}>忘记密码请联系管理员重置。连续输错5次，账号将锁定15分钟。</p>
+        <p className={styles.hint}>
+          {mode === 'code'
+            ? '验证码仅发送至已登记的员工手机号，请勿告知他人。'
+            : '忘记密码请使用验证码登录或联系管理员重置。连续输错5次，账号将锁定15分钟。'}
+        </p>
       </form>
     </main>
   );

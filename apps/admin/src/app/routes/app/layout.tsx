@@ -3,7 +3,10 @@ import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
 import { StaffMenu } from '@/features/auth/components/staff-menu';
 import { getAdminToken } from '@/lib/auth';
 
-const MENU_ITEMS = [{ key: '/', label: '概览' }];
+const MENU_ITEMS = [
+  { key: '/', label: '概览' },
+  { key: '/privacy/deletions', label: '数据删除请求' },
+];
 
 export function AdminLayout() {
   const location = useLocation();

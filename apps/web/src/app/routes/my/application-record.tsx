@@ -3,23 +3,37 @@ import { useNavigate } from 'react-router';
 import { RequireLogin } from '@/app/common/require-login';
 import { EmptyState } from '@/components/empty-state';
 import { PageHeader } from '@/components/page-header';
+import { ApplicationRecordList } from '@/features/account/components/application-record-list';
 import { useH5Config } from '@/features/channel/store';
 import styles from './my.module.css';
 
-/** `/my/application-record`: the person's applications (listed once the application issue lands). */
-export function ApplicationRecordRoute() {
+function ApplicationRecord() {
   const config = useH5Config();
   const navigate = useNavigate();
   return (
+    <main className={styles.page}>
+      <PageHeader title="申请记录" fallback="/my" />
+      <ApplicationRecordList
+        empty={
+          <EmptyState
+            title="暂无申请记录"
+            description="提交借款申请并授权机构后，可在这里查看每一笔申请的进度"
+          >
+            <Button color="primary" shape="rounded" onClick={() => navigate(config.flowRoutes.form)}>
+              去申请
+            </Button>
+          </EmptyState>
+        }
+      />
+    </main>
+  );
+}
+
+/** `/my/application-record`: every application with its products, lenders, APR, consents and deliveries. */
+export function ApplicationRecordRoute() {
+  return (
     <RequireLogin>
-      <main className={styles.page}>
-        <PageHeader title="申请记录" fallback="/my" />
-        <EmptyState title="暂无申请记录" description="提交借款申请并授权机构后，可在这里查看每一笔申请的进度">
-          <Button color="primary" shape="rounded" onClick={() => navigate(config.flowRoutes.form)}>
-            去申请
-          </Button>
-        </EmptyState>
-      </main>
+      <ApplicationRecord />
     </RequireLogin>
   );
 }

@@ -5,6 +5,7 @@ import { useNavigate } from 'react-router';
 import { RequireLogin } from '@/app/common/require-login';
 import { useLoginUserInfo } from '@/features/account/api/get-login-user-info';
 import { useLogout } from '@/features/account/api/logout';
+import { Avatar } from '@/features/avatars/components/avatar';
 import { clearSession } from '@/lib/session';
 import styles from './my.module.css';
 
@@ -12,7 +13,8 @@ const displayMobile = (mobile: string) => (isValidPhone(mobile) ? maskPhone(mobi
 
 const MENU = [
   { to: '/my/personal-data', label: '个人资料', desc: '手机号与账户信息' },
-  { to: '/my/application-record', label: '申请记录', desc: '查看已提交的申请' },
+  { to: '/my/application-record', label: '申请记录', desc: '每一次申请、授权与发送记录' },
+  { to: '/my/data-sharing', label: '谁在使用我的数据', desc: '查看获得您信息的机构，可撤回授权' },
   { to: '/my/safe-center', label: '安全中心', desc: '登录设备与账户安全' },
 ] as const;
 
@@ -41,11 +43,15 @@ function Account() {
   return (
     <main className={styles.page}>
       <header className={styles.profile}>
-        <svg className={styles.avatar} viewBox="0 0 56 56" aria-hidden="true" focusable="false">
-          <circle cx="28" cy="28" r="28" fill="rgba(255,255,255,.25)" />
-          <circle cx="28" cy="22" r="9" fill="#fff" />
-          <path d="M12 46c2-9 9-13 16-13s14 4 16 13" fill="#fff" />
-        </svg>
+        {userInfo.data ? (
+          <Avatar uid={userInfo.data.uid} className={styles.avatar} />
+        ) : (
+          <svg className={styles.avatar} viewBox="0 0 56 56" aria-hidden="true" focusable="false">
+            <circle cx="28" cy="28" r="28" fill="rgba(255,255,255,.25)" />
+            <circle cx="28" cy="22" r="9" fill="#fff" />
+            <path d="M12 46c2-9 9-13 16-13s14 4 16 13" fill="#fff" />
+          </svg>
+        )}
         {userInfo.isPending ? (
           <Skeleton.Paragraph lineCount={2} animated className={styles.skeleton} />
         ) : (

@@ -6,6 +6,7 @@ import { RequireLogin } from '@/app/common/require-login';
 import { PageHeader } from '@/components/page-header';
 import { useLoginUserInfo } from '@/features/account/api/get-login-user-info';
 import { useLogout } from '@/features/account/api/logout';
+import { LogoutAllButton, SessionList } from '@/features/account/components/session-list';
 import { getDeviceBrand } from '@/lib/device';
 import { clearSession } from '@/lib/session';
 import styles from './my.module.css';
@@ -52,14 +53,11 @@ function SafeCenter() {
           登录手机号
         </List.Item>
       </List>
-      <List className={styles.section} header="登录设备">
-        <List.Item
-          description="同一账户同一时间只能在一台设备登录，在其他设备登录后本设备将自动退出"
-          extra={<span className={styles.tag}>当前设备</span>}
-        >
-          {BRAND_LABELS[getDeviceBrand()] ?? '手机浏览器'}
-        </List.Item>
-      </List>
+      <SessionList />
+      <p className={styles.hint}>
+        同一账户同一时间只能在一台设备登录，在其他设备登录后本设备将自动退出。本机：
+        {BRAND_LABELS[getDeviceBrand()] ?? '手机浏览器'}
+      </p>
       <List className={styles.section} header="账户安全">
         <List.Item onClick={() => navigate('/clarification-announcement')}>防骗提醒</List.Item>
         <List.Item
@@ -69,7 +67,8 @@ function SafeCenter() {
           注销账户
         </List.Item>
       </List>
-      <div className={styles.actions}>
+      <div className={`${styles.actions} ${styles.stack}`}>
+        <LogoutAllButton />
         <Button
           block
           color="danger"
@@ -86,7 +85,7 @@ function SafeCenter() {
   );
 }
 
-/** `/my/safe-center`: login phone, this device, account security and logout. */
+/** `/my/safe-center`: login phone, recent logins (this device marked), logout here or everywhere. */
 export function SafeCenterRoute() {
   return (
     <RequireLogin>

@@ -3,15 +3,18 @@ import { isValidPhone } from '@lm/shared/validators/phone';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Dialog, Input, Toast } from 'antd-mobile';
 import { useEffect, useRef, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { CodeButton } from '@/components/code-button';
 import { NAVIGATION_DELAY_MS } from '@/config/constants';
 import { useCountdown } from '@/hooks/use-countdown';
 import { ApiError } from '@/lib/api-client';
 import { clearSession, getStoredPhone } from '@/lib/session';
 import { useCancelAccount } from '../api/cancel-account';
+import { useDataSharing } from '../api/get-data-sharing';
 import { type SendCancellationCodeData, useSendCancellationCode } from '../api/send-cancellation-code';
+import { DELETION_DEADLINE_WORKING_DAYS } from '../format';
 import styles from './account.module.css';
+import { ExportDataButton } from './export-data';
 
 const CODE_RESEND_SECONDS = 60;
 
@@ -24,6 +27,10 @@ export function CancelAccountForm() {
   const cancelAccount = useCancelAccount();
   const redirectTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const phone = getStoredPhone();
+  // Off once the account is gone: a refetch then would answer 401 and log out to /getQuota.
+  const [cancelled, setCancelled] = useState(false);
+  const sharing = useDataSharing({ enabled: !cancelled });
+  const lenderCount = sharing.data?.list.length ?? 0;
 
   useEffect(() => () => clearTimeout(redirectTimer.current), []);
 
@@ -51,7 +58,7 @@ export function CancelAccountForm() {
     }
     const confirmed = await Dialog.confirm({
       title: '确认注销账户？',
-      content: '注销后您的账户信息将被清除且无法恢复，确定继续吗？',
+      content: `注销后您的账户信息将被删除且无法恢复，获得过您信息的机构将被要求在 ${DELETION_DEADLINE_WORKING_DAYS} 个工作日内删除。确定继续吗？`,
       confirmText: '确认注销',
       cancelText: '再想想',
     });
@@ -60,6 +67,7 @@ export function CancelAccountForm() {
       { code: code.trim() },
       {
         onSuccess: () => {
+          setCancelled(true);
           clearSession();
           queryClient.clear();
           Toast.show('账户已注销');
@@ -77,10 +85,28 @@ export function CancelAccountForm() {
       <section className={styles.notice}>
         <h2>注销须知</h2>
         <ul>
-          <li>注销后将无法使用当前手机号登录本账户；</li>
-          <li>账户资料、申请记录等信息将被清除且无法恢复；</li>
-          <li>已提交给合作机构的申请，请联系对应机构处理。</li>
+          <li>注销后将无法使用当前手机号登录本账户，所有设备上的登录都会失效；</li>
+          <li>账户资料、申请记录等信息将被删除且无法恢复；</li>
+          <li>
+            {lenderCount > 0 ? `已获得您信息的 ${lenderCount} 家机构` : '每一家获得过您信息的机构'}
+            都将收到删除通知，须在 {DELETION_DEADLINE_WORKING_DAYS}{' '}
+            个工作日内删除您的信息，平台会跟踪直至完成；
+          </li>
+          <li>已获批或已放款的借款不受影响，请按借款合同按时还款。</li>
         </ul>
+        {lenderCount > 0 && (
+          <p className={styles.verifyHint}>
+            <Link to="/my/data-sharing">查看获得我信息的机构</Link>
+          </p>
+        )}
+      </section>
+
+      <section className={styles.notice}>
+        <h2>先导出您的数据</h2>
+        <p className={styles.verifyHint}>
+          注销后数据无法找回。如需留存，请先下载一份您的全部数据（JSON 文件）。
+        </p>
+        <ExportDataButton />
       </section>
 
       <section className={styles.verify}>

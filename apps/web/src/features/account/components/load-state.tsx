@@ -1,0 +1,23 @@
+import { Button, ErrorBlock, Skeleton } from 'antd-mobile';
+import styles from './account.module.css';
+
+/** While a section loads: grey lines where the content will be. */
+export function Loading({ lines = 4 }: { lines?: number }) {
+  return (
+    <div className={styles.state} aria-busy="true">
+      <Skeleton.Title animated />
+      <Skeleton.Paragraph lineCount={lines} animated />
+    </div>
+  );
+}
+
+/** A section failed to load: say so and offer to try again (the API client has toasted the reason). */
+export function LoadFailed({ onRetry, retrying }: { onRetry: () => void; retrying?: boolean }) {
+  return (
+    <ErrorBlock status="default" title="加载失败" description="网络或服务暂时不可用，请稍后重试">
+      <Button size="small" color="primary" fill="outline" loading={retrying} onClick={onRetry}>
+        重新加载
+      </Button>
+    </ErrorBlock>
+  );
+}

@@ -1,0 +1,131 @@
+import {
+  LEAD_STATUS_LABELS,
+  LEAD_STATUSES,
+  NOTICE_KIND_LABELS,
+  NOTICE_STATUS_LABELS,
+  OFFER_STATUS_LABELS,
+  SESSION_REVOKE_REASON_LABELS,
+} from '@lm/shared/schemas/privacy';
+import { describe, expect, it } from 'vitest';
+import {
+  exportFileName,
+  fileNameFromDisposition,
+  formatApr,
+  formatDate,
+  formatDateTime,
+  LEAD_STATUS_TEXT,
+  leadTone,
+  matchTypeText,
+  NOTICE_KIND_TEXT,
+  NOTICE_STATUS_TEXT,
+  noticeText,
+  OFFER_STATUS_TEXT,
+  SESSION_REVOKE_TEXT,
+} from './format';
+
+describe('status words', () => {
+  it('are the words of the server contract, for every status', () => {
+    expect(OFFER_STATUS_TEXT).toEqual(OFFER_STATUS_LABELS);
+    expect(LEAD_STATUS_TEXT).toEqual(LEAD_STATUS_LABELS);
+    expect(NOTICE_KIND_TEXT).toEqual(NOTICE_KIND_LABELS);
+    expect(NOTICE_STATUS_TEXT).toEqual(NOTICE_STATUS_LABELS);
+    expect(SESSION_REVOKE_TEXT).toEqual(SESSION_REVOKE_REASON_LABELS);
+  });
+
+  it('are Chinese and never the raw code', () => {
+    for (const status of LEAD_STATUSES) {
+      expect(LEAD_STATUS_TEXT[status]).toMatch(/[\u4e00-\u9fa5]/);
+      expect(LEAD_STATUS_TEXT[status]).not.toContain(status);
+    }
+  });
+
+  it('marks a failed delivery as danger and a delivered one as success', () => {
+    expect(leadTone('dead')).toBe('danger');
+    expect(leadTone('delivered')).toBe('success');
+    expect(leadTone('withdrawn')).toBe('default');
+  });
+
+  it('names the match types of spec §3 and falls back for unknown ones', () => {
+    expect(matchTypeText(1)).toBe('智能匹配');
+    expect(matchTypeText(6)).toBe('二次匹配');
+    expect(matchTypeText(99)).toBe('产品匹配');
+  });
+});
+
+describe('formatApr', () => {
+  it('shows basis points as an annual percentage with two decimals', () => {
+    expect(formatApr(1799)).toBe('年化 17.99%');
+    expect(formatApr(2400)).toBe('年化 24.00%');
+    expect(formatApr(360)).toBe('年化 3.60%');
+    expect(formatApr(0)).toBe('年化 0.00%');
+  });
+
+  it('says the lender decides when there is no rate', () => {
+    expect(formatApr(null)).toBe('年化利率以机构审批为准');
+    expect(formatApr(undefined)).toBe('年化利率以机构审批为准');
+    expect(formatApr(-5)).toBe('年化利率以机构审批为准');
+  });
+});
+
+describe('dates', () => {
+  it('are shown in Asia/Shanghai whatever the device zone', () => {
+    expect(formatDateTime('2026-03-01T06:05:00Z')).toBe('2026-03-01 14:05');
+    expect(formatDateTime('2026-03-01T16:30:00.000Z')).toBe('2026-03-02 00:30');
+    expect(formatDate('2026-03-01T15:59:59Z')).toBe('2026-03-01');
+    expect(formatDate('2026-03-01T16:00:00Z')).toBe('2026-03-02');
+  });
+
+  it('show a dash for a missing or broken date', () => {
+    expect(formatDateTime(null)).toBe('—');
+    expect(formatDateTime('not a date')).toBe('—');
+    expect(formatDate(undefined)).toBe('—');
+  });
+});
+
+describe('noticeText', () => {
+  it('gives the deletion deadline until the lender confirms', () => {
+    expect(
+      noticeText({ kind: 'deletion', status: 'sent', dueAt: '2026-03-20T15:59:59Z', confirmedAt: null }),
+    ).toBe('删除数据通知：机构已收到，机构须于 2026-03-20 前完成删除');
+    expect(
+      noticeText({
+        kind: 'deletion',
+        status: 'confirmed',
+        dueAt: '2026-03-20T15:59:59Z',
+        confirmedAt: '2026-03-04T02:00:00Z',
+      }),
+    ).toBe('删除数据通知：机构已确认（2026-03-04）');
+  });
+
+  it('describes a withdrawal notice without a deadline', () => {
+    expect(noticeText({ kind: 'withdrawal', status: 'pending', dueAt: null, confirmedAt: null })).toBe(
+      '撤回授权通知：正在通知机构',
+    );
+  });
+});
+
+describe('export file name', () => {
+  it('prefers the UTF-8 name of Content-Disposition', () => {
+    expect(
+      fileNameFromDisposition(
+        `attachment; filename="export.json"; filename*=UTF-8''%E6%88%91%E7%9A%84%E6%95%B0%E6%8D%AE.json`,
+        'x.json',
+      ),
+    ).toBe('我的数据.json');
+    expect(fileNameFromDisposition('attachment; filename="lm-export-12.json"', 'x.json')).toBe(
+      'lm-export-12.json',
+    );
+    expect(fileNameFromDisposition('attachment; filename=plain.json', 'x.json')).toBe('plain.json');
+  });
+
+  it('never lets the server pick a directory and falls back without a usable name', () => {
+    expect(fileNameFromDisposition('attachment; filename="../../etc/passwd"', 'x.json')).toBe('passwd');
+    expect(fileNameFromDisposition('attachment', 'x.json')).toBe('x.json');
+    expect(fileNameFromDisposition(null, 'x.json')).toBe('x.json');
+    expect(fileNameFromDisposition("attachment; filename*=UTF-8''%E6%88", 'x.json')).toBe('x.json');
+  });
+
+  it('defaults to the Shanghai day', () => {
+    expect(exportFileName(Date.parse('2026-03-01T16:00:00Z'))).toBe('我的数据-2026-03-02.json');
+  });
+});
