@@ -120,7 +120,10 @@ export const envSchema = z
     /** The operator named in the agreements and the footer default (issue 6). */
     OPERATOR_NAME: z.string().min(2).default('深圳市星河数字科技有限公司'),
     OPERATOR_SHORT_NAME: z.string().min(2).default('星河借款'),
-    OPERATOR_ADDRESS: z.string().min(2).default('广东省深圳市南山区粤海街道科技园科苑路 8 号讯美科技广场 3 号楼 12 层'),
+    OPERATOR_ADDRESS: z
+      .string()
+      .min(2)
+      .default('广东省深圳市南山区粤海街道科技园科苑路 8 号讯美科技广场 3 号楼 12 层'),
     OPERATOR_LICENCE: z.string().min(2).default('粤ICP备2026000001号'),
     OPERATOR_SERVICE_PHONE: z.string().min(5).default('400-800-2026'),
     OPERATOR_EMAIL: z.string().email().default('privacy@xinghe-jk.example.cn'),
