@@ -55,6 +55,11 @@ export const channels = pgTable('channels', {
   /** Hosts that redirects (planTargetUrl, partner pages) may go to. */
   allowedHosts: jsonb('allowed_hosts').$type<string[]>().notNull().default([]),
   footer: jsonb('footer').$type<LicensedCompany[]>().notNull().default([]),
+  /**
+   * A/B split of skins (issue 7): each visitor (by fingerprint) sticks to one arm, chosen by weight;
+   * null or empty = the skin of `flags` for everyone.
+   */
+  skinArms: jsonb('skin_arms').$type<{ skin: number; weight: number }[] | null>(),
   createdAt: ts('created_at').notNull().defaultNow(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });
@@ -233,6 +238,8 @@ export const staff = pgTable(
     wechatOpenidEnc: text('wechat_openid_enc'),
     wechatOpenidHash: text('wechat_openid_hash'),
     wechatBoundAt: ts('wechat_bound_at'),
+    /** Channel-partner logins (issue 7): the channel codes whose figures this account may read. */
+    channelCodes: jsonb('channel_codes').$type<string[]>().notNull().default([]),
   },
   (t) => [uniqueIndex('staff_mobile_hash').on(t.mobileHash)],
 );
@@ -272,6 +279,9 @@ export const partners = pgTable('partners', {
   dupCheckEndpoint: text('dup_check_endpoint'),
   /** encryptField(ring, secret): HMAC-SHA256 key of the lead delivery. */
   signingSecretEnc: text('signing_secret_enc'),
+  /** The secret before the last rotation, still accepted on callbacks until `secretRotatedAt` + grace. */
+  previousSigningSecretEnc: text('previous_signing_secret_enc'),
+  secretRotatedAt: ts('secret_rotated_at'),
   /** Hosts the partner's pages may be opened on (/inline-page, redirects). */
   allowedHosts: jsonb('allowed_hosts').$type<string[]>().notNull().default([]),
   /** Delivery mode by link type ("1"…"9"). */
@@ -838,4 +848,27 @@ export const clientReports = pgTable(
     createdAt: ts('created_at').notNull().defaultNow(),
   },
   (t) => [index('client_reports_kind_day').on(t.kind, t.day)],
+);
+
+/** Who changed or revealed what in the console (issue 7): before and after, with the reason given. */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    staffId: integer('staff_id').references(() => staff.id, { onDelete: 'set null' }),
+    /** The staff member's name at the time (kept if the account is removed). */
+    staffName: text('staff_name').notNull(),
+    /** e.g. create, update, status, reveal, retry, discard, rotate-secret. */
+    action: text('action').notNull(),
+    /** e.g. channel, partner, product, lead, user, staff, notice. */
+    entity: text('entity').notNull(),
+    entityId: text('entity_id'),
+    before: jsonb('before').$type<Record<string, unknown> | null>(),
+    after: jsonb('after').$type<Record<string, unknown> | null>(),
+    /** Required for reveals of personal data. */
+    reason: text('reason'),
+    ip: text('ip'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('audit_log_entity').on(t.entity, t.entityId), index('audit_log_created').on(t.createdAt)],
 );

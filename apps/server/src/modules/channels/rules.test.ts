@@ -17,6 +17,7 @@ const row: ChannelRow = {
   trackReport: { platform: 'baidu', params: ['bd_vid'] },
   allowedHosts: ['partner.example.com'],
   footer: [{ companyName: '某公司', filingNumber: '京ICP备2026000009号' }],
+  skinArms: null,
   createdAt: new Date(),
   updatedAt: new Date(),
 };
