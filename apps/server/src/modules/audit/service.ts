@@ -1,0 +1,50 @@
+import type { FastifyRequest } from 'fastify';
+import type { Db } from '../../db/client.ts';
+import { auditLog } from '../../db/schema.ts';
+
+export interface AuditInput {
+  action: string;
+  entity: string;
+  entityId?: string | number | null;
+  before?: Record<string, unknown> | null;
+  after?: Record<string, unknown> | null;
+  reason?: string | null;
+}
+
+/** Keys never written to the audit log in clear (secrets, encrypted columns). */
+const SECRET_KEY = /secret|password|token|Enc$/i;
+
+/** Drops secrets and encrypted values from a snapshot; what remains is what an auditor reads. */
+export function auditSnapshot(
+  value: Record<string, unknown> | null | undefined,
+): Record<string, unknown> | null {
+  if (!value) return null;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    if (SECRET_KEY.test(k)) {
+      out[k] = v == null ? v : '***';
+      continue;
+    }
+    out[k] = v instanceof Date ? v.toISOString() : v;
+  }
+  return out;
+}
+
+/**
+ * Writes one audit entry for the staff member of `req` (every console change and every reveal).
+ * Pass the transaction that makes the change, so the change and its record commit together.
+ */
+export async function recordAudit(db: Db, req: FastifyRequest, input: AuditInput): Promise<void> {
+  const staff = req.staffMember;
+  await db.insert(auditLog).values({
+    staffId: staff?.id ?? null,
+    staffName: staff?.name ?? 'system',
+    action: input.action,
+    entity: input.entity,
+    entityId: input.entityId == null ? null : String(input.entityId),
+    before: auditSnapshot(input.before),
+    after: auditSnapshot(input.after),
+    reason: input.reason ?? null,
+    ip: req.ip,
+  });
+}
