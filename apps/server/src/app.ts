@@ -114,6 +114,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   if (config.NODE_ENV !== 'production') {
     await seedDemoChannels(app.database.db);
     await (await import('./modules/content/service.ts')).seedDemoArticles(app.database.db);
+    await (await import('./modules/site/seed.ts')).seedSiteDemo(app.database.db);
     const sandbox = (config.PARTNER_SANDBOX ?? (config.NODE_ENV === 'development' ? 'on' : 'off')) === 'on';
     await seedDemoProducts(
       app.database.db,

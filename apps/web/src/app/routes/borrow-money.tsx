@@ -2,9 +2,18 @@ import { Button } from 'antd-mobile';
 import { Link, useNavigate } from 'react-router';
 import { EmptyState } from '@/components/empty-state';
 import { useH5Config } from '@/features/channel/store';
+import { useAppIndexIcons } from '@/features/landing/api/get-app-index-icons';
+import { useColumnRecommend } from '@/features/products/api/get-column-recommend';
+import { ProductSection } from '@/features/products/components/product-section';
+import { PLACEMENTS } from '@/features/products/placements';
+import { ExposureProvider } from '@/features/products/use-exposure';
+import { reportClick } from '@/features/reporting/client';
+import { APR_LINE, MAX_AMOUNT_YUAN } from '@/features/skins/copy';
 import styles from './routes.module.css';
 import home from './tabs.module.css';
+import { useProductActions } from './use-product-actions';
 
+/** Shortcuts shown while the configured ones load, or when there are none. */
 const ENTRIES = [
   { to: '/my/application-record', label: '申请记录', icon: 'M7 3h7l4 4v14H7zM10 12h5M10 16h5' },
   { to: '/audit-new', label: '每日资讯', icon: 'M4 5h16v14H4zM8 9h8M8 13h8M8 17h5' },
@@ -12,60 +21,115 @@ const ENTRIES = [
   { to: '/clarification-announcement', label: '防骗提醒', icon: 'M12 4 3 20h18zM12 10v4M12 17v.5' },
 ] as const;
 
-/** `/borrow-money` (main layout, tab 首页): the apply banner, shortcuts and recommendations. */
+/** The home shortcuts of the `appIndexIconList` page configuration (built-in ones until then). */
+function Shortcuts() {
+  const icons = useAppIndexIcons();
+  const configured = icons.data ?? [];
+  return (
+    <nav className={home.entries} aria-label="快捷入口">
+      {configured.length > 0
+        ? configured.slice(0, 8).map((e) => (
+            <Link
+              key={e.key}
+              to={e.path}
+              className={home.entry}
+              onClick={() => void reportClick('home_icon', { key: e.key })}
+            >
+              <img src={e.icon} alt="" aria-hidden="true" />
+              <span>{e.title}</span>
+            </Link>
+          ))
+        : ENTRIES.map((e) => (
+            <Link key={e.to} to={e.to} className={home.entry}>
+              <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+                <path d={e.icon} />
+              </svg>
+              <span>{e.label}</span>
+            </Link>
+          ))}
+    </nav>
+  );
+}
+
+/**
+ * `/borrow-money` (main layout, tab 首页): the apply banner, the configured shortcuts and the
+ * recommended products by column (placement 5, home list) with exposure reporting.
+ */
 export function BorrowMoneyRoute() {
   const config = useH5Config();
   const navigate = useNavigate();
+  const columns = useColumnRecommend(6);
+  const { onApply, applyingId } = useProductActions();
+  const empty =
+    !columns.isLoading && !columns.isError && (columns.data ?? []).every((c) => c.list.length === 0);
   return (
-    <main>
-      <header className={styles.banner}>
-        <p className={styles.bannerText}>最高可借(元)</p>
-        <h1 className={styles.bannerTitle}>
-          <strong>200,000</strong>
-        </h1>
-        <p className={styles.bannerText}>年化利率7.2%-24%，以实际审批为准</p>
-        <Button
-          block
-          shape="rounded"
-          size="large"
-          className={styles.bannerAction}
-          onClick={() => navigate(config.flowRoutes.form)}
-        >
-          立即申请
-        </Button>
-      </header>
-      <nav className={home.entries} aria-label="快捷入口">
-        {ENTRIES.map((e) => (
-          <Link key={e.to} to={e.to} className={home.entry}>
-            <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-              <path d={e.icon} />
-            </svg>
-            <span>{e.label}</span>
-          </Link>
-        ))}
-      </nav>
-      <section className={styles.panel} aria-labelledby="recommend-title">
-        <h2 id="recommend-title" className={styles.panelTitle}>
-          为您推荐
-        </h2>
-        <EmptyState
-          compact
-          title="暂无推荐产品"
-          description="完善资料后，我们将根据您的资质为您匹配合适的机构"
-        >
+    <ExposureProvider>
+      <main>
+        <header className={styles.banner}>
+          <p className={styles.bannerText}>最高可借(元)</p>
+          <h1 className={styles.bannerTitle}>
+            <strong>{MAX_AMOUNT_YUAN.toLocaleString('en-US')}</strong>
+          </h1>
+          <p className={styles.bannerText}>{APR_LINE}</p>
           <Button
-            size="small"
-            color="primary"
+            block
             shape="rounded"
+            size="large"
+            className={styles.bannerAction}
             onClick={() => navigate(config.flowRoutes.form)}
           >
-            去完善资料
+            立即申请
           </Button>
-        </EmptyState>
-      </section>
-      <p className={styles.note}>
-        本平台不直接放款，借款额度、利率以合作机构审批为准。请理性借贷，避免逾期。
-      </p>
-    </main>
+        </header>
+        <Shortcuts />
+        {columns.isLoading || columns.isError ? (
+          <ProductSection
+            title="为您推荐"
+            placement={PLACEMENTS.HOME_LIST}
+            products={undefined}
+            isLoading={columns.isLoading}
+            isError={columns.isError}
+            onRetry={() => void columns.refetch()}
+            onApply={onApply}
+          />
+        ) : (
+          (columns.data ?? []).map((column) => (
+            <ProductSection
+              key={column.columnCode}
+              title={column.columnName}
+              placement={PLACEMENTS.HOME_LIST}
+              products={column.list}
+              isLoading={false}
+              isError={false}
+              onRetry={() => void columns.refetch()}
+              onApply={onApply}
+              applyingId={applyingId}
+            />
+          ))
+        )}
+        {empty && (
+          <section className={styles.panel}>
+            <EmptyState
+              compact
+              title="暂无推荐产品"
+              description="完善资料后，我们将根据您的资质为您匹配合适的机构"
+            >
+              <Button
+                size="small"
+                color="primary"
+                shape="rounded"
+                onClick={() => navigate(config.flowRoutes.form)}
+              >
+                去完善资料
+              </Button>
+            </EmptyState>
+          </section>
+        )}
+        <p className={styles.note}>
+          本平台不直接放款，借款额度、利率以合作机构审批为准。请理性借贷，避免逾期。
+          <Link to="/advertising">查看全部产品</Link>
+        </p>
+      </main>
+    </ExposureProvider>
   );
 }

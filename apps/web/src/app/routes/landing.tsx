@@ -1,6 +1,7 @@
-import { lazy, Suspense } from 'react';
-import { Link, useLocation } from 'react-router';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { SiteFooter } from '@/components/site-footer';
+import { reportStep } from '@/features/analytics/reporter';
 import { useChannelStore, useH5Config } from '@/features/channel/store';
 import { LoginPlaceholder } from '@/features/landing/components/login-placeholder';
 import { RiskNotice } from '@/features/landing/components/risk-notice';
@@ -14,43 +15,106 @@ import styles from './routes.module.css';
 const LoginForm = lazy(() =>
   import('@/features/auth/components/login-form').then((m) => ({ default: m.LoginForm })),
 );
+// Loaded after the first paint, never part of the landing's first load.
+const DownloadCard = lazy(() =>
+  import('@/features/download/components/download-card').then((m) => ({ default: m.DownloadCard })),
+);
+const HomeDialog = lazy(() =>
+  import('@/features/banners/components/home-dialog').then((m) => ({ default: m.HomeDialog })),
+);
+
+/** How long after mounting the extras (dialog banner, download card) start loading. */
+const EXTRAS_DELAY_MS = 1200;
+
+/**
+ * True a moment after the first paint (false in the pre-render); then the device report goes out
+ * (once per session, its own chunk: nothing of it in the landing's first load).
+ */
+function useAfterFirstPaint(): boolean {
+  const [ready, setReady] = useState(false);
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      setReady(true);
+      void import('@/features/reporting/device').then((m) => m.reportDeviceOnce()).catch(() => undefined);
+    }, EXTRAS_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, []);
+  return ready;
+}
+
+const reportBannerTap = (id: number) =>
+  void import('@/features/reporting/client')
+    .then((m) => m.reportClick('home_dialog_banner', { bannerId: id }))
+    .catch(() => undefined);
 
 /**
  * `/` and `/download`: the channel's skin (spec §1) with the login form embedded. While the
  * configuration of a channel link loads, a neutral skeleton avoids flashing the default skin.
+ * After the first paint: the home dialog banner (once a day per channel), the device report, and on
+ * /download the download card below the login card.
  */
 export function LandingRoute() {
   const config = useH5Config();
   const status = useChannelStore((s) => s.status);
   const code = useChannelStore((s) => s.adChannelCode);
-  const { search } = useLocation();
+  const { search, pathname } = useLocation();
+  const navigate = useNavigate();
+  const afterPaint = useAfterFirstPaint();
+  const query = new URLSearchParams(search);
   // A channel link (or a route code still being exchanged) waits for its skin; a plain visit does not.
-  const waiting =
-    (status === 'loading' && code !== '') ||
-    (status === 'idle' && new URLSearchParams(search).has('adRouteCode'));
+  const waiting = (status === 'loading' && code !== '') || (status === 'idle' && query.has('adRouteCode'));
+  const channelSettled = status === 'ready' || status === 'failed';
+  const isDownload = (pathname.replace(/\/+$/, '') || '/') === '/download';
 
   if (waiting) {
     return <main className={styles.landingSkeleton} aria-busy="true" aria-label="加载中" />;
   }
 
   return (
-    <LandingLayout
-      layout={landingLayoutForSkin(config.skin)}
-      brand={config.title?.trim() || DEFAULT_TITLE}
-      login={
-        // A fixed-height slot: the pre-rendered placeholder and the form take the same room, so
-        // nothing below moves (no layout shift, and the largest paint stays the pre-rendered one).
-        <div className={styles.loginSlot}>
-          <Suspense fallback={<LoginPlaceholder />}>
-            <LoginForm submitText="立即申请" />
-          </Suspense>
-        </div>
-      }
-      trust={<TrustBadges />}
-      notice={
-        <RiskNotice announcementLink={<Link to="/clarification-announcement">查看《澄清公告》</Link>} />
-      }
-      footer={<SiteFooter companies={config.footer} />}
-    />
+    <>
+      <LandingLayout
+        layout={landingLayoutForSkin(config.skin)}
+        brand={config.title?.trim() || DEFAULT_TITLE}
+        login={
+          // A fixed-height slot: the pre-rendered placeholder and the form take the same room, so
+          // nothing below moves (no layout shift, and the largest paint stays the pre-rendered one).
+          <div className={styles.loginSlot}>
+            <Suspense fallback={<LoginPlaceholder />}>
+              <LoginForm submitText="立即申请" />
+            </Suspense>
+          </div>
+        }
+        trust={
+          <>
+            {query.get('linkExpired') === '1' && (
+              <output className={styles.note}>分享链接已过期，您仍可在本页直接申请</output>
+            )}
+            {isDownload && afterPaint && (
+              <Suspense fallback={null}>
+                <DownloadCard onDownloadTap={() => void reportStep('download_app')} />
+              </Suspense>
+            )}
+            <TrustBadges />
+          </>
+        }
+        notice={
+          <RiskNotice announcementLink={<Link to="/clarification-announcement">查看《澄清公告》</Link>} />
+        }
+        footer={<SiteFooter companies={config.footer} />}
+      />
+      {afterPaint && channelSettled && (
+        <Suspense fallback={null}>
+          <HomeDialog
+            channel={code}
+            allowedHosts={config.allowedHosts}
+            onRoute={(to) => navigate(to)}
+            onInline={(url, title) =>
+              navigate(`/inline-page?url=${encodeURIComponent(url)}&productName=${encodeURIComponent(title)}`)
+            }
+            onTap={(banner) => reportBannerTap(banner.id)}
+          />
+        </Suspense>
+      )}
+    </>
   );
 }

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { NavLink } from 'react-router';
+import { useDeviceReport } from '@/features/reporting/use-device-report';
 import styles from './main-layout.module.css';
 
 type TabIcon = 'home' | 'star' | 'user';
@@ -29,6 +30,8 @@ function Icon({ name }: { name: TabIcon }) {
 
 /** Main layout (spec §2): the page above a bottom tab bar — 首页, 推荐, 我的. */
 export function MainLayout({ children }: { children: ReactNode }) {
+  // Visits that start inside the app (a shared /borrow-money link) report the device too.
+  useDeviceReport();
   return (
     <div className={styles.layout}>
       <div className={styles.content}>{children}</div>

@@ -1,65 +1,181 @@
 import { Button } from 'antd-mobile';
 import { useNavigate, useSearchParams } from 'react-router';
+import { EmptyState } from '@/components/empty-state';
 import { PageHeader } from '@/components/page-header';
-import { useH5Config } from '@/features/channel/store';
+import { PageLoading } from '@/components/page-loading';
+import { useProductDetail } from '@/features/products/api/get-product-detail';
+import { useRandomRecommend } from '@/features/products/api/get-random-recommend';
+import { ProductSection } from '@/features/products/components/product-section';
+import { formatAmountRange, formatApr, formatTerm, initialOf } from '@/features/products/format';
+import { PLACEMENTS, placementOf } from '@/features/products/placements';
+import { ExposureProvider } from '@/features/products/use-exposure';
+import { ApiError } from '@/lib/api-client';
 import styles from './routes.module.css';
+import { useProductActions } from './use-product-actions';
 import own from './you-xin-detail.module.css';
 
+/** What a lender receives, in words (the form fields of spec §3 and the phone). */
+const FIELD_LABELS: Record<string, string> = {
+  realName: '姓名',
+  mobile: '手机号',
+  identity: '身份证号',
+  workCity: '工作城市',
+  workCityCode: '工作城市',
+  applyLimit: '借款额度',
+  job: '职业身份',
+  payoffForm: '工资发放形式',
+  socialSecurity: '社保',
+  housingFund: '公积金',
+  insurance: '商业保险',
+  houseProperty: '房产',
+  carProperty: '车产',
+  sesameCredit: '芝麻分',
+  creditInvestigation: '信用记录',
+};
+
+function sharedFieldNames(fields: string[]): string[] {
+  return [...new Set(fields.map((f) => FIELD_LABELS[f] ?? f))];
+}
+
 /**
- * `/you-xin-detail?productName=…`: a product's detail page — what it is, who can apply, what is needed
- * and the rate disclosure — with the way to apply through the channel's form.
+ * `/you-xin-detail?productId=…&entranceType=…`: a listed product (GET /api/product/detail) — the
+ * lender's legal name and licence, amount, APR, term, hours, what the lender receives — with 立即申请
+ * (reported with the placement the person came from) and a random recommendation.
  */
 export function YouXinDetailRoute() {
-  const config = useH5Config();
   const navigate = useNavigate();
   const [query] = useSearchParams();
-  const productName = query.get('productName')?.trim() || '优信借款';
-  return (
-    <main className={styles.page}>
-      <PageHeader title="产品详情" fallback="/borrow-money" />
-      <section className={own.head}>
-        <div className={own.logo} aria-hidden="true">
-          {productName.slice(0, 1)}
-        </div>
-        <div>
-          <h1>{productName}</h1>
-          <p>
-            最高可借<strong>20万</strong> · 年化利率7.2%-24%
-          </p>
-        </div>
-      </section>
-      <section className={styles.panel}>
-        <h2 className={styles.panelTitle}>申请条件</h2>
-        <ul className={styles.panelList}>
-          <li>年满22周岁，具有完全民事行为能力的中国大陆居民</li>
-          <li>本人实名认证的手机号</li>
-          <li>非在校学生，有稳定的收入来源</li>
-        </ul>
-      </section>
-      <section className={styles.panel}>
-        <h2 className={styles.panelTitle}>所需材料</h2>
-        <ul className={styles.panelList}>
-          <li>本人有效的二代居民身份证</li>
-          <li>本人名下的储蓄卡（用于放款与还款）</li>
-        </ul>
-      </section>
-      <section className={styles.panel}>
-        <h2 className={styles.panelTitle}>费用说明</h2>
-        <p className={own.text}>
-          综合年化利率（含利息及全部费用）7.2%-24%，具体以审批结果和借款合同为准；放款前不收取任何费用。逾期将产生逾期费用并可能影响个人信用。
-        </p>
-      </section>
-      <div className={styles.actions}>
-        <Button
-          block
-          color="primary"
-          shape="rounded"
-          size="large"
-          onClick={() => navigate(config.flowRoutes.form)}
+  const productId = query.get('productId')?.trim() || null;
+  const placement = placementOf(query.get('entranceType'));
+  const detail = useProductDetail(productId && /^\d{1,10}$/.test(productId) ? productId : null);
+  const { onApply, applyingId } = useProductActions();
+  const random = useRandomRecommend(productId ?? undefined, Boolean(detail.data));
+
+  if (productId && detail.isLoading) return <PageLoading />;
+
+  const product = detail.data;
+  if (!product) {
+    const missing = !productId || (detail.error instanceof ApiError && detail.error.code === 404);
+    return (
+      <main className={styles.page}>
+        <PageHeader title="产品详情" fallback="/advertising" />
+        <EmptyState
+          title={missing || !detail.isError ? '产品不存在或已下架' : '产品信息加载失败'}
+          description={missing || !detail.isError ? '看看其他正在受理的产品吧' : '请检查网络后重试'}
         >
-          立即申请
-        </Button>
-      </div>
-    </main>
+          {detail.isError && !missing ? (
+            <Button color="primary" shape="rounded" onClick={() => void detail.refetch()}>
+              重新加载
+            </Button>
+          ) : (
+            <Button
+              color="primary"
+              shape="rounded"
+              onClick={() => navigate('/advertising', { replace: true })}
+            >
+              查看全部产品
+            </Button>
+          )}
+        </EmptyState>
+      </main>
+    );
+  }
+
+  const name = product.yqlWholeProcessBumpVO?.partnerProductName || product.productName;
+  return (
+    <ExposureProvider>
+      <main className={styles.page}>
+        <PageHeader title="产品详情" fallback="/advertising" />
+        <section className={own.head}>
+          <div className={own.logo} aria-hidden="true">
+            {initialOf(name)}
+          </div>
+          <div>
+            <h1>{name}</h1>
+            <p className={own.lender}>放款机构：{product.lenderLegalName}</p>
+          </div>
+        </section>
+        <dl className={own.figures}>
+          <div>
+            <dt>可借额度</dt>
+            <dd className={own.primary}>{formatAmountRange(product.amountMinFen, product.amountMaxFen)}</dd>
+          </div>
+          <div>
+            <dt>综合年化利率</dt>
+            <dd>{formatApr(product.aprBps).replace('年化 ', '')}</dd>
+          </div>
+          <div>
+            <dt>借款期限</dt>
+            <dd>{formatTerm(product.termMinMonths, product.termMaxMonths)}</dd>
+          </div>
+        </dl>
+        <section className={styles.panel}>
+          <h2 className={styles.panelTitle}>机构信息</h2>
+          <dl className={own.rows}>
+            <div>
+              <dt>放款机构</dt>
+              <dd>{product.lenderLegalName}</dd>
+            </div>
+            <div>
+              <dt>经营许可</dt>
+              <dd>{product.lenderLicenceNumber || '—'}</dd>
+            </div>
+            <div>
+              <dt>受理时间</dt>
+              <dd>
+                {product.activeHours
+                  ? `每日${product.activeHours.from}–${product.activeHours.to}`
+                  : '全天受理'}
+              </dd>
+            </div>
+          </dl>
+        </section>
+        {product.sharedFields.length > 0 && (
+          <section className={styles.panel}>
+            <h2 className={styles.panelTitle}>申请时向该机构提供的信息</h2>
+            <ul className={own.fields}>
+              {sharedFieldNames(product.sharedFields).map((f) => (
+                <li key={f}>{f}</li>
+              ))}
+            </ul>
+            <p className={own.text} style={{ marginTop: 'calc(8 * var(--px))' }}>
+              仅在您确认授权后提供，未经授权不会向任何机构提供您的信息。
+            </p>
+          </section>
+        )}
+        <section className={styles.panel}>
+          <h2 className={styles.panelTitle}>费用说明</h2>
+          <p className={own.text}>
+            {formatApr(product.aprBps)
+              .replace('年化 ', '综合年化利率（含利息及全部费用）')
+              .replace('年化利率以审批为准', '综合年化利率以机构审批为准')}
+            ，具体以审批结果和借款合同为准；放款前不收取任何费用。逾期将产生逾期费用并可能影响个人信用。
+          </p>
+        </section>
+        <div className={styles.actions}>
+          <Button
+            block
+            color="primary"
+            shape="rounded"
+            size="large"
+            loading={applyingId === product.id}
+            onClick={() => onApply(product, placement)}
+          >
+            立即申请
+          </Button>
+        </div>
+        <ProductSection
+          title="猜你喜欢"
+          placement={PLACEMENTS.RANDOM_RECOMMEND}
+          products={random.data ? [random.data] : []}
+          isLoading={random.isLoading}
+          isError={random.isError}
+          onRetry={() => void random.refetch()}
+          onApply={onApply}
+          applyingId={applyingId}
+          skeletons={1}
+        />
+      </main>
+    </ExposureProvider>
   );
 }

@@ -1,11 +1,14 @@
 import { useMutation } from '@tanstack/react-query';
-import { Button, Form, Input } from 'antd-mobile';
+import { Button, Form, Input, Toast } from 'antd-mobile';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { verifyIdentityName } from '@/app/common/api';
 import formStyles from '@/app/common/forms.module.css';
 import { ID_CARD_RULES, normalizeIdCard, REAL_NAME_RULES } from '@/app/common/identity-rules';
+import { RequireLogin } from '@/app/common/require-login';
 import { useDelayedNavigate } from '@/app/common/use-delayed-navigate';
 import { PageHeader } from '@/components/page-header';
+import { tempSave } from './api';
 import styles from './apply.module.css';
 import { ApplySteps } from './apply-steps';
 
@@ -14,53 +17,81 @@ interface Values {
   identity?: string;
 }
 
-/** `/apply_auth_form`: name + ID number (POST /api/user/info/identityNameVerify). */
-export function ApplyAuthFormRoute() {
+/**
+ * Name + ID number, checked with the shared validators, then POST /api/user/info/identityNameVerify
+ * (its note says what was really checked); a mismatch stops here, otherwise both go into the form
+ * draft (POST /api/user/info/tempSave) for the application.
+ */
+function IdentityForm() {
   const [form] = Form.useForm<Values>();
-  const verify = useMutation({ mutationFn: verifyIdentityName });
+  const [note, setNote] = useState<string | null>(null);
   const go = useDelayedNavigate();
+  const submit = useMutation({
+    mutationFn: async (v: { realName: string; identity: string }) => {
+      const result = await verifyIdentityName(v);
+      setNote(result.note);
+      if (result.verified === false) return result;
+      await tempSave(v);
+      return result;
+    },
+  });
+  return (
+    <Form
+      form={form}
+      layout="horizontal"
+      mode="card"
+      requiredMarkStyle="none"
+      className={formStyles.form}
+      onFinish={(v: Values) =>
+        submit.mutate(
+          { realName: v.realName!.trim(), identity: normalizeIdCard(v.identity!) },
+          {
+            onSuccess: (result) => {
+              if (result.verified === false) {
+                Toast.show({ content: '姓名与身份证号不一致，请核对后重试', duration: 3000 });
+                return;
+              }
+              go('/apply_auth_photo');
+            },
+          },
+        )
+      }
+      footer={
+        <div className={formStyles.footer}>
+          {note && (
+            <p className={submit.data?.verified === false ? `${styles.ocr} ${styles.ocrWarn}` : styles.ocr}>
+              {note}
+            </p>
+          )}
+          <Button block type="submit" color="primary" shape="rounded" size="large" loading={submit.isPending}>
+            下一步
+          </Button>
+          <p className={formStyles.safe}>
+            提交即表示同意<Link to="/info-audit-agreement">《信息审核授权书》</Link>
+          </p>
+        </div>
+      }
+    >
+      <Form.Header>请填写本人身份信息</Form.Header>
+      <Form.Item name="realName" label="姓名" rules={REAL_NAME_RULES}>
+        <Input placeholder="请输入身份证上的姓名" maxLength={20} clearable />
+      </Form.Item>
+      <Form.Item name="identity" label="身份证号" normalize={normalizeIdCard} rules={ID_CARD_RULES}>
+        <Input placeholder="请输入18位身份证号" maxLength={18} clearable />
+      </Form.Item>
+    </Form>
+  );
+}
+
+/** `/apply_auth_form`: name + ID number (identityNameVerify, then the draft). */
+export function ApplyAuthFormRoute() {
   return (
     <main className={styles.page}>
       <PageHeader title="身份认证" fallback="/apply_limit" />
       <ApplySteps current={1} />
-      <Form
-        form={form}
-        layout="horizontal"
-        mode="card"
-        requiredMarkStyle="none"
-        className={formStyles.form}
-        onFinish={(v: Values) =>
-          verify.mutate(
-            { realName: v.realName!.trim(), identity: v.identity!.toUpperCase() },
-            { onSuccess: () => go('/apply_auth_photo') },
-          )
-        }
-        footer={
-          <div className={formStyles.footer}>
-            <Button
-              block
-              type="submit"
-              color="primary"
-              shape="rounded"
-              size="large"
-              loading={verify.isPending}
-            >
-              下一步
-            </Button>
-            <p className={formStyles.safe}>
-              提交即表示同意<Link to="/info-audit-agreement">《信息审核授权书》</Link>
-            </p>
-          </div>
-        }
-      >
-        <Form.Header>请填写本人身份信息</Form.Header>
-        <Form.Item name="realName" label="姓名" rules={REAL_NAME_RULES}>
-          <Input placeholder="请输入身份证上的姓名" maxLength={20} clearable />
-        </Form.Item>
-        <Form.Item name="identity" label="身份证号" normalize={normalizeIdCard} rules={ID_CARD_RULES}>
-          <Input placeholder="请输入18位身份证号" maxLength={18} clearable />
-        </Form.Item>
-      </Form>
+      <RequireLogin>
+        <IdentityForm />
+      </RequireLogin>
     </main>
   );
 }

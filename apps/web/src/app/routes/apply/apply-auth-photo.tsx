@@ -1,13 +1,18 @@
-import { useMutation } from '@tanstack/react-query';
+import { maskIdCard, maskName } from '@lm/shared/mask';
+import { UPLOAD_MAX_BYTES, UPLOAD_TOO_LARGE_MSG } from '@lm/shared/upload';
 import { Button, Toast } from 'antd-mobile';
 import { useEffect, useRef, useState } from 'react';
-import { getUploadPolicy } from '@/app/common/api';
+import { fetchShownDraft } from '@/app/common/api';
+import { RequireLogin } from '@/app/common/require-login';
 import { useDelayedNavigate } from '@/app/common/use-delayed-navigate';
 import { PageHeader } from '@/components/page-header';
+import { type OcrIdCardData, readIdCard } from '@/features/face/api';
+import { ID_CARD_MAX_SIDE, normalizePhoto } from '@/features/face/capture';
+import { uploadFile } from '@/lib/upload';
 import styles from './apply.module.css';
 import { ApplySteps } from './apply-steps';
+import { matchesDraft } from './rules';
 
-const MAX_FILE_BYTES = 10 * 1024 * 1024;
 type Side = 'front' | 'back';
 const SIDES: { side: Side; label: string }[] = [
   { side: 'front', label: '身份证人像面' },
@@ -51,46 +56,81 @@ function CardArt({ side }: { side: Side }) {
   );
 }
 
-/** `/apply_auth_photo`: both sides of the ID card, then the signed upload (GET /api/common/upload/policy). */
-export function ApplyAuthPhotoRoute() {
-  const [photos, setPhotos] = useState<Partial<Record<Side, { file: File; url: string }>>>({});
+interface Photo {
+  /** Local preview (object URL). */
+  preview: string;
+  /** The uploaded object's URL (private idcard folder). */
+  url: string;
+}
+
+function PhotoStep() {
+  const [photos, setPhotos] = useState<Partial<Record<Side, Photo>>>({});
+  const [busy, setBusy] = useState<Side | null>(null);
+  const [ocr, setOcr] = useState<OcrIdCardData | null>(null);
+  const [draftIdentity, setDraftIdentity] = useState<string | undefined>();
   const inputs = useRef<Partial<Record<Side, HTMLInputElement | null>>>({});
-  const policy = useMutation({ mutationFn: getUploadPolicy });
   const go = useDelayedNavigate();
   const latest = useRef(photos);
   latest.current = photos;
   useEffect(
     () => () => {
-      for (const p of Object.values(latest.current)) if (p) URL.revokeObjectURL(p.url);
+      for (const p of Object.values(latest.current)) if (p) URL.revokeObjectURL(p.preview);
     },
     [],
   );
+  useEffect(() => {
+    const controller = new AbortController();
+    fetchShownDraft(controller.signal)
+      .then((d) => setDraftIdentity(d.identity))
+      .catch(() => undefined);
+    return () => controller.abort();
+  }, []);
 
-  const pick = (side: Side, file: File | undefined) => {
+  const pick = async (side: Side, file: File | undefined) => {
     if (!file) return;
-    if (file.size > MAX_FILE_BYTES) {
-      Toast.show('图片大小不能超过10MB');
+    if (file.size > UPLOAD_MAX_BYTES) {
+      Toast.show(UPLOAD_TOO_LARGE_MSG);
       return;
     }
-    setPhotos((prev) => {
-      const old = prev[side];
-      if (old) URL.revokeObjectURL(old.url);
-      return { ...prev, [side]: { file, url: URL.createObjectURL(file) } };
+    setBusy(side);
+    Toast.show({
+      icon: 'loading',
+      content: side === 'front' ? '正在上传并识别…' : '正在上传…',
+      duration: 0,
+      maskClickable: false,
     });
+    try {
+      const photo = await normalizePhoto(file, ID_CARD_MAX_SIDE);
+      const url = await uploadFile(photo, 'idcard', { isPrivate: true });
+      if (side === 'front') setOcr(await readIdCard(url));
+      Toast.clear();
+      setPhotos((prev) => {
+        const old = prev[side];
+        if (old) URL.revokeObjectURL(old.preview);
+        return { ...prev, [side]: { preview: URL.createObjectURL(photo), url } };
+      });
+    } catch {
+      // The upload or the OCR call has shown why (its toast replaced the loading one).
+    } finally {
+      setBusy(null);
+    }
   };
 
+  const match = matchesDraft(ocr?.identity ?? null, draftIdentity);
   const submit = () => {
     if (!photos.front || !photos.back) {
       Toast.show('请上传身份证正反面照片');
       return;
     }
-    policy.mutate({ image: 'idcard', isPrivate: true }, { onSuccess: () => go('/apply_result') });
+    if (match === false) {
+      Toast.show({ content: '证件与填写的身份证号不一致，请上传本人身份证', duration: 3000 });
+      return;
+    }
+    go('/apply_result');
   };
 
   return (
-    <main className={styles.page}>
-      <PageHeader title="证件上传" fallback="/apply_auth_form" />
-      <ApplySteps current={2} />
+    <>
       <section className={styles.panel}>
         <div className={styles.photos}>
           {SIDES.map(({ side, label }) => (
@@ -98,10 +138,11 @@ export function ApplyAuthPhotoRoute() {
               key={side}
               type="button"
               className={styles.photo}
+              disabled={busy !== null}
               onClick={() => inputs.current[side]?.click()}
             >
-              {photos[side] ? <img src={photos[side].url} alt={label} /> : <CardArt side={side} />}
-              <span>{photos[side] ? `重新拍摄${label}` : `拍摄${label}`}</span>
+              {photos[side] ? <img src={photos[side].preview} alt={label} /> : <CardArt side={side} />}
+              <span>{busy === side ? '上传中…' : photos[side] ? `重新拍摄${label}` : `拍摄${label}`}</span>
               <input
                 ref={(el) => {
                   inputs.current[side] = el;
@@ -111,13 +152,22 @@ export function ApplyAuthPhotoRoute() {
                 capture="environment"
                 hidden
                 onChange={(e) => {
-                  pick(side, e.target.files?.[0]);
+                  void pick(side, e.target.files?.[0]);
                   e.target.value = '';
                 }}
               />
             </button>
           ))}
         </div>
+        {ocr && (
+          <output className={ocr.valid && match !== false ? styles.ocr : `${styles.ocr} ${styles.ocrWarn}`}>
+            {ocr.realName && ocr.identity
+              ? `识别结果：${maskName(ocr.realName)}，${maskIdCard(ocr.identity)}。`
+              : '未能识别证件信息，请在光线充足处重新拍摄。'}
+            {match === false && '与您填写的身份证号不一致。'}
+            {ocr.note}
+          </output>
+        )}
       </section>
       <section className={styles.panel}>
         <ul className={styles.list}>
@@ -127,17 +177,27 @@ export function ApplyAuthPhotoRoute() {
         </ul>
       </section>
       <div className={styles.actions}>
-        <Button
-          block
-          color="primary"
-          shape="rounded"
-          size="large"
-          loading={policy.isPending}
-          onClick={submit}
-        >
+        <Button block color="primary" shape="rounded" size="large" disabled={busy !== null} onClick={submit}>
           提交审核
         </Button>
       </div>
+    </>
+  );
+}
+
+/**
+ * `/apply_auth_photo`: both sides of the ID card, uploaded to the private idcard folder (signed
+ * policy); the front is read by OCR (POST /api/app/userInfo/getOcrResultByIDCardPic) and compared with
+ * the ID number of the draft.
+ */
+export function ApplyAuthPhotoRoute() {
+  return (
+    <main className={styles.page}>
+      <PageHeader title="证件上传" fallback="/apply_auth_form" />
+      <ApplySteps current={2} />
+      <RequireLogin>
+        <PhotoStep />
+      </RequireLogin>
     </main>
   );
 }

@@ -1,6 +1,11 @@
 import { Button } from 'antd-mobile';
 import { Link, useNavigate } from 'react-router';
+import { quotaPath } from '@/app/common/require-login';
+import { useChannelStore } from '@/features/channel/store';
+import { useDeviceReport } from '@/features/reporting/use-device-report';
 import { APR_LINE } from '@/features/skins/copy';
+import { isLoggedIn } from '@/lib/session';
+import { limitLabel, useApplyDetail } from './api';
 import styles from './apply.module.css';
 
 /** The apply section's brand mark. */
@@ -22,9 +27,46 @@ export function ApplyBrand() {
   );
 }
 
-/** `/apply_home`: the apply section's home. */
-export function ApplyHomeRoute() {
+/** The call to action for where the person stands (logged out, not submitted, submitted). */
+function HomeAction() {
   const navigate = useNavigate();
+  const code = useChannelStore((s) => s.adChannelCode);
+  const detail = useApplyDetail();
+  if (!isLoggedIn()) {
+    return (
+      <Button block color="primary" shape="rounded" size="large" onClick={() => navigate(quotaPath(code))}>
+        登录后立即申请
+      </Button>
+    );
+  }
+  if (detail.isLoading) {
+    return (
+      <Button block color="primary" shape="rounded" size="large" loading disabled>
+        加载中
+      </Button>
+    );
+  }
+  const submitted = detail.data && detail.data.submitStatus !== 0;
+  const chosen = limitLabel(detail.data?.applyLimit);
+  return (
+    <>
+      {chosen && !submitted && <p className={styles.note}>已选择额度：{chosen}，可继续完成申请</p>}
+      <Button
+        block
+        color="primary"
+        shape="rounded"
+        size="large"
+        onClick={() => navigate(submitted ? '/apply_result' : '/apply_limit')}
+      >
+        {submitted ? '查看审核结果' : chosen ? '继续申请' : '立即申请'}
+      </Button>
+    </>
+  );
+}
+
+/** `/apply_home`: the apply section's home (the step list and where the person stands). */
+export function ApplyHomeRoute() {
+  useDeviceReport();
   return (
     <main className={styles.page}>
       <header className={styles.hero}>
@@ -43,9 +85,7 @@ export function ApplyHomeRoute() {
           <li>审核结果：合作机构审核后通知您</li>
         </ol>
         <div className={styles.actions} style={{ padding: 'calc(16 * var(--px)) 0 0' }}>
-          <Button block color="primary" shape="rounded" size="large" onClick={() => navigate('/apply_limit')}>
-            立即申请
-          </Button>
+          <HomeAction />
         </div>
       </section>
       <section className={styles.panel}>

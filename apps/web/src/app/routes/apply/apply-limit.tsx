@@ -1,56 +1,85 @@
-import { Button, Slider } from 'antd-mobile';
-import { useState } from 'react';
+import { Button, Selector, Toast } from 'antd-mobile';
+import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
+import { fetchShownDraft } from '@/app/common/api';
+import { RequireLogin } from '@/app/common/require-login';
 import { PageHeader } from '@/components/page-header';
+import { useChannelStore } from '@/features/channel/store';
 import { APR_MAX, APR_MIN, monthlyPayment } from '@/features/skins/copy';
+import { LIMIT_CHOICES, useTempSave } from './api';
 import styles from './apply.module.css';
 import { ApplySteps } from './apply-steps';
 
-const MIN = 1_000;
-const MAX = 200_000;
-
-/** `/apply_limit`: choose the amount (额度评估). */
-export function ApplyLimitRoute() {
+function LimitChoice() {
   const navigate = useNavigate();
-  const [amount, setAmount] = useState(50_000);
+  const code = useChannelStore((s) => s.adChannelCode);
+  const [choice, setChoice] = useState<number | null>(null);
+  const save = useTempSave();
+
+  // The amount chosen before (the stored draft), if any.
+  useEffect(() => {
+    const controller = new AbortController();
+    fetchShownDraft(controller.signal)
+      .then((draft) => {
+        if (typeof draft.applyLimit === 'number') setChoice((c) => c ?? draft.applyLimit ?? null);
+      })
+      .catch(() => undefined);
+    return () => controller.abort();
+  }, []);
+
+  const selected = LIMIT_CHOICES.find((c) => c.value === choice);
+  const next = () => {
+    if (!selected) {
+      Toast.show('请选择您需要的借款额度');
+      return;
+    }
+    save.mutate(
+      { applyLimit: selected.value, ...(code ? { adChannelCode: code } : {}) },
+      { onSuccess: () => navigate('/apply_auth_form') },
+    );
+  };
+
+  return (
+    <>
+      <section className={styles.panel}>
+        <p className={styles.amountLabel}>您需要的借款额度</p>
+        <Selector
+          className={styles.choices}
+          columns={2}
+          aria-label="借款额度"
+          options={LIMIT_CHOICES.map((c) => ({ label: c.label, value: c.value }))}
+          value={choice === null ? [] : [choice]}
+          onChange={(v) => setChoice(v[0] ?? null)}
+        />
+      </section>
+      {selected && (
+        <section className={styles.panel}>
+          <p className={styles.note}>
+            以借{selected.sampleYuan.toLocaleString('en-US')}元、12期、年化利率{APR_MIN}%-{APR_MAX}
+            %估算，每期约
+            {monthlyPayment(selected.sampleYuan, 12, APR_MIN).toLocaleString('en-US')}-
+            {monthlyPayment(selected.sampleYuan, 12, APR_MAX).toLocaleString('en-US')}元，实际以机构审批为准
+          </p>
+        </section>
+      )}
+      <div className={styles.actions}>
+        <Button block color="primary" shape="rounded" size="large" loading={save.isPending} onClick={next}>
+          下一步
+        </Button>
+      </div>
+    </>
+  );
+}
+
+/** `/apply_limit`: choose the amount (额度评估), saved to the form draft (POST /api/user/info/tempSave). */
+export function ApplyLimitRoute() {
   return (
     <main className={styles.page}>
       <PageHeader title="额度评估" fallback="/apply_home" />
       <ApplySteps current={0} />
-      <section className={styles.panel}>
-        <p className={styles.amountLabel}>期望借款金额(元)</p>
-        <p className={styles.amount}>{amount.toLocaleString('en-US')}</p>
-        <Slider
-          min={MIN}
-          max={MAX}
-          step={1_000}
-          value={amount}
-          onChange={(v) => setAmount(Array.isArray(v) ? v[0]! : v)}
-          aria-label="借款金额"
-        />
-        <div className={styles.range}>
-          <span>{MIN.toLocaleString('en-US')}</span>
-          <span>{MAX.toLocaleString('en-US')}</span>
-        </div>
-      </section>
-      <section className={styles.panel}>
-        <p className={styles.note}>
-          按12期、年化利率{APR_MIN}%-{APR_MAX}%估算，每期约
-          {monthlyPayment(amount, 12, APR_MIN).toLocaleString('en-US')}-
-          {monthlyPayment(amount, 12, APR_MAX).toLocaleString('en-US')}元，实际以机构审批为准
-        </p>
-      </section>
-      <div className={styles.actions}>
-        <Button
-          block
-          color="primary"
-          shape="rounded"
-          size="large"
-          onClick={() => navigate(`/apply_auth_form?applyLimit=${amount}`)}
-        >
-          下一步
-        </Button>
-      </div>
+      <RequireLogin>
+        <LimitChoice />
+      </RequireLogin>
     </main>
   );
 }

@@ -1,8 +1,11 @@
 import { maskPhone } from '@lm/shared/mask';
 import { isValidPhone } from '@lm/shared/validators/phone';
 import { Button, List } from 'antd-mobile';
-import { useNavigate } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { useLoginUserInfo } from '@/features/account/api/get-login-user-info';
+import { useChannelStore } from '@/features/channel/store';
+import { useAgent } from '@/features/landing/api/get-agent';
+import { useTodayApplied } from '@/features/products/api/get-today-applied';
 import { isLoggedIn } from '@/lib/session';
 import styles from './apply.module.css';
 import { ApplyBrand } from './apply-home';
@@ -11,6 +14,47 @@ function Phone() {
   const info = useLoginUserInfo();
   const mobile = info.data?.mobile;
   return <h1>{mobile ? (isValidPhone(mobile) ? maskPhone(mobile) : mobile) : '—'}</h1>;
+}
+
+/** Today's applies (GET /api/product/listTodayApplyProduct). */
+function TodayApplied() {
+  const today = useTodayApplied();
+  if (today.isLoading) return null;
+  return (
+    <List header="今日申请" style={{ marginTop: 'calc(12 * var(--px))' }}>
+      {today.data?.length ? (
+        today.data.map((p) => (
+          <List.Item key={p.id} description={p.lenderLegalName}>
+            {p.productName}
+          </List.Item>
+        ))
+      ) : (
+        <List.Item>今天还没有申请记录</List.Item>
+      )}
+    </List>
+  );
+}
+
+/** The customer service of the channel (GET /api/agent/get): operator and hours. */
+function Service() {
+  const code = useChannelStore((s) => s.adChannelCode);
+  const [query] = useSearchParams();
+  const agent = useAgent(query.get('adChannelCode') ?? code);
+  if (!agent.data) return null;
+  const a = agent.data;
+  return (
+    <List header="客服与服务" style={{ marginTop: 'calc(12 * var(--px))' }}>
+      <List.Item
+        extra={a.online ? '在线' : '已下线'}
+        description={`服务时间 ${a.serviceHours.from}-${a.serviceHours.to}`}
+      >
+        {a.agentName}
+      </List.Item>
+      {a.operatorName && (
+        <List.Item description={a.operatorFilingNumber ?? undefined}>运营方：{a.operatorName}</List.Item>
+      )}
+    </List>
+  );
 }
 
 /** `/apply_my`: the apply section's account page. */
@@ -41,6 +85,8 @@ export function ApplyMyRoute() {
         <List.Item onClick={() => navigate('/my/application-record')}>申请记录</List.Item>
         <List.Item onClick={() => navigate('/my/safe-center')}>安全中心</List.Item>
       </List>
+      {loggedIn && <TodayApplied />}
+      <Service />
       <List header="协议与公告" style={{ marginTop: 'calc(12 * var(--px))' }}>
         <List.Item onClick={() => navigate('/jkr-register-agreement')}>借款人注册协议</List.Item>
         <List.Item onClick={() => navigate('/jkr-privacy-agreement')}>借款人隐私协议</List.Item>

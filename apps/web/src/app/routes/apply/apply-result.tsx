@@ -1,54 +1,132 @@
 import { Button } from 'antd-mobile';
-import { useNavigate, useSearchParams } from 'react-router';
+import { lazy, Suspense } from 'react';
+import { useNavigate } from 'react-router';
+import { RequireLogin } from '@/app/common/require-login';
 import { PageHeader } from '@/components/page-header';
+import { PageLoading } from '@/components/page-loading';
 import { ResultView } from '@/components/result-view';
+import { reportStep } from '@/features/analytics/reporter';
 import { useReportStep } from '@/features/analytics/use-report-step';
+import { useH5Config } from '@/features/channel/store';
+import { RetentionPopup } from '@/features/download/components/retention-popup';
+import { useTodayApplied } from '@/features/products/api/get-today-applied';
+import { useStatusResult } from './api';
 import styles from './apply.module.css';
 import { ApplySteps } from './apply-steps';
+import { resultStateOf } from './rules';
+
+const DownloadCard = lazy(() =>
+  import('@/features/download/components/download-card').then((m) => ({ default: m.DownloadCard })),
+);
 
 const STATES = {
-  auditing: {
+  draft: {
+    status: 'info',
+    title: '资料已保存',
+    text: '身份信息已保存。完善申请表后，即可为您匹配合适的合作机构。',
+  },
+  submitted: {
     status: 'waiting',
-    title: '资料审核中',
-    text: '您的资料已提交，审核结果将以短信通知您，请保持手机畅通。',
+    title: '资料已提交',
+    text: '已为您匹配合作机构，确认授权后机构才会收到您的资料并开始审核。',
   },
-  passed: {
+  authorized: {
     status: 'success',
-    title: '审核通过',
-    text: '合作机构将与您联系确认借款详情，放款前不会收取任何费用。',
-  },
-  rejected: {
-    status: 'error',
-    title: '暂未通过审核',
-    text: '很遗憾，本次申请暂未通过，您可以30天后再次申请。',
+    title: '机构审核中',
+    text: '您已授权的机构正在审核，结果将以短信通知您；放款前不会收取任何费用。',
   },
 } as const;
 
-/** `/apply_result?status=auditing|passed|rejected`: the apply section's result. */
-export function ApplyResultRoute() {
-  const navigate = useNavigate();
-  const [query] = useSearchParams();
-  useReportStep('visit_result');
-  const key = (query.get('status') ?? 'auditing') as keyof typeof STATES;
-  const state = STATES[key] ?? STATES.auditing;
+function TodayApplied() {
+  const today = useTodayApplied();
+  if (!today.data?.length) return null;
   return (
-    <main className={styles.page}>
-      <PageHeader title="审核结果" fallback="/apply_home" />
-      <ApplySteps current={3} />
+    <section className={styles.panel}>
+      <h2 className={styles.cardTitle}>今日已申请</h2>
+      <ul className={styles.applied}>
+        {today.data.map((p) => (
+          <li key={p.id}>
+            <span>
+              {p.productName}
+              <small>{p.lenderLegalName}</small>
+            </span>
+            <time dateTime={p.appliedAt}>
+              {new Date(Date.parse(p.appliedAt) + 8 * 3600_000).toISOString().slice(11, 16)}
+            </time>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function Result() {
+  const navigate = useNavigate();
+  const config = useH5Config();
+  const status = useStatusResult();
+  if (status.isLoading) return <PageLoading />;
+  if (status.isError || !status.data) {
+    return (
+      <ResultView
+        status="error"
+        title="结果加载失败"
+        description="请检查网络后重试"
+        actions={
+          <Button block color="primary" shape="rounded" onClick={() => void status.refetch()}>
+            重新加载
+          </Button>
+        }
+      />
+    );
+  }
+  const key = resultStateOf(status.data.submitStatus);
+  const state = STATES[key];
+  const next =
+    key === 'draft'
+      ? { label: '完善申请表', to: config.flowRoutes.form }
+      : key === 'submitted'
+        ? { label: '查看匹配机构', to: config.flowRoutes.rematch }
+        : { label: '查看申请记录', to: '/my/application-record' };
+  return (
+    <>
       <ResultView
         status={state.status}
         title={state.title}
         description={state.text}
         actions={
           <>
-            <Button block color="primary" shape="rounded" size="large" onClick={() => navigate('/apply_my')}>
-              查看我的申请
+            <Button block color="primary" shape="rounded" size="large" onClick={() => navigate(next.to)}>
+              {next.label}
             </Button>
-            <Button block fill="none" onClick={() => navigate('/apply_home', { replace: true })}>
-              返回首页
+            <Button block fill="none" onClick={() => navigate('/apply_my')}>
+              我的
             </Button>
           </>
         }
+      />
+      <TodayApplied />
+      <Suspense fallback={null}>
+        <div id="download-card">
+          <DownloadCard onDownloadTap={() => void reportStep('download_app')} />
+        </div>
+      </Suspense>
+    </>
+  );
+}
+
+/** `/apply_result`: where the application stands (GET /api/user/info/status/result). */
+export function ApplyResultRoute() {
+  useReportStep('visit_result');
+  return (
+    <main className={styles.page}>
+      <PageHeader title="审核结果" fallback="/apply_home" />
+      <ApplySteps current={3} />
+      <RequireLogin>
+        <Result />
+      </RequireLogin>
+      <RetentionPopup
+        onShow={() => void reportStep('retention_popup')}
+        onDownload={() => document.getElementById('download-card')?.scrollIntoView({ behavior: 'smooth' })}
       />
     </main>
   );

@@ -1,5 +1,7 @@
 import { SuccessView } from '@/app/common/success-view';
 import { PageHeader } from '@/components/page-header';
+import { reportStep } from '@/features/analytics/reporter';
+import { RetentionPopup } from '@/features/download/components/retention-popup';
 import styles from '../routes.module.css';
 
 /** `/fill-information/success` with the options of spec §2. */
@@ -8,6 +10,7 @@ export function FillInformationSuccessRoute() {
     <main className={styles.page}>
       <PageHeader title="申请结果" fallback="/borrow-money" />
       <SuccessView />
+      <RetentionPopup onShow={() => void reportStep('retention_popup')} />
     </main>
   );
 }

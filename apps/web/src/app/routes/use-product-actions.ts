@@ -1,0 +1,36 @@
+import type { ProductItem } from '@lm/shared/schemas/product';
+import { useNavigate } from 'react-router';
+import { vouchPartnerUrl } from '@/app/common/consent-result';
+import { quotaPath } from '@/app/common/require-login';
+import { useChannelStore } from '@/features/channel/store';
+import { useApplyProduct } from '@/features/products/use-apply-product';
+import { reportClick } from '@/features/reporting/client';
+import { toast } from '@/lib/toast';
+
+/**
+ * 去申请 on the product pages (/advertising, /borrow-money, /you-xin-detail): the click report, the
+ * login prompt, POST /api/product/apply, then the partner page through /inline-page (the URL our
+ * server answered is vouched for, as consent answers are) or the channel's application form.
+ */
+export function useProductActions() {
+  const navigate = useNavigate();
+  const code = useChannelStore((s) => s.adChannelCode);
+  const formRoute = useChannelStore((s) => s.config.flowRoutes.form);
+  const { apply, applyingId } = useApplyProduct({
+    onLogin: () => navigate(quotaPath(code)),
+    onPartnerPage: (url, product) => {
+      vouchPartnerUrl(url);
+      const name = product.yqlWholeProcessBumpVO?.partnerProductName || product.productName;
+      navigate(`/inline-page?url=${encodeURIComponent(url)}&productName=${encodeURIComponent(name)}`);
+    },
+    onFormFlow: (product) => {
+      toast.show(`${product.productName}需完善资料后由机构审核`);
+      navigate(formRoute);
+    },
+  });
+  const onApply = (product: ProductItem, placement: number) => {
+    void reportClick('product_apply', { productId: product.id, placement });
+    apply(product, placement);
+  };
+  return { onApply, applyingId };
+}

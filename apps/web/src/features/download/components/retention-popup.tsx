@@ -1,0 +1,68 @@
+import { Button, CenterPopup } from 'antd-mobile';
+import { useEffect, useRef } from 'react';
+import { useBlocker, useNavigate } from 'react-router';
+import { sessionStore } from '@/lib/storage';
+import styles from './download.module.css';
+
+export const RETENTION_SHOWN_KEY = 'RETENTION_POPUP_SHOWN';
+
+/** Whether this browser session already showed the retention popup. */
+export function retentionShown(store = sessionStore): boolean {
+  return store.get(RETENTION_SHOWN_KEY) === '1';
+}
+
+export interface RetentionPopupProps {
+  /** The popup opened (the page reports the analytics step "retention popup"). */
+  onShow?(): void;
+  /** "下载App": e.g. scroll to the download card (default: go to /download); the popup closes. */
+  onDownload?(): void;
+}
+
+/**
+ * The retention popup of the result pages: the first time in a browser session the person presses
+ * back (a POP navigation), the navigation waits and the popup asks them to stay or get the app;
+ * 仍要离开 lets the navigation through. Other navigations (links, buttons) are never held.
+ */
+export function RetentionPopup({ onShow, onDownload }: RetentionPopupProps) {
+  const navigate = useNavigate();
+  const blocker = useBlocker(({ historyAction }) => historyAction === 'POP' && !retentionShown());
+  const reported = useRef(false);
+  const open = blocker.state === 'blocked';
+
+  useEffect(() => {
+    if (open && !reported.current) {
+      reported.current = true;
+      sessionStore.set(RETENTION_SHOWN_KEY, '1');
+      onShow?.();
+    }
+  }, [open, onShow]);
+
+  return (
+    <CenterPopup visible={open} onMaskClick={() => blocker.reset?.()} aria-label="温馨提示">
+      <div className={styles.popup}>
+        <h2>确定要离开吗？</h2>
+        <p>您的申请结果已保存。下载App可实时查看审核进度，机构联系您时第一时间提醒。</p>
+        <div className={styles.popupActions}>
+          <Button
+            block
+            color="primary"
+            shape="rounded"
+            onClick={() => {
+              blocker.reset?.();
+              if (onDownload) onDownload();
+              else navigate('/download');
+            }}
+          >
+            下载App，查看进度
+          </Button>
+          <Button block shape="rounded" onClick={() => blocker.reset?.()}>
+            留在本页
+          </Button>
+          <Button block fill="none" onClick={() => blocker.proceed?.()}>
+            仍要离开
+          </Button>
+        </div>
+      </div>
+    </CenterPopup>
+  );
+}

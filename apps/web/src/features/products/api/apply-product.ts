@@ -1,0 +1,32 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
+import type { MutationConfig } from '@/lib/react-query';
+
+export interface ApplyProductInput {
+  productId: string;
+  /** Spec §3 ad placement of the card tapped. */
+  entranceType: number;
+}
+
+export interface ApplyProductData {
+  /** The partner page to open in /inline-page; null: the product takes leads through the form. */
+  thirdpartyTargetUrl: string | null;
+  linkType: number;
+}
+
+/** POST /api/product/apply (appH5 4: the H5). */
+export function applyProduct(input: ApplyProductInput): Promise<ApplyProductData> {
+  return api.post<ApplyProductData>('/api/product/apply', { ...input, appH5: 4 }, { cancelPrevious: false });
+}
+
+export function useApplyProductMutation(config?: MutationConfig<typeof applyProduct>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    ...config,
+    mutationFn: applyProduct,
+    onSuccess: async (...args) => {
+      await queryClient.invalidateQueries({ queryKey: ['products', 'today-applied'] });
+      await config?.onSuccess?.(...args);
+    },
+  });
+}
