@@ -228,7 +228,8 @@ export const staff = pgTable(
     mobileHash: text('mobile_hash').notNull(),
     mobileMasked: text('mobile_masked').notNull(),
     passwordHash: text('password_hash'),
-    role: text('role', { enum: ['admin', 'operator', 'viewer'] }).notNull(),
+    /** channel_partner: read-only figures of `channelCodes` (issue 7). */
+    role: text('role', { enum: ['admin', 'operator', 'viewer', 'channel_partner'] }).notNull(),
     status: text('status', { enum: ['active', 'disabled'] })
       .notNull()
       .default('active'),
@@ -501,8 +502,18 @@ export const consents = pgTable(
   (t) => [index('consents_user').on(t.userId, t.createdAt)],
 );
 
-/** `withdrawn`: the consent was withdrawn (or the account cancelled) before the lead was delivered. */
-export type LeadStatus = 'pending' | 'delivered' | 'dead' | 'redirect' | 'awaiting_callback' | 'withdrawn';
+/**
+ * `withdrawn`: the consent was withdrawn (or the account cancelled) before the lead was delivered.
+ * `discarded`: an operator gave up on a dead letter (issue 7); it is never sent.
+ */
+export type LeadStatus =
+  | 'pending'
+  | 'delivered'
+  | 'dead'
+  | 'redirect'
+  | 'awaiting_callback'
+  | 'withdrawn'
+  | 'discarded';
 
 /**
  * The outbox: one lead per consent, written in the consent's transaction. The delivery worker sends
@@ -534,7 +545,7 @@ export const leads = pgTable(
     /** From the automatic (Haier) form: the person confirmed pre-selected answers. */
     autoForm: boolean('auto_form').notNull().default(false),
     status: text('status', {
-      enum: ['pending', 'delivered', 'dead', 'redirect', 'awaiting_callback', 'withdrawn'],
+      enum: ['pending', 'delivered', 'dead', 'redirect', 'awaiting_callback', 'withdrawn', 'discarded'],
     }).notNull(),
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: ts('next_attempt_at').notNull().defaultNow(),

@@ -122,7 +122,8 @@ export const checkMobileLoginData = z.object({
   registered: z.boolean(),
 });
 
-export const staffRoleSchema = z.enum(['admin', 'operator', 'viewer']);
+/** channel_partner: an outside channel's read-only login that sees only its channels' figures (issue 7). */
+export const staffRoleSchema = z.enum(['admin', 'operator', 'viewer', 'channel_partner']);
 export type StaffRole = z.infer<typeof staffRoleSchema>;
 
 export const staffSendCodeBody = z.object({ phone: phoneSchema });

@@ -77,6 +77,7 @@ export const LEAD_STATUSES = [
   'redirect',
   'awaiting_callback',
   'withdrawn',
+  'discarded',
 ] as const;
 export type LeadStatusValue = (typeof LEAD_STATUSES)[number];
 export const LEAD_STATUS_LABELS: Record<LeadStatusValue, string> = {
@@ -86,6 +87,7 @@ export const LEAD_STATUS_LABELS: Record<LeadStatusValue, string> = {
   redirect: '已跳转机构页面',
   awaiting_callback: '等待机构处理',
   withdrawn: '已撤回授权，未发送',
+  discarded: '发送失败，已停止发送',
 };
 
 /** GET /api/user/applications?page=1&pageSize=20 */

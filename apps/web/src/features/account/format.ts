@@ -29,6 +29,7 @@ export const LEAD_STATUS_TEXT: Record<LeadStatusValue, string> = {
   redirect: '已跳转机构页面',
   awaiting_callback: '等待机构处理',
   withdrawn: '已撤回授权，未发送',
+  discarded: '发送失败，已停止发送',
 };
 
 export const NOTICE_KIND_TEXT: Record<NoticeKind, string> = {

@@ -1,4 +1,4 @@
-export type StaffRole = 'admin' | 'operator' | 'viewer';
+export type StaffRole = 'admin' | 'operator' | 'viewer' | 'channel_partner';
 
 export interface Staff {
   id: number;
