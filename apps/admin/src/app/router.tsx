@@ -8,6 +8,31 @@ const Dashboard = lazy(() => import('./routes/app/dashboard').then((m) => ({ def
 const PrivacyDeletions = lazy(() =>
   import('./routes/app/privacy-deletions').then((m) => ({ default: m.PrivacyDeletionsRoute })),
 );
+const Channels = lazy(() => import('./routes/app/channels').then((m) => ({ default: m.ChannelsRoute })));
+const ChannelEdit = lazy(() =>
+  import('./routes/app/channel-edit').then((m) => ({ default: m.ChannelEditRoute })),
+);
+const Partners = lazy(() => import('./routes/app/partners').then((m) => ({ default: m.PartnersRoute })));
+const PartnerEdit = lazy(() =>
+  import('./routes/app/partner-edit').then((m) => ({ default: m.PartnerEditRoute })),
+);
+const Products = lazy(() => import('./routes/app/products').then((m) => ({ default: m.ProductsRoute })));
+const ProductEdit = lazy(() =>
+  import('./routes/app/product-edit').then((m) => ({ default: m.ProductEditRoute })),
+);
+const RuleTester = lazy(() =>
+  import('./routes/app/rule-tester').then((m) => ({ default: m.RuleTesterRoute })),
+);
+const Leads = lazy(() => import('./routes/app/leads').then((m) => ({ default: m.LeadsRoute })));
+const LeadDetail = lazy(() =>
+  import('./routes/app/lead-detail').then((m) => ({ default: m.LeadDetailRoute })),
+);
+const Deliveries = lazy(() =>
+  import('./routes/app/deliveries').then((m) => ({ default: m.DeliveriesRoute })),
+);
+const AuditLog = lazy(() => import('./routes/app/audit-log').then((m) => ({ default: m.AuditLogRoute })));
+const Funnel = lazy(() => import('./routes/app/funnel').then((m) => ({ default: m.FunnelRoute })));
+const Staff = lazy(() => import('./routes/app/staff').then((m) => ({ default: m.StaffRoute })));
 const NotFound = lazy(() => import('./routes/not-found').then((m) => ({ default: m.NotFoundRoute })));
 
 export const router = createBrowserRouter(
@@ -23,6 +48,19 @@ export const router = createBrowserRouter(
           children: [
             { index: true, element: <Dashboard /> },
             { path: 'privacy/deletions', element: <PrivacyDeletions /> },
+            { path: 'channels', element: <Channels /> },
+            { path: 'channels/:id', element: <ChannelEdit /> },
+            { path: 'partners', element: <Partners /> },
+            { path: 'partners/:id', element: <PartnerEdit /> },
+            { path: 'products', element: <Products /> },
+            { path: 'products/:id', element: <ProductEdit /> },
+            { path: 'rule-tester', element: <RuleTester /> },
+            { path: 'leads', element: <Leads /> },
+            { path: 'leads/:userId', element: <LeadDetail /> },
+            { path: 'deliveries', element: <Deliveries /> },
+            { path: 'audit-log', element: <AuditLog /> },
+            { path: 'funnel', element: <Funnel /> },
+            { path: 'staff', element: <Staff /> },
           ],
         },
         { path: '*', element: <NotFound /> },
