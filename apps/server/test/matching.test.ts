@@ -169,11 +169,13 @@ describe(`per-lender consent (${BACKEND})`, () => {
     expect(res.statusCode, res.body).toBe(200);
     const data = body<{
       submitStatus: number;
-      consented: { productId: string; consentId: number }[];
+      consented: { productId: string; consentId: number; lenderName: string; aprBps: number | null }[];
       declined: string[];
     }>(res).data;
     expect(data.submitStatus).toBe(10);
     expect(data.consented.map((c) => c.productId)).toEqual([ticked.id]);
+    // The result names the lender (legal name) and the APR of what was consented to.
+    expect(data.consented[0]).toMatchObject({ lenderName: ticked.lender.legalName, aprBps: ticked.aprBps });
     expect(data.declined.sort()).toEqual(
       offers
         .slice(1)

@@ -129,6 +129,9 @@ export const authData = z.object({
     z.object({
       productId: z.string(),
       productName: z.string(),
+      /** The lender's legal name and the APR (bps) of the product: shown on every result. */
+      lenderName: z.string(),
+      aprBps: z.number().int().nullable(),
       consentId: z.number().int(),
       /** 'api' delivered by the server; 'h5Redirect' open thirdpartyTargetUrl; others wait for the lender. */
       mode: z.string(),

@@ -33,6 +33,9 @@ export interface ConsentMeta {
 export interface ConsentedItem {
   productId: string;
   productName: string;
+  /** The lender's legal name and the product's APR (bps): every result names both (issue 6). */
+  lenderName: string;
+  aprBps: number | null;
   consentId: number;
   mode: DeliveryMode;
   thirdpartyTargetUrl: string | null;
@@ -255,6 +258,8 @@ export class ConsentService {
       const consented: ConsentedItem[] = items.map(({ id, offer, mode, url }) => ({
         productId: String(id),
         productName: offer.product.productName,
+        lenderName: offer.partner.legalName,
+        aprBps: offer.product.aprBps,
         consentId: consentOf.get(offer.offerId)!,
         mode,
         thirdpartyTargetUrl: url,

@@ -24,7 +24,15 @@ function memoryStore() {
 const answer = {
   submitStatus: 10,
   consented: [
-    { productId: '3', productName: '星河信用贷', consentId: 1, mode: 'api', thirdpartyTargetUrl: null },
+    {
+      productId: '3',
+      productName: '星河信用贷',
+      lenderName: '星河消费金融有限公司',
+      aprBps: 1800,
+      consentId: 1,
+      mode: 'api',
+      thirdpartyTargetUrl: null,
+    },
     {
       productId: '14',
       productName: '南湖e贷',
@@ -45,12 +53,23 @@ describe('parseAuthAnswer', () => {
       ['14', 'h5Redirect'],
     ]);
     expect(parsed.declined).toEqual(['9']);
+    // Every result names the lender and the APR (issue 6).
+    expect(parsed.consented[0]).toMatchObject({ lenderName: '星河消费金融有限公司', aprBps: 1800 });
+    expect(parsed.consented[1]).toMatchObject({ lenderName: null, aprBps: null });
   });
 
   it('is lenient with missing or malformed parts', () => {
     expect(parseAuthAnswer(null)).toEqual({ submitStatus: null, consented: [], declined: [] });
     expect(parseAuthAnswer({ consented: [{ productId: 5 }, { x: 1 }, 'y'] }).consented).toEqual([
-      { productId: '5', productName: '合作机构', consentId: null, mode: 'api', thirdpartyTargetUrl: null },
+      {
+        productId: '5',
+        productName: '合作机构',
+        lenderName: null,
+        aprBps: null,
+        consentId: null,
+        mode: 'api',
+        thirdpartyTargetUrl: null,
+      },
     ]);
   });
 });

@@ -29,6 +29,9 @@ export const CONSENT_SESSION_KEYS = {
 export interface ConsentedItem {
   productId: string;
   productName: string;
+  /** The lender's legal name and the APR in bps (null: not given). */
+  lenderName: string | null;
+  aprBps: number | null;
   consentId: number | null;
   /** 'api' delivered by the server; 'h5Redirect' open thirdpartyTargetUrl; others wait for the lender. */
   mode: string;
@@ -56,6 +59,8 @@ function toItem(raw: unknown): ConsentedItem | null {
   return {
     productId,
     productName: str(raw.productName) ?? '合作机构',
+    lenderName: str(raw.lenderName),
+    aprBps: typeof raw.aprBps === 'number' && Number.isInteger(raw.aprBps) ? raw.aprBps : null,
     consentId: typeof raw.consentId === 'number' ? raw.consentId : null,
     mode: str(raw.mode) ?? 'api',
     thirdpartyTargetUrl: str(raw.thirdpartyTargetUrl),

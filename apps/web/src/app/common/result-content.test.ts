@@ -6,6 +6,8 @@ import { consentModeText, resultContent } from './result-content';
 const consent: ConsentedItem = {
   productId: '3',
   productName: '星河信用贷',
+  lenderName: '星河消费金融有限公司',
+  aprBps: 1800,
   consentId: 1,
   mode: 'api',
   thirdpartyTargetUrl: null,

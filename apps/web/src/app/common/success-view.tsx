@@ -24,6 +24,13 @@ function ConsentList({ consents }: { consents: readonly ConsentedItem[] }) {
             <li key={c.productId} className={styles.consent}>
               <div className={styles.consentText}>
                 <strong>{c.productName}</strong>
+                {(c.lenderName || c.aprBps !== null) && (
+                  <span>
+                    {c.lenderName ?? ''}
+                    {c.lenderName && c.aprBps !== null ? ' · ' : ''}
+                    {c.aprBps !== null ? `年化利率 ${(c.aprBps / 100).toFixed(2)}%` : ''}
+                  </span>
+                )}
                 <span>{consentModeText(c.mode)}</span>
                 <Link to={withQuery('/information-agreement', { productId: c.productId, consented: 1 })}>
                   查看您同意的授权书
