@@ -125,10 +125,10 @@ async function visit(page: Page, v: Visit): Promise<string[]> {
   page.on('requestfailed', onFailed);
   try {
     await page.goto(`${server.url}${v.path}`, { waitUntil: 'load' });
-    await page.waitForLoadState('networkidle', { timeout: 10_000 }).catch(() => undefined);
+    await page.waitForLoadState('networkidle', { timeout: 6_000 }).catch(() => undefined);
     // Flow pages navigate on after the spec's 500 ms delay: let them land, then settle again.
     await page.waitForTimeout(800);
-    await page.waitForLoadState('networkidle', { timeout: 10_000 }).catch(() => undefined);
+    await page.waitForLoadState('networkidle', { timeout: 4_000 }).catch(() => undefined);
     const text = (await page.locator('body').innerText()).trim();
     if (text.length < 4) problems.push('blank page');
     if (text.includes('页面不存在')) problems.push(`not found page at ${new URL(page.url()).pathname}`);
@@ -222,7 +222,7 @@ describe('every route of spec §2 at a phone viewport', () => {
     ];
     const failures = await walk(false, visits);
     expect(failures).toEqual({});
-  });
+  }, 300_000);
 
   it('a logged-in person’s pages render without errors', async () => {
     const authOptions = q({
@@ -276,5 +276,5 @@ describe('every route of spec §2 at a phone viewport', () => {
     ];
     const failures = await walk(true, visits);
     expect(failures).toEqual({});
-  });
+  }, 300_000);
 });
