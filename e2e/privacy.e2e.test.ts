@@ -7,31 +7,14 @@ import { readFileSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch, phonePage, shot, unexpectedErrors } from './browser.ts';
+import { type ApiInit, apiCall, DEMO_FORM, loginPerson, signIn } from './person.ts';
 import { newDataDir, type RunningServer, startServer } from './server.ts';
 
 let server: RunningServer;
 let browser: Browser;
 const dataDir = newDataDir();
 
-interface Envelope<T> {
-  code: number;
-  msg: string;
-  data: T;
-}
-
-async function api<T>(path: string, init: { method?: string; body?: unknown; token?: string } = {}) {
-  const res = await fetch(`${server.url}${path}`, {
-    method: init.method ?? (init.body ? 'POST' : 'GET'),
-    headers: {
-      ...(init.body ? { 'content-type': 'application/json' } : {}),
-      ...(init.token ? { accessToken: init.token } : {}),
-    },
-    body: init.body ? JSON.stringify(init.body) : undefined,
-  });
-  const body = (await res.json()) as Envelope<T>;
-  if (body.code !== 200) throw new Error(`${path}: ${body.code} ${body.msg}`);
-  return body.data;
-}
+const api = <T>(path: string, init?: ApiInit) => apiCall<T>(server.url, path, init);
 
 interface Sharing {
   list: {
@@ -54,33 +37,11 @@ afterAll(async () => {
 
 describe('who has my data, in Chromium', () => {
   it('withdrawal stops a pending delivery; export returns the person’s data', async () => {
-    const phone = `138${String(Date.now()).slice(-8)}`;
-    await api('/api/login/sendPhoneVerifyCode', { body: { phone } });
-    const [sms] = await api<{ code: string }[]>(`/api/dev/sms-outbox?phone=${phone}`);
-    const login = await api<{ token: string; loginUser: { uid: number } }>('/api/login', {
-      body: { mobile: phone, code: sms!.code, adChannelCode: 'demo', abTestType: 17 },
-    });
-    const token = login.token;
+    const person = await loginPerson(server.url, '138');
+    const { token, phone } = person;
     const match = await api<{ mayAuthProductList: { id: string }[] }>('/api/user/info/save', {
       token,
-      body: {
-        adChannelCode: 'demo',
-        isHuaWeiPhone: false,
-        applyLimit: 2,
-        job: 1,
-        payoffForm: 1,
-        socialSecurity: 2,
-        housingFund: 2,
-        insurance: 2,
-        houseProperty: 2,
-        carProperty: 1,
-        sesameCredit: 4,
-        creditInvestigation: 1,
-        realName: '张三',
-        identity: '110101199003074514',
-        workCity: '深圳市',
-        workCityCode: '440300',
-      },
+      body: DEMO_FORM,
     });
     const consent = await api<{ consented: { productId: string; mode: string }[] }>('/api/user/info/auth', {
       method: 'PUT',
@@ -95,15 +56,7 @@ describe('who has my data, in Chromium', () => {
     const [withdrawn, kept] = pendingLenders as [Sharing['list'][0], Sharing['list'][0]];
 
     const { page, errors, context } = await phonePage(browser);
-    await context.addInitScript(
-      (s: { token: string; uid: number; phone: string }) => {
-        localStorage.setItem('ad_channel_code', 'demo');
-        localStorage.setItem('TOKEN', s.token);
-        localStorage.setItem('user_uid', String(s.uid));
-        localStorage.setItem('user_phone', s.phone);
-      },
-      { token, uid: login.loginUser.uid, phone },
-    );
+    await signIn(context, person);
     await page.goto(`${server.url}/my/data-sharing`);
     const card = page
       .locator('article, section, li, div')

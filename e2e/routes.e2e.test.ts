@@ -10,6 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGREEMENT_PAGES } from '../packages/shared/src/channel.ts';
 import { launch, SCREENSHOT_DIR } from './browser.ts';
+import { type ApiInit, apiCall, DEMO_FORM, loginPerson, signIn } from './person.ts';
 import { type RunningServer, startServer } from './server.ts';
 
 const ROUTE_SHOTS = resolve(SCREENSHOT_DIR, 'routes');
@@ -18,68 +19,18 @@ let server: RunningServer;
 let browser: Browser;
 let session: { token: string; uid: number; phone: string; productId: string; match: unknown };
 
-interface Envelope<T> {
-  code: number;
-  msg: string;
-  data: T;
-}
-
-async function api<T>(path: string, init: { method?: string; body?: unknown; token?: string } = {}) {
-  const res = await fetch(`${server.url}${path}`, {
-    method: init.method ?? (init.body ? 'POST' : 'GET'),
-    headers: {
-      ...(init.body ? { 'content-type': 'application/json' } : {}),
-      ...(init.token ? { accessToken: init.token } : {}),
-    },
-    body: init.body ? JSON.stringify(init.body) : undefined,
-  });
-  const body = (await res.json()) as Envelope<T>;
-  if (body.code !== 200) throw new Error(`${path}: ${body.code} ${body.msg}`);
-  return body.data;
-}
+const api = <T>(path: string, init?: ApiInit) => apiCall<T>(server.url, path, init);
 
 /** A person who logged in on the demo channel, submitted the form and consented to one lender. */
 async function preparePerson() {
-  const phone = `139${String(Date.now()).slice(-8)}`;
-  await api('/api/login/sendPhoneVerifyCode', { body: { phone } });
-  const outbox = await api<{ code: string }[]>(`/api/dev/sms-outbox?phone=${phone}`);
-  const login = await api<{ token: string; loginUser: { uid: number } }>('/api/login', {
-    body: { mobile: phone, code: outbox[0]!.code, adChannelCode: 'demo', abTestType: 17 },
-  });
-  const token = login.token;
-  const match = await api<{ productMatchInfo?: { id: string }[] } & Record<string, unknown>>(
-    '/api/user/info/save',
-    {
-      token,
-      body: {
-        adChannelCode: 'demo',
-        isHuaWeiPhone: false,
-        applyLimit: 2,
-        job: 1,
-        payoffForm: 1,
-        socialSecurity: 2,
-        housingFund: 2,
-        insurance: 2,
-        houseProperty: 2,
-        carProperty: 1,
-        sesameCredit: 4,
-        creditInvestigation: 1,
-        realName: '张三',
-        identity: '110101199003074514',
-        workCity: '深圳市',
-        workCityCode: '440300',
-      },
-    },
-  );
-  const status = await api<{ list?: { id: string }[] } | { id: string }[] | null>(
-    '/api/user/info/status/result',
-    { token },
-  ).catch(() => null);
-  const offers = findOffers(match) ?? findOffers(status);
+  const person = await loginPerson(server.url);
+  const token = person.token;
+  const match = await api<Record<string, unknown>>('/api/user/info/save', { token, body: DEMO_FORM });
+  const offers = findOffers(match);
   if (!offers?.length) throw new Error(`no offers for the demo form: ${JSON.stringify(match)}`);
   const productId = String(offers[0]!.id);
   await api('/api/user/info/auth', { method: 'PUT', token, body: { productIds: [productId] } });
-  return { token, uid: login.loginUser.uid, phone, productId, match };
+  return { ...person, productId, match };
 }
 
 /** The offered products in a save/status answer (a list of {id} somewhere in it). */
@@ -155,17 +106,7 @@ async function phone(loggedIn: boolean) {
     userAgent:
       'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1',
   });
-  await context.addInitScript(
-    (s: { token: string; uid: number; phone: string } | null) => {
-      localStorage.setItem('ad_channel_code', 'demo');
-      if (s) {
-        localStorage.setItem('TOKEN', s.token);
-        localStorage.setItem('user_uid', String(s.uid));
-        localStorage.setItem('user_phone', s.phone);
-      }
-    },
-    loggedIn ? session : null,
-  );
+  await signIn(context, loggedIn ? session : null);
   return context;
 }
 

@@ -1,0 +1,81 @@
+/**
+ * Helpers for journeys that prepare a person through the API before the browser takes over: the
+ * envelope-checking call, the demo application form, and a logged-in person with their session.
+ */
+import type { BrowserContext } from 'playwright-core';
+
+interface Envelope<T> {
+  code: number;
+  msg: string;
+  data: T;
+}
+
+export interface ApiInit {
+  method?: string;
+  body?: unknown;
+  token?: string;
+}
+
+/** Calls the API of `baseUrl`; answers `data`, or throws with the envelope's code and message. */
+export async function apiCall<T>(baseUrl: string, path: string, init: ApiInit = {}): Promise<T> {
+  const res = await fetch(`${baseUrl}${path}`, {
+    method: init.method ?? (init.body ? 'POST' : 'GET'),
+    headers: {
+      ...(init.body ? { 'content-type': 'application/json' } : {}),
+      ...(init.token ? { accessToken: init.token } : {}),
+    },
+    body: init.body ? JSON.stringify(init.body) : undefined,
+  });
+  const body = (await res.json()) as Envelope<T>;
+  if (body.code !== 200) throw new Error(`${path}: ${body.code} ${body.msg}`);
+  return body.data;
+}
+
+/** The demo application form: a Shenzhen employee several seeded lenders match. */
+export const DEMO_FORM = {
+  adChannelCode: 'demo',
+  isHuaWeiPhone: false,
+  applyLimit: 2,
+  job: 1,
+  payoffForm: 1,
+  socialSecurity: 2,
+  housingFund: 2,
+  insurance: 2,
+  houseProperty: 2,
+  carProperty: 1,
+  sesameCredit: 4,
+  creditInvestigation: 1,
+  realName: '张三',
+  identity: '110101199003074514',
+  workCity: '深圳市',
+  workCityCode: '440300',
+} as const;
+
+export interface Person {
+  token: string;
+  uid: number;
+  phone: string;
+}
+
+/** A new person logged in on the demo channel with the code from the dev SMS outbox. */
+export async function loginPerson(baseUrl: string, prefix = '139'): Promise<Person> {
+  const phone = `${prefix}${String(Date.now()).slice(-8)}`;
+  await apiCall(baseUrl, '/api/login/sendPhoneVerifyCode', { body: { phone } });
+  const [sms] = await apiCall<{ code: string }[]>(baseUrl, `/api/dev/sms-outbox?phone=${phone}`);
+  const login = await apiCall<{ token: string; loginUser: { uid: number } }>(baseUrl, '/api/login', {
+    body: { mobile: phone, code: sms!.code, adChannelCode: 'demo', abTestType: 17 },
+  });
+  return { token: login.token, uid: login.loginUser.uid, phone };
+}
+
+/** Makes every page of `context` start logged in as `person` on the demo channel (as the H5 stores it). */
+export async function signIn(context: BrowserContext, person: Person | null): Promise<void> {
+  await context.addInitScript((p: Person | null) => {
+    localStorage.setItem('ad_channel_code', 'demo');
+    if (p) {
+      localStorage.setItem('TOKEN', p.token);
+      localStorage.setItem('user_uid', String(p.uid));
+      localStorage.setItem('user_phone', p.phone);
+    }
+  }, person);
+}
