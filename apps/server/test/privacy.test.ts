@@ -9,6 +9,7 @@ import type {
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
+  auditLog,
   consents,
   leads,
   matchRuns,
@@ -592,6 +593,17 @@ describe(`deletion on cancellation (${BACKEND})`, () => {
       status: 'pending',
       attempts: 0,
     });
+    // The re-queue is in the audit log: who, which notice, from which state.
+    const [entry] = await db()
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.entity, 'notice'), eq(auditLog.entityId, String(dead[0]!.id))));
+    expect(entry).toMatchObject({
+      action: 'retry',
+      before: { status: 'dead' },
+      after: { status: 'pending' },
+    });
+    expect(entry!.staffId).not.toBeNull();
     await drain();
     const [done] = await db()
       .select()

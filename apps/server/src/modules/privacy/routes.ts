@@ -170,7 +170,7 @@ const privacyRoutes: FastifyPluginAsync = async (root) => {
       },
     },
     async (req) => {
-      const item = await privacy.retryNotice(req.params.id);
+      const item = await privacy.retryNotice(req.params.id, req);
       req.log.info({ notice: req.params.id, staff: req.staffMember?.id }, 'partner notice re-queued');
       return ok(item);
     },

@@ -8,6 +8,7 @@ import type {
   SessionItem,
 } from '@lm/shared/schemas/privacy';
 import { and, asc, count, desc, eq, gte, inArray, isNull, lt, ne, or, sql } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import {
   applicationDrafts,
@@ -29,6 +30,7 @@ import {
 } from '../../db/schema.ts';
 import { decryptField, encryptField, type KeyRing } from '../../lib/crypto.ts';
 import { appError } from '../../lib/errors.ts';
+import { recordAudit } from '../audit/service.ts';
 import {
   addWorkingDays,
   deviceSummary,
@@ -700,7 +702,8 @@ export class PrivacyService {
    * Sends a notice again: a dead one (any kind), or a deletion the lender acknowledged but has not
    * confirmed (a reminder; same idempotency key). Attempts count again from zero.
    */
-  async retryNotice(id: number, now = new Date()): Promise<AdminNoticeItem> {
+  /** `req`: the staff member's request; the re-queue is written to the audit log in its transaction. */
+  async retryNotice(id: number, req: FastifyRequest, now = new Date()): Promise<AdminNoticeItem> {
     const [n] = await this.d.db
       .select({ status: partnerNotices.status, kind: partnerNotices.kind })
       .from(partnerNotices)
@@ -714,10 +717,19 @@ export class PrivacyService {
         n.status === 'confirmed' ? '机构已确认，无需重发' : '该通知正在发送中，无需重发',
       );
     }
-    await this.d.db
-      .update(partnerNotices)
-      .set({ status: 'pending', attempts: 0, nextAttemptAt: now, lockedUntil: null, updatedAt: now })
-      .where(and(eq(partnerNotices.id, id), eq(partnerNotices.status, n.status)));
+    await this.d.db.transaction(async (tx) => {
+      await tx
+        .update(partnerNotices)
+        .set({ status: 'pending', attempts: 0, nextAttemptAt: now, lockedUntil: null, updatedAt: now })
+        .where(and(eq(partnerNotices.id, id), eq(partnerNotices.status, n.status)));
+      await recordAudit(tx, req, {
+        action: 'retry',
+        entity: 'notice',
+        entityId: id,
+        before: { kind: n.kind, status: n.status },
+        after: { kind: n.kind, status: 'pending' },
+      });
+    });
     const [row] = await this.noticeRows(eq(partnerNotices.id, id));
     return this.adminItem(row!, now);
   }
