@@ -1,6 +1,226 @@
+import { auditLogData, auditLogQuery } from '@lm/shared/schemas/admin';
+import {
+  adminLeadDetailSchema,
+  adminLeadListData,
+  adminLeadListQuery,
+  adminRevealBody,
+  adminRevealData,
+  adminUserDetailSchema,
+  adminUserListData,
+  adminUserListQuery,
+  auditFacetsData,
+  deliverySummaryData,
+  discardLeadBody,
+  leadIdParams,
+  retryDeadBody,
+  retryDeadData,
+  userIdParams,
+} from '@lm/shared/schemas/admin-leads';
 import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { envelope, ok } from '../../lib/envelope.ts';
+import { requireStaff } from '../../plugins/app/auth.ts';
+import { AdminLeadsService } from './service.ts';
 
-/** Issue 7: filled in by the admin-leads work. */
-const adminLeadsRoutes: FastifyPluginAsync = async () => {};
+const security = [{ accessToken: [] }];
+/** Reveals of personal data per staff member per hour. */
+export const REVEALS_PER_HOUR = 30;
+const CHANGERS = ['admin', 'operator'] as const;
+
+/**
+ * Issue 7 part 3: people, leads and deliveries in the console, and the audit log. Lists are masked;
+ * reveals and every change are audit-logged in the transaction that makes them.
+ */
+const adminLeadsRoutes: FastifyPluginAsync = async (root) => {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  const { keys, limiter, phoneIndex } = app.services;
+  const service = new AdminLeadsService({ db: app.database.db, ring: keys.ring, phoneIndex });
+  const readers = requireStaff();
+  const changers = requireStaff(CHANGERS);
+
+  app.get(
+    '/api/admin/users',
+    {
+      preHandler: readers,
+      schema: {
+        tags: ['admin: users'],
+        security,
+        summary:
+          'People: search by full phone (blind index), channel, status, form status, sign-up dates; masked',
+        querystring: adminUserListQuery,
+        response: { 200: envelope(adminUserListData) },
+      },
+    },
+    async (req) => ok(await service.listUsers(req.query)),
+  );
+
+  app.get(
+    '/api/admin/users/:id',
+    {
+      preHandler: readers,
+      schema: {
+        tags: ['admin: users'],
+        security,
+        summary:
+          'One person: masked profile, match runs → offers → consents → leads (attempts) → notices, sessions',
+        params: userIdParams,
+        response: { 200: envelope(adminUserDetailSchema) },
+      },
+    },
+    async (req) => ok(await service.userDetail(req.params.id)),
+  );
+
+  app.post(
+    '/api/admin/users/:id/reveal',
+    {
+      preHandler: changers,
+      // The answer holds personal data in clear: never log it.
+      logLevel: 'warn',
+      schema: {
+        tags: ['admin: users'],
+        security,
+        summary: `Reveal one field (mobile, realName, identity, contacts) with a reason; audit-logged without the value; ${REVEALS_PER_HOUR} an hour`,
+        params: userIdParams,
+        body: adminRevealBody,
+        response: { 200: envelope(adminRevealData) },
+      },
+    },
+    async (req, reply) => {
+      await limiter.enforce(
+        `admin:reveal:staff:${req.staffMember!.id}`,
+        REVEALS_PER_HOUR,
+        { ms: 3600_000 },
+        '查看个人信息',
+      );
+      const data = await service.reveal(req, req.params.id, req.body.field, req.body.reason);
+      reply.header('cache-control', 'no-store');
+      return ok(data);
+    },
+  );
+
+  app.get(
+    '/api/admin/leads',
+    {
+      preHandler: readers,
+      schema: {
+        tags: ['admin: leads'],
+        security,
+        summary:
+          'Leads: by partner, product, person, status, channel, dates; sortable createdAt/attempts/nextAttemptAt',
+        querystring: adminLeadListQuery,
+        response: { 200: envelope(adminLeadListData) },
+      },
+    },
+    async (req) => ok(await service.listLeads(req.query)),
+  );
+
+  app.get(
+    '/api/admin/leads/:id',
+    {
+      preHandler: readers,
+      schema: {
+        tags: ['admin: leads'],
+        security,
+        summary:
+          'One lead with its consent and every delivery attempt (HTTP status, outcome, duration, answer)',
+        params: leadIdParams,
+        response: { 200: envelope(adminLeadDetailSchema) },
+      },
+    },
+    async (req) => ok(await service.leadDetail(req.params.id)),
+  );
+
+  app.post(
+    '/api/admin/leads/:id/retry',
+    {
+      preHandler: changers,
+      schema: {
+        tags: ['admin: leads'],
+        security,
+        summary:
+          'Send a dead letter again: pending, attempts reset, due now (not after a withdrawal or cancellation)',
+        params: leadIdParams,
+        response: { 200: envelope(adminLeadDetailSchema) },
+      },
+    },
+    async (req) => ok(await service.retry(req, req.params.id)),
+  );
+
+  app.post(
+    '/api/admin/leads/:id/discard',
+    {
+      preHandler: changers,
+      schema: {
+        tags: ['admin: leads'],
+        security,
+        summary: 'Give up a dead letter for good (discarded, never sent), with a reason',
+        params: leadIdParams,
+        body: discardLeadBody,
+        response: { 200: envelope(adminLeadDetailSchema) },
+      },
+    },
+    async (req) => ok(await service.discard(req, req.params.id, req.body.reason)),
+  );
+
+  app.post(
+    '/api/admin/leads/retry-dead',
+    {
+      preHandler: changers,
+      schema: {
+        tags: ['admin: leads'],
+        security,
+        summary:
+          'Send every dead letter of one partner again (skips withdrawn consents and cancelled accounts)',
+        body: retryDeadBody,
+        response: { 200: envelope(retryDeadData) },
+      },
+    },
+    async (req) => ok(await service.retryDead(req, req.body.partnerId)),
+  );
+
+  app.get(
+    '/api/admin/deliveries/summary',
+    {
+      preHandler: readers,
+      schema: {
+        tags: ['admin: leads'],
+        security,
+        summary:
+          'Delivery queues per partner: pending, due now, leased, delivered today, dead, discarded, awaiting callback, oldest pending, last attempt',
+        response: { 200: envelope(deliverySummaryData) },
+      },
+    },
+    async () => ok(await service.summary()),
+  );
+
+  app.get(
+    '/api/admin/audit-log',
+    {
+      preHandler: readers,
+      schema: {
+        tags: ['admin: audit'],
+        security,
+        summary: 'Audit log of every console change and reveal: who, what, before and after, reason, when',
+        querystring: auditLogQuery,
+        response: { 200: envelope(auditLogData) },
+      },
+    },
+    async (req) => ok(await service.auditLog(req.query)),
+  );
+
+  app.get(
+    '/api/admin/audit-log/facets',
+    {
+      preHandler: readers,
+      schema: {
+        tags: ['admin: audit'],
+        security,
+        summary: 'Values for the audit-log filters: staff who acted, actions, entities',
+        response: { 200: envelope(auditFacetsData) },
+      },
+    },
+    async () => ok(await service.auditFacets()),
+  );
+};
 
 export default adminLeadsRoutes;

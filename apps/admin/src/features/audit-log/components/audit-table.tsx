@@ -1,0 +1,269 @@
+import type { AuditEntry } from '@lm/shared/schemas/admin';
+import {
+  Alert,
+  Button,
+  Card,
+  Input,
+  Select,
+  Space,
+  Table,
+  type TableColumnsType,
+  Tag,
+  Typography,
+} from 'antd';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { downloadCsv, toCsv } from '@/lib/csv';
+import { notifySuccess } from '@/lib/notify';
+import { useAuditFacets } from '../api/get-audit-facets';
+import { type AuditFilters, getAuditLog, useAuditLog } from '../api/get-audit-log';
+import { diffEntries, diffSummary } from '../diff';
+import { ACTION_COLOR, actionText, entityText, formatShanghai, REVEAL_FIELD_TEXT } from '../format';
+
+const EXPORT_LIMIT = 10_000;
+
+/** One line of what the entry did: the field revealed, or the changed fields. */
+function changeText(e: AuditEntry): string {
+  const field = e.after?.field;
+  if (e.action === 'reveal' && typeof field === 'string')
+    return `查看字段：${REVEAL_FIELD_TEXT[field] ?? field}`;
+  return diffSummary(e.before, e.after);
+}
+
+/** Where an entry's subject lives in the console, when it has a page. */
+function subjectLink(e: AuditEntry): string | null {
+  if (!e.entityId) return null;
+  if (e.entity === 'user') return `/leads/${e.entityId}`;
+  if (e.entity === 'channel') return `/channels/${e.entityId}`;
+  if (e.entity === 'partner') return `/partners/${e.entityId}`;
+  if (e.entity === 'product') return `/products/${e.entityId}`;
+  return null;
+}
+
+function DiffView({ entry }: { entry: AuditEntry }) {
+  const rows = diffEntries(entry.before, entry.after);
+  if (rows.length === 0) return <Typography.Text type="secondary">没有记录变更内容</Typography.Text>;
+  return (
+    <Table
+      rowKey="key"
+      size="small"
+      pagination={false}
+      dataSource={rows}
+      style={{ maxWidth: 900 }}
+      columns={[
+        { title: '字段', dataIndex: 'key', width: 180 },
+        {
+          title: '修改前',
+          dataIndex: 'before',
+          render: (v: string, r) => (
+            <Typography.Text
+              delete={r.changed && r.kind !== 'added' && v !== ''}
+              type={r.changed ? 'danger' : undefined}
+            >
+              {v || '（无）'}
+            </Typography.Text>
+          ),
+        },
+        {
+          title: '修改后',
+          dataIndex: 'after',
+          render: (v: string, r) => (
+            <Typography.Text type={r.changed ? 'success' : undefined} strong={r.changed}>
+              {v || '（无）'}
+            </Typography.Text>
+          ),
+        },
+      ]}
+    />
+  );
+}
+
+export interface AuditTableProps {
+  filters: AuditFilters;
+  onFiltersChange: (next: AuditFilters) => void;
+}
+
+/** The audit log: who, what, before and after, reason, when; filters and CSV export. */
+export function AuditTable({ filters, onFiltersChange }: AuditTableProps) {
+  const query = useAuditLog(filters);
+  const facets = useAuditFacets();
+  const [entityId, setEntityId] = useState(filters.entityId ?? '');
+  const [exporting, setExporting] = useState(false);
+  const set = (patch: Partial<AuditFilters>) => onFiltersChange({ ...filters, page: 1, ...patch });
+
+  const exportCsv = async () => {
+    setExporting(true);
+    try {
+      const rows: AuditEntry[] = [];
+      for (let page = 1; rows.length < EXPORT_LIMIT; page++) {
+        const data = await getAuditLog({ ...filters, page, pageSize: 200 });
+        rows.push(...data.list);
+        if (data.list.length < 200 || rows.length >= data.total) break;
+      }
+      downloadCsv(
+        `操作日志-${new Date().toISOString().slice(0, 10)}`,
+        toCsv(rows, [
+          { title: '时间', value: (r) => formatShanghai(r.createdAt) },
+          { title: '操作人', value: (r) => r.staffName },
+          { title: '操作人ID', value: (r) => r.staffId },
+          { title: '操作', value: (r) => actionText(r.action) },
+          { title: '对象', value: (r) => entityText(r.entity) },
+          { title: '对象ID', value: (r) => r.entityId },
+          { title: '变更', value: (r) => changeText(r) },
+          { title: '修改前', value: (r) => (r.before ? JSON.stringify(r.before) : '') },
+          { title: '修改后', value: (r) => (r.after ? JSON.stringify(r.after) : '') },
+          { title: '原因', value: (r) => r.reason },
+          { title: 'IP', value: (r) => r.ip },
+        ]),
+      );
+      notifySuccess(`已导出 ${rows.length} 条`);
+    } catch {
+      // The api client has shown the error.
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  const columns: TableColumnsType<AuditEntry> = [
+    {
+      title: '时间',
+      dataIndex: 'createdAt',
+      key: 'createdAt',
+      width: 170,
+      sorter: true,
+      sortOrder: filters.order === 'asc' ? 'ascend' : 'descend',
+      sortDirections: ['descend', 'ascend', 'descend'],
+      render: (v: string) => formatShanghai(v),
+    },
+    { title: '操作人', dataIndex: 'staffName', width: 120 },
+    {
+      title: '操作',
+      dataIndex: 'action',
+      width: 110,
+      render: (v: string) => <Tag color={ACTION_COLOR[v]}>{actionText(v)}</Tag>,
+    },
+    {
+      title: '对象',
+      key: 'subject',
+      width: 150,
+      render: (_, r) => {
+        const text = `${entityText(r.entity)}${r.entityId ? ` #${r.entityId}` : ''}`;
+        const to = subjectLink(r);
+        return to ? <Link to={to}>{text}</Link> : text;
+      },
+    },
+    {
+      title: '变更',
+      key: 'diff',
+      ellipsis: true,
+      render: (_, r) => changeText(r) || '—',
+    },
+    {
+      title: '原因',
+      dataIndex: 'reason',
+      width: 220,
+      ellipsis: true,
+      render: (v: string | null) => v ?? '—',
+    },
+    { title: 'IP', dataIndex: 'ip', width: 130, render: (v: string | null) => v ?? '—' },
+  ];
+
+  return (
+    <Card>
+      <Space wrap style={{ marginBottom: 16 }}>
+        <Select
+          aria-label="对象类型"
+          allowClear
+          placeholder="全部对象"
+          style={{ width: 140 }}
+          value={filters.entity}
+          options={(facets.data?.entities ?? []).map((e) => ({ value: e, label: entityText(e) }))}
+          onChange={(entity?: string) => set({ entity })}
+        />
+        <Input.Search
+          aria-label="对象ID"
+          placeholder="对象ID"
+          allowClear
+          style={{ width: 140 }}
+          value={entityId}
+          onChange={(e) => setEntityId(e.target.value)}
+          onSearch={(v) => set({ entityId: v.trim() || undefined })}
+        />
+        <Select
+          aria-label="操作人"
+          allowClear
+          showSearch
+          optionFilterProp="label"
+          placeholder="全部操作人"
+          style={{ width: 160 }}
+          value={filters.staffId}
+          options={(facets.data?.staff ?? []).map((s) => ({ value: s.id, label: s.name }))}
+          onChange={(staffId?: number) => set({ staffId })}
+        />
+        <Select
+          aria-label="操作"
+          allowClear
+          placeholder="全部操作"
+          style={{ width: 140 }}
+          value={filters.action}
+          options={(facets.data?.actions ?? []).map((a) => ({ value: a, label: actionText(a) }))}
+          onChange={(action?: string) => set({ action })}
+        />
+        <Space.Compact>
+          <Input
+            aria-label="开始日期"
+            type="date"
+            style={{ width: 150 }}
+            value={filters.from ?? ''}
+            onChange={(e) => set({ from: e.target.value || undefined })}
+          />
+          <Input
+            aria-label="结束日期"
+            type="date"
+            style={{ width: 150 }}
+            value={filters.to ?? ''}
+            onChange={(e) => set({ to: e.target.value || undefined })}
+          />
+        </Space.Compact>
+        <Button loading={query.isFetching} onClick={() => void query.refetch()}>
+          刷新
+        </Button>
+        <Button loading={exporting} disabled={!query.data?.total} onClick={() => void exportCsv()}>
+          导出 CSV
+        </Button>
+      </Space>
+      {query.isError && !query.data ? (
+        <Alert type="error" showIcon message="操作日志加载失败" description={query.error.message} />
+      ) : (
+        <Table<AuditEntry>
+          rowKey="id"
+          size="middle"
+          loading={query.isPending || (query.isFetching && query.isPlaceholderData)}
+          columns={columns}
+          dataSource={query.data?.list ?? []}
+          scroll={{ x: 1200 }}
+          expandable={{
+            expandedRowRender: (r) => <DiffView entry={r} />,
+            rowExpandable: (r) => r.before !== null || r.after !== null,
+          }}
+          locale={{ emptyText: '暂无符合条件的操作记录' }}
+          onChange={(pagination, _f, sorter) => {
+            const s = Array.isArray(sorter) ? sorter[0] : sorter;
+            const order = s?.order === 'ascend' ? 'asc' : undefined;
+            const pageSize = pagination.pageSize ?? filters.pageSize;
+            const changed = order !== filters.order || pageSize !== filters.pageSize;
+            onFiltersChange({ ...filters, order, pageSize, page: changed ? 1 : (pagination.current ?? 1) });
+          }}
+          pagination={{
+            current: filters.page,
+            pageSize: filters.pageSize,
+            total: query.data?.total ?? 0,
+            showSizeChanger: true,
+            pageSizeOptions: [20, 50, 100],
+            showTotal: (total) => `共 ${total} 条`,
+          }}
+        />
+      )}
+    </Card>
+  );
+}

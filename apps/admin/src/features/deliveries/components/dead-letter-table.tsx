@@ -1,0 +1,146 @@
+import type { AdminLeadItem } from '@lm/shared/schemas/admin-leads';
+import { Alert, Button, Card, Select, Space, Table, type TableColumnsType, Tooltip, Typography } from 'antd';
+import { useState } from 'react';
+import { downloadCsv, toCsv } from '@/lib/csv';
+import { notifySuccess } from '@/lib/notify';
+import { type DeadLetterFilters, getDeadLetters, useDeadLetters } from '../api/get-dead-letters';
+import { useDeliverySummary } from '../api/get-summary';
+import { formatShanghai } from '../format';
+import { LeadActions } from './lead-actions';
+
+const EXPORT_LIMIT = 10_000;
+
+export interface DeadLetterTableProps {
+  filters: DeadLetterFilters;
+  onFiltersChange: (next: DeadLetterFilters) => void;
+  canChange: boolean;
+  onOpen: (leadId: number) => void;
+}
+
+/** Dead letters (delivery gave up): who, which lender, how many tries, the last error; retry or discard. */
+export function DeadLetterTable({ filters, onFiltersChange, canChange, onOpen }: DeadLetterTableProps) {
+  const query = useDeadLetters(filters);
+  const summary = useDeliverySummary();
+  const [exporting, setExporting] = useState(false);
+  const partnerOptions = (summary.data?.list ?? []).map((p) => ({
+    value: p.partnerId,
+    label: `${p.partnerName}（${p.dead}）`,
+  }));
+
+  const exportCsv = async () => {
+    setExporting(true);
+    try {
+      const rows: AdminLeadItem[] = [];
+      for (let page = 1; rows.length < EXPORT_LIMIT; page++) {
+        const data = await getDeadLetters({ ...filters, page, pageSize: 200 });
+        rows.push(...data.list);
+        if (data.list.length < 200 || rows.length >= data.total) break;
+      }
+      downloadCsv(
+        `死信-${new Date().toISOString().slice(0, 10)}`,
+        toCsv(rows, [
+          { title: '线索ID', value: (r) => r.id },
+          { title: '用户ID', value: (r) => r.userId },
+          { title: '手机号（脱敏）', value: (r) => r.phoneMasked },
+          { title: '机构', value: (r) => r.partnerName },
+          { title: '产品', value: (r) => r.productName },
+          { title: '发送次数', value: (r) => r.attempts },
+          { title: '最近错误', value: (r) => r.lastError },
+          { title: '创建时间', value: (r) => formatShanghai(r.createdAt) },
+          { title: '停止时间', value: (r) => formatShanghai(r.updatedAt) },
+        ]),
+      );
+      notifySuccess(`已导出 ${rows.length} 条`);
+    } catch {
+      // The api client has shown the error.
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  const columns: TableColumnsType<AdminLeadItem> = [
+    {
+      title: '线索ID',
+      dataIndex: 'id',
+      width: 90,
+      render: (id: number) => (
+        <Button type="link" size="small" style={{ padding: 0 }} onClick={() => onOpen(id)}>
+          {id}
+        </Button>
+      ),
+    },
+    { title: '用户', dataIndex: 'phoneMasked', width: 130 },
+    { title: '机构', dataIndex: 'partnerName', width: 200, ellipsis: true },
+    { title: '产品', dataIndex: 'productName', width: 150, ellipsis: true },
+    { title: '次数', dataIndex: 'attempts', width: 70 },
+    {
+      title: '最近错误',
+      dataIndex: 'lastError',
+      width: 200,
+      ellipsis: { showTitle: false },
+      render: (v: string | null) =>
+        v ? (
+          <Tooltip title={v} placement="topLeft">
+            <Typography.Text type="danger">{v}</Typography.Text>
+          </Tooltip>
+        ) : (
+          '—'
+        ),
+    },
+    { title: '停止时间', dataIndex: 'updatedAt', width: 150, render: (v: string) => formatShanghai(v) },
+    {
+      title: '操作',
+      key: 'actions',
+      fixed: 'right',
+      width: 170,
+      render: (_, r) => <LeadActions lead={r} canChange={canChange} />,
+    },
+  ];
+
+  return (
+    <Card title="死信（发送失败）">
+      <Space wrap style={{ marginBottom: 16 }}>
+        <Select
+          aria-label="机构"
+          allowClear
+          showSearch
+          optionFilterProp="label"
+          placeholder="全部机构"
+          style={{ width: 260 }}
+          value={filters.partnerId}
+          options={partnerOptions}
+          onChange={(partnerId?: number) => onFiltersChange({ ...filters, partnerId, page: 1 })}
+        />
+        <Button loading={query.isFetching} onClick={() => void query.refetch()}>
+          刷新
+        </Button>
+        <Button loading={exporting} disabled={!query.data?.total} onClick={() => void exportCsv()}>
+          导出 CSV
+        </Button>
+      </Space>
+      {query.isError && !query.data ? (
+        <Alert type="error" showIcon message="死信加载失败" description={query.error.message} />
+      ) : (
+        <Table<AdminLeadItem>
+          rowKey="id"
+          size="middle"
+          loading={query.isPending || (query.isFetching && query.isPlaceholderData)}
+          columns={columns}
+          dataSource={query.data?.list ?? []}
+          scroll={{ x: 1200 }}
+          locale={{ emptyText: '没有死信，全部线索都在正常发送' }}
+          pagination={{
+            current: filters.page,
+            pageSize: filters.pageSize,
+            total: query.data?.total ?? 0,
+            showSizeChanger: true,
+            pageSizeOptions: [20, 50, 100],
+            showTotal: (total) => `共 ${total} 条`,
+            onChange: (page, pageSize) =>
+              onFiltersChange({ ...filters, page: pageSize === filters.pageSize ? page : 1, pageSize }),
+          }}
+        />
+      )}
+    </Card>
+  );
+}

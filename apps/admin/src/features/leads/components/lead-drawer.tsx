@@ -1,0 +1,153 @@
+import type { AdminLeadAttempt, AdminLeadDetail } from '@lm/shared/schemas/admin-leads';
+import {
+  Alert,
+  Descriptions,
+  Drawer,
+  Empty,
+  Skeleton,
+  Table,
+  type TableColumnsType,
+  Tag,
+  Typography,
+} from 'antd';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import { useLead } from '../api/get-lead';
+import {
+  ATTEMPT_OUTCOME_TEXT,
+  fieldText,
+  formatShanghai,
+  LEAD_MODE_TEXT,
+  LEAD_STATUS_COLOR,
+  LEAD_STATUS_TEXT,
+} from '../format';
+
+const OUTCOME_COLOR: Record<string, string> = {
+  delivered: 'success',
+  duplicate: 'success',
+  retry: 'warning',
+  dead: 'error',
+};
+
+const attemptColumns: TableColumnsType<AdminLeadAttempt> = [
+  { title: '次序', dataIndex: 'attempt', width: 60 },
+  { title: '开始时间', dataIndex: 'startedAt', width: 160, render: (v: string) => formatShanghai(v, true) },
+  { title: '耗时', dataIndex: 'durationMs', width: 80, render: (v: number) => `${v} ms` },
+  { title: 'HTTP', dataIndex: 'httpStatus', width: 70, render: (v: number | null) => v ?? '—' },
+  {
+    title: '结果',
+    dataIndex: 'outcome',
+    width: 140,
+    render: (v: string) => <Tag color={OUTCOME_COLOR[v]}>{ATTEMPT_OUTCOME_TEXT[v] ?? v}</Tag>,
+  },
+  {
+    title: '机构应答 / 错误',
+    key: 'answer',
+    render: (_, a) => (
+      <>
+        {a.error ? <Typography.Text type="danger">{a.error}</Typography.Text> : null}
+        {a.response ? (
+          <Typography.Paragraph
+            code
+            ellipsis={{ rows: 2, expandable: true, symbol: '展开' }}
+            style={{ marginBottom: 0, wordBreak: 'break-all' }}
+          >
+            {a.response}
+          </Typography.Paragraph>
+        ) : null}
+        {!a.error && !a.response ? '—' : null}
+      </>
+    ),
+  },
+];
+
+function LeadBody({ lead, actions }: { lead: AdminLeadDetail; actions?: ReactNode }) {
+  return (
+    <>
+      <Descriptions column={2} size="small" bordered style={{ marginBottom: 16 }}>
+        <Descriptions.Item label="状态">
+          <Tag color={LEAD_STATUS_COLOR[lead.status]}>{LEAD_STATUS_TEXT[lead.status]}</Tag>
+        </Descriptions.Item>
+        <Descriptions.Item label="发送方式">{LEAD_MODE_TEXT[lead.mode] ?? lead.mode}</Descriptions.Item>
+        <Descriptions.Item label="用户">
+          <Link to={`/leads/${lead.userId}`}>
+            {lead.phoneMasked}（ID {lead.userId}）
+          </Link>
+        </Descriptions.Item>
+        <Descriptions.Item label="渠道">{lead.channelCode ?? '—'}</Descriptions.Item>
+        <Descriptions.Item label="机构">{lead.partnerName}</Descriptions.Item>
+        <Descriptions.Item label="产品">{lead.productName}</Descriptions.Item>
+        <Descriptions.Item label="发送次数">{lead.attempts}</Descriptions.Item>
+        <Descriptions.Item label="下次发送">
+          {lead.status === 'pending' ? formatShanghai(lead.nextAttemptAt, true) : '—'}
+        </Descriptions.Item>
+        <Descriptions.Item label="创建时间">{formatShanghai(lead.createdAt, true)}</Descriptions.Item>
+        <Descriptions.Item label="送达时间">{formatShanghai(lead.deliveredAt, true)}</Descriptions.Item>
+        <Descriptions.Item label="机构编号">{lead.partnerRef ?? '—'}</Descriptions.Item>
+        <Descriptions.Item label="幂等键">
+          <Typography.Text copyable style={{ fontSize: 12 }}>
+            {lead.idempotencyKey}
+          </Typography.Text>
+        </Descriptions.Item>
+        <Descriptions.Item label="最近错误" span={2}>
+          {lead.lastError ? <Typography.Text type="danger">{lead.lastError}</Typography.Text> : '—'}
+        </Descriptions.Item>
+        <Descriptions.Item label="授权" span={2}>
+          {lead.consent.agreementCode} v{lead.consent.agreementVersion} ·{' '}
+          {formatShanghai(lead.consent.createdAt)}
+          {lead.consent.withdrawnAt ? (
+            <Tag color="default" style={{ marginLeft: 8 }}>
+              已于 {formatShanghai(lead.consent.withdrawnAt)} 撤回
+            </Tag>
+          ) : null}
+          <div>
+            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+              共享字段：{lead.consent.fields.map(fieldText).join('、') || '—'} · 协议摘要{' '}
+              {lead.consent.textHash.slice(0, 16)}…
+            </Typography.Text>
+          </div>
+        </Descriptions.Item>
+        {lead.callback ? (
+          <Descriptions.Item label="机构回调" span={2}>
+            <Typography.Text code style={{ wordBreak: 'break-all' }}>
+              {JSON.stringify(lead.callback)}
+            </Typography.Text>
+          </Descriptions.Item>
+        ) : null}
+      </Descriptions>
+      {actions}
+      <Typography.Title level={5}>发送记录</Typography.Title>
+      <Table<AdminLeadAttempt>
+        rowKey="id"
+        size="small"
+        columns={attemptColumns}
+        dataSource={lead.attemptList}
+        pagination={false}
+        locale={{ emptyText: <Empty description="还没有发送记录" /> }}
+      />
+    </>
+  );
+}
+
+export interface LeadDrawerProps {
+  leadId: number | null;
+  onClose: () => void;
+  /** Buttons for the lead (retry / discard), supplied by the page. */
+  actions?: (lead: AdminLeadDetail) => ReactNode;
+}
+
+/** A lead's detail: state, consent evidence and every delivery attempt with the partner's answer. */
+export function LeadDrawer({ leadId, onClose, actions }: LeadDrawerProps) {
+  const query = useLead(leadId);
+  return (
+    <Drawer title={leadId ? `线索 #${leadId}` : '线索'} width={760} open={leadId !== null} onClose={onClose}>
+      {query.isPending ? (
+        <Skeleton active />
+      ) : query.isError ? (
+        <Alert type="error" showIcon message="线索加载失败" description={query.error.message} />
+      ) : (
+        <LeadBody lead={query.data} actions={actions?.(query.data)} />
+      )}
+    </Drawer>
+  );
+}

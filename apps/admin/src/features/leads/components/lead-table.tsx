@@ -1,0 +1,248 @@
+import type { AdminLeadItem, AdminLeadStatus } from '@lm/shared/schemas/admin-leads';
+import {
+  Alert,
+  Button,
+  Card,
+  Input,
+  InputNumber,
+  Select,
+  Space,
+  Table,
+  type TableColumnsType,
+  Tag,
+  Tooltip,
+  Typography,
+} from 'antd';
+import type { SortOrder } from 'antd/es/table/interface';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { downloadCsv, toCsv } from '@/lib/csv';
+import { notifySuccess } from '@/lib/notify';
+import { getLeads, type LeadFilters, useLeads } from '../api/get-leads';
+import { formatShanghai, LEAD_MODE_TEXT, LEAD_STATUS_COLOR, LEAD_STATUS_TEXT } from '../format';
+
+const EXPORT_LIMIT = 10_000;
+const STATUS_OPTIONS = (Object.keys(LEAD_STATUS_TEXT) as AdminLeadStatus[]).map((s) => ({
+  value: s,
+  label: LEAD_STATUS_TEXT[s],
+}));
+
+const sortOrder = (f: LeadFilters, key: string): SortOrder =>
+  (f.sort ?? 'createdAt') === key ? (f.order === 'asc' ? 'ascend' : 'descend') : null;
+
+export interface LeadTableProps {
+  filters: LeadFilters;
+  onFiltersChange: (next: LeadFilters) => void;
+  onOpen: (leadId: number) => void;
+}
+
+/** Leads: by partner, product, status, channel, dates; masked; opens a lead's attempts. */
+export function LeadTable({ filters, onFiltersChange, onOpen }: LeadTableProps) {
+  const query = useLeads(filters);
+  const [channel, setChannel] = useState(filters.channelCode ?? '');
+  const [exporting, setExporting] = useState(false);
+  const set = (patch: Partial<LeadFilters>) => onFiltersChange({ ...filters, page: 1, ...patch });
+
+  const exportCsv = async () => {
+    setExporting(true);
+    try {
+      const rows: AdminLeadItem[] = [];
+      for (let page = 1; rows.length < EXPORT_LIMIT; page++) {
+        const data = await getLeads({ ...filters, page, pageSize: 200 });
+        rows.push(...data.list);
+        if (data.list.length < 200 || rows.length >= data.total) break;
+      }
+      downloadCsv(
+        `线索-${new Date().toISOString().slice(0, 10)}`,
+        toCsv(rows, [
+          { title: '线索ID', value: (r) => r.id },
+          { title: '用户ID', value: (r) => r.userId },
+          { title: '手机号（脱敏）', value: (r) => r.phoneMasked },
+          { title: '渠道', value: (r) => r.channelCode },
+          { title: '机构', value: (r) => r.partnerName },
+          { title: '产品', value: (r) => r.productName },
+          { title: '发送方式', value: (r) => LEAD_MODE_TEXT[r.mode] ?? r.mode },
+          { title: '状态', value: (r) => LEAD_STATUS_TEXT[r.status] },
+          { title: '发送次数', value: (r) => r.attempts },
+          { title: '最近错误', value: (r) => r.lastError },
+          { title: '机构编号', value: (r) => r.partnerRef },
+          { title: '创建时间', value: (r) => formatShanghai(r.createdAt) },
+          { title: '送达时间', value: (r) => formatShanghai(r.deliveredAt) },
+        ]),
+      );
+      notifySuccess(`已导出 ${rows.length} 条`);
+    } catch {
+      // The api client has shown the error.
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  const columns: TableColumnsType<AdminLeadItem> = [
+    {
+      title: '线索ID',
+      dataIndex: 'id',
+      width: 80,
+      render: (id: number) => (
+        <Button type="link" size="small" style={{ padding: 0 }} onClick={() => onOpen(id)}>
+          {id}
+        </Button>
+      ),
+    },
+    {
+      title: '用户',
+      key: 'user',
+      width: 130,
+      render: (_, r) => <Link to={`/leads/${r.userId}`}>{r.phoneMasked}</Link>,
+    },
+    { title: '渠道', dataIndex: 'channelCode', width: 100, render: (v: string | null) => v ?? '—' },
+    { title: '机构', dataIndex: 'partnerName', width: 180, ellipsis: true },
+    { title: '产品', dataIndex: 'productName', width: 140, ellipsis: true },
+    {
+      title: '状态',
+      dataIndex: 'status',
+      width: 120,
+      render: (v: AdminLeadStatus) => <Tag color={LEAD_STATUS_COLOR[v]}>{LEAD_STATUS_TEXT[v]}</Tag>,
+    },
+    {
+      title: '次数',
+      dataIndex: 'attempts',
+      key: 'attempts',
+      width: 80,
+      sorter: true,
+      sortOrder: sortOrder(filters, 'attempts'),
+    },
+    {
+      title: '下次发送',
+      dataIndex: 'nextAttemptAt',
+      key: 'nextAttemptAt',
+      width: 150,
+      sorter: true,
+      sortOrder: sortOrder(filters, 'nextAttemptAt'),
+      render: (v: string, r) => (r.status === 'pending' ? formatShanghai(v) : '—'),
+    },
+    {
+      title: '最近错误',
+      dataIndex: 'lastError',
+      width: 180,
+      ellipsis: { showTitle: false },
+      render: (v: string | null) =>
+        v ? (
+          <Tooltip title={v} placement="topLeft">
+            <Typography.Text type="danger">{v}</Typography.Text>
+          </Tooltip>
+        ) : (
+          '—'
+        ),
+    },
+    {
+      title: '创建时间',
+      dataIndex: 'createdAt',
+      key: 'createdAt',
+      width: 150,
+      sorter: true,
+      sortOrder: sortOrder(filters, 'createdAt'),
+      render: (v: string) => formatShanghai(v),
+    },
+  ];
+
+  return (
+    <Card>
+      <Space wrap style={{ marginBottom: 16 }}>
+        <Select
+          aria-label="线索状态"
+          allowClear
+          placeholder="全部状态"
+          style={{ width: 150 }}
+          value={filters.status}
+          options={STATUS_OPTIONS}
+          onChange={(status?: AdminLeadStatus) => set({ status })}
+        />
+        <InputNumber
+          aria-label="机构编号"
+          placeholder="机构编号"
+          min={1}
+          style={{ width: 120 }}
+          value={filters.partnerId ?? null}
+          onChange={(v) => set({ partnerId: v ?? undefined })}
+        />
+        <InputNumber
+          aria-label="产品编号"
+          placeholder="产品编号"
+          min={1}
+          style={{ width: 120 }}
+          value={filters.productId ?? null}
+          onChange={(v) => set({ productId: v ?? undefined })}
+        />
+        <Input.Search
+          aria-label="渠道码"
+          placeholder="渠道码"
+          allowClear
+          style={{ width: 160 }}
+          value={channel}
+          onChange={(e) => setChannel(e.target.value)}
+          onSearch={(v) => set({ channelCode: v.trim() || undefined })}
+        />
+        <Space.Compact>
+          <Input
+            aria-label="创建日期起"
+            type="date"
+            style={{ width: 150 }}
+            value={filters.from ?? ''}
+            onChange={(e) => set({ from: e.target.value || undefined })}
+          />
+          <Input
+            aria-label="创建日期止"
+            type="date"
+            style={{ width: 150 }}
+            value={filters.to ?? ''}
+            onChange={(e) => set({ to: e.target.value || undefined })}
+          />
+        </Space.Compact>
+        <Button loading={query.isFetching} onClick={() => void query.refetch()}>
+          刷新
+        </Button>
+        <Button loading={exporting} disabled={!query.data?.total} onClick={() => void exportCsv()}>
+          导出 CSV
+        </Button>
+      </Space>
+      {query.isError && !query.data ? (
+        <Alert type="error" showIcon message="线索列表加载失败" description={query.error.message} />
+      ) : (
+        <Table<AdminLeadItem>
+          rowKey="id"
+          size="middle"
+          loading={query.isPending || (query.isFetching && query.isPlaceholderData)}
+          columns={columns}
+          dataSource={query.data?.list ?? []}
+          scroll={{ x: 1300 }}
+          locale={{ emptyText: '暂无符合条件的线索' }}
+          onChange={(pagination, _f, sorter) => {
+            const s = Array.isArray(sorter) ? sorter[0] : sorter;
+            const key = s?.order ? (s.columnKey as LeadFilters['sort']) : undefined;
+            const order = s?.order === 'ascend' ? 'asc' : s?.order === 'descend' ? 'desc' : undefined;
+            const pageSize = pagination.pageSize ?? filters.pageSize;
+            const sortChanged =
+              (key ?? 'createdAt') !== (filters.sort ?? 'createdAt') ||
+              (order ?? 'desc') !== (filters.order ?? 'desc');
+            onFiltersChange({
+              ...filters,
+              sort: key,
+              order,
+              pageSize,
+              page: sortChanged || pageSize !== filters.pageSize ? 1 : (pagination.current ?? 1),
+            });
+          }}
+          pagination={{
+            current: filters.page,
+            pageSize: filters.pageSize,
+            total: query.data?.total ?? 0,
+            showSizeChanger: true,
+            pageSizeOptions: [20, 50, 100],
+            showTotal: (total) => `共 ${total} 条`,
+          }}
+        />
+      )}
+    </Card>
+  );
+}

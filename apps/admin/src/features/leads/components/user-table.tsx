@@ -1,0 +1,224 @@
+import type { AdminUserItem } from '@lm/shared/schemas/admin-leads';
+import { Alert, Button, Card, Input, Select, Space, Table, type TableColumnsType, Tag } from 'antd';
+import type { SortOrder } from 'antd/es/table/interface';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { downloadCsv, toCsv } from '@/lib/csv';
+import { notifyError, notifySuccess } from '@/lib/notify';
+import { getUsers, type UserFilters, useUsers } from '../api/get-users';
+import { formatShanghai, leadCountsText, USER_INFO_STATUS_TEXT, USER_STATUS_TEXT } from '../format';
+
+/** Rows fetched for one CSV export at most. */
+const EXPORT_LIMIT = 10_000;
+const PHONE = /^1[3-9]\d{9}$/;
+
+const sortOrder = (f: UserFilters, key: string): SortOrder =>
+  (f.sort ?? 'createdAt') === key ? (f.order === 'asc' ? 'ascend' : 'descend') : null;
+
+export interface UserTableProps {
+  filters: UserFilters;
+  onFiltersChange: (next: UserFilters) => void;
+}
+
+/** People: search by full phone, channel, status, dates; masked; CSV export of the filtered list. */
+export function UserTable({ filters, onFiltersChange }: UserTableProps) {
+  const query = useUsers(filters);
+  const [phone, setPhone] = useState(filters.phone ?? '');
+  const [channel, setChannel] = useState(filters.channelCode ?? '');
+  const [exporting, setExporting] = useState(false);
+  const set = (patch: Partial<UserFilters>) => onFiltersChange({ ...filters, page: 1, ...patch });
+
+  const searchPhone = (value: string) => {
+    const v = value.trim();
+    if (v && !PHONE.test(v)) {
+      notifyError('请输入完整的 11 位手机号（按手机号查找须完整匹配）');
+      return;
+    }
+    set({ phone: v || undefined });
+  };
+
+  const exportCsv = async () => {
+    setExporting(true);
+    try {
+      const rows: AdminUserItem[] = [];
+      for (let page = 1; rows.length < EXPORT_LIMIT; page++) {
+        const data = await getUsers({ ...filters, page, pageSize: 200 });
+        rows.push(...data.list);
+        if (data.list.length < 200 || rows.length >= data.total) break;
+      }
+      const csv = toCsv(rows, [
+        { title: '用户ID', value: (r) => r.id },
+        { title: '手机号（脱敏）', value: (r) => r.phoneMasked },
+        { title: '渠道', value: (r) => r.channelCode },
+        { title: '账号状态', value: (r) => USER_STATUS_TEXT[r.status] },
+        { title: '资料状态', value: (r) => USER_INFO_STATUS_TEXT[r.userInfoStatus] ?? r.userInfoStatus },
+        { title: '授权数', value: (r) => r.consents },
+        { title: '线索', value: (r) => leadCountsText(r.leads) },
+        { title: '注册时间', value: (r) => formatShanghai(r.createdAt) },
+        { title: '最近登录', value: (r) => formatShanghai(r.lastLoginAt) },
+      ]);
+      downloadCsv(`用户-${new Date().toISOString().slice(0, 10)}`, csv);
+      notifySuccess(`已导出 ${rows.length} 条`);
+    } catch {
+      // The api client has shown the error.
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  const columns: TableColumnsType<AdminUserItem> = [
+    {
+      title: '用户ID',
+      dataIndex: 'id',
+      width: 90,
+      render: (id: number) => <Link to={`/leads/${id}`}>{id}</Link>,
+    },
+    {
+      title: '手机号',
+      dataIndex: 'phoneMasked',
+      width: 130,
+      render: (v: string, r) => <Link to={`/leads/${r.id}`}>{v}</Link>,
+    },
+    { title: '渠道', dataIndex: 'channelCode', width: 120, render: (v: string | null) => v ?? '—' },
+    {
+      title: '账号',
+      dataIndex: 'status',
+      width: 80,
+      render: (v: string) => <Tag color={v === 'active' ? 'green' : 'default'}>{USER_STATUS_TEXT[v]}</Tag>,
+    },
+    {
+      title: '资料',
+      dataIndex: 'userInfoStatus',
+      width: 130,
+      render: (v: number, r) => (
+        <Tag color={r.formSubmitted ? 'blue' : 'default'}>{USER_INFO_STATUS_TEXT[v] ?? v}</Tag>
+      ),
+    },
+    { title: '授权', dataIndex: 'consents', width: 70 },
+    { title: '线索', key: 'leads', render: (_, r) => leadCountsText(r.leads) },
+    {
+      title: '注册时间',
+      dataIndex: 'createdAt',
+      key: 'createdAt',
+      width: 150,
+      sorter: true,
+      sortOrder: sortOrder(filters, 'createdAt'),
+      render: (v: string) => formatShanghai(v),
+    },
+    {
+      title: '最近登录',
+      dataIndex: 'lastLoginAt',
+      key: 'lastLoginAt',
+      width: 150,
+      sorter: true,
+      sortOrder: sortOrder(filters, 'lastLoginAt'),
+      render: (v: string | null) => formatShanghai(v),
+    },
+  ];
+
+  return (
+    <Card>
+      <Space wrap style={{ marginBottom: 16 }}>
+        <Input.Search
+          aria-label="手机号"
+          placeholder="完整手机号"
+          allowClear
+          style={{ width: 200 }}
+          value={phone}
+          maxLength={11}
+          onChange={(e) => setPhone(e.target.value)}
+          onSearch={searchPhone}
+        />
+        <Input.Search
+          aria-label="渠道码"
+          placeholder="渠道码"
+          allowClear
+          style={{ width: 160 }}
+          value={channel}
+          onChange={(e) => setChannel(e.target.value)}
+          onSearch={(v) => set({ channelCode: v.trim() || undefined })}
+        />
+        <Select
+          aria-label="账号状态"
+          allowClear
+          placeholder="账号状态"
+          style={{ width: 120 }}
+          value={filters.status}
+          options={[
+            { value: 'active', label: '正常' },
+            { value: 'cancelled', label: '已注销' },
+          ]}
+          onChange={(status?: 'active' | 'cancelled') => set({ status })}
+        />
+        <Select
+          aria-label="资料状态"
+          allowClear
+          placeholder="资料状态"
+          style={{ width: 150 }}
+          value={filters.userInfoStatus}
+          options={Object.entries(USER_INFO_STATUS_TEXT).map(([v, label]) => ({ value: Number(v), label }))}
+          onChange={(userInfoStatus?: number) => set({ userInfoStatus })}
+        />
+        <Space.Compact>
+          <Input
+            aria-label="注册日期起"
+            type="date"
+            style={{ width: 150 }}
+            value={filters.from ?? ''}
+            onChange={(e) => set({ from: e.target.value || undefined })}
+          />
+          <Input
+            aria-label="注册日期止"
+            type="date"
+            style={{ width: 150 }}
+            value={filters.to ?? ''}
+            onChange={(e) => set({ to: e.target.value || undefined })}
+          />
+        </Space.Compact>
+        <Button loading={query.isFetching} onClick={() => void query.refetch()}>
+          刷新
+        </Button>
+        <Button loading={exporting} disabled={!query.data?.total} onClick={() => void exportCsv()}>
+          导出 CSV
+        </Button>
+      </Space>
+      {query.isError && !query.data ? (
+        <Alert type="error" showIcon message="用户列表加载失败" description={query.error.message} />
+      ) : (
+        <Table<AdminUserItem>
+          rowKey="id"
+          size="middle"
+          loading={query.isPending || (query.isFetching && query.isPlaceholderData)}
+          columns={columns}
+          dataSource={query.data?.list ?? []}
+          scroll={{ x: 1100 }}
+          locale={{ emptyText: filters.phone ? '没有找到这个手机号的用户' : '暂无符合条件的用户' }}
+          onChange={(pagination, _f, sorter) => {
+            const s = Array.isArray(sorter) ? sorter[0] : sorter;
+            const key = s?.order ? (s.columnKey as UserFilters['sort']) : undefined;
+            const order = s?.order === 'ascend' ? 'asc' : s?.order === 'descend' ? 'desc' : undefined;
+            const pageSize = pagination.pageSize ?? filters.pageSize;
+            const sortChanged =
+              (key ?? 'createdAt') !== (filters.sort ?? 'createdAt') ||
+              (order ?? 'desc') !== (filters.order ?? 'desc');
+            onFiltersChange({
+              ...filters,
+              sort: key,
+              order,
+              pageSize,
+              page: sortChanged || pageSize !== filters.pageSize ? 1 : (pagination.current ?? 1),
+            });
+          }}
+          pagination={{
+            current: filters.page,
+            pageSize: filters.pageSize,
+            total: query.data?.total ?? 0,
+            showSizeChanger: true,
+            pageSizeOptions: [20, 50, 100],
+            showTotal: (total) => `共 ${total} 人`,
+          }}
+        />
+      )}
+    </Card>
+  );
+}
