@@ -216,4 +216,9 @@ export interface H5Config {
   allowedHosts: string[];
   footer: { companyName: string; filingNumber: string }[];
   agreements: { key: string; title: string; path: string }[];
+  /**
+   * Server side only (the cached value): the channel's A/B skin arms. The answer to the H5 never
+   * carries them: it carries the skin of the visitor's arm.
+   */
+  skinArms?: { skin: number; weight: number }[];
 }

@@ -136,4 +136,10 @@ export const api = {
   post<T>(path: string, body?: Params, options?: Omit<RequestOptions, 'body'>): Promise<T> {
     return request<T>('POST', path, { ...options, body });
   },
+  put<T>(path: string, body?: Params, options?: Omit<RequestOptions, 'body'>): Promise<T> {
+    return request<T>('PUT', path, { ...options, body });
+  },
+  delete<T>(path: string, options?: Omit<RequestOptions, 'body'>): Promise<T> {
+    return request<T>('DELETE', path, options);
+  },
 };

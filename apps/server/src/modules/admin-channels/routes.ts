@@ -1,6 +1,189 @@
+import {
+  channelDetailAdminData,
+  channelIdParams,
+  channelListData,
+  channelListQuery,
+  channelPreviewBody,
+  channelPreviewData,
+  channelStatusBody,
+  createChannelBody,
+  createRouteCodeBody,
+  routeCodeItem,
+  routeCodeParams,
+  updateChannelBody,
+  updateRouteCodeBody,
+} from '@lm/shared/schemas/admin-channels';
 import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { envelope, ok } from '../../lib/envelope.ts';
+import { requireStaff } from '../../plugins/app/auth.ts';
+import { AdminChannelService } from './service.ts';
 
-/** Issue 7: filled in by the admin-channels work. */
-const adminChannelsRoutes: FastifyPluginAsync = async () => {};
+const tags = ['admin: channels'];
+const security = [{ accessToken: [] }];
+const EDITORS = ['admin', 'operator'] as const;
+
+/**
+ * Console: advertising channels (issue 7). Reading: admin, operator, viewer; changes and previews:
+ * admin and operator (a viewer gets 403 before the body is even read). Every change is audited in its
+ * transaction and drops the channel's cached H5 configuration (Redis included), so the H5 sees it on
+ * its next h5Config call.
+ */
+const adminChannelsRoutes: FastifyPluginAsync = async (root) => {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  const service = new AdminChannelService({
+    db: app.database.db,
+    ring: app.services.keys.ring,
+    channels: app.services.channels,
+    log: app.log,
+  });
+
+  await app.register(async (scoped) => {
+    const r = scoped.withTypeProvider<ZodTypeProvider>();
+    // onRequest: the role is checked before validation, so a viewer's edit is 403 whatever it sends.
+    r.addHook('onRequest', requireStaff());
+    const edit = { onRequest: requireStaff(EDITORS) };
+
+    r.get(
+      '/api/admin/channels',
+      {
+        schema: {
+          tags,
+          security,
+          summary:
+            "Channels (paged; q on name/code, status, linkType; sort id|name|updatedAt|adChannelCode) with today's counted clicks",
+          querystring: channelListQuery,
+          response: { 200: envelope(channelListData) },
+        },
+      },
+      async (req) => ok(await service.list(req.query)),
+    );
+
+    r.post(
+      '/api/admin/channels/preview',
+      {
+        ...edit,
+        schema: {
+          tags,
+          security,
+          summary:
+            'A signed 30-minute token for the H5 to show an unsaved channel draft (GET /?previewToken=…); nothing is stored',
+          body: channelPreviewBody,
+          response: { 200: envelope(channelPreviewData) },
+        },
+      },
+      async (req) => ok(service.preview(req.body)),
+    );
+
+    r.get(
+      '/api/admin/channels/:id',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'One channel with its route codes and A/B skin arms',
+          params: channelIdParams,
+          response: { 200: envelope(channelDetailAdminData) },
+        },
+      },
+      async (req) => ok(await service.get(req.params.id)),
+    );
+
+    r.post(
+      '/api/admin/channels',
+      {
+        ...edit,
+        schema: {
+          tags,
+          security,
+          summary: 'Create a channel',
+          body: createChannelBody,
+          response: { 200: envelope(channelDetailAdminData) },
+        },
+      },
+      async (req) => ok(await service.create(req, req.body)),
+    );
+
+    r.put(
+      '/api/admin/channels/:id',
+      {
+        ...edit,
+        schema: {
+          tags,
+          security,
+          summary: 'Replace a channel’s settings (the whole draft; the code cannot change)',
+          params: channelIdParams,
+          body: updateChannelBody,
+          response: { 200: envelope(channelDetailAdminData) },
+        },
+      },
+      async (req) => ok(await service.update(req, req.params.id, req.body)),
+    );
+
+    r.put(
+      '/api/admin/channels/:id/status',
+      {
+        ...edit,
+        schema: {
+          tags,
+          security,
+          summary: 'Enable (1) or disable (0) a channel',
+          params: channelIdParams,
+          body: channelStatusBody,
+          response: { 200: envelope(channelDetailAdminData) },
+        },
+      },
+      async (req) => ok(await service.setStatus(req, req.params.id, req.body.channelStatus)),
+    );
+
+    r.post(
+      '/api/admin/channels/:id/route-codes',
+      {
+        ...edit,
+        schema: {
+          tags,
+          security,
+          summary: 'Add a route code to a channel',
+          params: channelIdParams,
+          body: createRouteCodeBody,
+          response: { 200: envelope(routeCodeItem) },
+        },
+      },
+      async (req) => ok(await service.addRouteCode(req, req.params.id, req.body)),
+    );
+
+    r.put(
+      '/api/admin/channels/:id/route-codes/:routeCode',
+      {
+        ...edit,
+        schema: {
+          tags,
+          security,
+          summary: "Change a route code's plan target URL or status",
+          params: routeCodeParams,
+          body: updateRouteCodeBody,
+          response: { 200: envelope(routeCodeItem) },
+        },
+      },
+      async (req) => ok(await service.updateRouteCode(req, req.params.id, req.params.routeCode, req.body)),
+    );
+
+    r.delete(
+      '/api/admin/channels/:id/route-codes/:routeCode',
+      {
+        ...edit,
+        schema: {
+          tags,
+          security,
+          summary: 'Delete a route code',
+          params: routeCodeParams,
+          response: { 200: envelope(z.object({ deleted: z.literal(true) })) },
+        },
+      },
+      async (req) => ok(await service.deleteRouteCode(req, req.params.id, req.params.routeCode)),
+    );
+  });
+};
 
 export default adminChannelsRoutes;

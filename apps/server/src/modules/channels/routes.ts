@@ -1,10 +1,10 @@
+import { h5ConfigWithPreviewQuery } from '@lm/shared/schemas/admin-channels';
 import {
   adChannelQuery,
   channelDetailData,
   channelPlanData,
   exchangeRouteCodeQuery,
   h5ConfigData,
-  h5ConfigQuery,
   reportClickData,
   reportClickQuery,
 } from '@lm/shared/schemas/channel';
@@ -13,6 +13,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { envelope, ok } from '../../lib/envelope.ts';
 import { clientMeta } from '../../plugins/app/auth.ts';
 import { H5_CONFIG_TTL_SECONDS } from './cache.ts';
+import { previewRow, verifyPreview } from './preview.ts';
+import { buildH5Config, withSkin } from './rules.ts';
 
 const tags = ['channel'];
 
@@ -66,14 +68,29 @@ const channelRoutes: FastifyPluginAsync = async (root) => {
       schema: {
         tags,
         summary:
-          'Everything the H5 needs for a channel (default configuration without or for an unknown code)',
-        querystring: h5ConfigQuery,
+          'Everything the H5 needs for a channel (default configuration without or for an unknown code); ' +
+          "with the console's previewToken, the unsaved draft's configuration (never cached)",
+        querystring: h5ConfigWithPreviewQuery,
         response: { 200: envelope(h5ConfigData) },
       },
     },
     async (req, reply) => {
-      const config = await channels.h5Config(req.query.adChannelCode);
-      reply.header('cache-control', `public, max-age=${H5_CONFIG_TTL_SECONDS}`);
+      if (req.query.previewToken) {
+        const { draft, skin } = verifyPreview(app.services.keys.ring, req.query.previewToken);
+        reply.header('cache-control', 'no-store');
+        return ok(withSkin(buildH5Config(previewRow(draft)), skin));
+      }
+      const code = req.query.adChannelCode;
+      const meta = clientMeta(req);
+      // Without a fingerprint (a first visit computes it after this call) the arm follows the IP.
+      const visitor = meta.fingerprint ?? `ip:${meta.ip}`;
+      const { config, split } = await channels.h5Answer(code, visitor);
+      // An A/B answer depends on the visitor: not for shared caches.
+      reply.header(
+        'cache-control',
+        split ? `private, max-age=${H5_CONFIG_TTL_SECONDS}` : `public, max-age=${H5_CONFIG_TTL_SECONDS}`,
+      );
+      if (split) reply.header('vary', 'platform_param');
       return ok(config);
     },
   );

@@ -1,6 +1,16 @@
+import { createHmac } from 'node:crypto';
 import { AGREEMENT_PAGES, FLOW_ROUTES, THEMES } from '@lm/shared/channel';
 import { describe, expect, it } from 'vitest';
-import { buildH5Config, type ChannelRow, channelDetail, safeTargetUrl } from './rules.ts';
+import {
+  buildH5Config,
+  type ChannelRow,
+  channelDetail,
+  hashFraction,
+  pickArm,
+  safeTargetUrl,
+  validArms,
+  withSkin,
+} from './rules.ts';
 
 const row: ChannelRow = {
   id: 7,
@@ -98,5 +108,91 @@ describe('buildH5Config', () => {
       trackReport: null,
       footer: [],
     });
+  });
+});
+
+describe('pickArm (A/B skin split)', () => {
+  const key = Buffer.alloc(32, 4);
+  const keyed = (visitor: string, code = 'ab-channel') =>
+    createHmac('sha256', key).update(`arm\u0000${code}\u0000${visitor}`).digest('base64url');
+
+  it('spreads 10 000 visitors within ±2 % of the weights', () => {
+    for (const arms of [
+      [
+        { skin: 17, weight: 50 },
+        { skin: 12, weight: 50 },
+      ],
+      [
+        { skin: 8, weight: 10 },
+        { skin: 9, weight: 30 },
+        { skin: 10, weight: 60 },
+      ],
+      [
+        { skin: 20, weight: 1 },
+        { skin: 21, weight: 99 },
+      ],
+    ]) {
+      const counts = new Map<number, number>();
+      const n = 10_000;
+      for (let i = 0; i < n; i++) {
+        const arm = pickArm(arms, keyed(`visitor-${i}`));
+        counts.set(arm.skin, (counts.get(arm.skin) ?? 0) + 1);
+      }
+      const total = arms.reduce((s, a) => s + a.weight, 0);
+      for (const a of arms) {
+        expect(Math.abs((counts.get(a.skin) ?? 0) / n - a.weight / total)).toBeLessThan(0.02);
+      }
+    }
+  });
+
+  it('is sticky: the same visitor and arms give the same arm; another channel is drawn apart', () => {
+    const arms = [
+      { skin: 17, weight: 50 },
+      { skin: 12, weight: 50 },
+    ];
+    let differs = 0;
+    for (let i = 0; i < 200; i++) {
+      const a = pickArm(arms, keyed(`v${i}`));
+      expect(pickArm(arms, keyed(`v${i}`))).toBe(a);
+      if (pickArm(arms, keyed(`v${i}`, 'other-channel')).skin !== a.skin) differs++;
+    }
+    // Independent draws per channel: about half differ.
+    expect(differs).toBeGreaterThan(60);
+    expect(differs).toBeLessThan(140);
+  });
+
+  it('reads hex and base64url hashes and refuses short ones', () => {
+    expect(hashFraction('000000000000')).toBe(0);
+    expect(hashFraction('ffffffffffff')).toBeLessThan(1);
+    expect(hashFraction('gAAAAAAA')).toBe(0.5);
+    expect(() => hashFraction('abc')).toThrow();
+    expect(() => pickArm([], 'x')).toThrow();
+  });
+
+  it('validArms needs two usable arms; withSkin answers the arm skin without the arms', () => {
+    expect(validArms(null)).toBeNull();
+    expect(validArms([{ skin: 12, weight: 10 }])).toBeNull();
+    expect(
+      validArms([
+        { skin: 12, weight: 10 },
+        { skin: 99, weight: 10 },
+      ]),
+    ).toBeNull();
+    const config = buildH5Config({
+      ...row,
+      skinArms: [
+        { skin: 12, weight: 1 },
+        { skin: 8, weight: 3 },
+      ],
+    });
+    expect(config.skinArms).toEqual([
+      { skin: 12, weight: 1 },
+      { skin: 8, weight: 3 },
+    ]);
+    const answered = withSkin(config, 8);
+    expect(answered).not.toHaveProperty('skinArms');
+    expect(answered.skin).toBe(8);
+    expect(answered.flags).toEqual(['skin8', 'teal', 'formprocess3', 'jufu']);
+    expect(answered.theme).toBe('teal');
   });
 });

@@ -4,6 +4,7 @@ import {
   type H5Config,
   LinkType,
   parseChannelFlags,
+  SKINS,
   THEMES,
 } from '@lm/shared/channel';
 import type { channels } from '../../db/schema.ts';
@@ -54,7 +55,9 @@ export function safeTargetUrl(
 export function buildH5Config(row: ChannelRow | null): H5Config {
   const features = parseChannelFlags(row?.flags ?? DEFAULT_CHANNEL.flags);
   const allowedHosts = row?.allowedHosts ?? [];
+  const arms = validArms(row?.skinArms);
   return {
+    ...(arms ? { skinArms: arms } : {}),
     adChannelCode: row?.adChannelCode ?? DEFAULT_CHANNEL.adChannelCode,
     name: row?.name ?? DEFAULT_CHANNEL.name,
     channelStatus: row?.channelStatus ?? DEFAULT_CHANNEL.channelStatus,
@@ -86,4 +89,53 @@ export function channelDetail(config: H5Config) {
     excludeCityCodes: config.excludeCityCodes,
     planTargetUrl: config.planTargetUrl,
   };
+}
+
+export interface SkinArm {
+  skin: number;
+  weight: number;
+}
+
+/** The arms of a channel's A/B split, or null when it has none that can be used (fewer than two valid arms). */
+export function validArms(arms: readonly SkinArm[] | null | undefined): SkinArm[] | null {
+  const usable = (arms ?? []).filter(
+    (a) => (SKINS as readonly number[]).includes(a.skin) && Number.isInteger(a.weight) && a.weight > 0,
+  );
+  return usable.length >= 2 ? usable.map((a) => ({ skin: a.skin, weight: a.weight })) : null;
+}
+
+/**
+ * A number in [0, 1) from a keyed hash (base64url or hex text of at least 48 bits): its first six
+ * bytes as a big-endian fraction.
+ */
+export function hashFraction(keyedHash: string): number {
+  const bytes =
+    /^[0-9a-f]+$/i.test(keyedHash) && keyedHash.length >= 12
+      ? Buffer.from(keyedHash.slice(0, 12), 'hex')
+      : Buffer.from(keyedHash, 'base64url');
+  if (bytes.length < 6) throw new Error('keyed hash too short for an arm pick');
+  return bytes.readUIntBE(0, 6) / 2 ** 48;
+}
+
+/**
+ * The A/B arm of a visitor: `visitorKey` is a keyed hash of (channel code, visitor), so the pick is
+ * deterministic (the same visitor gets the same arm while the arms are unchanged), unpredictable
+ * without the key, and spread over the arms in proportion to their weights.
+ */
+export function pickArm<T extends SkinArm>(arms: readonly T[], visitorKey: string): T {
+  if (arms.length === 0) throw new Error('pickArm needs at least one arm');
+  const total = arms.reduce((sum, a) => sum + a.weight, 0);
+  let point = hashFraction(visitorKey) * total;
+  for (const arm of arms) {
+    if (point < arm.weight) return arm;
+    point -= arm.weight;
+  }
+  return arms[arms.length - 1]!;
+}
+
+/** The configuration as one arm's visitors see it: the arm's skin (and skin flag); the arms stay private. */
+export function withSkin(config: H5Config, skin: number): H5Config {
+  const { skinArms: _arms, ...rest } = config;
+  const flags = config.flags.filter((f) => !/^skin\d+$/.test(f));
+  return { ...rest, skin, flags: [`skin${skin}`, ...flags] };
 }

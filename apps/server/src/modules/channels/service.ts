@@ -6,7 +6,7 @@ import { appError } from '../../lib/errors.ts';
 import { shanghaiDate } from '../../lib/time.ts';
 import type { Limiter } from '../limits/limiter.ts';
 import type { ConfigCache } from './cache.ts';
-import { buildH5Config, channelDetail, safeTargetUrl } from './rules.ts';
+import { buildH5Config, channelDetail, pickArm, safeTargetUrl, withSkin } from './rules.ts';
 
 export const CHANNEL_NOT_FOUND_MSG = '渠道不存在';
 export const ROUTE_CODE_NOT_FOUND_MSG = '路由码不存在';
@@ -56,9 +56,31 @@ export class ChannelService {
     return config;
   }
 
-  /** h5Config: the channel's configuration, or the default one without a code or for an unknown code. */
-  async h5Config(code: string | undefined): Promise<H5Config> {
-    return (code ? await this.find(code) : null) ?? buildH5Config(null);
+  /**
+   * h5Config: the channel's configuration, or the default one without a code or for an unknown code.
+   * A channel with A/B skin arms answers the skin of the visitor's arm: `visitor` is the device
+   * fingerprint, else the client IP (`ip:…`) — see `armFor`. The cache holds the channel (with its
+   * arms); the arm is picked after it, per request.
+   */
+  async h5Config(code: string | undefined, visitor?: string): Promise<H5Config> {
+    return (await this.h5Answer(code, visitor)).config;
+  }
+
+  /** h5Config with whether the answer depends on the visitor (an A/B channel). */
+  async h5Answer(code: string | undefined, visitor?: string): Promise<{ config: H5Config; split: boolean }> {
+    const config = (code ? await this.find(code) : null) ?? buildH5Config(null);
+    if (!config.skinArms) return { config, split: false };
+    return { config: withSkin(config, this.armFor(config, visitor ?? '').skin), split: true };
+  }
+
+  /**
+   * The arm of one visitor: a keyed hash (the device-hash key, in its own "arm" namespace) of the
+   * channel code and the visitor, so it is sticky per visitor while the arms are unchanged and cannot
+   * be steered by choosing a fingerprint.
+   */
+  armFor(config: H5Config, visitor: string): { skin: number; weight: number } {
+    const arms = config.skinArms ?? [];
+    return pickArm(arms, this.d.deviceHash(`arm\u0000${config.adChannelCode}\u0000${visitor}`));
   }
 
   async detail(code: string) {

@@ -7,7 +7,13 @@ import { decryptField } from '../../lib/crypto.ts';
 import { envelope, ok } from '../../lib/envelope.ts';
 import { appError } from '../../lib/errors.ts';
 import { isAllowedPartnerUrl } from '../matching/service.ts';
-import { phoneHash, SIGNATURE_HEADER, TIMESTAMP_HEADER, verifySignature } from './signing.ts';
+import {
+  type PartnerSecrets,
+  phoneHash,
+  SIGNATURE_HEADER,
+  TIMESTAMP_HEADER,
+  verifyWithRotation,
+} from './signing.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -58,17 +64,29 @@ const deliveryRoutes: FastifyPluginAsync = async (root) => {
 
   const partnerSecret = async (code: string) => {
     const [p] = await db
-      .select({ id: partners.id, secretEnc: partners.signingSecretEnc, allowedHosts: partners.allowedHosts })
+      .select({
+        id: partners.id,
+        secretEnc: partners.signingSecretEnc,
+        previousEnc: partners.previousSigningSecretEnc,
+        rotatedAt: partners.secretRotatedAt,
+        allowedHosts: partners.allowedHosts,
+      })
       .from(partners)
       .where(eq(partners.code, code))
       .limit(1);
     if (!p?.secretEnc) return null;
-    return { id: p.id, secret: decryptField(ring, p.secretEnc), allowedHosts: p.allowedHosts };
+    const secrets: PartnerSecrets = {
+      current: decryptField(ring, p.secretEnc),
+      previous: p.previousEnc ? decryptField(ring, p.previousEnc) : null,
+      rotatedAt: p.rotatedAt,
+    };
+    return { id: p.id, secret: secrets.current, secrets, allowedHosts: p.allowedHosts };
   };
 
-  const verify = (req: FastifyRequest, secret: string) => {
-    const problem = verifySignature(
-      secret,
+  /** Current secret, or the previous one within 24 h of a rotation (SECRET_GRACE_MS). */
+  const verify = (req: FastifyRequest, secrets: PartnerSecrets) => {
+    const problem = verifyWithRotation(
+      secrets,
       header(req, TIMESTAMP_HEADER),
       header(req, SIGNATURE_HEADER),
       req.rawBody ?? '',
@@ -99,7 +117,7 @@ const deliveryRoutes: FastifyPluginAsync = async (root) => {
       const code = header(req, 'x-lm-partner');
       const partner = code ? await partnerSecret(code) : null;
       if (!partner) throw appError('BAD_SIGNATURE', '未知的合作机构');
-      verify(req, partner.secret);
+      verify(req, partner.secrets);
       if ('event' in req.body) {
         const { noticeId } = req.body;
         const found = await app.services.privacy.confirmDeletion(partner.id, noticeId);
@@ -147,7 +165,7 @@ const deliveryRoutes: FastifyPluginAsync = async (root) => {
     async (req, reply) => {
       const partner = await partnerSecret(req.params.code);
       if (!partner) throw appError('NOT_FOUND', '未知的合作机构');
-      verify(req, partner.secret);
+      verify(req, partner.secrets);
       const key = header(req, 'idempotency-key');
       const notice = req.body as { type?: string; noticeId?: string; leadIds?: unknown };
       if (notice.type === 'consent.withdrawn' || notice.type === 'data.deletion_requested') {

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { backoffMs, phoneHash, sign, verifySignature } from './signing.ts';
+import {
+  backoffMs,
+  phoneHash,
+  SECRET_GRACE_MS,
+  sign,
+  verifySignature,
+  verifyWithRotation,
+} from './signing.ts';
 
 const NOW = 1_790_000_000_000;
 const TS = NOW / 1000;
@@ -43,5 +50,32 @@ describe('backoffMs', () => {
       expect(backoffMs(a, opts, () => 0)).toBe(Math.round(mid * 0.8));
       expect(backoffMs(a, opts, () => 0.999_999)).toBeLessThanOrEqual(Math.round(mid * 1.2));
     }
+  });
+});
+
+describe('secret rotation', () => {
+  const body = '{"leadId":"x","status":"approved"}';
+  const rotatedAt = new Date(NOW - 3600_000);
+  const secrets = { current: 'new-secret', previous: 'old-secret', rotatedAt };
+  it('accepts the current secret, and the previous one for 24 h after the rotation only', () => {
+    expect(verifyWithRotation(secrets, String(TS), sign('new-secret', TS, body), body, NOW)).toBeNull();
+    expect(verifyWithRotation(secrets, String(TS), sign('old-secret', TS, body), body, NOW)).toBeNull();
+    expect(verifyWithRotation(secrets, String(TS), sign('other', TS, body), body, NOW)).toBe('mismatch');
+    const late = NOW + SECRET_GRACE_MS;
+    const lateTs = late / 1000;
+    expect(verifyWithRotation(secrets, String(lateTs), sign('old-secret', lateTs, body), body, late)).toBe(
+      'mismatch',
+    );
+    expect(
+      verifyWithRotation(secrets, String(lateTs), sign('new-secret', lateTs, body), body, late),
+    ).toBeNull();
+  });
+  it('never accepts a stale signature, whichever secret', () => {
+    expect(verifyWithRotation(secrets, String(TS), sign('old-secret', TS, body), body, NOW + 301_000)).toBe(
+      'stale',
+    );
+    expect(
+      verifyWithRotation({ ...secrets, previous: null }, String(TS), sign('old-secret', TS, body), body, NOW),
+    ).toBe('mismatch');
   });
 });

@@ -33,6 +33,40 @@ export function verifySignature(
   return expected.length === given.length && timingSafeEqual(expected, given) ? null : 'mismatch';
 }
 
+/** How long the secret before a rotation stays valid for partner callbacks (docs/matching-consent-delivery.md). */
+export const SECRET_GRACE_MS = 24 * 3600_000;
+
+/** Until when the previous secret is accepted after a rotation at `rotatedAt`. */
+export function previousSecretValidUntil(rotatedAt: Date | null | undefined): Date | null {
+  return rotatedAt ? new Date(rotatedAt.getTime() + SECRET_GRACE_MS) : null;
+}
+
+export interface PartnerSecrets {
+  current: string;
+  /** The secret before the last rotation (null when never rotated). */
+  previous: string | null;
+  rotatedAt: Date | null;
+}
+
+/**
+ * verifySignature with the current secret, else — within SECRET_GRACE_MS of the last rotation — with
+ * the previous one, so a lender that has not switched yet keeps working for a day. Deliveries always
+ * sign with the current secret.
+ */
+export function verifyWithRotation(
+  secrets: PartnerSecrets,
+  timestampHeader: string | undefined,
+  signature: string | undefined,
+  body: string,
+  nowMs: number,
+): SignatureProblem | null {
+  const problem = verifySignature(secrets.current, timestampHeader, signature, body, nowMs);
+  if (problem !== 'mismatch' || !secrets.previous) return problem;
+  const until = previousSecretValidUntil(secrets.rotatedAt);
+  if (!until || nowMs >= until.getTime()) return problem;
+  return verifySignature(secrets.previous, timestampHeader, signature, body, nowMs);
+}
+
 /** The salted phone hash sent to a duplicate pre-check: hex HMAC-SHA256(secret, phone). */
 export function phoneHash(secret: string, phone: string): string {
   return createHmac('sha256', secret).update(phone).digest('hex');

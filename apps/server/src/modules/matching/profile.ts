@@ -72,8 +72,23 @@ function pick<T>(table: Record<number, T>, code: number, field: string): T {
   return value;
 }
 
-/** The engine's profile from a validated application form. */
-export function profileFromForm(form: ApplicationForm, phoneModel?: string | null): Profile {
+/** The form's option fields the engine reads (the rule tester sends these without a real person). */
+export type ProfileOptions = Pick<
+  ApplicationForm,
+  | 'applyLimit'
+  | 'workCityCode'
+  | 'job'
+  | 'socialSecurity'
+  | 'housingFund'
+  | 'insurance'
+  | 'houseProperty'
+  | 'carProperty'
+  | 'sesameCredit'
+  | 'creditInvestigation'
+> & { identity?: string | undefined; isHuaWeiPhone?: boolean | undefined };
+
+/** The engine's profile from a validated application form (or its option fields). */
+export function profileFromForm(form: ProfileOptions, phoneModel?: string | null): Profile {
   const brand = phoneBrandOf(phoneModel) ?? (form.isHuaWeiPhone ? 'huawei' : undefined);
   return {
     applyLimitFen: pick(APPLY_LIMIT_FEN, form.applyLimit, 'applyLimit'),

@@ -24,7 +24,8 @@ export default fp(
           objectSrc: ["'none'"],
           baseUri: ["'self'"],
           formAction: ["'self'"],
-          frameAncestors: ["'none'"],
+          // Same-origin framing only: the console's live channel preview frames the H5 (issue 7).
+          frameAncestors: ["'self'"],
         },
       },
       crossOriginEmbedderPolicy: false,

@@ -36,6 +36,8 @@ let queue: Promise<unknown> = Promise.resolve();
 
 /** Reports a funnel step (once per session). Fire and forget: `void reportStep('login')`. */
 export function reportStep(step: FunnelStep): Promise<boolean> {
+  // The console's live preview of a channel draft is not a visit.
+  if (useChannelStore.getState().preview) return Promise.resolve(false);
   const sent = queue.then(() => reportStepWith(browserDeps, step));
   queue = sent.catch(() => false);
   return sent;
@@ -43,5 +45,6 @@ export function reportStep(step: FunnelStep): Promise<boolean> {
 
 /** The daily channel click (once per day per channel). */
 export function reportChannelClick(): Promise<boolean> {
+  if (useChannelStore.getState().preview) return Promise.resolve(false);
   return reportChannelClickWith(browserDeps).catch(() => false);
 }

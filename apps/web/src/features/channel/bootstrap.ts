@@ -26,6 +26,7 @@ function browserDeps(): BootstrapDeps {
     setChannel: store.setChannel,
     setConfig: store.setConfig,
     setStatus: store.setStatus,
+    setPreview: store.setPreview,
   };
 }
 

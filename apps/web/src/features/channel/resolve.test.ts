@@ -210,3 +210,40 @@ describe('helpers', () => {
     expect(normalizeConfig(null, 'y')).toEqual({ ...DEFAULT_H5_CONFIG, adChannelCode: 'y' });
   });
 });
+
+describe('console live preview (previewToken)', () => {
+  it('shows the draft of the token and stores, exchanges, redirects and reloads nothing', async () => {
+    const draft = config({
+      adChannelCode: 'draft-code',
+      skin: 12,
+      channelStatus: 0,
+      planTargetUrl: 'https://partner.example.com/x',
+    });
+    const setPreview = vi.fn();
+    const { deps, local, session, state } = setup(
+      'https://h5.test/?previewToken=abc.def&adChannelCode=other&adRouteCode=r-plan',
+      { fetchH5Config: vi.fn(async () => draft), setPreview },
+    );
+    local.set('ad_channel_code', 'kept');
+    const result = await runChannelBootstrap(deps);
+    expect(deps.fetchH5Config).toHaveBeenCalledWith('', 'abc.def');
+    expect(deps.exchangeRouteCode).not.toHaveBeenCalled();
+    expect(deps.reload).not.toHaveBeenCalled();
+    expect(deps.replaceLocation).not.toHaveBeenCalled();
+    expect(deps.navigate).not.toHaveBeenCalled();
+    expect(setPreview).toHaveBeenCalledWith(true);
+    expect(local.get('ad_channel_code')).toBe('kept');
+    expect(session.get('closedChannelReloads')).toBeFalsy();
+    expect(state).toMatchObject({ status: 'ready', config: { skin: 12 } });
+    expect(result.outcome).toBe('preview');
+  });
+
+  it('falls back to the default look when the token is refused', async () => {
+    const { deps, state } = setup('https://h5.test/?previewToken=abc.def', {
+      fetchH5Config: vi.fn(() => Promise.reject(new Error('401'))),
+    });
+    const result = await runChannelBootstrap(deps);
+    expect(result.outcome).toBe('preview');
+    expect(state).toMatchObject({ status: 'failed', config: { skin: DEFAULT_H5_CONFIG.skin } });
+  });
+});

@@ -15,6 +15,10 @@
  *    allowedHosts: redirect (same-site paths through the router). Other targets are logged and ignored.
  *
  * Steps 3–6 wait for h5Config because the redirect check needs the channel's allowedHosts.
+ *
+ * Console live preview (issue 7): with `previewToken` in the address the page shows the unsaved draft
+ * the token carries (h5Config?previewToken=…) and does nothing else — no stored channel code, no route
+ * code, no redirect or reload, no analytics (outcome 'preview').
  */
 import { FLOW_ROUTES, type H5Config } from '@lm/shared/channel';
 import { SESSION_KEYS } from '@/config/constants';
@@ -27,6 +31,7 @@ import { cachedRouteCode, cacheRouteCode } from './route-code';
 import { type ChannelStatus, DEFAULT_H5_CONFIG } from './store';
 
 export const ROUTE_CODE_QUERY_KEY = 'adRouteCode';
+export const PREVIEW_TOKEN_QUERY_KEY = 'previewToken';
 
 export interface BootstrapDeps {
   /** The address the visitor arrived at. */
@@ -35,7 +40,7 @@ export interface BootstrapDeps {
   session: KeyValueStore;
   now(): number;
   exchangeRouteCode(adRouteCode: string): Promise<RouteCodeExchange>;
-  fetchH5Config(adChannelCode: string): Promise<H5Config>;
+  fetchH5Config(adChannelCode: string, previewToken?: string): Promise<H5Config>;
   /** Same-site redirect without reloading (path + search + hash). */
   navigate(path: string): void;
   /** Full-page redirect. */
@@ -46,9 +51,10 @@ export interface BootstrapDeps {
   setChannel(code: string): void;
   setConfig(config: H5Config): void;
   setStatus(status: ChannelStatus): void;
+  setPreview?(preview: boolean): void;
 }
 
-export type BootstrapOutcome = 'ready' | 'redirected' | 'reloading';
+export type BootstrapOutcome = 'ready' | 'redirected' | 'reloading' | 'preview';
 
 export interface BootstrapResult {
   outcome: BootstrapOutcome;
@@ -105,9 +111,30 @@ async function resolveRouteCode(
   }
 }
 
+/** The console's preview: the draft's configuration, nothing stored, nothing reported. */
+async function runPreview(deps: BootstrapDeps, token: string): Promise<BootstrapResult> {
+  deps.setPreview?.(true);
+  deps.setStatus('loading');
+  let config: H5Config;
+  try {
+    config = normalizeConfig(await deps.fetchH5Config('', token), '');
+    deps.setStatus('ready');
+  } catch (error) {
+    deps.log('preview configuration could not be loaded', error);
+    config = { ...DEFAULT_H5_CONFIG };
+    deps.setStatus('failed');
+  }
+  deps.setChannel(config.adChannelCode);
+  deps.setConfig(config);
+  return { outcome: 'preview', adChannelCode: config.adChannelCode, config, fromLink: false };
+}
+
 export async function runChannelBootstrap(deps: BootstrapDeps): Promise<BootstrapResult> {
   const url = new URL(deps.href);
   const query = url.searchParams;
+
+  const previewToken = query.get(PREVIEW_TOKEN_QUERY_KEY)?.trim();
+  if (previewToken) return runPreview(deps, previewToken);
 
   const fromQuery = pickChannelCode(query);
   if (fromQuery) setStoredChannelCode(fromQuery, deps.local);

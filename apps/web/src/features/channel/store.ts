@@ -38,9 +38,12 @@ interface ChannelState {
   adChannelCode: string;
   config: H5Config;
   status: ChannelStatus;
+  /** True in the console's live preview (previewToken): nothing is reported. */
+  preview: boolean;
   setChannel(code: string): void;
   setConfig(config: H5Config): void;
   setStatus(status: ChannelStatus): void;
+  setPreview(preview: boolean): void;
 }
 
 /** Channel state of the H5: code, h5Config and its loading status. */
@@ -48,6 +51,8 @@ export const useChannelStore = create<ChannelState>((set) => ({
   adChannelCode: '',
   config: DEFAULT_H5_CONFIG,
   status: 'idle',
+  preview: false,
+  setPreview: (preview) => set({ preview }),
   setChannel: (adChannelCode) => set({ adChannelCode }),
   setConfig: (config) => set({ config }),
   setStatus: (status) => set({ status }),

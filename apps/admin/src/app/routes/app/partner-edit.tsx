@@ -1,10 +1,123 @@
-import { Typography } from 'antd';
+import type { PartnerSecretData } from '@lm/shared/schemas/admin-catalog';
+import {
+  Alert,
+  Breadcrumb,
+  Button,
+  Card,
+  Descriptions,
+  Popconfirm,
+  Result,
+  Skeleton,
+  Typography,
+} from 'antd';
+import { useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { useMe } from '@/features/auth/api/get-me';
+import { usePartner } from '@/features/partners/api/get-partner';
+import { useRotateSecret } from '@/features/partners/api/rotate-secret';
+import { PartnerForm } from '@/features/partners/components/partner-form';
+import { SecretModal } from '@/features/partners/components/secret-modal';
+import { notifySuccess } from '@/lib/notify';
 
-/** Issue 7 console page (being built). */
+const formatTime = (iso: string | null) =>
+  iso ? new Date(iso).toLocaleString('zh-CN', { timeZone: 'Asia/Shanghai', hour12: false }) : '从未轮换';
+
+/** 编辑机构 (/partners/:id, or /partners/new): the form, and the signing secret's rotation. */
 export function PartnerEditRoute() {
+  const { id: raw } = useParams();
+  const isNew = raw === 'new';
+  const id = isNew ? null : Number(raw);
+  const valid = isNew || (Number.isInteger(id) && (id ?? 0) > 0);
+  const navigate = useNavigate();
+  const me = useMe();
+  const canEdit = me.data?.role === 'admin' || me.data?.role === 'operator';
+  const partner = usePartner(valid && !isNew ? id : null);
+  const rotate = useRotateSecret();
+  const [shown, setShown] = useState<PartnerSecretData | null>(null);
+  const [afterClose, setAfterClose] = useState<string | null>(null);
+
+  if (!valid) return <Result status="404" title="机构不存在" extra={<Link to="/partners">返回列表</Link>} />;
+
+  const title = isNew ? '新建机构' : (partner.data?.legalName ?? '编辑机构');
   return (
-    <Typography.Title level={4} style={{ marginTop: 0 }}>
-      编辑机构
-    </Typography.Title>
+    <>
+      <Breadcrumb
+        style={{ marginBottom: 8 }}
+        items={[{ title: <Link to="/partners">合作机构</Link> }, { title: isNew ? '新建' : `#${id}` }]}
+      />
+      <Typography.Title level={4} style={{ marginTop: 0 }}>
+        {title}
+      </Typography.Title>
+      {!canEdit && !me.isLoading && (
+        <Alert type="info" showIcon message="只读账号：可以查看，不能修改" style={{ marginBottom: 16 }} />
+      )}
+      {!isNew && partner.isLoading && <Skeleton active paragraph={{ rows: 8 }} />}
+      {!isNew && partner.isError && (
+        <Result
+          status="error"
+          title="机构加载失败"
+          subTitle={partner.error.message}
+          extra={<Button onClick={() => partner.refetch()}>重试</Button>}
+        />
+      )}
+      {!isNew && partner.data && (
+        <Card title="签名密钥" style={{ marginBottom: 16 }}>
+          <Descriptions size="small" column={{ xs: 1, md: 3 }}>
+            <Descriptions.Item label="状态">{partner.data.hasSecret ? '已配置' : '未配置'}</Descriptions.Item>
+            <Descriptions.Item label="上次轮换">{formatTime(partner.data.secretRotatedAt)}</Descriptions.Item>
+            <Descriptions.Item label="旧密钥回调有效至">
+              {partner.data.previousSecretValidUntil
+                ? formatTime(partner.data.previousSecretValidUntil)
+                : '—'}
+            </Descriptions.Item>
+          </Descriptions>
+          <Typography.Paragraph type="secondary">
+            轮换后线索推送立即使用新密钥签名；机构回调在 24
+            小时内仍接受旧密钥，之后只接受新密钥。新密钥只显示一次。
+          </Typography.Paragraph>
+          {canEdit && (
+            <Popconfirm
+              title="轮换签名密钥？"
+              description="请先与机构确认，24 小时内对方须换用新密钥。"
+              okText="轮换"
+              cancelText="取消"
+              onConfirm={() =>
+                rotate
+                  .mutateAsync({ id: partner.data.id })
+                  .then((data) => setShown(data))
+                  .catch(() => undefined)
+              }
+            >
+              <Button danger loading={rotate.isPending}>
+                轮换密钥
+              </Button>
+            </Popconfirm>
+          )}
+        </Card>
+      )}
+      {(isNew || partner.data) && (
+        <PartnerForm
+          key={partner.data?.updatedAt ?? 'new'}
+          partner={isNew ? null : (partner.data ?? null)}
+          canEdit={canEdit}
+          onSaved={() => notifySuccess('已保存')}
+          onCreated={(data) => {
+            setShown(data);
+            setAfterClose(`/partners/${data.partner.id}`);
+          }}
+        />
+      )}
+      <SecretModal
+        secret={shown?.secret ?? null}
+        previousSecretValidUntil={shown?.previousSecretValidUntil ?? null}
+        onClose={() => {
+          setShown(null);
+          if (afterClose) {
+            navigate(afterClose, { replace: true });
+            setAfterClose(null);
+          }
+        }}
+      />
+    </>
   );
 }

@@ -1,0 +1,297 @@
+import { LINK_TYPE_LABELS, THEMES, type ThemeName } from '@lm/shared/channel';
+import { type ChannelListItem, LINK_TYPE_OPTIONS } from '@lm/shared/schemas/admin-channels';
+import {
+  Alert,
+  Button,
+  Card,
+  Input,
+  Popconfirm,
+  Select,
+  Space,
+  Switch,
+  Table,
+  type TableColumnsType,
+  Tag,
+  Tooltip,
+  Typography,
+} from 'antd';
+import type { SorterResult } from 'antd/es/table/interface';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { downloadCsv, toCsv } from '@/lib/csv';
+import { notifySuccess } from '@/lib/notify';
+import { type ChannelFilters, getChannels, useChannels } from '../api/get-channels';
+import { useSetChannelStatus } from '../api/set-channel-status';
+import { armShares } from '../form';
+
+const STATUS_OPTIONS = [
+  { value: 1, label: '启用' },
+  { value: 0, label: '停用' },
+];
+
+const formatTime = (iso: string) =>
+  new Date(iso).toLocaleString('zh-CN', { timeZone: 'Asia/Shanghai', hour12: false });
+
+const themeName = (t: string) => THEMES[t as ThemeName]?.name ?? t;
+
+function skinText(r: ChannelListItem): string {
+  if (!r.skinArms) return `skin${r.skin}`;
+  const shares = armShares(r.skinArms);
+  return r.skinArms.map((a, i) => `skin${a.skin} ${shares[i]}%`).join(' / ');
+}
+
+function StatusSwitch({ item, canEdit }: { item: ChannelListItem; canEdit: boolean }) {
+  const mutation = useSetChannelStatus();
+  const next = item.channelStatus === 1 ? 0 : 1;
+  return (
+    <Popconfirm
+      title={next === 0 ? `停用渠道 ${item.adChannelCode}？` : `启用渠道 ${item.adChannelCode}？`}
+      description={
+        next === 0
+          ? '停用后，该渠道链接的访客会被重新加载到原地址，无法正常进入申请流程。'
+          : '启用后，该渠道链接立即恢复正常。'
+      }
+      okText={next === 0 ? '停用' : '启用'}
+      okButtonProps={{ danger: next === 0 }}
+      cancelText="取消"
+      disabled={!canEdit}
+      onConfirm={() =>
+        mutation
+          .mutateAsync({ id: item.id, channelStatus: next })
+          .then(() => notifySuccess(next === 0 ? '渠道已停用' : '渠道已启用'))
+      }
+    >
+      <Tooltip title={canEdit ? undefined : '仅管理员和运营可以操作'}>
+        <Switch
+          aria-label={`渠道 ${item.adChannelCode} 状态`}
+          checked={item.channelStatus === 1}
+          checkedChildren="启用"
+          unCheckedChildren="停用"
+          loading={mutation.isPending}
+          disabled={!canEdit}
+        />
+      </Tooltip>
+    </Popconfirm>
+  );
+}
+
+export interface ChannelTableProps {
+  filters: ChannelFilters;
+  onFiltersChange: (next: ChannelFilters) => void;
+  canEdit: boolean;
+}
+
+/** Channels with status switch, filters, server-side sorting and paging, and CSV export. */
+export function ChannelTable({ filters, onFiltersChange, canEdit }: ChannelTableProps) {
+  const query = useChannels(filters);
+  const [q, setQ] = useState(filters.q ?? '');
+  const [exporting, setExporting] = useState(false);
+  const set = (patch: Partial<ChannelFilters>) => onFiltersChange({ ...filters, page: 1, ...patch });
+  const sortOrder = (key: string) =>
+    filters.sort === key ? (filters.order === 'asc' ? ('ascend' as const) : ('descend' as const)) : null;
+
+  const columns: TableColumnsType<ChannelListItem> = [
+    { title: '编号', dataIndex: 'id', width: 72, sorter: true, sortOrder: sortOrder('id') },
+    {
+      title: '渠道码',
+      dataIndex: 'adChannelCode',
+      width: 170,
+      sorter: true,
+      sortOrder: sortOrder('adChannelCode'),
+      render: (v: string, r) => <Link to={`/channels/${r.id}`}>{v}</Link>,
+    },
+    { title: '名称', dataIndex: 'name', width: 160, sorter: true, sortOrder: sortOrder('name') },
+    {
+      title: '链接类型',
+      dataIndex: 'linkType',
+      width: 130,
+      render: (v: number) => `${v} ${LINK_TYPE_LABELS[v] ?? ''}`,
+    },
+    {
+      title: '皮肤',
+      key: 'skin',
+      width: 190,
+      render: (_, r) =>
+        r.skinArms ? (
+          <Tooltip title="A/B 分流：访客按设备指纹固定分到一个皮肤">
+            <Tag color="geekblue">A/B</Tag>
+            {skinText(r)}
+          </Tooltip>
+        ) : (
+          skinText(r)
+        ),
+    },
+    {
+      title: '主题色',
+      dataIndex: 'theme',
+      width: 90,
+      render: (t: string) => (
+        <Space size={4}>
+          <span
+            style={{
+              display: 'inline-block',
+              width: 10,
+              height: 10,
+              borderRadius: 5,
+              background: THEMES[t as ThemeName]?.primary ?? '#ccc',
+            }}
+          />
+          {themeName(t)}
+        </Space>
+      ),
+    },
+    {
+      title: '功能标记',
+      dataIndex: 'flags',
+      width: 200,
+      render: (flags: string[]) =>
+        flags.length ? (
+          flags.map((f) => <Tag key={f}>{f}</Tag>)
+        ) : (
+          <Typography.Text type="secondary">—</Typography.Text>
+        ),
+    },
+    { title: '路由码', dataIndex: 'routeCodeCount', width: 80 },
+    {
+      title: <Tooltip title="今日（北京时间）按设备去重的点击数">今日点击</Tooltip>,
+      dataIndex: 'todayClicks',
+      width: 100,
+    },
+    {
+      title: '更新时间',
+      dataIndex: 'updatedAt',
+      width: 170,
+      sorter: true,
+      sortOrder: sortOrder('updatedAt'),
+      render: formatTime,
+    },
+    {
+      title: '状态',
+      key: 'status',
+      width: 100,
+      fixed: 'right',
+      render: (_, r) => <StatusSwitch item={r} canEdit={canEdit} />,
+    },
+    {
+      title: '操作',
+      key: 'actions',
+      width: 80,
+      fixed: 'right',
+      render: (_, r) => <Link to={`/channels/${r.id}`}>{canEdit ? '编辑' : '查看'}</Link>,
+    },
+  ];
+
+  /** Every page of the current filters, not just the one shown. */
+  async function exportCsv() {
+    setExporting(true);
+    try {
+      const rows: ChannelListItem[] = [];
+      for (let page = 1; ; page++) {
+        const data = await getChannels({ ...filters, page, pageSize: 200 });
+        rows.push(...data.list);
+        if (rows.length >= data.total || data.list.length === 0) break;
+      }
+      const csv = toCsv(rows, [
+        { title: '编号', value: (r) => r.id },
+        { title: '渠道码', value: (r) => r.adChannelCode },
+        { title: '名称', value: (r) => r.name },
+        { title: '状态', value: (r) => (r.channelStatus === 1 ? '启用' : '停用') },
+        { title: '链接类型', value: (r) => `${r.linkType} ${LINK_TYPE_LABELS[r.linkType] ?? ''}` },
+        { title: '皮肤', value: skinText },
+        { title: '主题色', value: (r) => themeName(r.theme) },
+        { title: '功能标记', value: (r) => r.flags.join(' ') },
+        { title: '路由码数', value: (r) => r.routeCodeCount },
+        { title: '今日点击', value: (r) => r.todayClicks },
+        { title: '更新时间', value: (r) => formatTime(r.updatedAt) },
+      ]);
+      downloadCsv(`渠道列表-${new Date().toISOString().slice(0, 10)}.csv`, csv);
+    } finally {
+      setExporting(false);
+    }
+  }
+
+  return (
+    <Card>
+      <Space wrap style={{ marginBottom: 16 }}>
+        <Input.Search
+          aria-label="搜索渠道"
+          placeholder="渠道码或名称"
+          allowClear
+          style={{ width: 220 }}
+          value={q}
+          onChange={(e) => setQ(e.target.value)}
+          onSearch={(v) => set({ q: v.trim() || undefined })}
+        />
+        <Select
+          aria-label="状态"
+          style={{ width: 120 }}
+          allowClear
+          placeholder="全部状态"
+          value={filters.status}
+          options={STATUS_OPTIONS}
+          onChange={(status?: 0 | 1) => set({ status })}
+        />
+        <Select
+          aria-label="链接类型"
+          style={{ width: 180 }}
+          allowClear
+          placeholder="全部链接类型"
+          value={filters.linkType}
+          options={LINK_TYPE_OPTIONS}
+          onChange={(linkType?: number) => set({ linkType })}
+        />
+        <Button loading={query.isFetching} onClick={() => void query.refetch()}>
+          刷新
+        </Button>
+        <Button onClick={() => void exportCsv()} loading={exporting} disabled={!query.data?.total}>
+          导出 CSV
+        </Button>
+      </Space>
+      {query.isError && !query.data ? (
+        <Alert
+          type="error"
+          showIcon
+          message="渠道列表加载失败"
+          description={query.error.message}
+          action={<Button onClick={() => void query.refetch()}>重试</Button>}
+        />
+      ) : (
+        <Table<ChannelListItem>
+          rowKey="id"
+          size="middle"
+          loading={query.isLoading}
+          columns={columns}
+          dataSource={query.data?.list ?? []}
+          scroll={{ x: 1500 }}
+          locale={{
+            emptyText:
+              filters.q || filters.status !== undefined || filters.linkType
+                ? '没有符合条件的渠道'
+                : '还没有渠道，点击右上角“新建渠道”',
+          }}
+          pagination={{
+            current: filters.page,
+            pageSize: filters.pageSize,
+            total: query.data?.total ?? 0,
+            showSizeChanger: true,
+            pageSizeOptions: [20, 50, 100],
+            showTotal: (t) => `共 ${t} 个渠道`,
+          }}
+          onChange={(p, _f, sorter) => {
+            const s = (Array.isArray(sorter) ? sorter[0] : sorter) as
+              | SorterResult<ChannelListItem>
+              | undefined;
+            const field = s?.order ? (s.field as ChannelFilters['sort']) : undefined;
+            onFiltersChange({
+              ...filters,
+              page: p.pageSize !== filters.pageSize ? 1 : (p.current ?? 1),
+              pageSize: p.pageSize ?? filters.pageSize,
+              sort: field,
+              order: field ? (s?.order === 'ascend' ? 'asc' : 'desc') : undefined,
+            });
+          }}
+        />
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,210 @@
+import {
+  DELIVERY_MODE_LABELS,
+  DELIVERY_MODES,
+  LINK_TYPE_LABELS,
+  type PartnerItem,
+  type PartnerSecretData,
+} from '@lm/shared/schemas/admin-catalog';
+import { Button, Card, Col, Form, Input, Radio, Row, Select, Space, Typography } from 'antd';
+import { useCreatePartner } from '../api/create-partner';
+import { useUpdatePartner } from '../api/update-partner';
+
+type DeliveryMode = (typeof DELIVERY_MODES)[number];
+
+interface FormValues {
+  code: string;
+  legalName: string;
+  licenceNumber: string;
+  contactName: string;
+  contactPhone?: string;
+  apiEndpoint?: string;
+  dupCheckEndpoint?: string;
+  allowedHosts: string[];
+  deliveryModes: Partial<Record<string, DeliveryMode>>;
+  status: 'active' | 'suspended';
+}
+
+const LINK_TYPES = ['1', '2', '3', '4', '5', '6', '7', '8', '9'];
+const MODE_OPTIONS = DELIVERY_MODES.map((m) => ({ value: m, label: DELIVERY_MODE_LABELS[m] }));
+
+export interface PartnerFormProps {
+  /** null: a new partner. */
+  partner: PartnerItem | null;
+  canEdit: boolean;
+  onCreated: (data: PartnerSecretData) => void;
+  onSaved: () => void;
+}
+
+/** Create or edit a lender: identity, contact (phone stored encrypted, shown masked), endpoints, hosts, delivery. */
+export function PartnerForm({ partner, canEdit, onCreated, onSaved }: PartnerFormProps) {
+  const [form] = Form.useForm<FormValues>();
+  const create = useCreatePartner();
+  const update = useUpdatePartner();
+  const initial: Partial<FormValues> = partner
+    ? {
+        code: partner.code,
+        legalName: partner.legalName,
+        licenceNumber: partner.licenceNumber,
+        contactName: partner.contactName,
+        apiEndpoint: partner.apiEndpoint ?? undefined,
+        dupCheckEndpoint: partner.dupCheckEndpoint ?? undefined,
+        allowedHosts: partner.allowedHosts,
+        deliveryModes: partner.deliveryModes as FormValues['deliveryModes'],
+        status: partner.status,
+      }
+    : { allowedHosts: [], deliveryModes: {}, status: 'active' };
+
+  const submit = async (v: FormValues) => {
+    const deliveryModes = Object.fromEntries(
+      Object.entries(v.deliveryModes ?? {}).filter(([, mode]) => mode),
+    ) as Record<string, DeliveryMode>;
+    const body = {
+      legalName: v.legalName,
+      licenceNumber: v.licenceNumber,
+      contactName: v.contactName,
+      contactPhone: v.contactPhone?.trim() || undefined,
+      apiEndpoint: v.apiEndpoint?.trim() || null,
+      dupCheckEndpoint: v.dupCheckEndpoint?.trim() || null,
+      allowedHosts: v.allowedHosts.map((h) => h.trim().toLowerCase()).filter(Boolean),
+      deliveryModes,
+      status: v.status,
+    };
+    if (partner) {
+      await update.mutateAsync({ id: partner.id, body });
+      onSaved();
+    } else {
+      onCreated(await create.mutateAsync({ ...body, code: v.code, contactPhone: v.contactPhone ?? '' }));
+    }
+  };
+
+  return (
+    <Form<FormValues>
+      form={form}
+      layout="vertical"
+      initialValues={initial}
+      disabled={!canEdit}
+      onFinish={(v) => void submit(v).catch(() => undefined)}
+    >
+      <Card title="机构信息" style={{ marginBottom: 16 }}>
+        <Row gutter={16}>
+          <Col xs={24} md={8}>
+            <Form.Item
+              name="code"
+              label="机构编码"
+              tooltip="创建后不可修改；用于回调请求头 X-LM-Partner"
+              rules={[
+                { required: true, message: '请填写机构编码' },
+                { pattern: /^[a-z0-9-]{2,40}$/, message: '2-40位小写字母、数字或连字符' },
+              ]}
+            >
+              <Input disabled={Boolean(partner)} placeholder="如 partner-x" />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={16}>
+            <Form.Item
+              name="legalName"
+              label="法定名称"
+              rules={[{ required: true, message: '请填写机构法定名称' }]}
+            >
+              <Input placeholder="营业执照上的全称" maxLength={100} />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={12}>
+            <Form.Item
+              name="licenceNumber"
+              label="金融许可证 / 备案号"
+              rules={[{ required: true, message: '请填写许可证或备案号' }]}
+            >
+              <Input maxLength={100} />
+            </Form.Item>
+          </Col>
+          <Col xs={12} md={6}>
+            <Form.Item
+              name="contactName"
+              label="联系人"
+              rules={[{ required: true, message: '请填写联系人' }]}
+            >
+              <Input maxLength={40} />
+            </Form.Item>
+          </Col>
+          <Col xs={12} md={6}>
+            <Form.Item
+              name="contactPhone"
+              label="联系电话"
+              tooltip="加密保存，只显示脱敏号码"
+              rules={[
+                { required: !partner, message: '请填写联系电话' },
+                { pattern: /^(1[3-9]\d{9}|0\d{2,3}-?\d{7,8})$/, message: '联系电话格式不正确' },
+              ]}
+            >
+              <Input placeholder={partner ? `${partner.contactPhoneMasked}（留空不修改）` : '手机或座机'} />
+            </Form.Item>
+          </Col>
+          <Col xs={24}>
+            <Form.Item name="status" label="合作状态">
+              <Radio.Group
+                options={[
+                  { value: 'active', label: '合作中' },
+                  { value: 'suspended', label: '已暂停（其全部产品停止匹配）' },
+                ]}
+              />
+            </Form.Item>
+          </Col>
+        </Row>
+      </Card>
+      <Card title="对接配置" style={{ marginBottom: 16 }}>
+        <Row gutter={16}>
+          <Col xs={24} md={12}>
+            <Form.Item
+              name="apiEndpoint"
+              label="线索推送地址"
+              tooltip="必须是 https；开发环境可用 http://127.0.0.1 或 localhost"
+              rules={[{ type: 'url', message: '不是有效的网址' }]}
+            >
+              <Input placeholder="https://…/api/leads" />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={12}>
+            <Form.Item
+              name="dupCheckEndpoint"
+              label="撞库查重地址（可选）"
+              rules={[{ type: 'url', message: '不是有效的网址' }]}
+            >
+              <Input placeholder="https://…/dup-check" />
+            </Form.Item>
+          </Col>
+          <Col xs={24}>
+            <Form.Item
+              name="allowedHosts"
+              label="允许的域名"
+              tooltip="产品跳转链接和联合登录地址只能在这些域名（含子域名）内"
+            >
+              <Select
+                mode="tags"
+                placeholder="输入域名后回车，如 partner.example.com"
+                tokenSeparators={[',', ' ']}
+              />
+            </Form.Item>
+          </Col>
+        </Row>
+        <Typography.Text strong>按链接类型的推送方式</Typography.Text>
+        <Row gutter={16} style={{ marginTop: 8 }}>
+          {LINK_TYPES.map((t) => (
+            <Col xs={12} md={8} key={t}>
+              <Form.Item name={['deliveryModes', t]} label={`${t} ${LINK_TYPE_LABELS[Number(t)]}`}>
+                <Select allowClear placeholder="未设置" options={MODE_OPTIONS} />
+              </Form.Item>
+            </Col>
+          ))}
+        </Row>
+      </Card>
+      {canEdit && (
+        <Space>
+          <Button type="primary" htmlType="submit" loading={create.isPending || update.isPending}>
+            {partner ? '保存修改' : '创建机构'}
+          </Button>
+        </Space>
+      )}
+    </Form>
+  );
+}

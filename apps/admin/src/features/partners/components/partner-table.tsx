@@ -1,0 +1,205 @@
+import { PARTNER_STATUS_LABELS, type PartnerItem } from '@lm/shared/schemas/admin-catalog';
+import {
+  Alert,
+  Button,
+  Card,
+  Input,
+  Select,
+  Space,
+  Table,
+  type TableColumnsType,
+  Tag,
+  Typography,
+} from 'antd';
+import type { SorterResult } from 'antd/es/table/interface';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { downloadCsv, toCsv } from '@/lib/csv';
+import { getPartners, type PartnerFilters, usePartners } from '../api/get-partners';
+
+const formatTime = (iso: string | null) =>
+  iso ? new Date(iso).toLocaleString('zh-CN', { timeZone: 'Asia/Shanghai', hour12: false }) : '—';
+
+const CSV_COLUMNS = [
+  { title: '编号', value: (r: PartnerItem) => r.id },
+  { title: '机构编码', value: (r: PartnerItem) => r.code },
+  { title: '法定名称', value: (r: PartnerItem) => r.legalName },
+  { title: '许可证/备案号', value: (r: PartnerItem) => r.licenceNumber },
+  { title: '联系人', value: (r: PartnerItem) => r.contactName },
+  { title: '联系电话', value: (r: PartnerItem) => r.contactPhoneMasked },
+  { title: '允许域名', value: (r: PartnerItem) => r.allowedHosts.join(' ') },
+  { title: '产品数', value: (r: PartnerItem) => r.productCount },
+  { title: '状态', value: (r: PartnerItem) => PARTNER_STATUS_LABELS[r.status] },
+  { title: '密钥轮换时间', value: (r: PartnerItem) => formatTime(r.secretRotatedAt) },
+  { title: '更新时间', value: (r: PartnerItem) => formatTime(r.updatedAt) },
+];
+
+export interface PartnerTableProps {
+  filters: PartnerFilters;
+  onFiltersChange: (next: PartnerFilters) => void;
+}
+
+/** Partners with search, status filter, server-side sorting and paging, and CSV export. */
+export function PartnerTable({ filters, onFiltersChange }: PartnerTableProps) {
+  const query = usePartners(filters);
+  const [q, setQ] = useState(filters.q ?? '');
+  const [exporting, setExporting] = useState(false);
+  const set = (patch: Partial<PartnerFilters>) => onFiltersChange({ ...filters, page: 1, ...patch });
+  const sortOrder = (key: string) =>
+    filters.sort === key ? (filters.order === 'asc' ? ('ascend' as const) : ('descend' as const)) : null;
+
+  const columns: TableColumnsType<PartnerItem> = [
+    { title: '编号', dataIndex: 'id', width: 72, sorter: true, sortOrder: sortOrder('id') },
+    {
+      title: '法定名称',
+      dataIndex: 'legalName',
+      sorter: true,
+      sortOrder: sortOrder('legalName'),
+      render: (v: string, r) => (
+        <Space direction="vertical" size={0}>
+          <Link to={`/partners/${r.id}`}>{v}</Link>
+          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            {r.code}
+          </Typography.Text>
+        </Space>
+      ),
+    },
+    { title: '许可证/备案号', dataIndex: 'licenceNumber', width: 220 },
+    {
+      title: '联系人',
+      key: 'contact',
+      width: 150,
+      render: (_, r) => `${r.contactName} ${r.contactPhoneMasked}`,
+    },
+    {
+      title: '允许域名',
+      dataIndex: 'allowedHosts',
+      width: 200,
+      render: (hosts: string[]) =>
+        hosts.length ? (
+          hosts.map((h) => <Tag key={h}>{h}</Tag>)
+        ) : (
+          <Typography.Text type="secondary">未配置</Typography.Text>
+        ),
+    },
+    {
+      title: '产品数',
+      dataIndex: 'productCount',
+      width: 80,
+      render: (n: number, r) => <Link to={`/products?partnerId=${r.id}`}>{n}</Link>,
+    },
+    {
+      title: '状态',
+      dataIndex: 'status',
+      width: 90,
+      render: (s: PartnerItem['status']) => (
+        <Tag color={s === 'active' ? 'green' : 'default'}>{PARTNER_STATUS_LABELS[s]}</Tag>
+      ),
+    },
+    {
+      title: '签名密钥',
+      key: 'secret',
+      width: 170,
+      render: (_, r) =>
+        !r.hasSecret ? (
+          <Tag color="orange">未配置</Tag>
+        ) : r.previousSecretValidUntil ? (
+          <Typography.Text type="warning" style={{ fontSize: 12 }}>
+            已轮换，旧密钥有效至 {formatTime(r.previousSecretValidUntil)}
+          </Typography.Text>
+        ) : (
+          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            {r.secretRotatedAt ? `上次轮换 ${formatTime(r.secretRotatedAt)}` : '已配置'}
+          </Typography.Text>
+        ),
+    },
+    {
+      title: '更新时间',
+      dataIndex: 'updatedAt',
+      width: 170,
+      sorter: true,
+      sortOrder: sortOrder('updatedAt'),
+      render: formatTime,
+    },
+  ];
+
+  const exportCsv = async () => {
+    setExporting(true);
+    try {
+      const all: PartnerItem[] = [];
+      for (let page = 1; ; page++) {
+        const data = await getPartners({ ...filters, page, pageSize: 200 });
+        all.push(...data.list);
+        if (all.length >= data.total || data.list.length === 0) break;
+      }
+      downloadCsv(`合作机构-${new Date().toISOString().slice(0, 10)}`, toCsv(all, CSV_COLUMNS));
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  return (
+    <Card>
+      <Space wrap style={{ marginBottom: 16 }}>
+        <Input.Search
+          placeholder="机构名称、编码或许可证号"
+          allowClear
+          value={q}
+          onChange={(e) => setQ(e.target.value)}
+          onSearch={(v) => set({ q: v.trim() || undefined })}
+          style={{ width: 260 }}
+        />
+        <Select
+          placeholder="全部状态"
+          allowClear
+          value={filters.status}
+          onChange={(v) => set({ status: v })}
+          options={[
+            { value: 'active', label: '合作中' },
+            { value: 'suspended', label: '已暂停' },
+          ]}
+          style={{ width: 120 }}
+        />
+        <Button onClick={exportCsv} loading={exporting} disabled={!query.data?.total}>
+          导出 CSV
+        </Button>
+      </Space>
+      {query.isError && (
+        <Alert
+          type="error"
+          showIcon
+          message="合作机构加载失败"
+          action={<Button onClick={() => query.refetch()}>重试</Button>}
+          style={{ marginBottom: 16 }}
+        />
+      )}
+      <Table<PartnerItem>
+        rowKey="id"
+        size="middle"
+        columns={columns}
+        dataSource={query.data?.list ?? []}
+        loading={query.isFetching}
+        locale={{ emptyText: '没有符合条件的合作机构' }}
+        scroll={{ x: 1200 }}
+        pagination={{
+          current: filters.page,
+          pageSize: filters.pageSize,
+          total: query.data?.total ?? 0,
+          showSizeChanger: true,
+          showTotal: (t) => `共 ${t} 家`,
+        }}
+        onChange={(pagination, _f, sorter) => {
+          const s = sorter as SorterResult<PartnerItem>;
+          const key = s.order ? (s.field as PartnerFilters['sort']) : undefined;
+          onFiltersChange({
+            ...filters,
+            page: pagination.current ?? 1,
+            pageSize: pagination.pageSize ?? filters.pageSize,
+            sort: key,
+            order: s.order === 'ascend' ? 'asc' : 'desc',
+          });
+        }}
+      />
+    </Card>
+  );
+}

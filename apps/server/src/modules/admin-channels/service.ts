@@ -1,0 +1,388 @@
+import { parseChannelFlags } from '@lm/shared/channel';
+import {
+  CHANNEL_SORTS,
+  type ChannelAdminDetail,
+  type ChannelDraft,
+  type ChannelListData,
+  type ChannelListQuery,
+  type ChannelPreviewBody,
+  type CreateChannelBody,
+  type CreateRouteCodeBody,
+  type RouteCodeItem,
+  targetHost,
+} from '@lm/shared/schemas/admin-channels';
+import { and, asc, count, desc, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
+import type { Db } from '../../db/client.ts';
+import { channelClicks, channels, routeCodes } from '../../db/schema.ts';
+import type { KeyRing } from '../../lib/crypto.ts';
+import { appError } from '../../lib/errors.ts';
+import { shanghaiDate } from '../../lib/time.ts';
+import { recordAudit } from '../audit/service.ts';
+import { signPreview } from '../channels/preview.ts';
+import type { ChannelRow } from '../channels/rules.ts';
+import type { ChannelService } from '../channels/service.ts';
+import { channelSnapshot, disallowedTargets, draftColumns, flagsValue, splitFlags } from './rules.ts';
+
+export const CHANNEL_NOT_FOUND = '渠道不存在';
+export const ROUTE_CODE_NOT_FOUND = '该渠道下没有这个路由码';
+
+export interface AdminChannelDeps {
+  db: Db;
+  ring: KeyRing;
+  channels: ChannelService;
+  log: FastifyBaseLogger;
+}
+
+type RouteCodeRow = typeof routeCodes.$inferSelect;
+
+const SORT_COLUMNS = {
+  id: channels.id,
+  name: channels.name,
+  updatedAt: channels.updatedAt,
+  adChannelCode: channels.adChannelCode,
+} as const;
+
+const likePattern = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+function routeCodeItem(r: RouteCodeRow): RouteCodeItem {
+  return {
+    routeCode: r.routeCode,
+    planTargetUrl: r.planTargetUrl,
+    status: r.status,
+    createdAt: r.createdAt.toISOString(),
+  };
+}
+
+/** Unique-violation from PostgreSQL or PGlite. */
+function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; cause?: { code?: string } } | null;
+  return e?.code === '23505' || e?.cause?.code === '23505';
+}
+
+/** Console channel management: every change is one transaction with its audit entry. */
+export class AdminChannelService {
+  constructor(private readonly d: AdminChannelDeps) {}
+
+  async list(q: ChannelListQuery): Promise<ChannelListData> {
+    const sortKey = q.sort ?? 'updatedAt';
+    if (!(CHANNEL_SORTS as readonly string[]).includes(sortKey))
+      throw appError('VALIDATION_FAILED', `不支持按 ${sortKey} 排序，可选 ${CHANNEL_SORTS.join('、')}`);
+    const conds: SQL[] = [];
+    if (q.q) {
+      const p = likePattern(q.q);
+      conds.push(or(ilike(channels.name, p), ilike(channels.adChannelCode, p))!);
+    }
+    if (q.status !== undefined) conds.push(eq(channels.channelStatus, q.status));
+    if (q.linkType !== undefined) conds.push(eq(channels.linkType, q.linkType));
+    const where = conds.length ? and(...conds) : undefined;
+
+    const { db } = this.d;
+    const today = shanghaiDate();
+    const clicks = db
+      .select({ code: channelClicks.adChannelCode, n: sql<number>`count(*)::int`.as('clicks_n') })
+      .from(channelClicks)
+      .where(and(eq(channelClicks.day, today), eq(channelClicks.flagged, false)))
+      .groupBy(channelClicks.adChannelCode)
+      .as('today_clicks');
+    const codes = db
+      .select({ code: routeCodes.adChannelCode, n: sql<number>`count(*)::int`.as('codes_n') })
+      .from(routeCodes)
+      .groupBy(routeCodes.adChannelCode)
+      .as('route_code_counts');
+    const column = SORT_COLUMNS[sortKey as keyof typeof SORT_COLUMNS];
+    const order = q.order === 'asc' ? asc(column) : desc(column);
+    const [rows, [total]] = await Promise.all([
+      db
+        .select({ row: channels, clicks: clicks.n, codes: codes.n })
+        .from(channels)
+        .leftJoin(clicks, eq(clicks.code, channels.adChannelCode))
+        .leftJoin(codes, eq(codes.code, channels.adChannelCode))
+        .where(where)
+        .orderBy(order, desc(channels.id))
+        .limit(q.pageSize)
+        .offset((q.page - 1) * q.pageSize),
+      db.select({ n: count() }).from(channels).where(where),
+    ]);
+    return {
+      total: total?.n ?? 0,
+      page: q.page,
+      pageSize: q.pageSize,
+      list: rows.map(({ row, clicks: n, codes: c }) => {
+        const { skin, flags } = splitFlags(row.flags);
+        return {
+          id: row.id,
+          adChannelCode: row.adChannelCode,
+          name: row.name,
+          channelStatus: row.channelStatus,
+          linkType: row.linkType,
+          skin,
+          theme: parseChannelFlags(row.flags).theme,
+          flags,
+          skinArms: row.skinArms && row.skinArms.length >= 2 ? row.skinArms : null,
+          routeCodeCount: Number(c ?? 0),
+          todayClicks: Number(n ?? 0),
+          updatedAt: row.updatedAt.toISOString(),
+        };
+      }),
+    };
+  }
+
+  private async row(db: Db, id: number): Promise<ChannelRow> {
+    const [row] = await db.select().from(channels).where(eq(channels.id, id)).limit(1);
+    if (!row) throw appError('NOT_FOUND', CHANNEL_NOT_FOUND, { id });
+    return row;
+  }
+
+  async get(id: number): Promise<ChannelAdminDetail> {
+    const row = await this.row(this.d.db, id);
+    const codes = await this.d.db
+      .select()
+      .from(routeCodes)
+      .where(eq(routeCodes.adChannelCode, row.adChannelCode))
+      .orderBy(asc(routeCodes.createdAt), asc(routeCodes.routeCode));
+    return this.detail(row, codes);
+  }
+
+  private detail(row: ChannelRow, codes: RouteCodeRow[]): ChannelAdminDetail {
+    const { skin, flags, unknownFlags } = splitFlags(row.flags);
+    return {
+      id: row.id,
+      adChannelCode: row.adChannelCode,
+      name: row.name,
+      channelStatus: row.channelStatus,
+      linkType: row.linkType,
+      skin,
+      flags,
+      unknownFlags,
+      skinArms: row.skinArms && row.skinArms.length >= 2 ? row.skinArms : null,
+      excludeCityCodes: row.excludeCityCodes,
+      planTargetUrl: row.planTargetUrl,
+      pageTitle: row.pageTitle,
+      pageIcon: row.pageIcon,
+      needsLocation: row.needsLocation,
+      trackReport: row.trackReport ?? null,
+      allowedHosts: row.allowedHosts,
+      footer: row.footer,
+      routeCodes: codes.map(routeCodeItem),
+      createdAt: row.createdAt.toISOString(),
+      updatedAt: row.updatedAt.toISOString(),
+    };
+  }
+
+  /** Drops the cached configuration (every instance, through Redis when configured). */
+  private async invalidate(code: string): Promise<void> {
+    try {
+      await this.d.channels.invalidate(code);
+    } catch (err) {
+      // The change is committed; the cached value expires within its TTL.
+      this.d.log.warn({ err: { message: (err as Error).message } }, 'channel cache invalidation failed');
+    }
+  }
+
+  async create(req: FastifyRequest, body: CreateChannelBody): Promise<ChannelAdminDetail> {
+    let created: ChannelRow;
+    try {
+      created = await this.d.db.transaction(async (tx) => {
+        const [row] = await tx
+          .insert(channels)
+          .values({
+            adChannelCode: body.adChannelCode,
+            channelStatus: body.channelStatus,
+            ...draftColumns(body),
+          })
+          .returning();
+        await recordAudit(tx, req, {
+          action: 'create',
+          entity: 'channel',
+          entityId: row!.id,
+          before: null,
+          after: channelSnapshot(row!),
+        });
+        return row!;
+      });
+    } catch (err) {
+      if (isUniqueViolation(err))
+        throw appError('VALIDATION_FAILED', `渠道码 ${body.adChannelCode} 已存在`, {
+          fields: [{ field: 'adChannelCode', message: `渠道码 ${body.adChannelCode} 已存在` }],
+        });
+      throw err;
+    }
+    // An unknown code may have been cached as "no such channel".
+    await this.invalidate(created.adChannelCode);
+    return this.detail(created, []);
+  }
+
+  async update(req: FastifyRequest, id: number, body: ChannelDraft): Promise<ChannelAdminDetail> {
+    const { row, codes } = await this.d.db.transaction(async (tx) => {
+      const before = await this.row(tx, id);
+      const codes = await tx
+        .select()
+        .from(routeCodes)
+        .where(eq(routeCodes.adChannelCode, before.adChannelCode));
+      const bad = disallowedTargets(
+        codes.map((c) => c.planTargetUrl),
+        body.allowedHosts,
+      );
+      if (bad.length)
+        throw appError(
+          'VALIDATION_FAILED',
+          `路由码的计划落地页仍在使用域名 ${bad.join('、')}，请先修改路由码或保留该域名`,
+        );
+      const [row] = await tx
+        .update(channels)
+        .set({ ...draftColumns(body), channelStatus: body.channelStatus, updatedAt: new Date() })
+        .where(eq(channels.id, id))
+        .returning();
+      await recordAudit(tx, req, {
+        action: 'update',
+        entity: 'channel',
+        entityId: id,
+        before: channelSnapshot(before),
+        after: channelSnapshot(row!),
+      });
+      return { row: row!, codes };
+    });
+    await this.invalidate(row.adChannelCode);
+    return this.detail(row, codes);
+  }
+
+  async setStatus(req: FastifyRequest, id: number, channelStatus: 0 | 1): Promise<ChannelAdminDetail> {
+    const row = await this.d.db.transaction(async (tx) => {
+      const before = await this.row(tx, id);
+      const [row] = await tx
+        .update(channels)
+        .set({ channelStatus, updatedAt: new Date() })
+        .where(eq(channels.id, id))
+        .returning();
+      await recordAudit(tx, req, {
+        action: 'status',
+        entity: 'channel',
+        entityId: id,
+        before: { adChannelCode: before.adChannelCode, channelStatus: before.channelStatus },
+        after: { adChannelCode: row!.adChannelCode, channelStatus: row!.channelStatus },
+      });
+      return row!;
+    });
+    await this.invalidate(row.adChannelCode);
+    return this.get(row.id);
+  }
+
+  private checkTarget(channel: ChannelRow, url: string | null | undefined) {
+    const host = url ? targetHost(url) : null;
+    if (host && !channel.allowedHosts.includes(host))
+      throw appError('VALIDATION_FAILED', `计划落地页的域名 ${host} 不在该渠道允许跳转的域名中`, {
+        fields: [{ field: 'planTargetUrl', message: `计划落地页的域名 ${host} 不在该渠道允许跳转的域名中` }],
+      });
+  }
+
+  async addRouteCode(req: FastifyRequest, id: number, body: CreateRouteCodeBody): Promise<RouteCodeItem> {
+    try {
+      return await this.d.db.transaction(async (tx) => {
+        const channel = await this.row(tx, id);
+        this.checkTarget(channel, body.planTargetUrl);
+        const [row] = await tx
+          .insert(routeCodes)
+          .values({
+            routeCode: body.routeCode,
+            adChannelCode: channel.adChannelCode,
+            planTargetUrl: body.planTargetUrl ?? null,
+            status: body.status,
+          })
+          .returning();
+        await recordAudit(tx, req, {
+          action: 'create',
+          entity: 'route_code',
+          entityId: body.routeCode,
+          before: null,
+          after: { ...routeCodeItem(row!), adChannelCode: channel.adChannelCode },
+        });
+        return routeCodeItem(row!);
+      });
+    } catch (err) {
+      if (isUniqueViolation(err))
+        throw appError('VALIDATION_FAILED', `路由码 ${body.routeCode} 已被使用`, {
+          fields: [{ field: 'routeCode', message: `路由码 ${body.routeCode} 已被使用` }],
+        });
+      throw err;
+    }
+  }
+
+  private async routeCodeOf(db: Db, channel: ChannelRow, routeCode: string): Promise<RouteCodeRow> {
+    const [row] = await db
+      .select()
+      .from(routeCodes)
+      .where(and(eq(routeCodes.routeCode, routeCode), eq(routeCodes.adChannelCode, channel.adChannelCode)))
+      .limit(1);
+    if (!row) throw appError('NOT_FOUND', ROUTE_CODE_NOT_FOUND, { routeCode });
+    return row;
+  }
+
+  async updateRouteCode(
+    req: FastifyRequest,
+    id: number,
+    routeCode: string,
+    body: Omit<CreateRouteCodeBody, 'routeCode'>,
+  ): Promise<RouteCodeItem> {
+    return this.d.db.transaction(async (tx) => {
+      const channel = await this.row(tx, id);
+      const before = await this.routeCodeOf(tx, channel, routeCode);
+      this.checkTarget(channel, body.planTargetUrl);
+      const [row] = await tx
+        .update(routeCodes)
+        .set({ planTargetUrl: body.planTargetUrl ?? null, status: body.status })
+        .where(eq(routeCodes.routeCode, routeCode))
+        .returning();
+      await recordAudit(tx, req, {
+        action: 'update',
+        entity: 'route_code',
+        entityId: routeCode,
+        before: { ...routeCodeItem(before), adChannelCode: channel.adChannelCode },
+        after: { ...routeCodeItem(row!), adChannelCode: channel.adChannelCode },
+      });
+      return routeCodeItem(row!);
+    });
+  }
+
+  async deleteRouteCode(req: FastifyRequest, id: number, routeCode: string): Promise<{ deleted: true }> {
+    await this.d.db.transaction(async (tx) => {
+      const channel = await this.row(tx, id);
+      const before = await this.routeCodeOf(tx, channel, routeCode);
+      await tx.delete(routeCodes).where(eq(routeCodes.routeCode, routeCode));
+      await recordAudit(tx, req, {
+        action: 'delete',
+        entity: 'route_code',
+        entityId: routeCode,
+        before: { ...routeCodeItem(before), adChannelCode: channel.adChannelCode },
+        after: null,
+      });
+    });
+    return { deleted: true };
+  }
+
+  /** A signed token for the H5 to show the unsaved draft (nothing stored). */
+  preview(body: ChannelPreviewBody): { token: string; expiresAt: string } {
+    const skin = body.previewSkin ?? body.skin;
+    // The page icon (possibly a long data: URI) does not show in the framed page: left out of the token.
+    const { token, expiresAt } = signPreview(
+      this.d.ring,
+      {
+        adChannelCode: body.adChannelCode ?? '',
+        name: body.name,
+        channelStatus: 1,
+        linkType: body.linkType,
+        flags: flagsValue(body.skin, body.flags),
+        excludeCityCodes: body.excludeCityCodes,
+        planTargetUrl: body.planTargetUrl ?? null,
+        pageTitle: body.pageTitle ?? null,
+        pageIcon: null,
+        needsLocation: body.needsLocation,
+        trackReport: body.trackReport ?? null,
+        allowedHosts: body.allowedHosts,
+        footer: body.footer,
+      },
+      skin,
+    );
+    return { token, expiresAt: expiresAt.toISOString() };
+  }
+}

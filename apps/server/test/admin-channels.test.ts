@@ -1,0 +1,516 @@
+import type { H5Config } from '@lm/shared/channel';
+import { and, eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditLog, channelClicks, channels } from '../src/db/schema.ts';
+import { shanghaiDate } from '../src/lib/time.ts';
+import { PREVIEW_TTL_MS, signPreview } from '../src/modules/channels/preview.ts';
+import { BACKEND, body, createTestApp, newIp, newPhone, type TestContext } from './helpers.ts';
+
+let ctx: TestContext;
+let app: FastifyInstance;
+const password = 'channel console pw';
+const tokens: Record<'admin' | 'operator' | 'viewer', string> = { admin: '', operator: '', viewer: '' };
+
+async function staffToken(role: 'admin' | 'operator' | 'viewer'): Promise<string> {
+  const phone = newPhone();
+  await app.services.staff.create({ phone, name: `${role}-测试`, role, password });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/crm/admin/login',
+    payload: { phone, password },
+    remoteAddress: newIp(),
+  });
+  return body<{ token: string }>(res).data.token;
+}
+
+beforeAll(async () => {
+  ctx = await createTestApp();
+  app = ctx.app;
+  for (const role of ['admin', 'operator', 'viewer'] as const) tokens[role] = await staffToken(role);
+});
+afterAll(async () => ctx?.close());
+
+type Role = keyof typeof tokens;
+const call = (role: Role | null, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) =>
+  app.inject({
+    method,
+    url,
+    payload: payload as object,
+    headers: role ? { accesstoken: tokens[role] } : {},
+    remoteAddress: newIp(),
+  });
+
+let seq = 0;
+const code = () => `t-ch-${Date.now().toString(36)}-${++seq}`;
+
+const draft = (over: Record<string, unknown> = {}) => ({
+  name: '测试渠道',
+  linkType: 4,
+  skin: 17,
+  flags: [] as string[],
+  allowedHosts: ['partner.example.com'],
+  ...over,
+});
+
+async function create(over: Record<string, unknown> = {}) {
+  const adChannelCode = code();
+  const res = await call('operator', 'POST', '/api/admin/channels', { adChannelCode, ...draft(over) });
+  expect(res.statusCode, res.body).toBe(200);
+  return body<{ id: number; adChannelCode: string } & Record<string, unknown>>(res).data;
+}
+
+const h5Config = async (query: string, fingerprint?: string) => {
+  const res = await app.inject({
+    method: 'GET',
+    url: `/api/adChannel/h5Config?${query}`,
+    headers: fingerprint ? { platform_param: JSON.stringify({ channel: 0, fingerprint }) } : {},
+    remoteAddress: newIp(),
+  });
+  return { res, config: body<H5Config>(res).data };
+};
+
+const auditOf = (entity: string, entityId: string | number) =>
+  app.database.db
+    .select()
+    .from(auditLog)
+    .where(and(eq(auditLog.entity, entity), eq(auditLog.entityId, String(entityId))))
+    .orderBy(auditLog.id);
+
+describe(`console channels: CRUD and audit (${BACKEND})`, () => {
+  it('an operator creates a channel; the H5 gets its skin, colour and footer; the audit log has it', async () => {
+    const ch = await create({
+      name: '紫色渠道',
+      skin: 12,
+      flags: ['purple', 'formprocess3', 'baidu'],
+      excludeCityCodes: ['110100', '440300'],
+      planTargetUrl: 'https://partner.example.com/apply?x=1',
+      trackReport: { platform: 'baidu', params: ['bd_vid'] },
+      footer: [{ companyName: '某某小额贷款有限公司', filingNumber: '京ICP备2026000001号' }],
+    });
+    expect(ch).toMatchObject({
+      skin: 12,
+      flags: ['purple', 'formprocess3', 'baidu'],
+      unknownFlags: [],
+      channelStatus: 1,
+      routeCodes: [],
+    });
+    const { config } = await h5Config(`adChannelCode=${ch.adChannelCode}`);
+    expect(config).toMatchObject({
+      adChannelCode: ch.adChannelCode,
+      name: '紫色渠道',
+      skin: 12,
+      theme: 'purple',
+      flow: 'formprocess3',
+      excludeCityCodes: ['110100', '440300'],
+      planTargetUrl: 'https://partner.example.com/apply?x=1',
+      trackReport: { platform: 'baidu', params: ['bd_vid'] },
+      footer: [{ companyName: '某某小额贷款有限公司', filingNumber: '京ICP备2026000001号' }],
+    });
+    const [entry] = await auditOf('channel', ch.id);
+    expect(entry).toMatchObject({ action: 'create', staffName: 'operator-测试', before: null });
+    expect(entry!.after).toMatchObject({
+      adChannelCode: ch.adChannelCode,
+      flags: 'skin12-purple-formprocess3-baidu',
+    });
+  });
+
+  it('an edit shows on h5Config at once (cache invalidated) and is audited with before and after', async () => {
+    const ch = await create({ skin: 17 });
+    const first = await h5Config(`adChannelCode=${ch.adChannelCode}`);
+    expect(first.config.skin).toBe(17);
+    // Cached now; the edit must not wait for the TTL.
+    const res = await call(
+      'admin',
+      'PUT',
+      `/api/admin/channels/${ch.id}`,
+      draft({ name: '改名', skin: 9, flags: ['teal'] }),
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    const after = await h5Config(`adChannelCode=${ch.adChannelCode}`);
+    expect(after.config).toMatchObject({ name: '改名', skin: 9, theme: 'teal' });
+    const entries = await auditOf('channel', ch.id);
+    const update = entries.find((e) => e.action === 'update')!;
+    expect(update.before).toMatchObject({ name: '测试渠道', flags: 'skin17' });
+    expect(update.after).toMatchObject({ name: '改名', flags: 'skin9-teal' });
+  });
+
+  it('disables and enables a channel; the H5 sees channelStatus at once', async () => {
+    const ch = await create();
+    await h5Config(`adChannelCode=${ch.adChannelCode}`);
+    const off = await call('operator', 'PUT', `/api/admin/channels/${ch.id}/status`, { channelStatus: 0 });
+    expect(body(off).data).toMatchObject({ channelStatus: 0 });
+    expect((await h5Config(`adChannelCode=${ch.adChannelCode}`)).config.channelStatus).toBe(0);
+    await call('operator', 'PUT', `/api/admin/channels/${ch.id}/status`, { channelStatus: 1 });
+    expect((await h5Config(`adChannelCode=${ch.adChannelCode}`)).config.channelStatus).toBe(1);
+    const entries = await auditOf('channel', ch.id);
+    expect(
+      entries
+        .filter((e) => e.action === 'status')
+        .map((e) => [e.before?.channelStatus, e.after?.channelStatus]),
+    ).toEqual([
+      [1, 0],
+      [0, 1],
+    ]);
+  });
+
+  it('lists with filters, sorting, paging and today’s counted clicks', async () => {
+    const a = await create({ name: '列表A', linkType: 2 });
+    const b = await create({ name: '列表B', linkType: 2 });
+    await call('operator', 'PUT', `/api/admin/channels/${b.id}/status`, { channelStatus: 0 });
+    await app.database.db.insert(channelClicks).values([
+      { adChannelCode: a.adChannelCode, fingerprintHash: 'h1', day: shanghaiDate(), flagged: false },
+      { adChannelCode: a.adChannelCode, fingerprintHash: 'h2', day: shanghaiDate(), flagged: false },
+      { adChannelCode: a.adChannelCode, fingerprintHash: null, day: shanghaiDate(), flagged: true },
+      { adChannelCode: a.adChannelCode, fingerprintHash: 'h3', day: '2020-01-01', flagged: false },
+    ]);
+    const res = await call('viewer', 'GET', '/api/admin/channels?q=列表&linkType=2&sort=name&order=asc');
+    const data = body<{
+      total: number;
+      list: { adChannelCode: string; todayClicks: number; channelStatus: number }[];
+    }>(res).data;
+    expect(data.total).toBe(2);
+    expect(data.list.map((c) => c.adChannelCode)).toEqual([a.adChannelCode, b.adChannelCode]);
+    expect(data.list[0]!.todayClicks).toBe(2);
+    const closed = body<{ list: { adChannelCode: string }[] }>(
+      await call('viewer', 'GET', '/api/admin/channels?q=列表&status=0'),
+    ).data;
+    expect(closed.list.map((c) => c.adChannelCode)).toEqual([b.adChannelCode]);
+    const paged = body<{ list: unknown[]; page: number; pageSize: number }>(
+      await call('viewer', 'GET', '/api/admin/channels?q=列表&pageSize=1&page=2&sort=id&order=asc'),
+    ).data;
+    expect(paged).toMatchObject({ page: 2, pageSize: 1, list: [{ adChannelCode: b.adChannelCode }] });
+    const badSort = await call('viewer', 'GET', '/api/admin/channels?sort=flags');
+    expect(badSort.statusCode).toBe(400);
+    expect(body(badSort).msg).toContain('不支持按 flags 排序');
+  });
+
+  it('manages route codes (plan target on an allowed host) and the H5 exchanges them', async () => {
+    const ch = await create();
+    const add = await call('operator', 'POST', `/api/admin/channels/${ch.id}/route-codes`, {
+      routeCode: `${ch.adChannelCode}-r1`,
+      planTargetUrl: 'https://partner.example.com/landing',
+    });
+    expect(add.statusCode, add.body).toBe(200);
+    const ex = await app.inject({
+      url: `/api/adChannel/exchange/adChannelCode?adRouteCode=${ch.adChannelCode}-r1`,
+    });
+    expect(body(ex).data).toEqual({
+      adChannelCode: ch.adChannelCode,
+      planTargetUrl: 'https://partner.example.com/landing',
+    });
+
+    const dup = await call('operator', 'POST', `/api/admin/channels/${ch.id}/route-codes`, {
+      routeCode: `${ch.adChannelCode}-r1`,
+    });
+    expect(body(dup)).toMatchObject({ code: 400, msg: `路由码 ${ch.adChannelCode}-r1 已被使用` });
+    const evil = await call('operator', 'POST', `/api/admin/channels/${ch.id}/route-codes`, {
+      routeCode: `${ch.adChannelCode}-r2`,
+      planTargetUrl: 'https://evil.example.net/',
+    });
+    expect(body(evil)).toMatchObject({
+      code: 400,
+      msg: '计划落地页的域名 evil.example.net 不在该渠道允许跳转的域名中',
+    });
+
+    // Dropping a host a route code still uses is refused.
+    const drop = await call('operator', 'PUT', `/api/admin/channels/${ch.id}`, draft({ allowedHosts: [] }));
+    expect(body(drop).code).toBe(400);
+    expect(body(drop).msg).toContain('partner.example.com');
+
+    const off = await call(
+      'operator',
+      'PUT',
+      `/api/admin/channels/${ch.id}/route-codes/${ch.adChannelCode}-r1`,
+      { status: 0 },
+    );
+    expect(body(off).data).toMatchObject({ status: 0, planTargetUrl: null });
+    const ex2 = await app.inject({
+      url: `/api/adChannel/exchange/adChannelCode?adRouteCode=${ch.adChannelCode}-r1`,
+    });
+    expect(body(ex2).msg).toBe('路由码已停用');
+    const del = await call(
+      'operator',
+      'DELETE',
+      `/api/admin/channels/${ch.id}/route-codes/${ch.adChannelCode}-r1`,
+    );
+    expect(body(del).data).toEqual({ deleted: true });
+    const detail = body<{ routeCodes: unknown[] }>(
+      await call('viewer', 'GET', `/api/admin/channels/${ch.id}`),
+    ).data;
+    expect(detail.routeCodes).toEqual([]);
+    const entries = await auditOf('route_code', `${ch.adChannelCode}-r1`);
+    expect(entries.map((e) => e.action)).toEqual(['create', 'update', 'delete']);
+    expect(entries[1]!.before).toMatchObject({
+      status: 1,
+      planTargetUrl: 'https://partner.example.com/landing',
+    });
+    expect(entries[1]!.after).toMatchObject({ status: 0 });
+  });
+});
+
+describe(`console channels: permissions and validation (${BACKEND})`, () => {
+  it('a viewer reads but every change is 403 (even with a broken body); no token is 401', async () => {
+    const ch = await create();
+    expect((await call('viewer', 'GET', `/api/admin/channels/${ch.id}`)).statusCode).toBe(200);
+    const attempts = [
+      call('viewer', 'PUT', `/api/admin/channels/${ch.id}`, draft({ name: '只读改名' })),
+      call('viewer', 'PUT', `/api/admin/channels/${ch.id}`, { nonsense: true }),
+      call('viewer', 'POST', '/api/admin/channels', { adChannelCode: code(), ...draft() }),
+      call('viewer', 'PUT', `/api/admin/channels/${ch.id}/status`, { channelStatus: 0 }),
+      call('viewer', 'POST', `/api/admin/channels/${ch.id}/route-codes`, { routeCode: 'viewer-rc' }),
+      call('viewer', 'POST', '/api/admin/channels/preview', draft()),
+    ];
+    for (const res of await Promise.all(attempts)) {
+      expect(res.statusCode).toBe(403);
+      expect(body(res)).toEqual({ code: 403, msg: '没有权限执行此操作', data: null });
+    }
+    expect((await call(null, 'GET', '/api/admin/channels')).statusCode).toBe(401);
+    const [row] = await app.database.db.select().from(channels).where(eq(channels.id, ch.id));
+    expect(row).toMatchObject({ name: '测试渠道', channelStatus: 1 });
+    expect((await auditOf('channel', ch.id)).map((e) => e.action)).toEqual(['create']);
+  });
+
+  const bad = async (payload: Record<string, unknown>) => {
+    const res = await call('operator', 'POST', '/api/admin/channels', {
+      adChannelCode: code(),
+      ...draft(payload),
+    });
+    expect(res.statusCode).toBe(400);
+    return body<{ errors?: { field: string; message: string }[] }>(res);
+  };
+
+  it('refuses invalid drafts with clear Chinese messages', async () => {
+    expect((await bad({ flags: ['purple', 'rainbow'] })).msg).toContain('未知的功能标记：rainbow');
+    expect((await bad({ flags: ['purple', 'teal'] })).msg).toContain('主题色只能选一个');
+    expect((await bad({ linkType: 10 })).msg).toContain('链接类型必须是 1 到 9 的整数');
+    expect((await bad({ skin: 7 })).msg).toContain('皮肤 7 不存在');
+    expect((await bad({ excludeCityCodes: ['110100', '999999'] })).msg).toContain(
+      '城市代码 999999 不在行政区划表中',
+    );
+    expect((await bad({ planTargetUrl: 'http://partner.example.com/' })).msg).toContain('https://');
+    expect((await bad({ planTargetUrl: 'https://other.example.org/x' })).msg).toContain(
+      '计划落地页的域名 other.example.org 不在允许跳转的域名中',
+    );
+    expect((await bad({ allowedHosts: ['https://partner.example.com/path'] })).msg).toContain(
+      '允许跳转的域名格式不正确',
+    );
+    expect((await bad({ trackReport: { platform: 'baidu', params: [] } })).msg).toContain(
+      '至少填写一个回传参数',
+    );
+    expect((await bad({ footer: [{ companyName: '某', filingNumber: 'x1' }] })).msg).toContain(
+      '持牌公司名称至少 2 个字',
+    );
+    expect((await bad({ skinArms: [{ skin: 12, weight: 50 }] })).msg).toContain('至少需要两个皮肤');
+    expect(
+      (
+        await bad({
+          skinArms: [
+            { skin: 12, weight: 50 },
+            { skin: 12, weight: 50 },
+          ],
+        })
+      ).msg,
+    ).toContain('分流皮肤 skin12 重复');
+    expect(
+      (
+        await bad({
+          skinArms: [
+            { skin: 12, weight: 0 },
+            { skin: 8, weight: 50 },
+          ],
+        })
+      ).msg,
+    ).toContain('1 到 100');
+    expect(
+      (
+        await bad({
+          skinArms: [
+            { skin: 12, weight: 101 },
+            { skin: 8, weight: 50 },
+          ],
+        })
+      ).msg,
+    ).toContain('1 到 100');
+    expect(
+      (
+        await bad({
+          skinArms: [
+            { skin: 12, weight: 1.5 },
+            { skin: 8, weight: 50 },
+          ],
+        })
+      ).msg,
+    ).toContain('1 到 100');
+    expect(
+      (
+        await bad({
+          skinArms: [
+            { skin: 99, weight: 10 },
+            { skin: 8, weight: 50 },
+          ],
+        })
+      ).msg,
+    ).toContain('皮肤 99 不存在');
+
+    const badCode = await call('operator', 'POST', '/api/admin/channels', {
+      adChannelCode: 'bad code!',
+      ...draft(),
+    });
+    expect(body(badCode).msg).toContain('渠道码只能包含字母、数字、下划线、点和短横线');
+    const ch = await create();
+    const dup = await call('operator', 'POST', '/api/admin/channels', {
+      adChannelCode: ch.adChannelCode,
+      ...draft(),
+    });
+    expect(body(dup)).toMatchObject({ code: 400, msg: `渠道码 ${ch.adChannelCode} 已存在` });
+    expect((await call('operator', 'GET', '/api/admin/channels/999999')).statusCode).toBe(404);
+  });
+});
+
+describe(`A/B skin arms (${BACKEND})`, () => {
+  it('splits visitors by weight, sticky per fingerprint, and the answer carries only the arm’s skin', async () => {
+    const ch = await create({
+      skin: 17,
+      flags: ['purple'],
+      skinArms: [
+        { skin: 17, weight: 30 },
+        { skin: 12, weight: 70 },
+      ],
+    });
+    expect(ch.skinArms).toEqual([
+      { skin: 17, weight: 30 },
+      { skin: 12, weight: 70 },
+    ]);
+    const seen: Record<number, number> = {};
+    const firstOf = new Map<string, number>();
+    for (let i = 0; i < 400; i++) {
+      const fp = `fp-arm-${i}`;
+      const { res, config } = await h5Config(`adChannelCode=${ch.adChannelCode}`, fp);
+      expect(res.headers['cache-control']).toMatch(/^private/);
+      expect(config).not.toHaveProperty('skinArms');
+      expect(config.flags).toEqual([`skin${config.skin}`, 'purple']);
+      expect(config.theme).toBe('purple');
+      seen[config.skin] = (seen[config.skin] ?? 0) + 1;
+      firstOf.set(fp, config.skin);
+    }
+    expect(Object.keys(seen).sort()).toEqual(['12', '17']);
+    // 400 visitors, 70 % weight: 280 expected; ±50 is beyond 5 standard deviations.
+    expect(seen[12]).toBeGreaterThan(230);
+    expect(seen[12]).toBeLessThan(330);
+    for (const fp of ['fp-arm-1', 'fp-arm-2', 'fp-arm-3', 'fp-arm-50']) {
+      expect((await h5Config(`adChannelCode=${ch.adChannelCode}`, fp)).config.skin).toBe(firstOf.get(fp));
+    }
+    // Without a fingerprint the IP decides: the same IP, the same arm.
+    const ip = newIp();
+    const byIp = async () =>
+      body<H5Config>(
+        await app.inject({
+          url: `/api/adChannel/h5Config?adChannelCode=${ch.adChannelCode}`,
+          remoteAddress: ip,
+        }),
+      ).data.skin;
+    const s = await byIp();
+    expect(await byIp()).toBe(s);
+  });
+
+  it('removing the arms gives everyone the channel skin again at once', async () => {
+    const ch = await create({
+      skin: 9,
+      skinArms: [
+        { skin: 8, weight: 50 },
+        { skin: 10, weight: 50 },
+      ],
+    });
+    const skins = new Set<number>();
+    for (let i = 0; i < 30; i++)
+      skins.add((await h5Config(`adChannelCode=${ch.adChannelCode}`, `fp-x-${i}`)).config.skin);
+    expect([...skins].sort()).toEqual([10, 8].sort());
+    await call('operator', 'PUT', `/api/admin/channels/${ch.id}`, draft({ skin: 9, skinArms: null }));
+    const { res, config } = await h5Config(`adChannelCode=${ch.adChannelCode}`, 'fp-x-1');
+    expect(config.skin).toBe(9);
+    expect(res.headers['cache-control']).toMatch(/^public/);
+  });
+});
+
+describe(`live preview token (${BACKEND})`, () => {
+  it('answers the unsaved draft for a valid token, never cached, and counts nothing', async () => {
+    const ch = await create({ skin: 17 });
+    const res = await call('operator', 'POST', '/api/admin/channels/preview', {
+      ...draft({
+        name: '未保存的名字',
+        skin: 20,
+        flags: ['halo'],
+        skinArms: [
+          { skin: 20, weight: 1 },
+          { skin: 22, weight: 1 },
+        ],
+      }),
+      adChannelCode: ch.adChannelCode,
+      previewSkin: 22,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const { token, expiresAt } = body<{ token: string; expiresAt: string }>(res).data;
+    expect(new Date(expiresAt).getTime() - Date.now()).toBeGreaterThan(PREVIEW_TTL_MS - 60_000);
+    const preview = await h5Config(`previewToken=${token}`);
+    expect(preview.res.headers['cache-control']).toBe('no-store');
+    expect(preview.config).toMatchObject({ name: '未保存的名字', skin: 22, theme: 'halo', channelStatus: 1 });
+    // The saved channel is unchanged.
+    expect((await h5Config(`adChannelCode=${ch.adChannelCode}`)).config).toMatchObject({
+      name: '测试渠道',
+      skin: 17,
+    });
+    const clicks = await app.database.db
+      .select()
+      .from(channelClicks)
+      .where(eq(channelClicks.adChannelCode, ch.adChannelCode));
+    expect(clicks).toEqual([]);
+  });
+
+  it('refuses forged, tampered and expired tokens with the envelope', async () => {
+    const { token } = body<{ token: string }>(
+      await call('admin', 'POST', '/api/admin/channels/preview', draft()),
+    ).data;
+    const [payload, mac] = token.split('.');
+    const tamperedPayload = Buffer.from(
+      JSON.stringify({ ...JSON.parse(Buffer.from(payload!, 'base64url').toString()), skin: 8 }),
+    ).toString('base64url');
+    for (const forged of [`${tamperedPayload}.${mac}`, `${payload}.${'A'.repeat(mac!.length)}`]) {
+      const res = await h5Config(`previewToken=${forged}`);
+      expect(res.res.statusCode).toBe(401);
+      expect(body(res.res)).toEqual({ code: 1103, msg: '预览链接无效，请在后台重新打开预览', data: null });
+    }
+    const expired = signPreview(
+      app.services.keys.ring,
+      {
+        adChannelCode: '',
+        name: '过期',
+        channelStatus: 1,
+        linkType: 4,
+        flags: 'skin17',
+        excludeCityCodes: [],
+        planTargetUrl: null,
+        pageTitle: null,
+        pageIcon: null,
+        needsLocation: false,
+        trackReport: null,
+        allowedHosts: [],
+        footer: [],
+      },
+      17,
+      Date.now() - PREVIEW_TTL_MS - 1000,
+    );
+    const old = await h5Config(`previewToken=${expired.token}`);
+    expect(old.res.statusCode).toBe(401);
+    expect(body(old.res).msg).toBe('预览链接已过期，请在后台刷新预览');
+    const malformed = await h5Config('previewToken=not-a-token');
+    expect(malformed.res.statusCode).toBe(400);
+    expect(body(malformed.res).msg).toContain('预览令牌格式不正确');
+  });
+
+  it('lets the console frame the H5 (same origin only)', async () => {
+    const res = await app.inject({ url: '/api/adChannel/h5Config' });
+    expect(res.headers['content-security-policy']).toContain("frame-ancestors 'self'");
+    expect(String(res.headers['x-frame-options']).toUpperCase()).toBe('SAMEORIGIN');
+  });
+});

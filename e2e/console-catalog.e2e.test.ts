@@ -1,0 +1,100 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launch, phonePage, shot } from './browser.ts';
+import { type RunningServer, runCli, startServer } from './server.ts';
+
+let server: RunningServer;
+let browser: Browser;
+
+const PASSWORD = 'catalog console e2e';
+const OPERATOR_PHONE = '13500000081';
+const OPERATOR_NAME = '产品运营';
+
+beforeAll(async () => {
+  server = await startServer();
+  // The embedded database belongs to one process: create the staff while the server is down.
+  expect(await server.stop()).toBe(0);
+  await runCli(
+    [
+      'apps/server/src/cli/admin-create.ts',
+      '--phone',
+      OPERATOR_PHONE,
+      '--name',
+      OPERATOR_NAME,
+      '--role',
+      'operator',
+      '--password',
+      PASSWORD,
+    ],
+    { DATA_DIR: server.dataDir },
+  );
+  server = await startServer({}, server.dataDir);
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function consolePage() {
+  const { page, errors, context } = await phonePage(browser);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto(`${server.url}/admin/login`);
+  await page
+    .getByPlaceholder(/手机号/)
+    .first()
+    .fill(OPERATOR_PHONE);
+  await page.getByPlaceholder(/密码/).first().fill(PASSWORD);
+  await page
+    .getByRole('button', { name: /登\s*录/ })
+    .first()
+    .click();
+  await page.getByText(OPERATOR_NAME).first().waitFor({ timeout: 15_000 });
+  return { page, errors, context };
+}
+
+describe('console catalogue in Chromium', () => {
+  it('the rule tester shows a product excluded by its city and age rules, with the reasons', async () => {
+    const { page, context } = await consolePage();
+    await page.goto(`${server.url}/admin/rule-tester`);
+    await page.getByText('样例用户资料').waitFor();
+    // Chengdu, 60: 星河信用贷 serves Guangdong, Beijing and Shanghai only, ages 22–55.
+    await page.getByTitle('广东省 / 深圳市').click();
+    await page.locator('.ant-cascader-menu-item', { hasText: '四川省' }).click();
+    await page.locator('.ant-cascader-menu-item', { hasText: '成都市' }).click();
+    await page.getByRole('spinbutton', { name: '年龄' }).fill('60');
+    await page.getByRole('button', { name: /开始测试/ }).click();
+
+    const excluded = page.getByTestId('excluded-table');
+    const row = excluded.locator('tr', { hasText: '星河信用贷' });
+    await row.waitFor({ timeout: 15_000 });
+    await expect.poll(() => row.textContent()).toContain('所在城市未开通该产品');
+    expect(await row.textContent()).toContain('年龄');
+    expect(await row.textContent()).toContain('星河消费金融有限公司');
+    // The Chengdu lender's city rule is satisfied.
+    const matched = page.getByTestId('matched-table');
+    expect(await matched.locator('tbody tr').count()).toBeGreaterThan(0);
+    await shot(page, 'console-rule-tester');
+    await context.close();
+  });
+
+  it('an APR above 24 % is saved as a draft setting, and publishing is refused with the reason', async () => {
+    const { page, context } = await consolePage();
+    await page.goto(`${server.url}/admin/products?status=paused`);
+    await page.getByRole('link', { name: '星河安居贷（暂停）' }).click();
+    await page.getByText('上架状态').waitFor();
+    const apr = page.getByLabel('综合年化利率（%）');
+    await apr.fill('30');
+    await page.getByRole('button', { name: /保存修改/ }).click();
+    await page.getByText('已保存').first().waitFor();
+    await expect.poll(() => page.getByText('当前不满足上架条件').count()).toBeGreaterThan(0);
+
+    await page.getByRole('button', { name: /上\s*架/ }).click();
+    const refusal = page.getByRole('alert').filter({ hasText: '不能上架' });
+    await refusal.waitFor();
+    expect(await refusal.textContent()).toContain('综合年化利率30.00%超过24%，不能上架');
+    expect(await page.getByTestId('product-status').textContent()).toBe('已下架');
+    await shot(page, 'console-publish-refused');
+    await context.close();
+  });
+});

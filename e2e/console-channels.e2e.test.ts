@@ -1,0 +1,171 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launch, phonePage, shot } from './browser.ts';
+import { type RunningServer, runCli, startServer } from './server.ts';
+
+let server: RunningServer;
+let browser: Browser;
+
+const PASSWORD = 'channel console e2e';
+const ADMIN_PHONE = '13500000071';
+const OPERATOR_PHONE = '13500000072';
+const CODE = `e2e-purple-${Date.now().toString(36)}`;
+/** skin12 uses the banner-benefits landing layout; purple is #7B4DFF. */
+const SKIN = 12;
+const LAYOUT = 'banner-benefits';
+const PURPLE = '#7b4dff';
+
+beforeAll(async () => {
+  server = await startServer();
+  // The embedded database belongs to one process: create the staff while the server is down.
+  expect(await server.stop()).toBe(0);
+  for (const [phone, name, role] of [
+    [ADMIN_PHONE, '渠道管理员', 'admin'],
+    [OPERATOR_PHONE, '渠道运营', 'operator'],
+  ] as const) {
+    await runCli(
+      [
+        'apps/server/src/cli/admin-create.ts',
+        '--phone',
+        phone,
+        '--name',
+        name,
+        '--role',
+        role,
+        '--password',
+        PASSWORD,
+      ],
+      { DATA_DIR: server.dataDir },
+    );
+  }
+  server = await startServer({}, server.dataDir);
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function consolePage(phone: string, name: string) {
+  const { page, errors, context } = await phonePage(browser);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto(`${server.url}/admin/login`);
+  await page
+    .getByPlaceholder(/手机号/)
+    .first()
+    .fill(phone);
+  await page.getByPlaceholder(/密码/).first().fill(PASSWORD);
+  await page
+    .getByRole('button', { name: /登\s*录/ })
+    .first()
+    .click();
+  await page.getByText(name).first().waitFor({ timeout: 15_000 });
+  return { page, errors, context };
+}
+
+const cssPrimary = (page: Page) =>
+  page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--app-primary').trim());
+
+async function apiAs(phone: string) {
+  const res = await fetch(`${server.url}/api/crm/admin/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ phone, password: PASSWORD }),
+  });
+  const token = ((await res.json()) as { data: { token: string } }).data.token;
+  return async <T>(
+    method: string,
+    path: string,
+    body?: unknown,
+  ): Promise<{ code: number; msg: string; data: T }> => {
+    const r = await fetch(`${server.url}${path}`, {
+      method,
+      headers: { accesstoken: token, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    return (await r.json()) as { code: number; msg: string; data: T };
+  };
+}
+
+describe('console channels in Chromium', () => {
+  let channelId = 0;
+
+  it('an operator creates a channel with a non-default skin (live preview beside the form); the H5 shows that skin', async () => {
+    const { page, errors } = await consolePage(OPERATOR_PHONE, '渠道运营');
+    await page.goto(`${server.url}/admin/channels`);
+    await page.getByText('渠道管理').first().waitFor();
+    await page.getByRole('button', { name: '新建渠道' }).click();
+    await page.getByRole('textbox', { name: '渠道码' }).fill(CODE);
+    await page.getByRole('textbox', { name: '渠道名称' }).fill('紫色春季投放');
+    await page.getByRole('combobox', { name: '皮肤' }).click({ force: true });
+    await page.keyboard.type(`skin${SKIN}`);
+    await page
+      .locator('.ant-select-item-option', { hasText: `skin${SKIN}` })
+      .first()
+      .click();
+    await page.getByText('紫色', { exact: true }).click();
+
+    // The preview frames the H5 with the unsaved values.
+    const frame = page.frameLocator('iframe[title="渠道H5预览"]');
+    await frame.locator(`main[data-layout="${LAYOUT}"]`).waitFor({ timeout: 20_000 });
+    const previewFrame = page.frames().find((f) => f.url().includes('previewToken='))!;
+    await expect.poll(() => cssPrimary(previewFrame as unknown as Page)).toBe(PURPLE);
+    await shot(page, 'console-channel-new-preview');
+
+    await page.getByRole('button', { name: '创建渠道' }).click();
+    await page.waitForURL(/\/admin\/channels\/\d+$/, { timeout: 15_000 });
+    channelId = Number(/\/channels\/(\d+)$/.exec(page.url())![1]);
+    await page.getByText(`编辑渠道 ${CODE}`).waitFor();
+    await shot(page, 'console-channel-edit');
+
+    // The list shows it.
+    await page.goto(`${server.url}/admin/channels?q=${CODE}`);
+    await page.getByRole('link', { name: CODE }).first().waitFor();
+    await expect.poll(() => page.getByText(`skin${SKIN}`).count()).toBeGreaterThan(0);
+    await shot(page, 'console-channels-list');
+
+    // A visitor opens the H5 with the code and sees the skin and colour.
+    const phone = await phonePage(browser);
+    await phone.page.goto(`${server.url}/?adChannelCode=${CODE}`);
+    await phone.page.locator(`main[data-layout="${LAYOUT}"]`).waitFor({ timeout: 15_000 });
+    await expect.poll(() => cssPrimary(phone.page)).toBe(PURPLE);
+    await shot(phone.page, 'web-channel-skin12-purple');
+    expect(phone.errors).toEqual([]);
+    await phone.context.close();
+    expect(errors).toEqual([]);
+  });
+
+  it("a viewer's save is refused with 403 and the console says so; a viewer sees the form read-only", async () => {
+    expect(channelId).toBeGreaterThan(0);
+    const { page } = await consolePage(OPERATOR_PHONE, '渠道运营');
+    await page.goto(`${server.url}/admin/channels/${channelId}`);
+    await page.getByText(`编辑渠道 ${CODE}`).waitFor();
+
+    // While the page is open, the admin makes this account a viewer.
+    const admin = await apiAs(ADMIN_PHONE);
+    const staffList = await admin<{ list: { id: number; name: string }[] }>(
+      'GET',
+      '/api/admin/staff?pageSize=200',
+    );
+    const me = staffList.data.list.find((s) => s.name === '渠道运营')!;
+    expect((await admin('PUT', `/api/admin/staff/${me.id}`, { role: 'viewer' })).code).toBe(200);
+
+    await page.getByRole('textbox', { name: '渠道名称' }).fill('只读账号的修改');
+    const saved = page.waitForResponse(
+      (r) => r.url().endsWith(`/api/admin/channels/${channelId}`) && r.request().method() === 'PUT',
+    );
+    await page.getByRole('button', { name: /保\s*存/ }).click();
+    expect((await saved).status()).toBe(403);
+    await page.getByText('没有权限执行此操作').first().waitFor();
+    await shot(page, 'console-channel-viewer-403');
+
+    // Nothing changed on the server; after a reload the viewer sees a read-only form.
+    const detail = await admin<{ name: string }>('GET', `/api/admin/channels/${channelId}`);
+    expect(detail.data.name).toBe('紫色春季投放');
+    await page.reload();
+    await page.getByText('只读：仅管理员和运营可以修改渠道').waitFor();
+    await expect.poll(() => page.getByRole('button', { name: /保\s*存/ }).isDisabled()).toBe(true);
+    await expect.poll(() => page.getByRole('textbox', { name: '渠道名称' }).isDisabled()).toBe(true);
+    await shot(page, 'console-channel-viewer-readonly');
+  });
+});
