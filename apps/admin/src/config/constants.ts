@@ -5,4 +5,5 @@ export const ROLE_LABELS: Record<string, string> = {
   admin: '管理员',
   operator: '运营',
   viewer: '只读',
+  channel_partner: '渠道合作方',
 };

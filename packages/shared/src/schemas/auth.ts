@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PHONE_REQUIRED_MSG } from '../validators/phone.ts';
+import { pageData, pageQuery } from './admin.ts';
 import {
   abTestTypeSchema,
   channelCodeSchema,
@@ -150,9 +151,96 @@ export const staffSchema = z.object({
   name: z.string(),
   mobile: z.string(),
   role: staffRoleSchema,
+  /** channel_partner: the channels whose figures it may read; empty for staff. */
+  channelCodes: z.array(z.string()),
 });
+
+/** Console passwords: 10–128 characters. */
+export const STAFF_PASSWORD_MIN = 10;
+export const staffPasswordSchema = z
+  .string({ error: '密码必须是文本' })
+  .min(STAFF_PASSWORD_MIN, `密码至少${STAFF_PASSWORD_MIN}个字符`)
+  .max(128, '密码最长128个字符');
+
+const staffNameSchema = z
+  .string({ error: '请输入姓名' })
+  .trim()
+  .min(1, '请输入姓名')
+  .max(40, '姓名最长40个字符');
+
+const staffChannelCodes = z
+  .array(channelCodeSchema, { error: '渠道必须是渠道码列表' })
+  .max(100, '最多 100 个渠道')
+  .transform((list) => [...new Set(list)]);
+
+function partnerNeedsChannels(
+  v: { role?: StaffRole | undefined; channelCodes?: string[] | undefined },
+  ctx: z.RefinementCtx,
+) {
+  if (v.role === 'channel_partner' && (!v.channelCodes || v.channelCodes.length === 0)) {
+    ctx.addIssue({ code: 'custom', path: ['channelCodes'], message: '渠道合作方账号至少需要一个渠道' });
+  }
+  if (v.role && v.role !== 'channel_partner' && v.channelCodes && v.channelCodes.length > 0) {
+    ctx.addIssue({ code: 'custom', path: ['channelCodes'], message: '只有渠道合作方账号可以绑定渠道' });
+  }
+}
+
+/** POST /api/admin/staff (admin only). Without a password the account logs in with SMS codes. */
+export const createStaffBody = z
+  .object({
+    phone: phoneSchema,
+    name: staffNameSchema,
+    role: staffRoleSchema,
+    channelCodes: staffChannelCodes.optional(),
+    password: staffPasswordSchema.optional(),
+  })
+  .superRefine(partnerNeedsChannels);
+export type CreateStaffBody = z.infer<typeof createStaffBody>;
+
+/** PUT /api/admin/staff/:id (admin only): name, role and channels. */
+export const updateStaffBody = z
+  .object({
+    name: staffNameSchema.optional(),
+    role: staffRoleSchema.optional(),
+    channelCodes: staffChannelCodes.optional(),
+  })
+  .superRefine(partnerNeedsChannels);
+export type UpdateStaffBody = z.infer<typeof updateStaffBody>;
+
+/** POST /api/admin/staff/:id/reset-password: a given password, or none to generate one. */
+export const resetStaffPasswordBody = z.object({ password: staffPasswordSchema.optional() });
+export const resetStaffPasswordData = z.object({
+  /** The generated password, shown once; null when the caller chose it. */
+  password: z.string().nullable(),
+});
+
+export const staffStatusSchema = z.enum(['active', 'disabled'], {
+  error: 'status 只能是 active 或 disabled',
+});
+
+export const staffListItem = staffSchema.extend({
+  status: staffStatusSchema,
+  hasPassword: z.boolean(),
+  createdAt: z.string(),
+  lastLoginAt: z.string().nullable(),
+});
+export type StaffListItem = z.infer<typeof staffListItem>;
 
 export const staffLoginData = z.object({
   token: z.string(),
   staff: staffSchema,
 });
+
+export const STAFF_SORTS = ['id', 'name', 'role', 'status', 'createdAt', 'lastLoginAt'] as const;
+
+/** GET /api/admin/staff (admin only). */
+export const staffListQuery = pageQuery.extend({
+  sort: z.enum(STAFF_SORTS, { error: '排序字段无效' }).default('id'),
+  order: z.enum(['asc', 'desc']).default('asc'),
+  role: staffRoleSchema.optional(),
+  status: staffStatusSchema.optional(),
+  /** Part of the name, or a full phone number. */
+  keyword: z.string().trim().max(40, '关键词最长40个字符').optional(),
+});
+export type StaffListQuery = z.infer<typeof staffListQuery>;
+export const staffListData = pageData(staffListItem);

@@ -1,9 +1,17 @@
 import {
+  createStaffBody,
+  resetStaffPasswordBody,
+  resetStaffPasswordData,
   sendPhoneVerifyCodeData,
+  staffListData,
+  staffListItem,
+  staffListQuery,
   staffLoginBody,
   staffLoginData,
   staffSchema,
   staffSendCodeBody,
+  staffStatusSchema,
+  updateStaffBody,
 } from '@lm/shared/schemas/auth';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -11,7 +19,8 @@ import { z } from 'zod';
 import { envelope, ok } from '../../lib/envelope.ts';
 import { appError } from '../../lib/errors.ts';
 import { clientMeta, requireStaff } from '../../plugins/app/auth.ts';
-import { publicStaff } from './service.ts';
+import { recordAudit } from '../audit/service.ts';
+import { auditView, publicStaff, staffListItem as staffListItemOf } from './service.ts';
 
 const tags = ['staff'];
 const security = [{ accessToken: [] }];
@@ -42,7 +51,9 @@ const staffRoutes: FastifyPluginAsync = async (root) => {
 
   await app.register(async (scoped) => {
     const authed = scoped.withTypeProvider<ZodTypeProvider>();
-    authed.addHook('preHandler', requireStaff());
+    // Every console account (a channel partner too) may log out and read who it is; the rest of
+    // /api/admin/staff is for admins (route preHandlers below).
+    authed.addHook('preHandler', requireStaff(['admin', 'operator', 'viewer', 'channel_partner']));
 
     authed.post(
       '/api/crm/admin/logout',
@@ -53,41 +64,147 @@ const staffRoutes: FastifyPluginAsync = async (root) => {
       },
     );
 
+    const adminOnly = requireStaff(['admin']);
+    const idParams = z.object({ id: z.coerce.number().int().positive('编号格式不正确') });
+    const { db } = app.database;
+
     authed.get(
       '/api/admin/staff',
       {
-        preHandler: requireStaff(['admin']),
+        preHandler: adminOnly,
         schema: {
           tags,
           security,
-          summary: 'Staff accounts (admin only)',
-          response: {
-            200: envelope(z.array(staffSchema.extend({ status: z.enum(['active', 'disabled']) }))),
-          },
+          summary: 'Staff accounts, paged (admin only)',
+          querystring: staffListQuery,
+          response: { 200: envelope(staffListData) },
         },
       },
-      async () => ok((await staff.list()).map((s) => ({ ...publicStaff(s), status: s.status }))),
+      async (req) => {
+        const { page, pageSize } = req.query;
+        return ok({ page, pageSize, ...(await staff.list(req.query)) });
+      },
+    );
+
+    authed.post(
+      '/api/admin/staff',
+      {
+        preHandler: adminOnly,
+        schema: {
+          tags,
+          security,
+          summary: 'Create a staff or channel-partner account (admin only)',
+          body: createStaffBody,
+          response: { 200: envelope(staffListItem) },
+        },
+      },
+      async (req) => {
+        const input = req.body;
+        if (await staff.findByPhone(input.phone))
+          throw appError('VALIDATION_FAILED', '该手机号已有后台账号，请在列表中修改');
+        const row = await db.transaction(async (tx) => {
+          await staff.requireChannels(input.channelCodes ?? [], tx);
+          const created = await staff.create(input, tx);
+          await recordAudit(tx, req, {
+            action: 'create',
+            entity: 'staff',
+            entityId: created.id,
+            after: auditView(created),
+          });
+          return created;
+        });
+        return ok(staffListItemOf(row));
+      },
+    );
+
+    authed.put(
+      '/api/admin/staff/:id',
+      {
+        preHandler: adminOnly,
+        schema: {
+          tags,
+          security,
+          summary: "Change an account's name, role or channels (admin only)",
+          params: idParams,
+          body: updateStaffBody,
+          response: { 200: envelope(staffListItem) },
+        },
+      },
+      async (req) => {
+        if (req.params.id === req.staffMember!.id && req.body.role && req.body.role !== 'admin')
+          throw appError('FORBIDDEN', '不能修改自己的角色');
+        const row = await db.transaction(async (tx) => {
+          const { before, after } = await staff.update(req.params.id, req.body, tx);
+          await recordAudit(tx, req, {
+            action: 'update',
+            entity: 'staff',
+            entityId: after.id,
+            before: auditView(before),
+            after: auditView(after),
+          });
+          return after;
+        });
+        return ok(staffListItemOf(row));
+      },
     );
 
     authed.put(
       '/api/admin/staff/:id/status',
       {
-        preHandler: requireStaff(['admin']),
+        preHandler: adminOnly,
         schema: {
           tags,
           security,
-          summary: 'Enable or disable a staff account (admin only)',
-          params: z.object({ id: z.coerce.number().int().positive('编号格式不正确') }),
-          body: z.object({
-            status: z.enum(['active', 'disabled'], { error: 'status 只能是 active 或 disabled' }),
-          }),
-          response: { 200: envelope(z.null()) },
+          summary: 'Enable or disable an account; disabling ends its sessions (admin only)',
+          params: idParams,
+          body: z.object({ status: staffStatusSchema }),
+          response: { 200: envelope(staffListItem) },
         },
       },
       async (req) => {
         if (req.params.id === req.staffMember!.id) throw appError('FORBIDDEN', '不能修改自己的账号状态');
-        await staff.setStatus(req.params.id, req.body.status);
-        return ok(null);
+        const row = await db.transaction(async (tx) => {
+          const { before, after } = await staff.setStatus(req.params.id, req.body.status, tx);
+          await recordAudit(tx, req, {
+            action: 'status',
+            entity: 'staff',
+            entityId: after.id,
+            before: { status: before.status },
+            after: { status: after.status },
+          });
+          return after;
+        });
+        return ok(staffListItemOf(row));
+      },
+    );
+
+    authed.post(
+      '/api/admin/staff/:id/reset-password',
+      {
+        preHandler: adminOnly,
+        schema: {
+          tags,
+          security,
+          summary: 'Set or generate a password; the account is logged out everywhere (admin only)',
+          params: idParams,
+          body: resetStaffPasswordBody,
+          response: { 200: envelope(resetStaffPasswordData) },
+        },
+      },
+      async (req) => {
+        const result = await db.transaction(async (tx) => {
+          const result = await staff.resetPassword(req.params.id, req.body.password, tx);
+          await recordAudit(tx, req, {
+            action: 'reset-password',
+            entity: 'staff',
+            entityId: result.after.id,
+            before: { loginMethods: auditView(result.before).loginMethods },
+            after: { loginMethods: 'password+sms', generated: result.generated !== null },
+          });
+          return result;
+        });
+        await staff.clearPasswordLock(result.after);
+        return ok({ password: result.generated });
       },
     );
 

@@ -1,9 +1,16 @@
+import { randomInt } from 'node:crypto';
 import { maskPhone } from '@lm/shared/mask';
-import type { StaffRole } from '@lm/shared/schemas/auth';
+import {
+  STAFF_PASSWORD_MIN,
+  type StaffListItem,
+  type StaffListQuery,
+  type StaffRole,
+  type UpdateStaffBody,
+} from '@lm/shared/schemas/auth';
 import argon2 from 'argon2';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, isNull, ne, or, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { staff, staffSessions } from '../../db/schema.ts';
+import { channels, staff, staffSessions } from '../../db/schema.ts';
 import { encryptField, type KeyRing, newToken, sha256 } from '../../lib/crypto.ts';
 import { appError } from '../../lib/errors.ts';
 import { describeWait } from '../auth/rules.ts';
@@ -26,8 +33,51 @@ export interface StaffDeps {
 }
 
 export function publicStaff(s: StaffRow) {
-  return { id: s.id, name: s.name, mobile: s.mobileMasked, role: s.role };
+  return { id: s.id, name: s.name, mobile: s.mobileMasked, role: s.role, channelCodes: s.channelCodes };
 }
+
+/** A row of the console's account list (no hashes, phone masked). */
+export function staffListItem(s: StaffRow): StaffListItem {
+  return {
+    ...publicStaff(s),
+    status: s.status,
+    hasPassword: s.passwordHash !== null,
+    createdAt: s.createdAt.toISOString(),
+    lastLoginAt: s.lastLoginAt?.toISOString() ?? null,
+  };
+}
+
+/** What the audit log keeps of an account (never the password hash or the encrypted phone). */
+export function auditView(s: StaffRow): Record<string, unknown> {
+  return {
+    name: s.name,
+    mobile: s.mobileMasked,
+    role: s.role,
+    status: s.status,
+    channelCodes: s.channelCodes,
+    // (A key naming "password" would be masked by the audit log.)
+    loginMethods: s.passwordHash !== null ? 'password+sms' : 'sms',
+  };
+}
+
+/** Password alphabet without look-alikes (0/O, 1/l/I). */
+const PASSWORD_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnpqrstuvwxyz23456789';
+/** A random password for a reset, shown once to the admin. */
+export function generatePassword(length = 14): string {
+  let out = '';
+  for (let i = 0; i < Math.max(length, STAFF_PASSWORD_MIN); i++)
+    out += PASSWORD_ALPHABET[randomInt(PASSWORD_ALPHABET.length)];
+  return out;
+}
+
+const SORT_COLUMNS = {
+  id: staff.id,
+  name: staff.name,
+  role: staff.role,
+  status: staff.status,
+  createdAt: staff.createdAt,
+  lastLoginAt: staff.lastLoginAt,
+} as const;
 
 // Verified against when the phone is unknown, so both cases take the same time.
 const DUMMY_HASH = argon2.hash('not-a-real-password-placeholder');
@@ -35,11 +85,26 @@ const DUMMY_HASH = argon2.hash('not-a-real-password-placeholder');
 export class StaffService {
   constructor(private readonly d: StaffDeps) {}
 
-  async create(input: { phone: string; name: string; role: StaffRole; password?: string | undefined }) {
-    if (input.password !== undefined && input.password.length < 10) {
-      throw appError('VALIDATION_FAILED', '密码至少10个字符（password）');
+  /**
+   * Creates an account, or updates the one with this phone (name, role, channels, password; enabled
+   * again). Used by `npm run admin:create` and tests; the console's POST refuses existing phones.
+   */
+  async create(
+    input: {
+      phone: string;
+      name: string;
+      role: StaffRole;
+      password?: string | undefined;
+      channelCodes?: string[] | undefined;
+    },
+    db: Db = this.d.db,
+  ) {
+    if (input.password !== undefined && input.password.length < STAFF_PASSWORD_MIN) {
+      throw appError('VALIDATION_FAILED', `密码至少${STAFF_PASSWORD_MIN}个字符（password）`);
     }
-    const [row] = await this.d.db
+    const channelCodes = input.role === 'channel_partner' ? (input.channelCodes ?? []) : [];
+    const passwordHash = input.password ? await argon2.hash(input.password) : null;
+    const [row] = await db
       .insert(staff)
       .values({
         name: input.name,
@@ -47,7 +112,8 @@ export class StaffService {
         mobileHash: this.d.phoneIndex(input.phone),
         mobileMasked: maskPhone(input.phone),
         role: input.role,
-        passwordHash: input.password ? await argon2.hash(input.password) : null,
+        channelCodes,
+        passwordHash,
       })
       .onConflictDoUpdate({
         target: staff.mobileHash,
@@ -55,28 +121,125 @@ export class StaffService {
           name: input.name,
           role: input.role,
           status: 'active',
-          ...(input.password ? { passwordHash: await argon2.hash(input.password) } : {}),
+          channelCodes,
+          ...(passwordHash ? { passwordHash } : {}),
         },
       })
       .returning();
     return row!;
   }
 
-  async list(): Promise<StaffRow[]> {
-    return this.d.db.select().from(staff).orderBy(staff.id);
+  /** 400 unless every code is an existing channel. */
+  async requireChannels(codes: readonly string[], db: Db = this.d.db): Promise<void> {
+    if (codes.length === 0) return;
+    const found = await db
+      .select({ code: channels.adChannelCode })
+      .from(channels)
+      .where(inArray(channels.adChannelCode, [...codes]));
+    const missing = codes.filter((c) => !found.some((f) => f.code === c));
+    if (missing.length) throw appError('VALIDATION_FAILED', `渠道不存在：${missing.join('、')}`);
   }
 
-  async setStatus(id: number, status: 'active' | 'disabled') {
-    await this.d.db.update(staff).set({ status }).where(eq(staff.id, id));
-    if (status === 'disabled') {
-      await this.d.db
-        .update(staffSessions)
-        .set({ revokedAt: new Date() })
-        .where(and(eq(staffSessions.staffId, id), isNull(staffSessions.revokedAt)));
+  /** The console's account list: filters, sorting, paging. */
+  async list(q: StaffListQuery): Promise<{ total: number; list: StaffListItem[] }> {
+    const conds: (SQL | undefined)[] = [
+      q.role ? eq(staff.role, q.role) : undefined,
+      q.status ? eq(staff.status, q.status) : undefined,
+    ];
+    if (q.keyword) {
+      const pattern = `%${q.keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      conds.push(
+        /^1[3-9]\d{9}$/.test(q.keyword)
+          ? or(ilike(staff.name, pattern), eq(staff.mobileHash, this.d.phoneIndex(q.keyword)))
+          : ilike(staff.name, pattern),
+      );
     }
+    const where = and(...conds);
+    const column = SORT_COLUMNS[q.sort];
+    const [rows, [total]] = await Promise.all([
+      this.d.db
+        .select()
+        .from(staff)
+        .where(where)
+        .orderBy(q.order === 'asc' ? asc(column) : desc(column), asc(staff.id))
+        .limit(q.pageSize)
+        .offset((q.page - 1) * q.pageSize),
+      this.d.db.select({ n: count() }).from(staff).where(where),
+    ]);
+    return { total: total?.n ?? 0, list: rows.map(staffListItem) };
   }
 
-  private async findByPhone(phone: string): Promise<StaffRow | undefined> {
+  async get(id: number, db: Db = this.d.db): Promise<StaffRow> {
+    const [row] = await db.select().from(staff).where(eq(staff.id, id)).limit(1);
+    if (!row) throw appError('NOT_FOUND', '账号不存在');
+    return row;
+  }
+
+  /** 400 when `id` is the last active admin and the change would leave none. */
+  private async keepAnAdmin(id: number, db: Db): Promise<void> {
+    const [other] = await db
+      .select({ n: count() })
+      .from(staff)
+      .where(and(eq(staff.role, 'admin'), eq(staff.status, 'active'), ne(staff.id, id)));
+    if ((other?.n ?? 0) === 0) throw appError('VALIDATION_FAILED', '至少需要保留一个启用的管理员账号');
+  }
+
+  /** Name, role and channels. A channel partner keeps at least one channel; others get none. */
+  async update(id: number, input: UpdateStaffBody, db: Db = this.d.db) {
+    const before = await this.get(id, db);
+    const role = input.role ?? before.role;
+    let channelCodes = input.channelCodes ?? before.channelCodes;
+    if (role !== 'channel_partner') channelCodes = [];
+    else if (channelCodes.length === 0) throw appError('VALIDATION_FAILED', '渠道合作方账号至少需要一个渠道');
+    await this.requireChannels(input.channelCodes ?? [], db);
+    if (before.role === 'admin' && role !== 'admin' && before.status === 'active')
+      await this.keepAnAdmin(id, db);
+    const [after] = await db
+      .update(staff)
+      .set({ name: input.name ?? before.name, role, channelCodes })
+      .where(eq(staff.id, id))
+      .returning();
+    return { before, after: after! };
+  }
+
+  async setStatus(id: number, status: 'active' | 'disabled', db: Db = this.d.db) {
+    const before = await this.get(id, db);
+    if (status === 'disabled' && before.role === 'admin' && before.status === 'active')
+      await this.keepAnAdmin(id, db);
+    const [after] = await db.update(staff).set({ status }).where(eq(staff.id, id)).returning();
+    if (status === 'disabled') await this.revokeSessions(id, db);
+    return { before, after: after! };
+  }
+
+  /** Sets the given password or a generated one (returned once); the account's sessions end. */
+  async resetPassword(id: number, password: string | undefined, db: Db = this.d.db) {
+    const before = await this.get(id, db);
+    const plain = password ?? generatePassword();
+    const [after] = await db
+      .update(staff)
+      .set({ passwordHash: await argon2.hash(plain) })
+      .where(eq(staff.id, id))
+      .returning();
+    await this.revokeSessions(id, db);
+    return { before, after: after!, generated: password === undefined ? plain : null };
+  }
+
+  /**
+   * A fresh password also lifts a lock from wrong attempts. Call it after the reset's transaction:
+   * the limiter's store is not part of it (and may be Redis).
+   */
+  async clearPasswordLock(member: StaffRow): Promise<void> {
+    await this.d.limiter.store.clear(`staff:pwfail:${member.mobileHash}`);
+  }
+
+  private async revokeSessions(id: number, db: Db) {
+    await db
+      .update(staffSessions)
+      .set({ revokedAt: new Date() })
+      .where(and(eq(staffSessions.staffId, id), isNull(staffSessions.revokedAt)));
+  }
+
+  async findByPhone(phone: string): Promise<StaffRow | undefined> {
     const [row] = await this.d.db
       .select()
       .from(staff)

@@ -1,14 +1,62 @@
-import { Col, Row, Typography } from 'antd';
+import { Card, Col, Empty, Row, Skeleton, Typography } from 'antd';
+import { useMemo } from 'react';
+import { Navigate } from 'react-router';
+import { useMe } from '@/features/auth/api/get-me';
 import { StaffCard } from '@/features/auth/components/staff-card';
+import { useDashboard } from '@/features/dashboard/api/get-dashboard';
+import { KeyFigures } from '@/features/dashboard/components/key-figures';
+import { TrendChart } from '@/features/funnel/components/trend-chart';
 import { HealthCard } from '@/features/system/components/health-card';
 
+/** 概览: today vs yesterday and the last 14 days. A channel partner goes to its funnel instead. */
 export function DashboardRoute() {
+  const me = useMe();
+  // Wait for the role: a channel partner must not call the staff-only dashboard (403).
+  if (me.isPending) return <Skeleton active paragraph={{ rows: 6 }} />;
+  if (me.data?.role === 'channel_partner') return <Navigate to="/funnel" replace />;
+  return <StaffDashboard />;
+}
+
+function StaffDashboard() {
+  const dashboard = useDashboard();
+  const data = dashboard.data;
+  const days = useMemo(() => data?.trend.map((d) => d.day) ?? [], [data]);
+  const series = useMemo(
+    () =>
+      data
+        ? [
+            { name: '渠道点击', values: data.trend.map((d) => d.clicks) },
+            { name: '登录', values: data.trend.map((d) => d.logins) },
+            { name: '提交表单', values: data.trend.map((d) => d.submits) },
+            { name: '授权', values: data.trend.map((d) => d.authorizations) },
+          ]
+        : [],
+    [data],
+  );
+  const empty = data?.trend.every((d) => d.clicks + d.logins + d.submits + d.authorizations === 0);
   return (
     <>
       <Typography.Title level={4} style={{ marginTop: 0 }}>
         概览
       </Typography.Title>
-      <Row gutter={[16, 16]}>
+      <Typography.Paragraph type="secondary">
+        {data ? `今天是 ${data.today}（上海时间）。` : ''}
+        各项为今天截至目前的数字，与昨天全天对比；每分钟自动刷新。
+      </Typography.Paragraph>
+      <KeyFigures
+        data={data}
+        loading={dashboard.isPending}
+        error={dashboard.error}
+        onRetry={() => dashboard.refetch()}
+      />
+      <Card title="近 14 天趋势" size="small" style={{ marginTop: 16 }} loading={dashboard.isPending}>
+        {empty ? (
+          <Empty description="近 14 天还没有数据" />
+        ) : (
+          data && <TrendChart days={days} series={series} height={260} ariaLabel="近14天趋势图" />
+        )}
+      </Card>
+      <Row gutter={[16, 16]} style={{ marginTop: 16 }}>
         <Col xs={24} xl={12}>
           <StaffCard />
         </Col>

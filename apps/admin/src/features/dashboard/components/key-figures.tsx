@@ -1,0 +1,50 @@
+import type { DashboardData } from '@lm/shared/schemas/funnel';
+import { Alert, Button, Card, Col, Row, Skeleton, Statistic, Typography } from 'antd';
+import { changeText } from './change';
+
+const COLORS = { up: '#389e0d', down: '#cf1322', flat: 'rgba(0,0,0,0.45)' } as const;
+
+interface KeyFiguresProps {
+  data: DashboardData | undefined;
+  loading: boolean;
+  error: Error | null;
+  onRetry: () => void;
+}
+
+/** Today's key figures, each against yesterday. */
+export function KeyFigures({ data, loading, error, onRetry }: KeyFiguresProps) {
+  if (error)
+    return (
+      <Alert
+        type="error"
+        showIcon
+        message="概览数据加载失败"
+        description={error.message}
+        action={<Button onClick={onRetry}>重试</Button>}
+      />
+    );
+  if (loading || !data)
+    return (
+      <Card>
+        <Skeleton active paragraph={{ rows: 2 }} />
+      </Card>
+    );
+  return (
+    <Row gutter={[16, 16]}>
+      {data.figures.map((f) => {
+        const c = changeText(f.today, f.yesterday);
+        return (
+          <Col key={f.key} flex="1 1 160px">
+            <Card size="small">
+              <Statistic title={`今日${f.label}`} value={f.today} groupSeparator="," />
+              <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                昨日 {f.yesterday.toLocaleString('zh-CN')} ·{' '}
+                <span style={{ color: COLORS[c.trend] }}>{c.text}</span>
+              </Typography.Text>
+            </Card>
+          </Col>
+        );
+      })}
+    </Row>
+  );
+}

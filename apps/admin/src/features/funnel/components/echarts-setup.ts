@@ -1,0 +1,12 @@
+/**
+ * The parts of ECharts the console draws (funnel and line charts), registered on `echarts/core` so
+ * the bundle carries only these. Loaded with import() by <EChart>: only pages with a chart fetch it.
+ */
+import { FunnelChart, LineChart } from 'echarts/charts';
+import { GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';
+import * as echarts from 'echarts/core';
+import { CanvasRenderer } from 'echarts/renderers';
+
+echarts.use([FunnelChart, LineChart, GridComponent, LegendComponent, TooltipComponent, CanvasRenderer]);
+
+export { echarts };

@@ -1,0 +1,160 @@
+import type { FunnelStepRow } from '@lm/shared/schemas/funnel';
+import { Alert, Button, Card, Col, Empty, Row, Table, type TableColumnsType } from 'antd';
+import { useMemo } from 'react';
+import { downloadCsv, toCsv } from '@/lib/csv';
+import { useFunnel } from '../api/get-funnel';
+import type { FunnelFilters } from '../api/types';
+import { EChart } from './echart';
+import { count, percent } from './format';
+
+const columns: TableColumnsType<FunnelStepRow> = [
+  { title: '步骤', dataIndex: 'label', key: 'label', width: 120 },
+  { title: '人数', dataIndex: 'count', key: 'count', align: 'right', render: (n: number) => count(n) },
+  {
+    title: '会话数',
+    dataIndex: 'sessions',
+    key: 'sessions',
+    align: 'right',
+    render: (n: number) => count(n),
+  },
+  {
+    title: '上一步转化率',
+    dataIndex: 'fromPrevious',
+    key: 'fromPrevious',
+    align: 'right',
+    render: (v: number | null) => percent(v),
+  },
+  {
+    title: '总转化率',
+    dataIndex: 'fromFirst',
+    key: 'fromFirst',
+    align: 'right',
+    render: (v: number | null) => percent(v),
+  },
+  {
+    title: '流失人数',
+    dataIndex: 'dropOff',
+    key: 'dropOff',
+    align: 'right',
+    render: (n: number) => count(n),
+  },
+  {
+    title: '流失率',
+    dataIndex: 'dropOffRate',
+    key: 'dropOffRate',
+    align: 'right',
+    render: (v: number | null) => percent(v),
+  },
+];
+
+function exportSteps(rows: FunnelStepRow[], f: FunnelFilters) {
+  const csv = toCsv(rows, [
+    { title: '步骤', value: (r) => r.label },
+    { title: '步骤代码', value: (r) => r.step },
+    { title: '人数', value: (r) => r.count },
+    { title: '会话数', value: (r) => r.sessions },
+    { title: '上一步转化率', value: (r) => percent(r.fromPrevious) },
+    { title: '总转化率', value: (r) => percent(r.fromFirst) },
+    { title: '流失人数', value: (r) => r.dropOff },
+    { title: '流失率', value: (r) => percent(r.dropOffRate) },
+  ]);
+  downloadCsv(
+    `转化漏斗_${f.from}_${f.to}${f.channelCodes.length ? `_${f.channelCodes.join('+')}` : ''}`,
+    csv,
+  );
+}
+
+/** The funnel chart and its table: visitors per step, conversion and drop-off. */
+export function FunnelOverview({ filters }: { filters: FunnelFilters }) {
+  const funnel = useFunnel(filters);
+  const rows = funnel.data?.steps;
+  const option = useMemo(() => {
+    if (!rows) return null;
+    const max = Math.max(1, ...rows.map((r) => r.count));
+    return {
+      tooltip: {
+        trigger: 'item',
+        formatter: (p: { dataIndex: number }) => {
+          const r = rows[p.dataIndex];
+          if (!r) return '';
+          return `${r.label}<br/>人数：${count(r.count)}<br/>上一步转化率：${percent(r.fromPrevious)}<br/>总转化率：${percent(r.fromFirst)}`;
+        },
+      },
+      series: [
+        {
+          name: '转化漏斗',
+          type: 'funnel',
+          sort: 'none',
+          left: '10%',
+          width: '80%',
+          top: 10,
+          bottom: 10,
+          min: 0,
+          max,
+          minSize: '4%',
+          gap: 2,
+          label: {
+            show: true,
+            position: 'inside',
+            color: '#262626',
+            textBorderWidth: 0,
+            formatter: (p: { dataIndex: number }) => {
+              const r = rows[p.dataIndex];
+              return r ? `${r.label} ${count(r.count)}` : '';
+            },
+          },
+          data: rows.map((r) => ({ name: r.label, value: r.count })),
+        },
+      ],
+    };
+  }, [rows]);
+
+  if (funnel.isError)
+    return (
+      <Alert
+        type="error"
+        showIcon
+        message="漏斗数据加载失败"
+        description={funnel.error.message}
+        action={<Button onClick={() => funnel.refetch()}>重试</Button>}
+      />
+    );
+  const empty = rows?.every((r) => r.count === 0);
+  return (
+    <Row gutter={[16, 16]}>
+      <Col xs={24} xl={10}>
+        <Card title="转化漏斗" size="small" loading={funnel.isPending}>
+          {empty ? (
+            <Empty description="所选范围内还没有数据" />
+          ) : (
+            option && <EChart option={option} height={460} ariaLabel="转化漏斗图" />
+          )}
+        </Card>
+      </Col>
+      <Col xs={24} xl={14}>
+        <Card
+          title="各步骤明细"
+          size="small"
+          extra={
+            <Button size="small" disabled={!rows} onClick={() => rows && exportSteps(rows, filters)}>
+              导出 CSV
+            </Button>
+          }
+        >
+          <Table<FunnelStepRow>
+            rowKey="step"
+            size="small"
+            columns={columns}
+            dataSource={rows ?? []}
+            loading={funnel.isFetching}
+            pagination={false}
+            locale={{ emptyText: <Empty description="暂无数据" /> }}
+          />
+          <div style={{ marginTop: 8, color: 'rgba(0,0,0,0.45)', fontSize: 12 }}>
+            人数：同一设备同一天只算一人（渠道点击同样按设备每天一次）；会话数：每个浏览器会话每步只上报一次。
+          </div>
+        </Card>
+      </Col>
+    </Row>
+  );
+}

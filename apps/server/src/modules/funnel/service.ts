@@ -1,0 +1,244 @@
+import { parseChannelFlags } from '@lm/shared/channel';
+import {
+  FUNNEL_VIEW_STEP_LABELS,
+  FUNNEL_VIEW_STEPS,
+  type FunnelArm,
+  type FunnelArmsData,
+  type FunnelByChannelQuery,
+  type FunnelViewStep,
+} from '@lm/shared/schemas/funnel';
+import { and, asc, between, count, eq, gte, inArray, isNotNull, lt, type SQL, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { channelClicks, channels, events, leads, users } from '../../db/schema.ts';
+import { appError } from '../../lib/errors.ts';
+import {
+  assembleFunnel,
+  assembleTrend,
+  CONTROL_RESULT,
+  channelRows,
+  compareArm,
+  MIN_SAMPLE,
+  type StepCounts,
+} from './rules.ts';
+
+/** Event steps the funnel counts (every view step but the click, which lives in channel_clicks). */
+const EVENT_STEPS = FUNNEL_VIEW_STEPS.filter((s) => s !== 'click');
+
+/** A visitor: its device on that day; a session without a device id counts alone. */
+const visitorKey = sql`(${events.day}::text || ':' || coalesce(${events.fingerprintHash}, 's:' || ${events.sessionId}))`;
+const visitors = sql<number>`count(distinct ${visitorKey})::int`;
+const sessionsCount = sql<number>`count(*)::int`;
+
+export interface FunnelFilter {
+  from: string;
+  to: string;
+  /** null: every channel, including visits without one. */
+  channelCodes: string[] | null;
+  skin?: number | undefined;
+}
+
+/** The step every arm's rates are measured from. */
+export const ARMS_BASE_STEP: FunnelViewStep = 'click';
+
+const SHANGHAI_OFFSET_MS = 8 * 3600_000;
+
+/** The UTC instant a Shanghai calendar day starts. */
+function shanghaiDayStart(day: string): Date {
+  return new Date(Date.parse(`${day}T00:00:00Z`) - SHANGHAI_OFFSET_MS);
+}
+
+/**
+ * Funnel figures from `events` (once per session and step, spec §1) and `channel_clicks` (once per
+ * device, channel and day). Every query is bounded by `day` first, so it runs on the indexes
+ * events_day (day, ad_channel_code, step) and channel_clicks_day (day, ad_channel_code).
+ */
+export class FunnelService {
+  constructor(private readonly db: Db) {}
+
+  private eventWhere(f: FunnelFilter): SQL {
+    const parts: (SQL | undefined)[] = [
+      between(events.day, f.from, f.to),
+      f.channelCodes ? inArray(events.adChannelCode, f.channelCodes) : undefined,
+      inArray(events.step, EVENT_STEPS),
+      f.skin === undefined ? undefined : eq(events.skin, f.skin),
+    ];
+    return and(...parts)!;
+  }
+
+  private clickWhere(f: FunnelFilter): SQL {
+    const parts: (SQL | undefined)[] = [
+      between(channelClicks.day, f.from, f.to),
+      f.channelCodes ? inArray(channelClicks.adChannelCode, f.channelCodes) : undefined,
+      // Clicks without a device id are stored flagged and never counted.
+      isNotNull(channelClicks.fingerprintHash),
+      f.skin === undefined ? undefined : eq(channelClicks.abTestType, f.skin),
+    ];
+    return and(...parts)!;
+  }
+
+  /** Per step: visitors and sessions, in funnel order with conversions and drop-off. */
+  async funnel(f: FunnelFilter) {
+    if (f.channelCodes?.length === 0) return assembleFunnel({});
+    const [eventRows, [clicks]] = await Promise.all([
+      this.db
+        .select({ step: events.step, count: visitors, sessions: sessionsCount })
+        .from(events)
+        .where(this.eventWhere(f))
+        .groupBy(events.step),
+      this.db.select({ n: count() }).from(channelClicks).where(this.clickWhere(f)),
+    ]);
+    const counts: StepCounts = { click: { count: clicks?.n ?? 0, sessions: clicks?.n ?? 0 } };
+    for (const r of eventRows) counts[r.step as FunnelViewStep] = { count: r.count, sessions: r.sessions };
+    return assembleFunnel(counts);
+  }
+
+  /** Per day and step: visitors (clicks: counted clicks); every day of the range. */
+  async trend(f: FunnelFilter) {
+    if (f.channelCodes?.length === 0) return assembleTrend(f.from, f.to, []);
+    const [eventRows, clickRows] = await Promise.all([
+      this.db
+        .select({ day: events.day, step: events.step, count: visitors })
+        .from(events)
+        .where(this.eventWhere(f))
+        .groupBy(events.day, events.step),
+      this.db
+        .select({ day: channelClicks.day, count: count() })
+        .from(channelClicks)
+        .where(this.clickWhere(f))
+        .groupBy(channelClicks.day),
+    ]);
+    return assembleTrend(f.from, f.to, [...eventRows, ...clickRows.map((r) => ({ ...r, step: 'click' }))]);
+  }
+
+  /** One row per channel (clicks, landing visits, logins, submits, authorizations, conversion). */
+  async byChannel(f: FunnelFilter, page: Pick<FunnelByChannelQuery, 'sort' | 'order' | 'page' | 'pageSize'>) {
+    const wanted = ['visit_landing', 'login', 'submit_form', 'authorize'];
+    if (f.channelCodes?.length === 0) return channelRows([], [], page);
+    const [known, eventRows, clickRows] = await Promise.all([
+      this.channelsFor(f.channelCodes),
+      this.db
+        .select({ adChannelCode: events.adChannelCode, step: events.step, count: visitors })
+        .from(events)
+        .where(and(this.eventWhere(f), inArray(events.step, wanted)))
+        .groupBy(events.adChannelCode, events.step),
+      this.db
+        .select({ adChannelCode: channelClicks.adChannelCode, count: count() })
+        .from(channelClicks)
+        .where(this.clickWhere(f))
+        .groupBy(channelClicks.adChannelCode),
+    ]);
+    return channelRows(
+      // Every channel asked for (all of them without a filter) gets a row, quiet ones with zeros.
+      known,
+      [
+        ...eventRows.map((r) => ({ ...r, adChannelCode: r.adChannelCode ?? '' })),
+        ...clickRows.map((r) => ({ ...r, step: 'click' })),
+      ],
+      page,
+    );
+  }
+
+  /**
+   * A channel's skin arms: the configured arms in order (the first is the control), then any other
+   * skin seen in the range; without configured arms the channel's own skin is the control. For each
+   * step, the arm's rate from ARMS_BASE_STEP and the z-test against the control.
+   */
+  async arms(code: string, from: string, to: string): Promise<FunnelArmsData> {
+    const [channel] = await this.db
+      .select({ flags: channels.flags, skinArms: channels.skinArms })
+      .from(channels)
+      .where(eq(channels.adChannelCode, code))
+      .limit(1);
+    if (!channel) throw appError('NOT_FOUND', '渠道不存在');
+    const f: FunnelFilter = { from, to, channelCodes: [code] };
+    const [eventRows, clickRows] = await Promise.all([
+      this.db
+        .select({ skin: events.skin, step: events.step, count: visitors })
+        .from(events)
+        .where(this.eventWhere(f))
+        .groupBy(events.skin, events.step),
+      this.db
+        .select({ skin: channelClicks.abTestType, count: count() })
+        .from(channelClicks)
+        .where(this.clickWhere(f))
+        .groupBy(channelClicks.abTestType),
+    ]);
+    const bySkin = new Map<number | null, Partial<Record<FunnelViewStep, number>>>();
+    const add = (skin: number | null, step: string, n: number) => {
+      const m = bySkin.get(skin) ?? {};
+      m[step as FunnelViewStep] = (m[step as FunnelViewStep] ?? 0) + n;
+      bySkin.set(skin, m);
+    };
+    for (const r of eventRows) add(r.skin, r.step, r.count);
+    for (const r of clickRows) add(r.skin, 'click', r.count);
+
+    const configured = (channel.skinArms ?? []).filter((a) => a.weight > 0);
+    const order: { skin: number | null; weight: number | null }[] = configured.length
+      ? configured.map((a) => ({ skin: a.skin, weight: a.weight }))
+      : [{ skin: parseChannelFlags(channel.flags).skin, weight: null }];
+    const seen = [...bySkin.keys()]
+      .filter((s) => !order.some((o) => o.skin === s))
+      .sort((a, b) => (a ?? Number.MAX_SAFE_INTEGER) - (b ?? Number.MAX_SAFE_INTEGER));
+    for (const skin of seen) order.push({ skin, weight: null });
+
+    const control = bySkin.get(order[0]!.skin) ?? {};
+    const controlBase = control[ARMS_BASE_STEP] ?? 0;
+    const arms: FunnelArm[] = order.map(({ skin, weight }, i) => {
+      const c = bySkin.get(skin) ?? {};
+      const base = c[ARMS_BASE_STEP] ?? 0;
+      return {
+        skin,
+        weight,
+        isControl: i === 0,
+        steps: FUNNEL_VIEW_STEPS.map((step) => {
+          const n = c[step] ?? 0;
+          return {
+            step,
+            label: FUNNEL_VIEW_STEP_LABELS[step],
+            count: n,
+            rate: base > 0 ? n / base : null,
+            test:
+              i === 0 || step === ARMS_BASE_STEP
+                ? { ...CONTROL_RESULT, verdictText: i === 0 ? '对照组' : '基准步骤' }
+                : compareArm(n, base, control[step] ?? 0, controlBase),
+          };
+        }),
+      };
+    });
+    return { from, to, adChannelCode: code, baseStep: ARMS_BASE_STEP, minSample: MIN_SAMPLE, arms };
+  }
+
+  /** The channels a caller may pick: every channel, or only `codes`. */
+  async channelsFor(codes: string[] | null) {
+    if (codes?.length === 0) return [];
+    return this.db
+      .select({ adChannelCode: channels.adChannelCode, name: channels.name })
+      .from(channels)
+      .where(codes ? inArray(channels.adChannelCode, codes) : undefined)
+      .orderBy(asc(channels.adChannelCode));
+  }
+
+  /** Registrations and leads created on each Shanghai day of the range. */
+  async createdPerDay(from: string, to: string) {
+    const start = shanghaiDayStart(from);
+    const end = new Date(shanghaiDayStart(to).getTime() + 86_400_000);
+    const dayOf = (col: typeof users.createdAt | typeof leads.createdAt) =>
+      sql<string>`to_char(${col} at time zone 'Asia/Shanghai', 'YYYY-MM-DD')`;
+    const [u, l] = await Promise.all([
+      this.db
+        .select({ day: dayOf(users.createdAt), n: count() })
+        .from(users)
+        .where(and(gte(users.createdAt, start), lt(users.createdAt, end)))
+        .groupBy(dayOf(users.createdAt)),
+      this.db
+        .select({ day: dayOf(leads.createdAt), n: count() })
+        .from(leads)
+        .where(and(gte(leads.createdAt, start), lt(leads.createdAt, end)))
+        .groupBy(dayOf(leads.createdAt)),
+    ]);
+    return {
+      users: new Map(u.map((r) => [r.day, r.n])),
+      leads: new Map(l.map((r) => [r.day, r.n])),
+    };
+  }
+}

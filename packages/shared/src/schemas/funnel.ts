@@ -1,0 +1,246 @@
+/**
+ * The console's funnel (issue 7): per channel and Shanghai day, the steps of spec §1 from the channel
+ * click to re-authorisation, conversion between steps, drop-off, a daily trend, one row per channel,
+ * and the A/B comparison of a channel's skin arms with a two-proportion z-test.
+ */
+import { z } from 'zod';
+import { FUNNEL_STEP_LABELS, FUNNEL_STEPS, type FunnelStep } from '../channel.ts';
+import { pageData, pageQuery } from './admin.ts';
+import { channelCodeSchema } from './common.ts';
+
+/** The longest range one funnel query may cover, in days (both ends included). */
+export const FUNNEL_MAX_DAYS = 92;
+/** Days shown when the query names no range: today and the 6 days before. */
+export const FUNNEL_DEFAULT_DAYS = 7;
+
+/** The funnel's steps in spec §1 order: the channel click, then every reported step after `init`. */
+export const FUNNEL_VIEW_STEPS = [
+  'click',
+  ...FUNNEL_STEPS.filter((s) => s !== 'init'),
+] as const satisfies readonly ('click' | FunnelStep)[];
+export type FunnelViewStep = (typeof FUNNEL_VIEW_STEPS)[number];
+export const FUNNEL_VIEW_STEP_LABELS: Record<FunnelViewStep, string> = {
+  click: '渠道点击',
+  visit_landing: FUNNEL_STEP_LABELS.visit_landing,
+  get_verification_code: FUNNEL_STEP_LABELS.get_verification_code,
+  login: FUNNEL_STEP_LABELS.login,
+  visit_form: FUNNEL_STEP_LABELS.visit_form,
+  submit_form: FUNNEL_STEP_LABELS.submit_form,
+  visit_authorization: FUNNEL_STEP_LABELS.visit_authorization,
+  authorize: FUNNEL_STEP_LABELS.authorize,
+  visit_result: FUNNEL_STEP_LABELS.visit_result,
+  download_app: FUNNEL_STEP_LABELS.download_app,
+  retention_popup: FUNNEL_STEP_LABELS.retention_popup,
+  re_authorization: FUNNEL_STEP_LABELS.re_authorization,
+};
+
+const DAY_MSG = '日期格式应为 YYYY-MM-DD';
+
+/** A real calendar date written YYYY-MM-DD. */
+export const daySchema = z
+  .string({ error: DAY_MSG })
+  .trim()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, DAY_MSG)
+  .refine((v) => {
+    const d = new Date(`${v}T00:00:00Z`);
+    return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
+  }, '日期不存在');
+
+/** Days from `from` to `to`, both included (negative when `to` is before `from`). */
+export function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1;
+}
+
+/** `channelCodes=a,b` or repeated `channelCodes=a&channelCodes=b`: a de-duplicated list. */
+const channelCodeList = z
+  .preprocess(
+    (v) => {
+      const parts = (Array.isArray(v) ? v : [v]).flatMap((x) => (typeof x === 'string' ? x.split(',') : [x]));
+      return parts.map((p) => (typeof p === 'string' ? p.trim() : p)).filter((p) => p !== '');
+    },
+    z.array(channelCodeSchema).max(100, '一次最多选择 100 个渠道'),
+  )
+  .transform((list) => [...new Set(list)]);
+
+function checkRange(v: { from?: string | undefined; to?: string | undefined }, ctx: z.RefinementCtx) {
+  if (!v.from || !v.to) return;
+  const span = daysBetween(v.from, v.to);
+  if (span < 1) ctx.addIssue({ code: 'custom', path: ['to'], message: '结束日期不能早于开始日期' });
+  else if (span > FUNNEL_MAX_DAYS)
+    ctx.addIssue({ code: 'custom', path: ['to'], message: `日期范围最多 ${FUNNEL_MAX_DAYS} 天` });
+}
+
+const rangeFields = {
+  /** Shanghai calendar day; default: 6 days before `to`. */
+  from: daySchema.optional(),
+  /** Shanghai calendar day; default: today. */
+  to: daySchema.optional(),
+};
+
+const filterFields = {
+  ...rangeFields,
+  /** One channel (joined with `channelCodes`). */
+  channelCode: channelCodeSchema.optional(),
+  channelCodes: channelCodeList.optional(),
+  /** Only visitors shown this skin (events' skin, clicks' abTestType). */
+  skin: z.coerce
+    .number({ error: '皮肤编号必须是整数' })
+    .int('皮肤编号必须是整数')
+    .min(0, '皮肤编号超出范围')
+    .max(999, '皮肤编号超出范围')
+    .optional(),
+};
+
+/** GET /api/admin/funnel and /api/admin/funnel/trend */
+export const funnelQuery = z.object(filterFields).superRefine(checkRange);
+export type FunnelQuery = z.infer<typeof funnelQuery>;
+
+export const FUNNEL_CHANNEL_SORTS = [
+  'adChannelCode',
+  'clicks',
+  'visits',
+  'logins',
+  'submits',
+  'authorizations',
+  'conversion',
+] as const;
+
+/** GET /api/admin/funnel/by-channel */
+export const funnelByChannelQuery = pageQuery
+  .extend({
+    ...filterFields,
+    sort: z.enum(FUNNEL_CHANNEL_SORTS, { error: '排序字段无效' }).default('clicks'),
+  })
+  .superRefine(checkRange);
+export type FunnelByChannelQuery = z.infer<typeof funnelByChannelQuery>;
+
+/** GET /api/admin/funnel/arms */
+export const funnelArmsQuery = z
+  .object({ ...rangeFields, channelCode: channelCodeSchema })
+  .superRefine(checkRange);
+export type FunnelArmsQuery = z.infer<typeof funnelArmsQuery>;
+
+const viewStepSchema = z.enum(FUNNEL_VIEW_STEPS);
+
+const rangeData = {
+  from: z.string(),
+  to: z.string(),
+  /** The channels counted; null = every channel (and visits without one). */
+  channelCodes: z.array(z.string()).nullable(),
+  skin: z.number().int().nullable(),
+};
+
+export const funnelStepRow = z.object({
+  step: viewStepSchema,
+  label: z.string(),
+  /** Visitors reaching the step: distinct devices per day (a session without a device id counts alone). */
+  count: z.number().int(),
+  /** Analytics sessions that reported the step (clicks: counted clicks). */
+  sessions: z.number().int(),
+  /** count / previous step's count, 0–1; null for the first step or when the previous step has none. */
+  fromPrevious: z.number().nullable(),
+  /** count / first step's count; null when the first step has none. */
+  fromFirst: z.number().nullable(),
+  /** previous step's count − count (0 for the first step; negative when more arrive than left). */
+  dropOff: z.number().int(),
+  /** dropOff / previous step's count; null when not defined. */
+  dropOffRate: z.number().nullable(),
+});
+export type FunnelStepRow = z.infer<typeof funnelStepRow>;
+
+export const funnelData = z.object({ ...rangeData, steps: z.array(funnelStepRow) });
+export type FunnelData = z.infer<typeof funnelData>;
+
+export const funnelTrendData = z.object({
+  ...rangeData,
+  steps: z.array(z.object({ step: viewStepSchema, label: z.string() })),
+  /** Every day of the range in order; `counts[i]` belongs to `steps[i]`. */
+  days: z.array(z.object({ day: z.string(), counts: z.array(z.number().int()) })),
+});
+export type FunnelTrendData = z.infer<typeof funnelTrendData>;
+
+export const funnelChannelRow = z.object({
+  adChannelCode: z.string(),
+  /** The channel's name; null for a code that is not (or no longer) a channel. */
+  name: z.string().nullable(),
+  clicks: z.number().int(),
+  visits: z.number().int(),
+  logins: z.number().int(),
+  submits: z.number().int(),
+  authorizations: z.number().int(),
+  /** authorizations / clicks; null without clicks. */
+  conversion: z.number().nullable(),
+});
+export type FunnelChannelRow = z.infer<typeof funnelChannelRow>;
+export const funnelByChannelData = pageData(funnelChannelRow).extend(rangeData);
+export type FunnelByChannelData = z.infer<typeof funnelByChannelData>;
+
+export const zTestSchema = z.object({
+  /** (arm rate − control rate) / pooled standard error; null when not computable. */
+  z: z.number().nullable(),
+  /** Two-sided p-value. */
+  p: z.number().nullable(),
+  /** Arm rate − control rate and its 95 % confidence interval (unpooled), as fractions. */
+  diff: z.number().nullable(),
+  ciLow: z.number().nullable(),
+  ciHigh: z.number().nullable(),
+  verdict: z.enum(['significant', 'not_significant', 'too_small', 'control']),
+  /** Plain Chinese reading of the result. */
+  verdictText: z.string(),
+});
+export type ZTestResult = z.infer<typeof zTestSchema>;
+
+export const armStepSchema = z.object({
+  step: viewStepSchema,
+  label: z.string(),
+  count: z.number().int(),
+  /** count / the arm's base-step count. */
+  rate: z.number().nullable(),
+  test: zTestSchema,
+});
+
+export const armSchema = z.object({
+  skin: z.number().int().nullable(),
+  /** Configured share of traffic (weight), null for a skin seen in data but not configured. */
+  weight: z.number().nullable(),
+  isControl: z.boolean(),
+  steps: z.array(armStepSchema),
+});
+export type FunnelArm = z.infer<typeof armSchema>;
+
+export const funnelArmsData = z.object({
+  from: z.string(),
+  to: z.string(),
+  adChannelCode: z.string(),
+  /** The step every rate is measured from. */
+  baseStep: viewStepSchema,
+  /** Fewer visitors than this at the base step in either arm: no verdict. */
+  minSample: z.number().int(),
+  arms: z.array(armSchema),
+});
+export type FunnelArmsData = z.infer<typeof funnelArmsData>;
+
+/** The channels a console account may pick in the funnel filters (a channel partner: its own). */
+export const funnelChannelsData = z.array(z.object({ adChannelCode: z.string(), name: z.string() }));
+
+/** GET /api/admin/dashboard: today vs yesterday (Shanghai) and the last 14 days. */
+export const dashboardFigure = z.object({
+  key: z.string(),
+  label: z.string(),
+  today: z.number().int(),
+  yesterday: z.number().int(),
+});
+export const dashboardData = z.object({
+  today: z.string(),
+  figures: z.array(dashboardFigure),
+  trend: z.array(
+    z.object({
+      day: z.string(),
+      clicks: z.number().int(),
+      logins: z.number().int(),
+      submits: z.number().int(),
+      authorizations: z.number().int(),
+    }),
+  ),
+});
+export type DashboardData = z.infer<typeof dashboardData>;
