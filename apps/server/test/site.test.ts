@@ -1,6 +1,6 @@
-import { desc, eq, inArray } from 'drizzle-orm';
+import { and, desc, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appVersions, banners, clientReports, pageConfigs, staff } from '../src/db/schema.ts';
+import { appVersions, auditLog, banners, clientReports, pageConfigs, staff } from '../src/db/schema.ts';
 import { blindIndex, decryptField } from '../src/lib/crypto.ts';
 import { shanghaiDate } from '../src/lib/time.ts';
 import { PHONE_PLACEHOLDER, signTempLink } from '../src/modules/site/rules.ts';
@@ -496,6 +496,13 @@ describe(`staff WeChat binding (${BACKEND})`, () => {
     expect(decryptField(ctx.app.services.keys.ring, row!.wechatOpenidEnc!)).toBe(openid);
     expect(row!.wechatOpenidHash).toBe(blindIndex(ctx.app.services.keys.ring, 'wechat-openid', openid));
     expect(row!.wechatBoundAt?.toISOString()).toBe(data.boundAt);
+    // The binding is in the audit log, the openid masked.
+    const audits = await db()
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.entity, 'staff'), eq(auditLog.entityId, String(a.id))));
+    expect(audits.map((e) => e.action)).toEqual(['bind-wechat']);
+    expect(JSON.stringify(audits[0]!.after)).not.toContain(openid);
     // Binding the same openid again is fine.
     expect((await bind(openid, a.token)).statusCode).toBe(200);
 

@@ -340,7 +340,7 @@ const siteRoutes: FastifyPluginAsync = async (root) => {
         response: { 200: envelope(bindOpenidData) },
       },
     },
-    async (req) => ok(await site.bindOpenid(req.staffMember!.id, req.body.openid)),
+    async (req) => ok(await site.bindOpenid(req.staffMember!.id, req.body.openid, req)),
   );
 };
 
