@@ -1,6 +1,9 @@
-import { Alert, Breadcrumb, Button, Skeleton, Space, Tag, Typography } from 'antd';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Alert, Skeleton, Tag } from 'antd';
+import { useNavigate, useParams } from 'react-router';
+import { EditPageHeader } from '@/components/page-header';
+import { QueryError } from '@/components/query-error';
 import { useMe } from '@/features/auth/api/get-me';
+import { useCanEdit } from '@/features/auth/use-can-edit';
 import { useChannel } from '@/features/channels/api/get-channel';
 import { ChannelForm } from '@/features/channels/components/channel-form';
 
@@ -9,7 +12,7 @@ export function ChannelEditRoute() {
   const { id: param } = useParams();
   const navigate = useNavigate();
   const me = useMe();
-  const canEdit = me.data?.role === 'admin' || me.data?.role === 'operator';
+  const canEdit = useCanEdit();
   const isNew = param === 'new';
   const id = !isNew && param && /^\d+$/.test(param) ? Number(param) : null;
   const channel = useChannel(id);
@@ -27,15 +30,7 @@ export function ChannelEditRoute() {
   } else if (channel.isLoading || me.isLoading) {
     body = <Skeleton active paragraph={{ rows: 12 }} />;
   } else if (channel.isError || !channel.data) {
-    body = (
-      <Alert
-        type="error"
-        showIcon
-        message="渠道加载失败"
-        description={channel.error?.message}
-        action={<Button onClick={() => void channel.refetch()}>重试</Button>}
-      />
-    );
+    body = <QueryError message="渠道加载失败" error={channel.error} onRetry={() => void channel.refetch()} />;
   } else {
     // Remount on save so the form starts from what the server stored.
     body = <ChannelForm key={channel.data.updatedAt} detail={channel.data} canEdit={canEdit} />;
@@ -43,20 +38,18 @@ export function ChannelEditRoute() {
 
   return (
     <>
-      <Breadcrumb
-        style={{ marginBottom: 8 }}
-        items={[{ title: <Link to="/channels">渠道管理</Link> }, { title: isNew ? '新建' : '编辑' }]}
+      <EditPageHeader
+        list={{ to: '/channels', label: '渠道管理' }}
+        crumb={isNew ? '新建' : '编辑'}
+        title={title}
+        extra={
+          channel.data ? (
+            <Tag color={channel.data.channelStatus === 1 ? 'success' : 'default'}>
+              {channel.data.channelStatus === 1 ? '启用中' : '已停用'}
+            </Tag>
+          ) : null
+        }
       />
-      <Space align="baseline">
-        <Typography.Title level={4} style={{ marginTop: 0 }}>
-          {title}
-        </Typography.Title>
-        {channel.data && (
-          <Tag color={channel.data.channelStatus === 1 ? 'success' : 'default'}>
-            {channel.data.channelStatus === 1 ? '启用中' : '已停用'}
-          </Tag>
-        )}
-      </Space>
       {body}
     </>
   );

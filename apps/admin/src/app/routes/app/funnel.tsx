@@ -1,6 +1,7 @@
 import { FUNNEL_MAX_DAYS } from '@lm/shared/schemas/funnel';
-import { Tabs, Typography } from 'antd';
+import { Tabs } from 'antd';
 import { useSearchParams } from 'react-router';
+import { PageHeader } from '@/components/page-header';
 import { useMe } from '@/features/auth/api/get-me';
 import { useFunnelChannels } from '@/features/funnel/api/get-funnel-channels';
 import type { FunnelFilters } from '@/features/funnel/api/types';
@@ -51,13 +52,10 @@ export function FunnelRoute() {
 
   return (
     <>
-      <Typography.Title level={4} style={{ marginTop: 0 }}>
-        转化漏斗
-      </Typography.Title>
-      <Typography.Paragraph type="secondary">
+      <PageHeader title="转化漏斗">
         从渠道点击到二次授权的每一步（按上海时间自然日统计），各步转化率与流失；可按渠道、皮肤筛选，所有表格均可导出
         CSV。
-      </Typography.Paragraph>
+      </PageHeader>
       <FunnelFiltersBar
         value={filters}
         onChange={(f) => set(f)}

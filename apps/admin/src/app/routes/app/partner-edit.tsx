@@ -1,22 +1,16 @@
 import type { PartnerSecretData } from '@lm/shared/schemas/admin-catalog';
-import {
-  Alert,
-  Breadcrumb,
-  Button,
-  Card,
-  Descriptions,
-  Popconfirm,
-  Result,
-  Skeleton,
-  Typography,
-} from 'antd';
+import { Button, Card, Descriptions, Popconfirm, Result, Skeleton, Typography } from 'antd';
 import { useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useNavigate } from 'react-router';
+import { EditPageHeader } from '@/components/page-header';
+import { QueryErrorResult } from '@/components/query-error';
 import { useMe } from '@/features/auth/api/get-me';
+import { useCanEdit } from '@/features/auth/use-can-edit';
 import { usePartner } from '@/features/partners/api/get-partner';
 import { useRotateSecret } from '@/features/partners/api/rotate-secret';
 import { PartnerForm } from '@/features/partners/components/partner-form';
 import { SecretModal } from '@/features/partners/components/secret-modal';
+import { useEditId } from '@/hooks/use-edit-id';
 import { notifySuccess } from '@/lib/notify';
 
 const formatTime = (iso: string | null) =>
@@ -24,13 +18,10 @@ const formatTime = (iso: string | null) =>
 
 /** 编辑机构 (/partners/:id, or /partners/new): the form, and the signing secret's rotation. */
 export function PartnerEditRoute() {
-  const { id: raw } = useParams();
-  const isNew = raw === 'new';
-  const id = isNew ? null : Number(raw);
-  const valid = isNew || (Number.isInteger(id) && (id ?? 0) > 0);
+  const { isNew, id, valid } = useEditId();
   const navigate = useNavigate();
   const me = useMe();
-  const canEdit = me.data?.role === 'admin' || me.data?.role === 'operator';
+  const canEdit = useCanEdit();
   const partner = usePartner(valid && !isNew ? id : null);
   const rotate = useRotateSecret();
   const [shown, setShown] = useState<PartnerSecretData | null>(null);
@@ -41,24 +32,15 @@ export function PartnerEditRoute() {
   const title = isNew ? '新建机构' : (partner.data?.legalName ?? '编辑机构');
   return (
     <>
-      <Breadcrumb
-        style={{ marginBottom: 8 }}
-        items={[{ title: <Link to="/partners">合作机构</Link> }, { title: isNew ? '新建' : `#${id}` }]}
+      <EditPageHeader
+        list={{ to: '/partners', label: '合作机构' }}
+        crumb={isNew ? '新建' : `#${id}`}
+        title={title}
+        readOnly={!canEdit && !me.isLoading}
       />
-      <Typography.Title level={4} style={{ marginTop: 0 }}>
-        {title}
-      </Typography.Title>
-      {!canEdit && !me.isLoading && (
-        <Alert type="info" showIcon message="只读账号：可以查看，不能修改" style={{ marginBottom: 16 }} />
-      )}
       {!isNew && partner.isLoading && <Skeleton active paragraph={{ rows: 8 }} />}
       {!isNew && partner.isError && (
-        <Result
-          status="error"
-          title="机构加载失败"
-          subTitle={partner.error.message}
-          extra={<Button onClick={() => partner.refetch()}>重试</Button>}
-        />
+        <QueryErrorResult title="机构加载失败" error={partner.error} onRetry={() => partner.refetch()} />
       )}
       {!isNew && partner.data && (
         <Card title="签名密钥" style={{ marginBottom: 16 }}>

@@ -1,23 +1,24 @@
-import { Alert, Breadcrumb, Button, Card, Col, Result, Row, Skeleton, Typography } from 'antd';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Card, Col, Result, Row, Skeleton } from 'antd';
+import { Link, useNavigate } from 'react-router';
+import { EditPageHeader } from '@/components/page-header';
+import { QueryErrorResult } from '@/components/query-error';
 import { useMe } from '@/features/auth/api/get-me';
+import { useCanEdit } from '@/features/auth/use-can-edit';
 import { useCreateProduct } from '@/features/products/api/create-product';
 import { useProduct } from '@/features/products/api/get-product';
 import { useUpdateProduct } from '@/features/products/api/update-product';
 import { CapProgress } from '@/features/products/components/cap-progress';
 import { ProductForm, toBody } from '@/features/products/components/product-form';
 import { StatusActions } from '@/features/products/components/status-actions';
+import { useEditId } from '@/hooks/use-edit-id';
 import { notifySuccess } from '@/lib/notify';
 
 /** 编辑产品 (/products/:id, or /products/new): status, today's counters against the caps, the form. */
 export function ProductEditRoute() {
-  const { id: raw } = useParams();
-  const isNew = raw === 'new';
-  const id = isNew ? null : Number(raw);
-  const valid = isNew || (Number.isInteger(id) && (id ?? 0) > 0);
+  const { isNew, id, valid } = useEditId();
   const navigate = useNavigate();
   const me = useMe();
-  const canEdit = me.data?.role === 'admin' || me.data?.role === 'operator';
+  const canEdit = useCanEdit();
   const product = useProduct(valid && !isNew ? id : null);
   const create = useCreateProduct();
   const update = useUpdateProduct();
@@ -27,24 +28,15 @@ export function ProductEditRoute() {
 
   return (
     <>
-      <Breadcrumb
-        style={{ marginBottom: 8 }}
-        items={[{ title: <Link to="/products">产品管理</Link> }, { title: isNew ? '新建' : `#${id}` }]}
+      <EditPageHeader
+        list={{ to: '/products', label: '产品管理' }}
+        crumb={isNew ? '新建' : `#${id}`}
+        title={isNew ? '新建产品' : (p?.productName ?? '编辑产品')}
+        readOnly={!canEdit && !me.isLoading}
       />
-      <Typography.Title level={4} style={{ marginTop: 0 }}>
-        {isNew ? '新建产品' : (p?.productName ?? '编辑产品')}
-      </Typography.Title>
-      {!canEdit && !me.isLoading && (
-        <Alert type="info" showIcon message="只读账号：可以查看，不能修改" style={{ marginBottom: 16 }} />
-      )}
       {!isNew && product.isLoading && <Skeleton active paragraph={{ rows: 10 }} />}
       {!isNew && product.isError && (
-        <Result
-          status="error"
-          title="产品加载失败"
-          subTitle={product.error.message}
-          extra={<Button onClick={() => product.refetch()}>重试</Button>}
-        />
+        <QueryErrorResult title="产品加载失败" error={product.error} onRetry={() => product.refetch()} />
       )}
       {p && (
         <Row gutter={16} style={{ marginBottom: 16 }}>

@@ -1,26 +1,16 @@
 import type { AuditEntry } from '@lm/shared/schemas/admin';
-import {
-  Alert,
-  Button,
-  Card,
-  Input,
-  Select,
-  Space,
-  Table,
-  type TableColumnsType,
-  Tag,
-  Typography,
-} from 'antd';
+import { Button, Card, Input, Select, Space, Table, type TableColumnsType, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { downloadCsv, toCsv } from '@/lib/csv';
-import { notifySuccess } from '@/lib/notify';
+import { CsvExportButton } from '@/components/csv-export-button';
+import { QueryError } from '@/components/query-error';
+import { singleSorter, tablePagination } from '@/components/table-pagination';
+import type { CsvColumn } from '@/lib/csv';
+import { datedFileName, fetchAllPages } from '@/lib/fetch-all-pages';
 import { useAuditFacets } from '../api/get-audit-facets';
 import { type AuditFilters, getAuditLog, useAuditLog } from '../api/get-audit-log';
 import { diffEntries, diffSummary } from '../diff';
 import { ACTION_COLOR, actionText, entityText, formatShanghai, REVEAL_FIELD_TEXT } from '../format';
-
-const EXPORT_LIMIT = 10_000;
 
 /** One line of what the entry did: the field revealed, or the changed fields. */
 function changeText(e: AuditEntry): string {
@@ -39,6 +29,20 @@ function subjectLink(e: AuditEntry): string | null {
   if (e.entity === 'product') return `/products/${e.entityId}`;
   return null;
 }
+
+const CSV_COLUMNS: CsvColumn<AuditEntry>[] = [
+  { title: '时间', value: (r) => formatShanghai(r.createdAt) },
+  { title: '操作人', value: (r) => r.staffName },
+  { title: '操作人ID', value: (r) => r.staffId },
+  { title: '操作', value: (r) => actionText(r.action) },
+  { title: '对象', value: (r) => entityText(r.entity) },
+  { title: '对象ID', value: (r) => r.entityId },
+  { title: '变更', value: (r) => changeText(r) },
+  { title: '修改前', value: (r) => (r.before ? JSON.stringify(r.before) : '') },
+  { title: '修改后', value: (r) => (r.after ? JSON.stringify(r.after) : '') },
+  { title: '原因', value: (r) => r.reason },
+  { title: 'IP', value: (r) => r.ip },
+];
 
 function DiffView({ entry }: { entry: AuditEntry }) {
   const rows = diffEntries(entry.before, entry.after);
@@ -88,41 +92,7 @@ export function AuditTable({ filters, onFiltersChange }: AuditTableProps) {
   const query = useAuditLog(filters);
   const facets = useAuditFacets();
   const [entityId, setEntityId] = useState(filters.entityId ?? '');
-  const [exporting, setExporting] = useState(false);
   const set = (patch: Partial<AuditFilters>) => onFiltersChange({ ...filters, page: 1, ...patch });
-
-  const exportCsv = async () => {
-    setExporting(true);
-    try {
-      const rows: AuditEntry[] = [];
-      for (let page = 1; rows.length < EXPORT_LIMIT; page++) {
-        const data = await getAuditLog({ ...filters, page, pageSize: 200 });
-        rows.push(...data.list);
-        if (data.list.length < 200 || rows.length >= data.total) break;
-      }
-      downloadCsv(
-        `操作日志-${new Date().toISOString().slice(0, 10)}`,
-        toCsv(rows, [
-          { title: '时间', value: (r) => formatShanghai(r.createdAt) },
-          { title: '操作人', value: (r) => r.staffName },
-          { title: '操作人ID', value: (r) => r.staffId },
-          { title: '操作', value: (r) => actionText(r.action) },
-          { title: '对象', value: (r) => entityText(r.entity) },
-          { title: '对象ID', value: (r) => r.entityId },
-          { title: '变更', value: (r) => changeText(r) },
-          { title: '修改前', value: (r) => (r.before ? JSON.stringify(r.before) : '') },
-          { title: '修改后', value: (r) => (r.after ? JSON.stringify(r.after) : '') },
-          { title: '原因', value: (r) => r.reason },
-          { title: 'IP', value: (r) => r.ip },
-        ]),
-      );
-      notifySuccess(`已导出 ${rows.length} 条`);
-    } catch {
-      // The api client has shown the error.
-    } finally {
-      setExporting(false);
-    }
-  };
 
   const columns: TableColumnsType<AuditEntry> = [
     {
@@ -228,12 +198,16 @@ export function AuditTable({ filters, onFiltersChange }: AuditTableProps) {
         <Button loading={query.isFetching} onClick={() => void query.refetch()}>
           刷新
         </Button>
-        <Button loading={exporting} disabled={!query.data?.total} onClick={() => void exportCsv()}>
-          导出 CSV
-        </Button>
+        <CsvExportButton
+          load={() => fetchAllPages((page, pageSize) => getAuditLog({ ...filters, page, pageSize }))}
+          columns={CSV_COLUMNS}
+          fileName={() => datedFileName('操作日志')}
+          notifyCount
+          disabled={!query.data?.total}
+        />
       </Space>
       {query.isError && !query.data ? (
-        <Alert type="error" showIcon message="操作日志加载失败" description={query.error.message} />
+        <QueryError message="操作日志加载失败" error={query.error} />
       ) : (
         <Table<AuditEntry>
           rowKey="id"
@@ -248,20 +222,13 @@ export function AuditTable({ filters, onFiltersChange }: AuditTableProps) {
           }}
           locale={{ emptyText: '暂无符合条件的操作记录' }}
           onChange={(pagination, _f, sorter) => {
-            const s = Array.isArray(sorter) ? sorter[0] : sorter;
+            const s = singleSorter(sorter);
             const order = s?.order === 'ascend' ? 'asc' : undefined;
             const pageSize = pagination.pageSize ?? filters.pageSize;
             const changed = order !== filters.order || pageSize !== filters.pageSize;
             onFiltersChange({ ...filters, order, pageSize, page: changed ? 1 : (pagination.current ?? 1) });
           }}
-          pagination={{
-            current: filters.page,
-            pageSize: filters.pageSize,
-            total: query.data?.total ?? 0,
-            showSizeChanger: true,
-            pageSizeOptions: [20, 50, 100],
-            showTotal: (total) => `共 ${total} 条`,
-          }}
+          pagination={tablePagination(filters, query.data?.total, '条')}
         />
       )}
     </Card>

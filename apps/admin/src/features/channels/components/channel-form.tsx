@@ -195,7 +195,13 @@ export function ChannelForm({ detail, canEdit, onCreated }: ChannelFormProps) {
               rules={[{ required: true, message: '请选择皮肤' }]}
               extra="未开启 A/B 分流时所有访客看到该皮肤"
             >
-              <Select options={SKIN_OPTIONS} aria-label="皮肤" showSearch style={{ width: 200 }} />
+              <Select
+                options={SKIN_OPTIONS}
+                aria-label="皮肤"
+                showSearch
+                optionFilterProp="label"
+                style={{ width: 200 }}
+              />
             </Form.Item>
             {COLOUR_GROUP && (
               <Form.Item name="colour" label={COLOUR_GROUP.title}>

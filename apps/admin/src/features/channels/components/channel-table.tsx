@@ -1,7 +1,6 @@
 import { LINK_TYPE_LABELS, THEMES, type ThemeName } from '@lm/shared/channel';
 import { type ChannelListItem, LINK_TYPE_OPTIONS } from '@lm/shared/schemas/admin-channels';
 import {
-  Alert,
   Button,
   Card,
   Input,
@@ -15,10 +14,13 @@ import {
   Tooltip,
   Typography,
 } from 'antd';
-import type { SorterResult } from 'antd/es/table/interface';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { downloadCsv, toCsv } from '@/lib/csv';
+import { CsvExportButton } from '@/components/csv-export-button';
+import { QueryError } from '@/components/query-error';
+import { columnSortOrder, nextPaging, singleSorter, tablePagination } from '@/components/table-pagination';
+import type { CsvColumn } from '@/lib/csv';
+import { datedFileName, fetchAllPages } from '@/lib/fetch-all-pages';
 import { notifySuccess } from '@/lib/notify';
 import { type ChannelFilters, getChannels, useChannels } from '../api/get-channels';
 import { useSetChannelStatus } from '../api/set-channel-status';
@@ -39,6 +41,20 @@ function skinText(r: ChannelListItem): string {
   const shares = armShares(r.skinArms);
   return r.skinArms.map((a, i) => `skin${a.skin} ${shares[i]}%`).join(' / ');
 }
+
+const CSV_COLUMNS: CsvColumn<ChannelListItem>[] = [
+  { title: '编号', value: (r) => r.id },
+  { title: '渠道码', value: (r) => r.adChannelCode },
+  { title: '名称', value: (r) => r.name },
+  { title: '状态', value: (r) => (r.channelStatus === 1 ? '启用' : '停用') },
+  { title: '链接类型', value: (r) => `${r.linkType} ${LINK_TYPE_LABELS[r.linkType] ?? ''}` },
+  { title: '皮肤', value: skinText },
+  { title: '主题色', value: (r) => themeName(r.theme) },
+  { title: '功能标记', value: (r) => r.flags.join(' ') },
+  { title: '路由码数', value: (r) => r.routeCodeCount },
+  { title: '今日点击', value: (r) => r.todayClicks },
+  { title: '更新时间', value: (r) => formatTime(r.updatedAt) },
+];
 
 function StatusSwitch({ item, canEdit }: { item: ChannelListItem; canEdit: boolean }) {
   const mutation = useSetChannelStatus();
@@ -85,10 +101,8 @@ export interface ChannelTableProps {
 export function ChannelTable({ filters, onFiltersChange, canEdit }: ChannelTableProps) {
   const query = useChannels(filters);
   const [q, setQ] = useState(filters.q ?? '');
-  const [exporting, setExporting] = useState(false);
   const set = (patch: Partial<ChannelFilters>) => onFiltersChange({ ...filters, page: 1, ...patch });
-  const sortOrder = (key: string) =>
-    filters.sort === key ? (filters.order === 'asc' ? ('ascend' as const) : ('descend' as const)) : null;
+  const sortOrder = (key: string) => columnSortOrder(filters.sort, filters.order, key);
 
   const columns: TableColumnsType<ChannelListItem> = [
     { title: '编号', dataIndex: 'id', width: 72, sorter: true, sortOrder: sortOrder('id') },
@@ -181,35 +195,6 @@ export function ChannelTable({ filters, onFiltersChange, canEdit }: ChannelTable
     },
   ];
 
-  /** Every page of the current filters, not just the one shown. */
-  async function exportCsv() {
-    setExporting(true);
-    try {
-      const rows: ChannelListItem[] = [];
-      for (let page = 1; ; page++) {
-        const data = await getChannels({ ...filters, page, pageSize: 200 });
-        rows.push(...data.list);
-        if (rows.length >= data.total || data.list.length === 0) break;
-      }
-      const csv = toCsv(rows, [
-        { title: '编号', value: (r) => r.id },
-        { title: '渠道码', value: (r) => r.adChannelCode },
-        { title: '名称', value: (r) => r.name },
-        { title: '状态', value: (r) => (r.channelStatus === 1 ? '启用' : '停用') },
-        { title: '链接类型', value: (r) => `${r.linkType} ${LINK_TYPE_LABELS[r.linkType] ?? ''}` },
-        { title: '皮肤', value: skinText },
-        { title: '主题色', value: (r) => themeName(r.theme) },
-        { title: '功能标记', value: (r) => r.flags.join(' ') },
-        { title: '路由码数', value: (r) => r.routeCodeCount },
-        { title: '今日点击', value: (r) => r.todayClicks },
-        { title: '更新时间', value: (r) => formatTime(r.updatedAt) },
-      ]);
-      downloadCsv(`渠道列表-${new Date().toISOString().slice(0, 10)}.csv`, csv);
-    } finally {
-      setExporting(false);
-    }
-  }
-
   return (
     <Card>
       <Space wrap style={{ marginBottom: 16 }}>
@@ -243,18 +228,16 @@ export function ChannelTable({ filters, onFiltersChange, canEdit }: ChannelTable
         <Button loading={query.isFetching} onClick={() => void query.refetch()}>
           刷新
         </Button>
-        <Button onClick={() => void exportCsv()} loading={exporting} disabled={!query.data?.total}>
-          导出 CSV
-        </Button>
+        {/* Every page of the current filters, not just the one shown. */}
+        <CsvExportButton
+          load={() => fetchAllPages((page, pageSize) => getChannels({ ...filters, page, pageSize }))}
+          columns={CSV_COLUMNS}
+          fileName={() => datedFileName('渠道列表')}
+          disabled={!query.data?.total}
+        />
       </Space>
       {query.isError && !query.data ? (
-        <Alert
-          type="error"
-          showIcon
-          message="渠道列表加载失败"
-          description={query.error.message}
-          action={<Button onClick={() => void query.refetch()}>重试</Button>}
-        />
+        <QueryError message="渠道列表加载失败" error={query.error} onRetry={() => void query.refetch()} />
       ) : (
         <Table<ChannelListItem>
           rowKey="id"
@@ -269,23 +252,13 @@ export function ChannelTable({ filters, onFiltersChange, canEdit }: ChannelTable
                 ? '没有符合条件的渠道'
                 : '还没有渠道，点击右上角“新建渠道”',
           }}
-          pagination={{
-            current: filters.page,
-            pageSize: filters.pageSize,
-            total: query.data?.total ?? 0,
-            showSizeChanger: true,
-            pageSizeOptions: [20, 50, 100],
-            showTotal: (t) => `共 ${t} 个渠道`,
-          }}
+          pagination={tablePagination(filters, query.data?.total, '个渠道')}
           onChange={(p, _f, sorter) => {
-            const s = (Array.isArray(sorter) ? sorter[0] : sorter) as
-              | SorterResult<ChannelListItem>
-              | undefined;
+            const s = singleSorter(sorter);
             const field = s?.order ? (s.field as ChannelFilters['sort']) : undefined;
             onFiltersChange({
               ...filters,
-              page: p.pageSize !== filters.pageSize ? 1 : (p.current ?? 1),
-              pageSize: p.pageSize ?? filters.pageSize,
+              ...nextPaging(filters, p.current, p.pageSize),
               sort: field,
               order: field ? (s?.order === 'ascend' ? 'asc' : 'desc') : undefined,
             });

@@ -1,14 +1,26 @@
 import type { AdminLeadItem } from '@lm/shared/schemas/admin-leads';
-import { Alert, Button, Card, Select, Space, Table, type TableColumnsType, Tooltip, Typography } from 'antd';
-import { useState } from 'react';
-import { downloadCsv, toCsv } from '@/lib/csv';
-import { notifySuccess } from '@/lib/notify';
+import { Button, Card, Select, Space, Table, type TableColumnsType, Tooltip, Typography } from 'antd';
+import { CsvExportButton } from '@/components/csv-export-button';
+import { QueryError } from '@/components/query-error';
+import { nextPaging, tablePagination } from '@/components/table-pagination';
+import type { CsvColumn } from '@/lib/csv';
+import { datedFileName, fetchAllPages } from '@/lib/fetch-all-pages';
 import { type DeadLetterFilters, getDeadLetters, useDeadLetters } from '../api/get-dead-letters';
 import { useDeliverySummary } from '../api/get-summary';
 import { formatShanghai } from '../format';
 import { LeadActions } from './lead-actions';
 
-const EXPORT_LIMIT = 10_000;
+const CSV_COLUMNS: CsvColumn<AdminLeadItem>[] = [
+  { title: '线索ID', value: (r) => r.id },
+  { title: '用户ID', value: (r) => r.userId },
+  { title: '手机号（脱敏）', value: (r) => r.phoneMasked },
+  { title: '机构', value: (r) => r.partnerName },
+  { title: '产品', value: (r) => r.productName },
+  { title: '发送次数', value: (r) => r.attempts },
+  { title: '最近错误', value: (r) => r.lastError },
+  { title: '创建时间', value: (r) => formatShanghai(r.createdAt) },
+  { title: '停止时间', value: (r) => formatShanghai(r.updatedAt) },
+];
 
 export interface DeadLetterTableProps {
   filters: DeadLetterFilters;
@@ -21,42 +33,10 @@ export interface DeadLetterTableProps {
 export function DeadLetterTable({ filters, onFiltersChange, canChange, onOpen }: DeadLetterTableProps) {
   const query = useDeadLetters(filters);
   const summary = useDeliverySummary();
-  const [exporting, setExporting] = useState(false);
   const partnerOptions = (summary.data?.list ?? []).map((p) => ({
     value: p.partnerId,
     label: `${p.partnerName}（${p.dead}）`,
   }));
-
-  const exportCsv = async () => {
-    setExporting(true);
-    try {
-      const rows: AdminLeadItem[] = [];
-      for (let page = 1; rows.length < EXPORT_LIMIT; page++) {
-        const data = await getDeadLetters({ ...filters, page, pageSize: 200 });
-        rows.push(...data.list);
-        if (data.list.length < 200 || rows.length >= data.total) break;
-      }
-      downloadCsv(
-        `死信-${new Date().toISOString().slice(0, 10)}`,
-        toCsv(rows, [
-          { title: '线索ID', value: (r) => r.id },
-          { title: '用户ID', value: (r) => r.userId },
-          { title: '手机号（脱敏）', value: (r) => r.phoneMasked },
-          { title: '机构', value: (r) => r.partnerName },
-          { title: '产品', value: (r) => r.productName },
-          { title: '发送次数', value: (r) => r.attempts },
-          { title: '最近错误', value: (r) => r.lastError },
-          { title: '创建时间', value: (r) => formatShanghai(r.createdAt) },
-          { title: '停止时间', value: (r) => formatShanghai(r.updatedAt) },
-        ]),
-      );
-      notifySuccess(`已导出 ${rows.length} 条`);
-    } catch {
-      // The api client has shown the error.
-    } finally {
-      setExporting(false);
-    }
-  };
 
   const columns: TableColumnsType<AdminLeadItem> = [
     {
@@ -114,12 +94,16 @@ export function DeadLetterTable({ filters, onFiltersChange, canChange, onOpen }:
         <Button loading={query.isFetching} onClick={() => void query.refetch()}>
           刷新
         </Button>
-        <Button loading={exporting} disabled={!query.data?.total} onClick={() => void exportCsv()}>
-          导出 CSV
-        </Button>
+        <CsvExportButton
+          load={() => fetchAllPages((page, pageSize) => getDeadLetters({ ...filters, page, pageSize }))}
+          columns={CSV_COLUMNS}
+          fileName={() => datedFileName('死信')}
+          notifyCount
+          disabled={!query.data?.total}
+        />
       </Space>
       {query.isError && !query.data ? (
-        <Alert type="error" showIcon message="死信加载失败" description={query.error.message} />
+        <QueryError message="死信加载失败" error={query.error} />
       ) : (
         <Table<AdminLeadItem>
           rowKey="id"
@@ -129,16 +113,10 @@ export function DeadLetterTable({ filters, onFiltersChange, canChange, onOpen }:
           dataSource={query.data?.list ?? []}
           scroll={{ x: 1200 }}
           locale={{ emptyText: '没有死信，全部线索都在正常发送' }}
-          pagination={{
-            current: filters.page,
-            pageSize: filters.pageSize,
-            total: query.data?.total ?? 0,
-            showSizeChanger: true,
-            pageSizeOptions: [20, 50, 100],
-            showTotal: (total) => `共 ${total} 条`,
+          pagination={tablePagination(filters, query.data?.total, '条', {
             onChange: (page, pageSize) =>
-              onFiltersChange({ ...filters, page: pageSize === filters.pageSize ? page : 1, pageSize }),
-          }}
+              onFiltersChange({ ...filters, ...nextPaging(filters, page, pageSize) }),
+          })}
         />
       )}
     </Card>

@@ -1,6 +1,5 @@
 import type { DeliverySummaryItem } from '@lm/shared/schemas/admin-leads';
 import {
-  Alert,
   Button,
   Card,
   Popconfirm,
@@ -11,7 +10,9 @@ import {
   Tooltip,
   Typography,
 } from 'antd';
+import { QueryError } from '@/components/query-error';
 import { downloadCsv, toCsv } from '@/lib/csv';
+import { datedFileName } from '@/lib/fetch-all-pages';
 import { notifySuccess } from '@/lib/notify';
 import { useDeliverySummary } from '../api/get-summary';
 import { useRetryDeadLetters } from '../api/retry-dead';
@@ -62,7 +63,7 @@ export function SummaryTable({ canChange, onShowDead }: SummaryTableProps) {
 
   const exportCsv = () =>
     downloadCsv(
-      `线索发送-${new Date().toISOString().slice(0, 10)}`,
+      datedFileName('线索发送'),
       toCsv(list, [
         { title: '机构ID', value: (r) => r.partnerId },
         { title: '机构', value: (r) => r.partnerName },
@@ -177,7 +178,7 @@ export function SummaryTable({ canChange, onShowDead }: SummaryTableProps) {
       }
     >
       {query.isError && !query.data ? (
-        <Alert type="error" showIcon message="发送队列加载失败" description={query.error.message} />
+        <QueryError message="发送队列加载失败" error={query.error} />
       ) : (
         <Table<DeliverySummaryItem>
           rowKey="partnerId"

@@ -1,8 +1,10 @@
 import type { FunnelChannelRow } from '@lm/shared/schemas/funnel';
-import { Alert, App, Button, Card, Table, type TableColumnsType } from 'antd';
-import type { SortOrder } from 'antd/es/table/interface';
+import { App, Card, Table, type TableColumnsType } from 'antd';
 import { useState } from 'react';
-import { downloadCsv, toCsv } from '@/lib/csv';
+import { CsvExportButton } from '@/components/csv-export-button';
+import { QueryError } from '@/components/query-error';
+import { columnSortOrder, singleSorter, tablePagination } from '@/components/table-pagination';
+import type { CsvColumn } from '@/lib/csv';
 import {
   type ByChannelPaging,
   type ChannelSort,
@@ -22,6 +24,17 @@ const SORTABLE: ChannelSort[] = [
   'conversion',
 ];
 
+const CSV_COLUMNS: CsvColumn<FunnelChannelRow>[] = [
+  { title: '渠道码', value: (r) => r.adChannelCode },
+  { title: '渠道名称', value: (r) => r.name ?? '' },
+  { title: '点击', value: (r) => r.clicks },
+  { title: '落地页访问', value: (r) => r.visits },
+  { title: '登录', value: (r) => r.logins },
+  { title: '提交表单', value: (r) => r.submits },
+  { title: '授权', value: (r) => r.authorizations },
+  { title: '点击→授权转化率', value: (r) => percent(r.conversion) },
+];
+
 /** One row per channel: clicks, landing visits, logins, submits, authorizations and conversion. */
 export function ChannelTable({ filters }: { filters: FunnelFilters }) {
   const { message } = App.useApp();
@@ -31,10 +44,8 @@ export function ChannelTable({ filters }: { filters: FunnelFilters }) {
     sort: 'clicks',
     order: 'desc',
   });
-  const [exporting, setExporting] = useState(false);
   const rows = useFunnelByChannel(filters, paging);
-  const sortOrder = (key: ChannelSort): SortOrder =>
-    paging.sort === key ? (paging.order === 'asc' ? 'ascend' : 'descend') : null;
+  const sortOrder = (key: ChannelSort) => columnSortOrder(paging.sort, paging.order, key);
   const num = (key: ChannelSort, title: string, render: (v: number) => string = count) => ({
     title,
     dataIndex: key,
@@ -62,46 +73,23 @@ export function ChannelTable({ filters }: { filters: FunnelFilters }) {
     num('conversion', '点击→授权转化率', (v) => percent(v)),
   ];
 
-  const onExport = async () => {
-    setExporting(true);
-    try {
-      const all = await getAllFunnelByChannel(filters, { sort: paging.sort, order: paging.order });
-      const csv = toCsv(all, [
-        { title: '渠道码', value: (r) => r.adChannelCode },
-        { title: '渠道名称', value: (r) => r.name ?? '' },
-        { title: '点击', value: (r) => r.clicks },
-        { title: '落地页访问', value: (r) => r.visits },
-        { title: '登录', value: (r) => r.logins },
-        { title: '提交表单', value: (r) => r.submits },
-        { title: '授权', value: (r) => r.authorizations },
-        { title: '点击→授权转化率', value: (r) => percent(r.conversion) },
-      ]);
-      downloadCsv(`渠道对比_${filters.from}_${filters.to}`, csv);
-    } catch {
-      void message.error('导出失败，请稍后重试');
-    } finally {
-      setExporting(false);
-    }
-  };
-
   return (
     <Card
       title="渠道对比"
       size="small"
       extra={
-        <Button size="small" loading={exporting} disabled={!rows.data?.total} onClick={onExport}>
-          导出 CSV
-        </Button>
+        <CsvExportButton
+          size="small"
+          load={() => getAllFunnelByChannel(filters, { sort: paging.sort, order: paging.order })}
+          columns={CSV_COLUMNS}
+          fileName={() => `渠道对比_${filters.from}_${filters.to}`}
+          onError={() => void message.error('导出失败，请稍后重试')}
+          disabled={!rows.data?.total}
+        />
       }
     >
       {rows.isError && (
-        <Alert
-          type="error"
-          showIcon
-          message="渠道数据加载失败"
-          description={rows.error.message}
-          style={{ marginBottom: 12 }}
-        />
+        <QueryError message="渠道数据加载失败" error={rows.error} style={{ marginBottom: 12 }} />
       )}
       <Table<FunnelChannelRow>
         rowKey="adChannelCode"
@@ -110,16 +98,9 @@ export function ChannelTable({ filters }: { filters: FunnelFilters }) {
         dataSource={rows.data?.list ?? []}
         loading={rows.isFetching}
         scroll={{ x: 'max-content' }}
-        pagination={{
-          current: paging.page,
-          pageSize: paging.pageSize,
-          total: rows.data?.total ?? 0,
-          showSizeChanger: true,
-          pageSizeOptions: [20, 50, 100],
-          showTotal: (t) => `共 ${t} 个渠道`,
-        }}
+        pagination={tablePagination(paging, rows.data?.total, '个渠道')}
         onChange={(p, _f, sorter) => {
-          const s = Array.isArray(sorter) ? sorter[0] : sorter;
+          const s = singleSorter(sorter);
           const key =
             s?.order && SORTABLE.includes(s.columnKey as ChannelSort)
               ? (s.columnKey as ChannelSort)

@@ -1,6 +1,5 @@
 import type { AdminLeadItem, AdminLeadStatus } from '@lm/shared/schemas/admin-leads';
 import {
-  Alert,
   Button,
   Card,
   Input,
@@ -13,22 +12,38 @@ import {
   Tooltip,
   Typography,
 } from 'antd';
-import type { SortOrder } from 'antd/es/table/interface';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { downloadCsv, toCsv } from '@/lib/csv';
-import { notifySuccess } from '@/lib/notify';
+import { CsvExportButton } from '@/components/csv-export-button';
+import { QueryError } from '@/components/query-error';
+import { columnSortOrder, singleSorter, sortedPaging, tablePagination } from '@/components/table-pagination';
+import type { CsvColumn } from '@/lib/csv';
+import { datedFileName, fetchAllPages } from '@/lib/fetch-all-pages';
 import { getLeads, type LeadFilters, useLeads } from '../api/get-leads';
 import { formatShanghai, LEAD_MODE_TEXT, LEAD_STATUS_COLOR, LEAD_STATUS_TEXT } from '../format';
 
-const EXPORT_LIMIT = 10_000;
 const STATUS_OPTIONS = (Object.keys(LEAD_STATUS_TEXT) as AdminLeadStatus[]).map((s) => ({
   value: s,
   label: LEAD_STATUS_TEXT[s],
 }));
 
-const sortOrder = (f: LeadFilters, key: string): SortOrder =>
-  (f.sort ?? 'createdAt') === key ? (f.order === 'asc' ? 'ascend' : 'descend') : null;
+const sortOrder = (f: LeadFilters, key: string) => columnSortOrder(f.sort ?? 'createdAt', f.order, key);
+
+const CSV_COLUMNS: CsvColumn<AdminLeadItem>[] = [
+  { title: '线索ID', value: (r) => r.id },
+  { title: '用户ID', value: (r) => r.userId },
+  { title: '手机号（脱敏）', value: (r) => r.phoneMasked },
+  { title: '渠道', value: (r) => r.channelCode },
+  { title: '机构', value: (r) => r.partnerName },
+  { title: '产品', value: (r) => r.productName },
+  { title: '发送方式', value: (r) => LEAD_MODE_TEXT[r.mode] ?? r.mode },
+  { title: '状态', value: (r) => LEAD_STATUS_TEXT[r.status] },
+  { title: '发送次数', value: (r) => r.attempts },
+  { title: '最近错误', value: (r) => r.lastError },
+  { title: '机构编号', value: (r) => r.partnerRef },
+  { title: '创建时间', value: (r) => formatShanghai(r.createdAt) },
+  { title: '送达时间', value: (r) => formatShanghai(r.deliveredAt) },
+];
 
 export interface LeadTableProps {
   filters: LeadFilters;
@@ -40,43 +55,7 @@ export interface LeadTableProps {
 export function LeadTable({ filters, onFiltersChange, onOpen }: LeadTableProps) {
   const query = useLeads(filters);
   const [channel, setChannel] = useState(filters.channelCode ?? '');
-  const [exporting, setExporting] = useState(false);
   const set = (patch: Partial<LeadFilters>) => onFiltersChange({ ...filters, page: 1, ...patch });
-
-  const exportCsv = async () => {
-    setExporting(true);
-    try {
-      const rows: AdminLeadItem[] = [];
-      for (let page = 1; rows.length < EXPORT_LIMIT; page++) {
-        const data = await getLeads({ ...filters, page, pageSize: 200 });
-        rows.push(...data.list);
-        if (data.list.length < 200 || rows.length >= data.total) break;
-      }
-      downloadCsv(
-        `线索-${new Date().toISOString().slice(0, 10)}`,
-        toCsv(rows, [
-          { title: '线索ID', value: (r) => r.id },
-          { title: '用户ID', value: (r) => r.userId },
-          { title: '手机号（脱敏）', value: (r) => r.phoneMasked },
-          { title: '渠道', value: (r) => r.channelCode },
-          { title: '机构', value: (r) => r.partnerName },
-          { title: '产品', value: (r) => r.productName },
-          { title: '发送方式', value: (r) => LEAD_MODE_TEXT[r.mode] ?? r.mode },
-          { title: '状态', value: (r) => LEAD_STATUS_TEXT[r.status] },
-          { title: '发送次数', value: (r) => r.attempts },
-          { title: '最近错误', value: (r) => r.lastError },
-          { title: '机构编号', value: (r) => r.partnerRef },
-          { title: '创建时间', value: (r) => formatShanghai(r.createdAt) },
-          { title: '送达时间', value: (r) => formatShanghai(r.deliveredAt) },
-        ]),
-      );
-      notifySuccess(`已导出 ${rows.length} 条`);
-    } catch {
-      // The api client has shown the error.
-    } finally {
-      setExporting(false);
-    }
-  };
 
   const columns: TableColumnsType<AdminLeadItem> = [
     {
@@ -202,12 +181,16 @@ export function LeadTable({ filters, onFiltersChange, onOpen }: LeadTableProps) 
         <Button loading={query.isFetching} onClick={() => void query.refetch()}>
           刷新
         </Button>
-        <Button loading={exporting} disabled={!query.data?.total} onClick={() => void exportCsv()}>
-          导出 CSV
-        </Button>
+        <CsvExportButton
+          load={() => fetchAllPages((page, pageSize) => getLeads({ ...filters, page, pageSize }))}
+          columns={CSV_COLUMNS}
+          fileName={() => datedFileName('线索')}
+          notifyCount
+          disabled={!query.data?.total}
+        />
       </Space>
       {query.isError && !query.data ? (
-        <Alert type="error" showIcon message="线索列表加载失败" description={query.error.message} />
+        <QueryError message="线索列表加载失败" error={query.error} />
       ) : (
         <Table<AdminLeadItem>
           rowKey="id"
@@ -217,30 +200,13 @@ export function LeadTable({ filters, onFiltersChange, onOpen }: LeadTableProps) 
           dataSource={query.data?.list ?? []}
           scroll={{ x: 1300 }}
           locale={{ emptyText: '暂无符合条件的线索' }}
-          onChange={(pagination, _f, sorter) => {
-            const s = Array.isArray(sorter) ? sorter[0] : sorter;
-            const key = s?.order ? (s.columnKey as LeadFilters['sort']) : undefined;
-            const order = s?.order === 'ascend' ? 'asc' : s?.order === 'descend' ? 'desc' : undefined;
-            const pageSize = pagination.pageSize ?? filters.pageSize;
-            const sortChanged =
-              (key ?? 'createdAt') !== (filters.sort ?? 'createdAt') ||
-              (order ?? 'desc') !== (filters.order ?? 'desc');
+          onChange={(pagination, _f, sorter) =>
             onFiltersChange({
               ...filters,
-              sort: key,
-              order,
-              pageSize,
-              page: sortChanged || pageSize !== filters.pageSize ? 1 : (pagination.current ?? 1),
-            });
-          }}
-          pagination={{
-            current: filters.page,
-            pageSize: filters.pageSize,
-            total: query.data?.total ?? 0,
-            showSizeChanger: true,
-            pageSizeOptions: [20, 50, 100],
-            showTotal: (total) => `共 ${total} 条`,
-          }}
+              ...sortedPaging(filters, pagination, singleSorter(sorter), 'createdAt'),
+            })
+          }
+          pagination={tablePagination(filters, query.data?.total, '条')}
         />
       )}
     </Card>

@@ -1,19 +1,31 @@
 import type { AdminUserItem } from '@lm/shared/schemas/admin-leads';
-import { Alert, Button, Card, Input, Select, Space, Table, type TableColumnsType, Tag } from 'antd';
-import type { SortOrder } from 'antd/es/table/interface';
+import { Button, Card, Input, Select, Space, Table, type TableColumnsType, Tag } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { downloadCsv, toCsv } from '@/lib/csv';
-import { notifyError, notifySuccess } from '@/lib/notify';
+import { CsvExportButton } from '@/components/csv-export-button';
+import { QueryError } from '@/components/query-error';
+import { columnSortOrder, singleSorter, sortedPaging, tablePagination } from '@/components/table-pagination';
+import type { CsvColumn } from '@/lib/csv';
+import { datedFileName, fetchAllPages } from '@/lib/fetch-all-pages';
+import { notifyError } from '@/lib/notify';
 import { getUsers, type UserFilters, useUsers } from '../api/get-users';
 import { formatShanghai, leadCountsText, USER_INFO_STATUS_TEXT, USER_STATUS_TEXT } from '../format';
 
-/** Rows fetched for one CSV export at most. */
-const EXPORT_LIMIT = 10_000;
 const PHONE = /^1[3-9]\d{9}$/;
 
-const sortOrder = (f: UserFilters, key: string): SortOrder =>
-  (f.sort ?? 'createdAt') === key ? (f.order === 'asc' ? 'ascend' : 'descend') : null;
+const sortOrder = (f: UserFilters, key: string) => columnSortOrder(f.sort ?? 'createdAt', f.order, key);
+
+const CSV_COLUMNS: CsvColumn<AdminUserItem>[] = [
+  { title: '用户ID', value: (r) => r.id },
+  { title: '手机号（脱敏）', value: (r) => r.phoneMasked },
+  { title: '渠道', value: (r) => r.channelCode },
+  { title: '账号状态', value: (r) => USER_STATUS_TEXT[r.status] },
+  { title: '资料状态', value: (r) => USER_INFO_STATUS_TEXT[r.userInfoStatus] ?? r.userInfoStatus },
+  { title: '授权数', value: (r) => r.consents },
+  { title: '线索', value: (r) => leadCountsText(r.leads) },
+  { title: '注册时间', value: (r) => formatShanghai(r.createdAt) },
+  { title: '最近登录', value: (r) => formatShanghai(r.lastLoginAt) },
+];
 
 export interface UserTableProps {
   filters: UserFilters;
@@ -25,7 +37,6 @@ export function UserTable({ filters, onFiltersChange }: UserTableProps) {
   const query = useUsers(filters);
   const [phone, setPhone] = useState(filters.phone ?? '');
   const [channel, setChannel] = useState(filters.channelCode ?? '');
-  const [exporting, setExporting] = useState(false);
   const set = (patch: Partial<UserFilters>) => onFiltersChange({ ...filters, page: 1, ...patch });
 
   const searchPhone = (value: string) => {
@@ -35,35 +46,6 @@ export function UserTable({ filters, onFiltersChange }: UserTableProps) {
       return;
     }
     set({ phone: v || undefined });
-  };
-
-  const exportCsv = async () => {
-    setExporting(true);
-    try {
-      const rows: AdminUserItem[] = [];
-      for (let page = 1; rows.length < EXPORT_LIMIT; page++) {
-        const data = await getUsers({ ...filters, page, pageSize: 200 });
-        rows.push(...data.list);
-        if (data.list.length < 200 || rows.length >= data.total) break;
-      }
-      const csv = toCsv(rows, [
-        { title: '用户ID', value: (r) => r.id },
-        { title: '手机号（脱敏）', value: (r) => r.phoneMasked },
-        { title: '渠道', value: (r) => r.channelCode },
-        { title: '账号状态', value: (r) => USER_STATUS_TEXT[r.status] },
-        { title: '资料状态', value: (r) => USER_INFO_STATUS_TEXT[r.userInfoStatus] ?? r.userInfoStatus },
-        { title: '授权数', value: (r) => r.consents },
-        { title: '线索', value: (r) => leadCountsText(r.leads) },
-        { title: '注册时间', value: (r) => formatShanghai(r.createdAt) },
-        { title: '最近登录', value: (r) => formatShanghai(r.lastLoginAt) },
-      ]);
-      downloadCsv(`用户-${new Date().toISOString().slice(0, 10)}`, csv);
-      notifySuccess(`已导出 ${rows.length} 条`);
-    } catch {
-      // The api client has shown the error.
-    } finally {
-      setExporting(false);
-    }
   };
 
   const columns: TableColumnsType<AdminUserItem> = [
@@ -178,12 +160,16 @@ export function UserTable({ filters, onFiltersChange }: UserTableProps) {
         <Button loading={query.isFetching} onClick={() => void query.refetch()}>
           刷新
         </Button>
-        <Button loading={exporting} disabled={!query.data?.total} onClick={() => void exportCsv()}>
-          导出 CSV
-        </Button>
+        <CsvExportButton
+          load={() => fetchAllPages((page, pageSize) => getUsers({ ...filters, page, pageSize }))}
+          columns={CSV_COLUMNS}
+          fileName={() => datedFileName('用户')}
+          notifyCount
+          disabled={!query.data?.total}
+        />
       </Space>
       {query.isError && !query.data ? (
-        <Alert type="error" showIcon message="用户列表加载失败" description={query.error.message} />
+        <QueryError message="用户列表加载失败" error={query.error} />
       ) : (
         <Table<AdminUserItem>
           rowKey="id"
@@ -193,30 +179,13 @@ export function UserTable({ filters, onFiltersChange }: UserTableProps) {
           dataSource={query.data?.list ?? []}
           scroll={{ x: 1100 }}
           locale={{ emptyText: filters.phone ? '没有找到这个手机号的用户' : '暂无符合条件的用户' }}
-          onChange={(pagination, _f, sorter) => {
-            const s = Array.isArray(sorter) ? sorter[0] : sorter;
-            const key = s?.order ? (s.columnKey as UserFilters['sort']) : undefined;
-            const order = s?.order === 'ascend' ? 'asc' : s?.order === 'descend' ? 'desc' : undefined;
-            const pageSize = pagination.pageSize ?? filters.pageSize;
-            const sortChanged =
-              (key ?? 'createdAt') !== (filters.sort ?? 'createdAt') ||
-              (order ?? 'desc') !== (filters.order ?? 'desc');
+          onChange={(pagination, _f, sorter) =>
             onFiltersChange({
               ...filters,
-              sort: key,
-              order,
-              pageSize,
-              page: sortChanged || pageSize !== filters.pageSize ? 1 : (pagination.current ?? 1),
-            });
-          }}
-          pagination={{
-            current: filters.page,
-            pageSize: filters.pageSize,
-            total: query.data?.total ?? 0,
-            showSizeChanger: true,
-            pageSizeOptions: [20, 50, 100],
-            showTotal: (total) => `共 ${total} 人`,
-          }}
+              ...sortedPaging(filters, pagination, singleSorter(sorter), 'createdAt'),
+            })
+          }
+          pagination={tablePagination(filters, query.data?.total, '人')}
         />
       )}
     </Card>

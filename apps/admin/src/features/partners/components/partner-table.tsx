@@ -1,24 +1,18 @@
 import { PARTNER_STATUS_LABELS, type PartnerItem } from '@lm/shared/schemas/admin-catalog';
-import {
-  Alert,
-  Button,
-  Card,
-  Input,
-  Select,
-  Space,
-  Table,
-  type TableColumnsType,
-  Tag,
-  Typography,
-} from 'antd';
-import type { SorterResult } from 'antd/es/table/interface';
+import { Card, Input, Select, Space, Table, type TableColumnsType, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { downloadCsv, toCsv } from '@/lib/csv';
+import { CsvExportButton } from '@/components/csv-export-button';
+import { QueryError } from '@/components/query-error';
+import { columnSortOrder, singleSorter, tablePagination } from '@/components/table-pagination';
+import { datedFileName, fetchAllPages } from '@/lib/fetch-all-pages';
 import { getPartners, type PartnerFilters, usePartners } from '../api/get-partners';
 
 const formatTime = (iso: string | null) =>
   iso ? new Date(iso).toLocaleString('zh-CN', { timeZone: 'Asia/Shanghai', hour12: false }) : '—';
+
+/** The page sizes of antd's default pager (this list did not narrow them). */
+const PAGE_SIZES = [10, 20, 50, 100];
 
 const CSV_COLUMNS = [
   { title: '编号', value: (r: PartnerItem) => r.id },
@@ -43,10 +37,8 @@ export interface PartnerTableProps {
 export function PartnerTable({ filters, onFiltersChange }: PartnerTableProps) {
   const query = usePartners(filters);
   const [q, setQ] = useState(filters.q ?? '');
-  const [exporting, setExporting] = useState(false);
   const set = (patch: Partial<PartnerFilters>) => onFiltersChange({ ...filters, page: 1, ...patch });
-  const sortOrder = (key: string) =>
-    filters.sort === key ? (filters.order === 'asc' ? ('ascend' as const) : ('descend' as const)) : null;
+  const sortOrder = (key: string) => columnSortOrder(filters.sort, filters.order, key);
 
   const columns: TableColumnsType<PartnerItem> = [
     { title: '编号', dataIndex: 'id', width: 72, sorter: true, sortOrder: sortOrder('id') },
@@ -123,21 +115,6 @@ export function PartnerTable({ filters, onFiltersChange }: PartnerTableProps) {
     },
   ];
 
-  const exportCsv = async () => {
-    setExporting(true);
-    try {
-      const all: PartnerItem[] = [];
-      for (let page = 1; ; page++) {
-        const data = await getPartners({ ...filters, page, pageSize: 200 });
-        all.push(...data.list);
-        if (all.length >= data.total || data.list.length === 0) break;
-      }
-      downloadCsv(`合作机构-${new Date().toISOString().slice(0, 10)}`, toCsv(all, CSV_COLUMNS));
-    } finally {
-      setExporting(false);
-    }
-  };
-
   return (
     <Card>
       <Space wrap style={{ marginBottom: 16 }}>
@@ -160,18 +137,15 @@ export function PartnerTable({ filters, onFiltersChange }: PartnerTableProps) {
           ]}
           style={{ width: 120 }}
         />
-        <Button onClick={exportCsv} loading={exporting} disabled={!query.data?.total}>
-          导出 CSV
-        </Button>
+        <CsvExportButton
+          load={() => fetchAllPages((page, pageSize) => getPartners({ ...filters, page, pageSize }))}
+          columns={CSV_COLUMNS}
+          fileName={() => datedFileName('合作机构')}
+          disabled={!query.data?.total}
+        />
       </Space>
       {query.isError && (
-        <Alert
-          type="error"
-          showIcon
-          message="合作机构加载失败"
-          action={<Button onClick={() => query.refetch()}>重试</Button>}
-          style={{ marginBottom: 16 }}
-        />
+        <QueryError message="合作机构加载失败" onRetry={() => query.refetch()} style={{ marginBottom: 16 }} />
       )}
       <Table<PartnerItem>
         rowKey="id"
@@ -181,22 +155,15 @@ export function PartnerTable({ filters, onFiltersChange }: PartnerTableProps) {
         loading={query.isFetching}
         locale={{ emptyText: '没有符合条件的合作机构' }}
         scroll={{ x: 1200 }}
-        pagination={{
-          current: filters.page,
-          pageSize: filters.pageSize,
-          total: query.data?.total ?? 0,
-          showSizeChanger: true,
-          showTotal: (t) => `共 ${t} 家`,
-        }}
+        pagination={tablePagination(filters, query.data?.total, '家', { pageSizeOptions: PAGE_SIZES })}
         onChange={(pagination, _f, sorter) => {
-          const s = sorter as SorterResult<PartnerItem>;
-          const key = s.order ? (s.field as PartnerFilters['sort']) : undefined;
+          const s = singleSorter(sorter);
           onFiltersChange({
             ...filters,
             page: pagination.current ?? 1,
             pageSize: pagination.pageSize ?? filters.pageSize,
-            sort: key,
-            order: s.order === 'ascend' ? 'asc' : 'desc',
+            sort: s?.order ? (s.field as PartnerFilters['sort']) : undefined,
+            order: s?.order === 'ascend' ? 'asc' : 'desc',
           });
         }}
       />

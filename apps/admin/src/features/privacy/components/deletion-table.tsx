@@ -1,6 +1,5 @@
 import type { AdminNoticeItem, NoticeKind, NoticeStatus } from '@lm/shared/schemas/privacy';
 import {
-  Alert,
   Button,
   Card,
   Popconfirm,
@@ -12,6 +11,8 @@ import {
   Tooltip,
   Typography,
 } from 'antd';
+import { QueryError } from '@/components/query-error';
+import { nextPaging, tablePagination } from '@/components/table-pagination';
 import { notifySuccess } from '@/lib/notify';
 import { type DeletionFilters, useDeletions } from '../api/get-deletions';
 import { useRetryNotice } from '../api/retry-notice';
@@ -193,7 +194,7 @@ export function DeletionTable({ filters, onFiltersChange, canRetry }: DeletionTa
         </Button>
       </Space>
       {query.isError && !query.data ? (
-        <Alert type="error" showIcon message="列表加载失败" description={query.error.message} />
+        <QueryError message="列表加载失败" error={query.error} />
       ) : (
         <Table<AdminNoticeItem>
           rowKey="id"
@@ -204,16 +205,10 @@ export function DeletionTable({ filters, onFiltersChange, canRetry }: DeletionTa
           scroll={{ x: 1550 }}
           onRow={(r) => (r.overdue ? { style: { background: '#fff1f0' } } : {})}
           locale={{ emptyText: '暂无符合条件的通知' }}
-          pagination={{
-            current: filters.page,
-            pageSize: filters.pageSize,
-            total: query.data?.total ?? 0,
-            showSizeChanger: true,
-            pageSizeOptions: [20, 50, 100],
-            showTotal: (total) => `共 ${total} 条`,
+          pagination={tablePagination(filters, query.data?.total, '条', {
             onChange: (page, pageSize) =>
-              onFiltersChange({ ...filters, page: pageSize === filters.pageSize ? page : 1, pageSize }),
-          }}
+              onFiltersChange({ ...filters, ...nextPaging(filters, page, pageSize) }),
+          })}
         />
       )}
     </Card>

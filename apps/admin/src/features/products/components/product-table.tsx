@@ -4,22 +4,13 @@ import {
   type ProductItem,
   type ProductStatusValue,
 } from '@lm/shared/schemas/admin-catalog';
-import {
-  Alert,
-  Button,
-  Card,
-  Input,
-  Select,
-  Space,
-  Table,
-  type TableColumnsType,
-  Tag,
-  Typography,
-} from 'antd';
-import type { SorterResult } from 'antd/es/table/interface';
+import { Card, Input, Select, Space, Table, type TableColumnsType, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { downloadCsv, toCsv } from '@/lib/csv';
+import { CsvExportButton } from '@/components/csv-export-button';
+import { QueryError } from '@/components/query-error';
+import { columnSortOrder, singleSorter, tablePagination } from '@/components/table-pagination';
+import { datedFileName, fetchAllPages } from '@/lib/fetch-all-pages';
 import { usePartnerOptions } from '../api/get-partner-options';
 import { getProducts, type ProductFilters, useProducts } from '../api/get-products';
 import { formatApr, formatYuan } from '../format';
@@ -33,6 +24,9 @@ const STATUS_COLORS: Record<ProductStatusValue, string> = {
 const formatTime = (iso: string) =>
   new Date(iso).toLocaleString('zh-CN', { timeZone: 'Asia/Shanghai', hour12: false });
 const cap = (n: number | null) => (n === null ? '不限' : n);
+
+/** The page sizes of antd's default pager (this list did not narrow them). */
+const PAGE_SIZES = [10, 20, 50, 100];
 
 const CSV_COLUMNS = [
   { title: '编号', value: (r: ProductItem) => r.id },
@@ -63,10 +57,8 @@ export function ProductTable({ filters, onFiltersChange }: ProductTableProps) {
   const query = useProducts(filters);
   const partners = usePartnerOptions();
   const [q, setQ] = useState(filters.q ?? '');
-  const [exporting, setExporting] = useState(false);
   const set = (patch: Partial<ProductFilters>) => onFiltersChange({ ...filters, page: 1, ...patch });
-  const sortOrder = (key: string) =>
-    filters.sort === key ? (filters.order === 'asc' ? ('ascend' as const) : ('descend' as const)) : null;
+  const sortOrder = (key: string) => columnSortOrder(filters.sort, filters.order, key);
 
   const columns: TableColumnsType<ProductItem> = [
     { title: '编号', dataIndex: 'id', width: 72, sorter: true, sortOrder: sortOrder('id') },
@@ -147,21 +139,6 @@ export function ProductTable({ filters, onFiltersChange }: ProductTableProps) {
     },
   ];
 
-  const exportCsv = async () => {
-    setExporting(true);
-    try {
-      const all: ProductItem[] = [];
-      for (let page = 1; ; page++) {
-        const data = await getProducts({ ...filters, page, pageSize: 200 });
-        all.push(...data.list);
-        if (all.length >= data.total || data.list.length === 0) break;
-      }
-      downloadCsv(`产品-${new Date().toISOString().slice(0, 10)}`, toCsv(all, CSV_COLUMNS));
-    } finally {
-      setExporting(false);
-    }
-  };
-
   return (
     <Card>
       <Space wrap style={{ marginBottom: 16 }}>
@@ -202,18 +179,15 @@ export function ProductTable({ filters, onFiltersChange }: ProductTableProps) {
           }))}
           style={{ width: 160 }}
         />
-        <Button onClick={exportCsv} loading={exporting} disabled={!query.data?.total}>
-          导出 CSV
-        </Button>
+        <CsvExportButton
+          load={() => fetchAllPages((page, pageSize) => getProducts({ ...filters, page, pageSize }))}
+          columns={CSV_COLUMNS}
+          fileName={() => datedFileName('产品')}
+          disabled={!query.data?.total}
+        />
       </Space>
       {query.isError && (
-        <Alert
-          type="error"
-          showIcon
-          message="产品加载失败"
-          action={<Button onClick={() => query.refetch()}>重试</Button>}
-          style={{ marginBottom: 16 }}
-        />
+        <QueryError message="产品加载失败" onRetry={() => query.refetch()} style={{ marginBottom: 16 }} />
       )}
       <Table<ProductItem>
         rowKey="id"
@@ -223,22 +197,15 @@ export function ProductTable({ filters, onFiltersChange }: ProductTableProps) {
         loading={query.isFetching}
         locale={{ emptyText: '没有符合条件的产品' }}
         scroll={{ x: 1500 }}
-        pagination={{
-          current: filters.page,
-          pageSize: filters.pageSize,
-          total: query.data?.total ?? 0,
-          showSizeChanger: true,
-          showTotal: (t) => `共 ${t} 个产品`,
-        }}
+        pagination={tablePagination(filters, query.data?.total, '个产品', { pageSizeOptions: PAGE_SIZES })}
         onChange={(pagination, _f, sorter) => {
-          const s = sorter as SorterResult<ProductItem>;
-          const key = s.order ? (s.field as ProductFilters['sort']) : undefined;
+          const s = singleSorter(sorter);
           onFiltersChange({
             ...filters,
             page: pagination.current ?? 1,
             pageSize: pagination.pageSize ?? filters.pageSize,
-            sort: key,
-            order: s.order === 'ascend' ? 'asc' : 'desc',
+            sort: s?.order ? (s.field as ProductFilters['sort']) : undefined,
+            order: s?.order === 'ascend' ? 'asc' : 'desc',
           });
         }}
       />

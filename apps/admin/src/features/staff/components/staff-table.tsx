@@ -1,8 +1,9 @@
 import type { StaffListItem } from '@lm/shared/schemas/auth';
 import { App, Button, Card, Input, Popconfirm, Select, Space, Table, type TableColumnsType, Tag } from 'antd';
-import type { SortOrder } from 'antd/es/table/interface';
 import { useState } from 'react';
-import { downloadCsv, toCsv } from '@/lib/csv';
+import { CsvExportButton } from '@/components/csv-export-button';
+import { columnSortOrder, singleSorter, tablePagination } from '@/components/table-pagination';
+import type { CsvColumn } from '@/lib/csv';
 import { getAllStaff, type StaffFilters, type StaffRole, useStaff } from '../api/get-staff';
 import { useSetStaffStatus } from '../api/set-staff-status';
 import { ResetPasswordModal } from './reset-password-modal';
@@ -14,6 +15,18 @@ const fmtTime = (iso: string | null) =>
 type SortKey = StaffFilters['sort'];
 const SORTABLE: SortKey[] = ['id', 'name', 'role', 'status', 'createdAt', 'lastLoginAt'];
 
+const CSV_COLUMNS: CsvColumn<StaffListItem>[] = [
+  { title: '编号', value: (r) => r.id },
+  { title: '姓名', value: (r) => r.name },
+  { title: '手机号', value: (r) => r.mobile },
+  { title: '角色', value: (r) => STAFF_ROLE_LABELS[r.role] },
+  { title: '可查看的渠道', value: (r) => r.channelCodes.join(' ') },
+  { title: '登录方式', value: (r) => (r.hasPassword ? '密码/短信' : '仅短信') },
+  { title: '状态', value: (r) => (r.status === 'active' ? '启用' : '已禁用') },
+  { title: '最近登录', value: (r) => fmtTime(r.lastLoginAt) },
+  { title: '创建时间', value: (r) => fmtTime(r.createdAt) },
+];
+
 /** 账号管理 (admin only): list, create, edit (role, channels), disable/enable, reset password, CSV. */
 export function StaffTable({ selfId }: { selfId: number | undefined }) {
   const { message } = App.useApp();
@@ -22,13 +35,11 @@ export function StaffTable({ selfId }: { selfId: number | undefined }) {
   const [editing, setEditing] = useState<StaffListItem | null>(null);
   const [formOpen, setFormOpen] = useState(false);
   const [resetting, setResetting] = useState<StaffListItem | null>(null);
-  const [exporting, setExporting] = useState(false);
   const staff = useStaff(filters);
   const setStatus = useSetStaffStatus({
     onSuccess: (m) => void message.success(m.status === 'disabled' ? '账号已禁用' : '账号已启用'),
   });
-  const sortOrder = (key: SortKey): SortOrder =>
-    filters.sort === key ? (filters.order === 'asc' ? 'ascend' : 'descend') : null;
+  const sortOrder = (key: SortKey) => columnSortOrder(filters.sort, filters.order, key);
 
   const columns: TableColumnsType<StaffListItem> = [
     { title: '编号', dataIndex: 'id', key: 'id', width: 80, sorter: true, sortOrder: sortOrder('id') },
@@ -118,29 +129,6 @@ export function StaffTable({ selfId }: { selfId: number | undefined }) {
     },
   ];
 
-  const onExport = async () => {
-    setExporting(true);
-    try {
-      const rows = await getAllStaff(filters);
-      const csv = toCsv(rows, [
-        { title: '编号', value: (r) => r.id },
-        { title: '姓名', value: (r) => r.name },
-        { title: '手机号', value: (r) => r.mobile },
-        { title: '角色', value: (r) => STAFF_ROLE_LABELS[r.role] },
-        { title: '可查看的渠道', value: (r) => r.channelCodes.join(' ') },
-        { title: '登录方式', value: (r) => (r.hasPassword ? '密码/短信' : '仅短信') },
-        { title: '状态', value: (r) => (r.status === 'active' ? '启用' : '已禁用') },
-        { title: '最近登录', value: (r) => fmtTime(r.lastLoginAt) },
-        { title: '创建时间', value: (r) => fmtTime(r.createdAt) },
-      ]);
-      downloadCsv('后台账号', csv);
-    } catch {
-      void message.error('导出失败，请稍后重试');
-    } finally {
-      setExporting(false);
-    }
-  };
-
   return (
     <Card>
       <Space wrap style={{ marginBottom: 16 }}>
@@ -183,9 +171,13 @@ export function StaffTable({ selfId }: { selfId: number | undefined }) {
         >
           新建账号
         </Button>
-        <Button loading={exporting} disabled={!staff.data?.total} onClick={onExport}>
-          导出 CSV
-        </Button>
+        <CsvExportButton
+          load={() => getAllStaff(filters)}
+          columns={CSV_COLUMNS}
+          fileName={() => '后台账号'}
+          onError={() => void message.error('导出失败，请稍后重试')}
+          disabled={!staff.data?.total}
+        />
       </Space>
       <Table<StaffListItem>
         rowKey="id"
@@ -195,16 +187,9 @@ export function StaffTable({ selfId }: { selfId: number | undefined }) {
         loading={staff.isFetching}
         scroll={{ x: 'max-content' }}
         locale={{ emptyText: staff.isError ? `加载失败：${staff.error.message}` : '没有符合条件的账号' }}
-        pagination={{
-          current: filters.page,
-          pageSize: filters.pageSize,
-          total: staff.data?.total ?? 0,
-          showSizeChanger: true,
-          pageSizeOptions: [20, 50, 100],
-          showTotal: (t) => `共 ${t} 个账号`,
-        }}
+        pagination={tablePagination(filters, staff.data?.total, '个账号')}
         onChange={(p, _f, sorter) => {
-          const s = Array.isArray(sorter) ? sorter[0] : sorter;
+          const s = singleSorter(sorter);
           const sort =
             s?.order && SORTABLE.includes(s.columnKey as SortKey) ? (s.columnKey as SortKey) : 'id';
           const order = s?.order === 'descend' ? 'desc' : 'asc';
