@@ -102,6 +102,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(import('./modules/admin-catalog/routes.ts'));
   await app.register(import('./modules/admin-leads/routes.ts'));
   await app.register(import('./modules/funnel/routes.ts'));
+  await app.register(import('./modules/rum/routes.ts'));
 
   for (const plugin of opts.plugins ?? []) await app.register(plugin);
 

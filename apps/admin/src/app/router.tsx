@@ -33,6 +33,7 @@ const Deliveries = lazy(() =>
 const AuditLog = lazy(() => import('./routes/app/audit-log').then((m) => ({ default: m.AuditLogRoute })));
 const Funnel = lazy(() => import('./routes/app/funnel').then((m) => ({ default: m.FunnelRoute })));
 const Staff = lazy(() => import('./routes/app/staff').then((m) => ({ default: m.StaffRoute })));
+const WebVitals = lazy(() => import('./routes/app/web-vitals').then((m) => ({ default: m.WebVitalsRoute })));
 const NotFound = lazy(() => import('./routes/not-found').then((m) => ({ default: m.NotFoundRoute })));
 
 export const router = createBrowserRouter(
@@ -61,6 +62,7 @@ export const router = createBrowserRouter(
             { path: 'audit-log', element: <AuditLog /> },
             { path: 'funnel', element: <Funnel /> },
             { path: 'staff', element: <Staff /> },
+            { path: 'web-vitals', element: <WebVitals /> },
           ],
         },
         { path: '*', element: <NotFound /> },

@@ -4,6 +4,7 @@ import {
   boolean,
   check,
   date,
+  doublePrecision,
   foreignKey,
   index,
   integer,
@@ -882,4 +883,36 @@ export const auditLog = pgTable(
     createdAt: ts('created_at').notNull().defaultNow(),
   },
   (t) => [index('audit_log_entity').on(t.entity, t.entityId), index('audit_log_created').on(t.createdAt)],
+);
+
+/**
+ * Real-user monitoring (issue 8, spec §9 browser-performance monitor): Core Web Vitals and script-chunk
+ * load failures measured on people's phones, sent in batches with sendBeacon.
+ */
+export const webVitals = pgTable(
+  'web_vitals',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    /** LCP, INP, CLS, TTFB, FCP, or CHUNK_ERROR. */
+    metric: text('metric').notNull(),
+    /** ms for timings, unitless for CLS; 1 for a chunk error. */
+    value: doublePrecision('value').notNull(),
+    /** good / needs-improvement / poor by the Core Web Vitals thresholds. */
+    rating: text('rating'),
+    /** The route pattern (e.g. /fill-information/success), never the query. */
+    route: text('route').notNull(),
+    channelCode: text('channel_code'),
+    skin: smallint('skin'),
+    /** Fixed per spec §9: environment prod, version 1.0.3 (or the build's version). */
+    env: text('env').notNull(),
+    appVersion: text('app_version').notNull(),
+    /** Navigation type / connection (e.g. navigate, reload; 4g). */
+    navigationType: text('navigation_type'),
+    connection: text('connection'),
+    deviceHash: text('device_hash'),
+    /** Shanghai calendar day. */
+    day: day('day').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('web_vitals_day_metric').on(t.day, t.metric, t.route)],
 );

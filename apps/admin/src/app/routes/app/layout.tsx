@@ -19,6 +19,7 @@ const MENU_ITEMS: { key: string; label: string; roles: readonly StaffRole[] }[] 
   { key: '/deliveries', label: '线索发送', roles: STAFF },
   { key: '/privacy/deletions', label: '数据删除请求', roles: STAFF },
   { key: '/audit-log', label: '操作日志', roles: STAFF },
+  { key: '/web-vitals', label: '性能监控', roles: STAFF },
   { key: '/staff', label: '账号管理', roles: ['admin'] },
 ];
 
