@@ -5,6 +5,9 @@ import { App } from './app';
 import { STORAGE_KEYS } from './config/constants';
 import { startVisitAnalytics } from './features/analytics/start';
 import { bootstrapChannel } from './features/channel/bootstrap';
+import { useChannelStore } from './features/channel/store';
+import { configureRum } from './features/rum/config';
+import { startRumAfterPaint } from './features/rum/start';
 import { setupAntdMobile } from './lib/antd-mobile';
 import { storage } from './lib/storage';
 
@@ -13,6 +16,14 @@ storage.remove(STORAGE_KEYS.userInfo);
 // Channel of the ad link (query, route code, stored), its h5Config, then the start-of-visit analytics.
 void bootstrapChannel().then(startVisitAnalytics, () => startVisitAnalytics(null));
 setupAntdMobile();
+// Real-user monitoring (spec §9): Web Vitals tagged with channel and skin, loaded after the first paint.
+configureRum({
+  channel: () => useChannelStore.getState().adChannelCode || null,
+  skin: () => useChannelStore.getState().config.skin,
+  fingerprint: () => storage.get(STORAGE_KEYS.visitorId) ?? '',
+  enabled: () => !useChannelStore.getState().preview,
+});
+startRumAfterPaint();
 
 const container = document.getElementById('root');
 if (!container) throw new Error('#root missing in index.html');

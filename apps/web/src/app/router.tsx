@@ -3,15 +3,21 @@ import { type ComponentType, lazy } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import type { AgreementKey } from '@/features/agreements';
 import { agreementQueryOptions } from '@/features/agreements/api/get-agreement';
+import { loadChunk } from '@/features/rum/chunk-guard';
+import { configureRum } from '@/features/rum/config';
+import { routePatternOf } from '@/features/rum/route-pattern';
 import { queryClient } from '@/lib/react-query';
 import { type RouteHandle, STAFF_ICON } from './route-handle';
 import { RootLayout, RouteError } from './routes/root';
 
 export type { RouteHandle } from './route-handle';
 
-/** A lazily loaded page: every route file is its own chunk (the entry holds React, the router and the API plumbing). */
+/**
+ * A lazily loaded page: every route file is its own chunk (the entry holds React, the router and the API plumbing).
+ * A chunk that fails (or takes over 120 s) is reported and the page reloaded once (features/rum/chunk-guard).
+ */
 function page<M>(load: () => Promise<M>, name: keyof M) {
-  return lazy(async () => ({ default: (await load())[name] as ComponentType }));
+  return lazy(async () => ({ default: (await loadChunk(load))[name] as ComponentType }));
 }
 
 const Landing = page(() => import('./routes/landing'), 'LandingRoute');
@@ -111,7 +117,7 @@ function agreementPage(key: AgreementKey) {
     if (!new URLSearchParams(window.location.search).get('productId')) {
       void queryClient.prefetchQuery(agreementQueryOptions(key));
     }
-    return import('./routes/agreement').then((m) => ({
+    return loadChunk(() => import('./routes/agreement')).then((m) => ({
       default: () => <m.AgreementRoute agreementKey={key} />,
     }));
   });
@@ -238,5 +244,8 @@ export const routes: RouteObject[] = [
     ],
   },
 ];
+
+// Real-user monitoring reports route patterns, never URLs (queries may hold personal data).
+configureRum({ routePattern: (pathname) => routePatternOf(routes, pathname) });
 
 export const router = createBrowserRouter(routes);
