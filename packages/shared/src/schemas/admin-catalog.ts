@@ -127,7 +127,11 @@ export const CREDIT_RECORD_LABELS: Record<(typeof CREDIT_RECORDS)[number], strin
 
 /* —— helpers —— */
 
-const id = z.coerce.number().int('编号格式不正确').positive('编号格式不正确');
+const id = z.coerce
+  .number()
+  .int('编号格式不正确')
+  .positive('编号格式不正确')
+  .max(2_147_483_647, '编号格式不正确');
 export const idParam = z.object({ id });
 
 /** A province code (`xx0000`) of the region table or one of its city codes. */

@@ -269,7 +269,11 @@ export const channelPreviewData = z.object({
 });
 
 export const channelIdParams = z.object({
-  id: z.coerce.number({ error: '渠道编号无效' }).int('渠道编号无效').positive('渠道编号无效'),
+  id: z.coerce
+    .number({ error: '渠道编号无效' })
+    .int('渠道编号无效')
+    .positive('渠道编号无效')
+    .max(2_147_483_647, '渠道编号无效'),
 });
 
 /** PUT /api/admin/channels/:id/status */

@@ -14,7 +14,8 @@ const id = (label: string) =>
   z.coerce
     .number({ error: `${label}必须是数字` })
     .int()
-    .positive(`${label}无效`);
+    .positive(`${label}无效`)
+    .max(2_147_483_647, `${label}无效`);
 
 export { LEAD_STATUSES };
 export type AdminLeadStatus = (typeof LEAD_STATUSES)[number];
@@ -277,7 +278,7 @@ export const discardLeadBody = z.object({
 });
 
 /** POST /api/admin/leads/retry-dead — every dead lead of one partner goes back to the queue. */
-export const retryDeadBody = z.object({ partnerId: z.coerce.number().int().positive('机构编号无效') });
+export const retryDeadBody = z.object({ partnerId: id('机构编号') });
 export const retryDeadData = z.object({
   retried: z.number().int(),
   /** Dead leads that cannot be sent again (consent withdrawn, account cancelled). */

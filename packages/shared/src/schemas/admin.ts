@@ -37,7 +37,7 @@ export const revealBody = z.object({
 export const auditLogQuery = pageQuery.extend({
   entity: z.string().trim().max(40).optional(),
   entityId: z.string().trim().max(64).optional(),
-  staffId: z.coerce.number().int().positive().optional(),
+  staffId: z.coerce.number().int().positive().max(2_147_483_647).optional(),
   action: z.string().trim().max(40).optional(),
   from: z.string().date('日期格式应为 YYYY-MM-DD').optional(),
   to: z.string().date('日期格式应为 YYYY-MM-DD').optional(),

@@ -111,14 +111,15 @@ export const authBody = z.object(
         z.coerce
           .string()
           .trim()
-          .regex(/^\d{1,10}$/, '产品编号无效'),
+          .regex(/^\d{1,10}$/, '产品编号无效')
+          .refine((v) => Number(v) <= 2_147_483_647, '产品编号无效'),
         { error: '请选择要授权的机构' },
       )
       .min(1, '请至少选择一家机构')
       .max(10, '一次最多授权10家机构'),
     adChannelCode: channelCodeSchema.optional(),
     /** The match whose offers are consented to; default the person's latest. */
-    matchId: z.coerce.number().int().positive().optional(),
+    matchId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
   },
   { error: '请求数据必须是对象' },
 );
@@ -148,11 +149,12 @@ export const protocolQuery = z.object({
     z
       .string()
       .regex(/^\d{1,10}$/, '产品编号无效')
+      .refine((v) => Number(v) <= 2_147_483_647, '产品编号无效')
       .optional(),
   ),
   consentId: z.preprocess(
     (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
-    z.coerce.number().int().positive('授权编号无效').optional(),
+    z.coerce.number().int().positive('授权编号无效').max(Number.MAX_SAFE_INTEGER, '授权编号无效').optional(),
   ),
 });
 

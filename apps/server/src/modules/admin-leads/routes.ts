@@ -41,7 +41,7 @@ const adminLeadsRoutes: FastifyPluginAsync = async (root) => {
   app.get(
     '/api/admin/users',
     {
-      preHandler: readers,
+      onRequest: readers,
       schema: {
         tags: ['admin: users'],
         security,
@@ -57,7 +57,7 @@ const adminLeadsRoutes: FastifyPluginAsync = async (root) => {
   app.get(
     '/api/admin/users/:id',
     {
-      preHandler: readers,
+      onRequest: readers,
       schema: {
         tags: ['admin: users'],
         security,
@@ -73,7 +73,7 @@ const adminLeadsRoutes: FastifyPluginAsync = async (root) => {
   app.post(
     '/api/admin/users/:id/reveal',
     {
-      preHandler: changers,
+      onRequest: changers,
       // The answer holds personal data in clear: never log it.
       logLevel: 'warn',
       schema: {
@@ -101,7 +101,7 @@ const adminLeadsRoutes: FastifyPluginAsync = async (root) => {
   app.get(
     '/api/admin/leads',
     {
-      preHandler: readers,
+      onRequest: readers,
       schema: {
         tags: ['admin: leads'],
         security,
@@ -117,7 +117,7 @@ const adminLeadsRoutes: FastifyPluginAsync = async (root) => {
   app.get(
     '/api/admin/leads/:id',
     {
-      preHandler: readers,
+      onRequest: readers,
       schema: {
         tags: ['admin: leads'],
         security,
@@ -133,7 +133,7 @@ const adminLeadsRoutes: FastifyPluginAsync = async (root) => {
   app.post(
     '/api/admin/leads/:id/retry',
     {
-      preHandler: changers,
+      onRequest: changers,
       schema: {
         tags: ['admin: leads'],
         security,
@@ -149,7 +149,7 @@ const adminLeadsRoutes: FastifyPluginAsync = async (root) => {
   app.post(
     '/api/admin/leads/:id/discard',
     {
-      preHandler: changers,
+      onRequest: changers,
       schema: {
         tags: ['admin: leads'],
         security,
@@ -165,7 +165,7 @@ const adminLeadsRoutes: FastifyPluginAsync = async (root) => {
   app.post(
     '/api/admin/leads/retry-dead',
     {
-      preHandler: changers,
+      onRequest: changers,
       schema: {
         tags: ['admin: leads'],
         security,
@@ -181,7 +181,7 @@ const adminLeadsRoutes: FastifyPluginAsync = async (root) => {
   app.get(
     '/api/admin/deliveries/summary',
     {
-      preHandler: readers,
+      onRequest: readers,
       schema: {
         tags: ['admin: leads'],
         security,
@@ -196,7 +196,7 @@ const adminLeadsRoutes: FastifyPluginAsync = async (root) => {
   app.get(
     '/api/admin/audit-log',
     {
-      preHandler: readers,
+      onRequest: readers,
       schema: {
         tags: ['admin: audit'],
         security,
@@ -211,7 +211,7 @@ const adminLeadsRoutes: FastifyPluginAsync = async (root) => {
   app.get(
     '/api/admin/audit-log/facets',
     {
-      preHandler: readers,
+      onRequest: readers,
       schema: {
         tags: ['admin: audit'],
         security,

@@ -101,7 +101,7 @@ const authRoutes: FastifyPluginAsync = async (root) => {
   // Everything below needs a valid accessToken.
   await app.register(async (scoped) => {
     const authed = scoped.withTypeProvider<ZodTypeProvider>();
-    authed.addHook('preHandler', requireUser);
+    authed.addHook('onRequest', requireUser);
 
     authed.post(
       '/api/logout',

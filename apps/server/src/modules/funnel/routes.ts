@@ -57,7 +57,7 @@ const funnelRoutes: FastifyPluginAsync = async (root) => {
 
   await app.register(async (scoped) => {
     const r = scoped.withTypeProvider<ZodTypeProvider>();
-    r.addHook('preHandler', requireStaff(FUNNEL_READERS));
+    r.addHook('onRequest', requireStaff(FUNNEL_READERS));
 
     r.get(
       '/api/admin/funnel',
@@ -152,7 +152,7 @@ const funnelRoutes: FastifyPluginAsync = async (root) => {
 
   await app.register(async (scoped) => {
     const r = scoped.withTypeProvider<ZodTypeProvider>();
-    r.addHook('preHandler', requireStaff());
+    r.addHook('onRequest', requireStaff());
 
     r.get(
       '/api/admin/dashboard',

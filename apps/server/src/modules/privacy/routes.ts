@@ -34,7 +34,7 @@ const privacyRoutes: FastifyPluginAsync = async (root) => {
 
   await app.register(async (scoped) => {
     const authed = scoped.withTypeProvider<ZodTypeProvider>();
-    authed.addHook('preHandler', requireUser);
+    authed.addHook('onRequest', requireUser);
 
     authed.get(
       '/api/user/sessions',
@@ -144,7 +144,7 @@ const privacyRoutes: FastifyPluginAsync = async (root) => {
   app.get(
     '/api/admin/privacy/deletions',
     {
-      preHandler: requireStaff(),
+      onRequest: requireStaff(),
       schema: {
         tags: ['admin: privacy'],
         security,
@@ -160,7 +160,7 @@ const privacyRoutes: FastifyPluginAsync = async (root) => {
   app.post(
     '/api/admin/privacy/notices/:id/retry',
     {
-      preHandler: requireStaff(['admin', 'operator']),
+      onRequest: requireStaff(['admin', 'operator']),
       schema: {
         tags: ['admin: privacy'],
         security,

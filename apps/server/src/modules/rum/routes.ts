@@ -53,7 +53,7 @@ const rumRoutes: FastifyPluginAsync = async (root) => {
 
   await app.register(async (scoped) => {
     const r = scoped.withTypeProvider<ZodTypeProvider>();
-    r.addHook('preHandler', requireStaff(RUM_READERS));
+    r.addHook('onRequest', requireStaff(RUM_READERS));
     r.get(
       '/api/admin/web-vitals',
       {

@@ -52,8 +52,8 @@ const staffRoutes: FastifyPluginAsync = async (root) => {
   await app.register(async (scoped) => {
     const authed = scoped.withTypeProvider<ZodTypeProvider>();
     // Every console account (a channel partner too) may log out and read who it is; the rest of
-    // /api/admin/staff is for admins (route preHandlers below).
-    authed.addHook('preHandler', requireStaff(['admin', 'operator', 'viewer', 'channel_partner']));
+    // /api/admin/staff is for admins (route onRequest hooks below).
+    authed.addHook('onRequest', requireStaff(['admin', 'operator', 'viewer', 'channel_partner']));
 
     authed.post(
       '/api/crm/admin/logout',
@@ -71,7 +71,7 @@ const staffRoutes: FastifyPluginAsync = async (root) => {
     authed.get(
       '/api/admin/staff',
       {
-        preHandler: adminOnly,
+        onRequest: adminOnly,
         schema: {
           tags,
           security,
@@ -89,7 +89,7 @@ const staffRoutes: FastifyPluginAsync = async (root) => {
     authed.post(
       '/api/admin/staff',
       {
-        preHandler: adminOnly,
+        onRequest: adminOnly,
         schema: {
           tags,
           security,
@@ -120,7 +120,7 @@ const staffRoutes: FastifyPluginAsync = async (root) => {
     authed.put(
       '/api/admin/staff/:id',
       {
-        preHandler: adminOnly,
+        onRequest: adminOnly,
         schema: {
           tags,
           security,
@@ -151,7 +151,7 @@ const staffRoutes: FastifyPluginAsync = async (root) => {
     authed.put(
       '/api/admin/staff/:id/status',
       {
-        preHandler: adminOnly,
+        onRequest: adminOnly,
         schema: {
           tags,
           security,
@@ -181,7 +181,7 @@ const staffRoutes: FastifyPluginAsync = async (root) => {
     authed.post(
       '/api/admin/staff/:id/reset-password',
       {
-        preHandler: adminOnly,
+        onRequest: adminOnly,
         schema: {
           tags,
           security,

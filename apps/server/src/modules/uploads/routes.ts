@@ -35,10 +35,11 @@ const TYPES_MSG = '仅支持上传 JPG、PNG、WebP 格式的图片';
 
 /** Every refusal of the local store: envelope code and the message a person reads. */
 export const UPLOAD_REFUSALS: Record<
-  FormRefusal['reason'] | UploadRefusedError['reason'] | 'not-multipart' | 'missing-file',
+  FormRefusal['reason'] | UploadRefusedError['reason'] | 'not-multipart' | 'missing-file' | 'malformed-form',
   { kind: ErrorCodeName; msg: string }
 > = {
   'not-multipart': { kind: 'UNSUPPORTED_MEDIA_TYPE', msg: '请使用 multipart/form-data 表单上传文件' },
+  'malformed-form': { kind: 'VALIDATION_FAILED', msg: '上传表单格式不正确' },
   'missing-field': { kind: 'VALIDATION_FAILED', msg: '上传表单缺少字段' },
   'missing-file': { kind: 'VALIDATION_FAILED', msg: '上传表单缺少文件（file 须为最后一个字段）' },
   'bad-signature': { kind: 'BAD_SIGNATURE', msg: '上传签名校验失败' },
@@ -53,6 +54,19 @@ export const UPLOAD_REFUSALS: Record<
   empty: { kind: 'VALIDATION_FAILED', msg: '文件不能为空' },
   exists: { kind: 'VALIDATION_FAILED', msg: '文件已存在，请重新上传' },
 };
+
+/**
+ * The parts of a form; a framing error of the parser itself (no boundary, a truncated body) is the
+ * caller's mistake, a 400, not a 500. Errors of the loop body do not pass through here.
+ */
+async function* formParts<T>(parts: AsyncIterable<T>): AsyncGenerator<T> {
+  try {
+    for await (const part of parts) yield part;
+  } catch (err) {
+    if ((err as { statusCode?: number }).statusCode) throw err;
+    throw refuse('malformed-form');
+  }
+}
 
 function refuse(reason: keyof typeof UPLOAD_REFUSALS, detail?: string): AppError {
   const r = UPLOAD_REFUSALS[reason];
@@ -230,7 +244,7 @@ const uploadRoutes: FastifyPluginAsync = async (root) => {
             fileSize: UPLOAD_MAX_BYTES + 1,
           },
         });
-        for await (const part of parts) {
+        for await (const part of formParts(parts)) {
           if (part.type === 'field') {
             const name = part.fieldname.toLowerCase();
             if (!fields.has(name)) fields.set(name, String(part.value ?? ''));
