@@ -22,7 +22,7 @@ import { decryptField } from '../src/lib/crypto.ts';
 import { sign } from '../src/modules/delivery/signing.ts';
 import { DEMO_PARTNERS } from '../src/modules/products/seed.ts';
 import { FORM } from './fixtures.ts';
-import { BACKEND, body, createTestApp, loginAs, newIp, newPhone, type TestContext } from './helpers.ts';
+import { BACKEND, body, createTestApp, loginAs, staffLogin, type TestContext } from './helpers.ts';
 import { LocalPartner } from './partner-server.ts';
 
 let ctx: TestContext;
@@ -34,16 +34,7 @@ const secrets = new Map(DEMO_PARTNERS.map((p) => [p.code, p.signingSecret!]));
 const db = () => ctx.app.database.db;
 
 async function staffToken(role: 'admin' | 'operator' | 'viewer'): Promise<string> {
-  const phone = newPhone();
-  const password = 'correct horse battery';
-  await ctx.app.services.staff.create({ phone, name: `测试${role}`, role, password });
-  const res = await ctx.app.inject({
-    method: 'POST',
-    url: '/api/crm/admin/login',
-    payload: { phone, password },
-    remoteAddress: newIp(),
-  });
-  return body<{ token: string }>(res).data.token;
+  return (await staffLogin(ctx.app, role)).token;
 }
 
 function call(role: keyof typeof tokens, method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, channelClicks, channels } from '../src/db/schema.ts';
 import { shanghaiDate } from '../src/lib/time.ts';
 import { PREVIEW_TTL_MS, signPreview } from '../src/modules/channels/preview.ts';
-import { BACKEND, body, createTestApp, newIp, newPhone, type TestContext } from './helpers.ts';
+import { BACKEND, body, createTestApp, newIp, staffLogin, type TestContext } from './helpers.ts';
 
 let ctx: TestContext;
 let app: FastifyInstance;
@@ -13,15 +13,7 @@ const password = 'channel console pw';
 const tokens: Record<'admin' | 'operator' | 'viewer', string> = { admin: '', operator: '', viewer: '' };
 
 async function staffToken(role: 'admin' | 'operator' | 'viewer'): Promise<string> {
-  const phone = newPhone();
-  await app.services.staff.create({ phone, name: `${role}-测试`, role, password });
-  const res = await app.inject({
-    method: 'POST',
-    url: '/api/crm/admin/login',
-    payload: { phone, password },
-    remoteAddress: newIp(),
-  });
-  return body<{ token: string }>(res).data.token;
+  return (await staffLogin(app, role, { name: `${role}-测试`, password })).token;
 }
 
 beforeAll(async () => {

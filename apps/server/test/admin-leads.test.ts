@@ -14,7 +14,16 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, leads, partners } from '../src/db/schema.ts';
 import { DEMO_PARTNERS } from '../src/modules/products/seed.ts';
 import { FORM } from './fixtures.ts';
-import { BACKEND, body, createTestApp, loginAs, newIp, newPhone, type TestContext } from './helpers.ts';
+import {
+  BACKEND,
+  body,
+  createTestApp,
+  loginAs,
+  newPhone,
+  staffLogin,
+  type TestContext,
+  type TestStaffRole,
+} from './helpers.ts';
 import { LocalPartner, type PartnerStep } from './partner-server.ts';
 
 const SECRETS = new Map(DEMO_PARTNERS.map((p) => [p.code, p.signingSecret!]));
@@ -34,18 +43,8 @@ const tokens: Record<'admin' | 'operator' | 'viewer' | 'partner', string> = {
 };
 const staffIds: Record<string, number> = {};
 
-async function staffLogin(role: 'admin' | 'operator' | 'viewer' | 'channel_partner', name: string) {
-  const phone = newPhone();
-  const member = await ctx.app.services.staff.create({ phone, name, role, password: PASSWORD });
-  const res = await ctx.app.inject({
-    method: 'POST',
-    url: '/api/crm/admin/login',
-    payload: { phone, password: PASSWORD },
-    remoteAddress: newIp(),
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  return { id: member.id, token: body<{ token: string }>(res).data.token };
-}
+const staffAs = (role: TestStaffRole, name: string) =>
+  staffLogin(ctx.app, role, { name, password: PASSWORD });
 
 beforeAll(async () => {
   ctx = await createTestApp({
@@ -74,7 +73,7 @@ beforeAll(async () => {
     ['viewer', 'viewer', '只读丙'],
     ['partner', 'channel_partner', '渠道丁'],
   ] as const) {
-    const s = await staffLogin(role, name);
+    const s = await staffAs(role, name);
     tokens[key] = s.token;
     staffIds[key] = s.id;
   }
@@ -254,7 +253,7 @@ describe(`console: people and reveals (${BACKEND})`, () => {
 
   it('limits reveals per staff member per hour', async () => {
     const p = await person();
-    const s = await staffLogin('operator', '运营限流');
+    const s = await staffAs('operator', '运营限流');
     for (let i = 0; i < 30; i++) {
       const res = await postAs(
         `/api/admin/users/${p.uid}/reveal`,

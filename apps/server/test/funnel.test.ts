@@ -4,7 +4,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { channelClicks, channels, events } from '../src/db/schema.ts';
 import { shanghaiDate } from '../src/lib/time.ts';
 import { addDays } from '../src/modules/funnel/rules.ts';
-import { BACKEND, body, createTestApp, loginAs, newIp, newPhone, type TestContext } from './helpers.ts';
+import {
+  BACKEND,
+  body,
+  createTestApp,
+  loginAs,
+  newIp,
+  newPhone,
+  staffLogin,
+  type TestContext,
+  type TestStaffRole,
+} from './helpers.ts';
 
 let ctx: TestContext;
 let app: FastifyInstance;
@@ -23,19 +33,10 @@ const tokens: Record<'operator' | 'viewer' | 'admin' | 'partner', string> = {
   partner: '',
 };
 
-async function staffToken(
-  role: 'admin' | 'operator' | 'viewer' | 'channel_partner',
-  channelCodes?: string[],
-) {
-  const phone = newPhone();
-  await app.services.staff.create({ phone, name: `漏斗${role}`, role, password, channelCodes });
-  const res = await app.inject({
-    method: 'POST',
-    url: '/api/crm/admin/login',
-    payload: { phone, password },
-    remoteAddress: newIp(),
-  });
-  return body<{ token: string }>(res).data.token;
+async function staffToken(role: TestStaffRole, channelCodes?: string[]) {
+  return (
+    await staffLogin(app, role, { name: `漏斗${role}`, password, ...(channelCodes ? { channelCodes } : {}) })
+  ).token;
 }
 
 const get = (url: string, token: string) => app.inject({ url, headers: { accesstoken: token } });

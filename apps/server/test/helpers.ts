@@ -154,3 +154,30 @@ export async function loginAs(app: FastifyInstance, phone = newPhone(), extra: R
   const data = body<{ token: string; loginUser: { uid: number } }>(res).data;
   return { phone, token: data.token, uid: data.loginUser.uid };
 }
+
+export type TestStaffRole = 'admin' | 'operator' | 'viewer' | 'channel_partner';
+
+/** A staff member created through the service and logged in with a password: its id, phone and token. */
+export async function staffLogin(
+  app: FastifyInstance,
+  role: TestStaffRole,
+  opts: { name?: string; channelCodes?: string[]; password?: string } = {},
+): Promise<{ id: number; phone: string; token: string }> {
+  const phone = newPhone();
+  const password = opts.password ?? 'correct horse battery staple';
+  const member = await app.services.staff.create({
+    phone,
+    name: opts.name ?? `测试${role}`,
+    role,
+    password,
+    ...(opts.channelCodes ? { channelCodes: opts.channelCodes } : {}),
+  });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/crm/admin/login',
+    payload: { phone, password },
+    remoteAddress: newIp(),
+  });
+  if (res.statusCode !== 200) throw new Error(`staff login failed: ${res.body}`);
+  return { id: member.id, phone, token: body<{ token: string }>(res).data.token };
+}

@@ -7,7 +7,15 @@ import { webVitals } from '../src/db/schema.ts';
 import { blindIndex } from '../src/lib/crypto.ts';
 import { shanghaiDate } from '../src/lib/time.ts';
 import { VITALS_BEACONS_PER_DEVICE_PER_HOUR } from '../src/modules/rum/rules.ts';
-import { BACKEND, body, createTestApp, newIp, newPhone, type TestContext } from './helpers.ts';
+import {
+  BACKEND,
+  body,
+  createTestApp,
+  newIp,
+  staffLogin,
+  type TestContext,
+  type TestStaffRole,
+} from './helpers.ts';
 
 let ctx: TestContext;
 let app: FastifyInstance;
@@ -16,19 +24,10 @@ const tag = randomBytes(3).toString('hex');
 const today = shanghaiDate();
 const tokens = { viewer: '', operator: '', partner: '' };
 
-async function staffToken(
-  role: 'admin' | 'operator' | 'viewer' | 'channel_partner',
-  channelCodes?: string[],
-) {
-  const phone = newPhone();
-  await app.services.staff.create({ phone, name: `性能${role}`, role, password, channelCodes });
-  const res = await app.inject({
-    method: 'POST',
-    url: '/api/crm/admin/login',
-    payload: { phone, password },
-    remoteAddress: newIp(),
-  });
-  return body<{ token: string }>(res).data.token;
+async function staffToken(role: TestStaffRole, channelCodes?: string[]) {
+  return (
+    await staffLogin(app, role, { name: `性能${role}`, password, ...(channelCodes ? { channelCodes } : {}) })
+  ).token;
 }
 
 const newFp = () => `fp-${randomBytes(8).toString('hex')}`;

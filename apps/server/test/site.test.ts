@@ -6,7 +6,16 @@ import { shanghaiDate } from '../src/lib/time.ts';
 import { PHONE_PLACEHOLDER, signTempLink } from '../src/modules/site/rules.ts';
 import { DEMO_ICONS } from '../src/modules/site/seed.ts';
 import { REPORT_LIMITS } from '../src/modules/site/service.ts';
-import { BACKEND, body, createTestApp, loginAs, newIp, newPhone, type TestContext } from './helpers.ts';
+import {
+  BACKEND,
+  body,
+  createTestApp,
+  loginAs,
+  newIp,
+  newPhone,
+  staffLogin,
+  type TestContext,
+} from './helpers.ts';
 
 let ctx: TestContext;
 const logLines: string[] = [];
@@ -464,17 +473,8 @@ describe(`client reports (${BACKEND})`, () => {
 
 describe(`staff WeChat binding (${BACKEND})`, () => {
   const password = 'correct horse battery';
-  const staffToken = async (role: 'admin' | 'viewer') => {
-    const phone = newPhone();
-    const member = await ctx.app.services.staff.create({ phone, name: `员工${role}`, role, password });
-    const res = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/crm/admin/login',
-      payload: { phone, password },
-      remoteAddress: newIp(),
-    });
-    return { id: member.id, token: body<{ token: string }>(res).data.token };
-  };
+  const staffToken = (role: 'admin' | 'viewer') =>
+    staffLogin(ctx.app, role, { name: `员工${role}`, password });
   const bind = (openid: unknown, token?: string) =>
     call({
       method: 'PUT',
