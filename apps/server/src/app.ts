@@ -1,5 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyPluginAsync,
+  type FastifyReply,
+  type FastifyServerOptions,
+} from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Redis } from 'ioredis';
 import '@lm/shared'; // zh-CN validation messages
@@ -63,6 +68,14 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     },
     requestIdHeader: false,
     routerOptions: { maxParamLength: 200 },
+    // A malformed path (bad percent-encoding …) is answered with the envelope like every other error.
+    frameworkErrors: (error, _req, reply) => {
+      const bad = error.code === 'FST_ERR_BAD_URL';
+      const status = bad ? 400 : 500;
+      void (reply as unknown as FastifyReply)
+        .status(status)
+        .send({ code: status, msg: bad ? '请求地址格式不正确' : '服务器错误', data: null });
+    },
     connectionTimeout: 30_000,
     requestTimeout: 30_000,
   });
@@ -80,6 +93,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(swaggerPlugin);
   await app.register(servicesPlugin, { limiterPrefix: opts.limiterPrefix });
   await app.register(authPlugin);
+  await app.register(import('./plugins/app/well-formed.ts'));
 
   await app.register(authRoutes);
   await app.register(staffRoutes);

@@ -26,6 +26,14 @@ describe(`envelope and hardening (${BACKEND})`, () => {
     expect(body(res)).toMatchObject({ code: 404, msg: expect.stringContaining('/api/nope'), data: null });
   });
 
+  it('answers a malformed path (bad percent-encoding) with the 400 envelope', async () => {
+    for (const url of ['/api/news/%E0%A0%8', '/api/agreement/%', '/api/admin/channels/%ZZ']) {
+      const res = await ctx.app.inject({ url });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ code: 400, msg: '请求地址格式不正确', data: null });
+    }
+  });
+
   it('hides internals of a 5xx and logs it with the request id', async () => {
     const res = await ctx.app.inject({ url: '/api/test/boom', headers: { 'x-request-id': 'req-12345678' } });
     expect(res.statusCode).toBe(500);

@@ -377,6 +377,17 @@ describe(`client reports (${BACKEND})`, () => {
       name: 'android',
       payload: { data: { screen: '390x844', lang: 'zh-CN', brand: 'huawei' } },
     });
+
+    // A lone surrogate (PostgreSQL refuses it in jsonb) is stored as U+FFFD, not answered with a 500.
+    const odd = await ctx.app.inject({
+      method: 'PUT',
+      url: '/api/report/h5device?devicePlatForm=.',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"data":{"-":"\\ud800x"}}',
+      remoteAddress: newIp(),
+    });
+    expect(odd.statusCode, odd.body).toBe(200);
+    expect(await latestReport('h5device')).toMatchObject({ payload: { data: { '-': '\ufffdx' } } });
   });
 
   it('validates the report calls', async () => {
