@@ -6,10 +6,11 @@
  */
 import { z } from 'zod';
 import { pageData, pageQuery, revealBody } from './admin.ts';
+import { dayFilterSchema } from './common.ts';
 import { LEAD_STATUSES } from './privacy.ts';
 
 const iso = z.string();
-const day = z.string().date('日期格式应为 YYYY-MM-DD');
+const day = dayFilterSchema;
 const id = (label: string) =>
   z.coerce
     .number({ error: `${label}必须是数字` })

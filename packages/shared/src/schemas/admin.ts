@@ -4,6 +4,7 @@
  * `{total, page, pageSize, list}`.
  */
 import { z } from 'zod';
+import { dayFilterSchema } from './common.ts';
 
 export const pageQuery = z.object({
   page: z.coerce.number().int().min(1, '页码从 1 开始').max(100_000).default(1),
@@ -39,8 +40,8 @@ export const auditLogQuery = pageQuery.extend({
   entityId: z.string().trim().max(64).optional(),
   staffId: z.coerce.number().int().positive().max(2_147_483_647).optional(),
   action: z.string().trim().max(40).optional(),
-  from: z.string().date('日期格式应为 YYYY-MM-DD').optional(),
-  to: z.string().date('日期格式应为 YYYY-MM-DD').optional(),
+  from: dayFilterSchema.optional(),
+  to: dayFilterSchema.optional(),
 });
 
 export const auditEntrySchema = z.object({

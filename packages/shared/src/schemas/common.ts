@@ -56,3 +56,17 @@ export const uidSchema = z
   .trim()
   .regex(/^\d{1,15}$/, '用户编号格式不正确')
   .transform((v) => Number(v));
+
+/**
+ * A calendar day `YYYY-MM-DD` that exists and that the database can store as a filter: years 2000–2099
+ * (PostgreSQL has no year 0, and nothing of this product happened before 2000).
+ */
+export const dayFilterSchema = z
+  .string({ error: '日期格式应为 YYYY-MM-DD' })
+  .trim()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, '日期格式应为 YYYY-MM-DD')
+  .refine((v) => {
+    const d = new Date(`${v}T00:00:00Z`);
+    return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
+  }, '日期不存在')
+  .refine((v) => v >= '2000-01-01' && v <= '2099-12-31', '日期超出范围（2000–2099 年）');

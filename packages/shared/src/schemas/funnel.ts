@@ -44,7 +44,8 @@ export const daySchema = z
   .refine((v) => {
     const d = new Date(`${v}T00:00:00Z`);
     return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
-  }, '日期不存在');
+  }, '日期不存在')
+  .refine((v) => v >= '2000-01-01' && v <= '2099-12-31', '日期超出范围（2000–2099 年）');
 
 /** Days from `from` to `to`, both included (negative when `to` is before `from`). */
 export function daysBetween(from: string, to: string): number {

@@ -5,6 +5,7 @@
  * (GET /api/admin/web-vitals). See docs/rum.md.
  */
 import { z } from 'zod';
+import { dayFilterSchema } from './common.ts';
 
 /** Spec §9: the monitor is initialised with the fixed environment prod and version 1.0.3. */
 export const RUM_ENV = 'prod';
@@ -127,8 +128,8 @@ export type VitalsGroupBy = (typeof VITALS_GROUP_BY)[number];
 export const VITALS_MAX_DAYS = 92;
 
 export const webVitalsQuery = z.object({
-  from: z.iso.date('日期格式应为 YYYY-MM-DD').optional(),
-  to: z.iso.date('日期格式应为 YYYY-MM-DD').optional(),
+  from: dayFilterSchema.optional(),
+  to: dayFilterSchema.optional(),
   groupBy: z.enum(VITALS_GROUP_BY, { error: '分组应为 route、channel 或 skin' }).default('route'),
   metric: z.enum(RUM_METRICS, { error: '指标应为 LCP、INP、CLS、TTFB、FCP 或 CHUNK_ERROR' }).optional(),
   channelCode: token(64, '渠道号').optional(),
