@@ -29,6 +29,7 @@
 // inclusive time of the app's functions).
 
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -43,6 +44,7 @@ import {
   nextPhone,
   sleep,
   startChild,
+  startHello,
   stopChild,
   warnings,
 } from './lib.mjs';
@@ -93,12 +95,17 @@ const { values: args } = parseArgs({
     'by-step': { type: 'string' },
     'pg-url': { type: 'string', default: process.env.BENCH_DATABASE_URL || DEFAULT_PG_URL },
     'cpu-prof': { type: 'boolean', default: false },
+    ramp: { type: 'string' },
+    'load-factor': { type: 'string', default: '0.8' },
+    instances: { type: 'string', default: '1' },
+    'skip-ceiling': { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
 if (args.help) {
   console.log(
-    'usage: node bench/journey.mjs [--only pglite|postgres|postgres+redis] [--duration s | --journeys n] [--connections n] [--warmup n] [--by-step n] [--pg-url url] [--cpu-prof]',
+    'usage: node bench/journey.mjs [--only pglite|postgres|postgres+redis] [--duration s | --journeys n] [--connections n] [--warmup n] [--by-step n] [--pg-url url] [--cpu-prof]\n' +
+      '       node bench/journey.mjs --ramp 1,2,5,10,20,40 [--load-factor 0.8] [--instances 2] [--skip-ceiling] [--only …] [--duration s]',
   );
   process.exit(0);
 }
@@ -110,6 +117,13 @@ const CONNECTIONS = Number(args.connections);
 const WARMUP = Number(args.warmup);
 const CPU_PROF = args['cpu-prof'];
 const BY_STEP = args['by-step'] !== undefined ? Number(args['by-step']) : 0;
+/** --ramp: closed-loop levels of concurrency, then an open loop at LOAD_FACTOR × the best rate. */
+const RAMP = args.ramp ? args.ramp.split(',').map(Number) : null;
+const LOAD_FACTOR = Number(args['load-factor']);
+const INSTANCES = Number(args.instances);
+/** The goal of issue 8: no errors, and every call's p99 under this at LOAD_FACTOR × saturation. */
+const P99_GOAL_MS = 200;
+const MAX_CONNECTIONS = Math.max(CONNECTIONS, ...(RAMP ?? []));
 const backends = args.only ? args.only.split(',') : BACKENDS;
 for (const b of backends) {
   if (!BACKENDS.includes(b)) {
@@ -118,6 +132,10 @@ for (const b of backends) {
   }
 }
 if (
+  (RAMP && !RAMP.every((n) => Number.isInteger(n) && n > 0)) ||
+  !(LOAD_FACTOR > 0 && LOAD_FACTOR <= 1) ||
+  !(Number.isInteger(INSTANCES) && INSTANCES >= 1) ||
+  (INSTANCES > 1 && backends.includes('pglite')) ||
   !(DURATION > 0) ||
   !(CONNECTIONS > 0) ||
   !(WARMUP >= 0) ||
@@ -125,7 +143,8 @@ if (
   (JOURNEYS !== undefined && !(Number.isInteger(JOURNEYS) && JOURNEYS > 0))
 ) {
   console.error(
-    '--duration, --connections and --journeys must be positive, --warmup and --by-step non-negative',
+    '--duration, --connections and --journeys must be positive, --warmup and --by-step non-negative; --ramp is a list of\n' +
+      'positive integers, --load-factor in (0, 1]; --instances > 1 needs a shared database (postgres, postgres+redis: add --only)',
   );
   process.exit(2);
 }
@@ -163,7 +182,8 @@ function procComm(pid) {
  * CPU ticks by group right now. PostgreSQL: every `postgres` process plus the reaped children
  * counted in the postmaster's cutime (backends that exited during the run); likewise Redis.
  */
-function cpuSnapshot(serverPid) {
+function cpuSnapshot(serverPids) {
+  const pids = Array.isArray(serverPids) ? serverPids : [serverPids];
   const groups = { server: 0, serverSystem: 0, postgres: 0, redis: 0 };
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
@@ -176,10 +196,12 @@ function cpuSnapshot(serverPid) {
     // Reaped children's time shows up in the parent's cutime: count it once, at the parent.
     groups[group] += t[1];
   }
-  const s = procTicks(serverPid);
-  if (s) {
-    groups.server = s[0] + s[1];
-    groups.serverSystem = s[2];
+  for (const pid of pids) {
+    const s = procTicks(pid);
+    if (s) {
+      groups.server += s[0] + s[1];
+      groups.serverSystem += s[2];
+    }
   }
   const u = process.cpuUsage();
   const machine = cpuTimes();
@@ -275,11 +297,19 @@ async function startPgSampler() {
 // ---------------------------------------------------------------------------------------------
 // HTTP client: node:http with keep-alive sockets (lighter than fetch on these two shared cores)
 
-function makeClient(base) {
-  const { hostname, port } = new URL(base);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS + 4 });
+/**
+ * A client of one or more API instances: with several, the requests alternate between them (a
+ * journey's login on one instance, its form on the next: sessions and limits must be shared).
+ */
+function makeClient(bases) {
+  const targets = (Array.isArray(bases) ? bases : [bases]).map((b) => new URL(b));
+  let next = 0;
+  // Open-loop runs can have many journeys in flight: no socket limit (keep-alive sockets are reused).
+  const agent = new http.Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY });
   /** Resolves {status, json, ms}; never rejects (socket errors and timeouts give status 0). */
   function call(method, urlPath, body, token) {
+    const { hostname, port } = targets[next];
+    next = (next + 1) % targets.length;
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const headers = {};
     if (payload !== undefined) {
@@ -384,12 +414,8 @@ async function journey(client, ctx) {
   return { ms: performance.now() - t0, offers: ctx.productIds.length, applyStatus: ctx.applyStatus };
 }
 
-/**
- * Runs journeys with `CONNECTIONS` applicants in a closed loop until `until` (ms, performance.now())
- * or until `count` journeys have started.
- */
-async function runJourneys(client, { until, count }) {
-  const state = {
+function newRunState() {
+  return {
     started: 0,
     ok: 0,
     consented: 0,
@@ -402,39 +428,129 @@ async function runJourneys(client, { until, count }) {
     journeyMs: [],
     stepMs: Object.fromEntries(STEPS.map((s) => [s, []])),
   };
+}
+
+/** Runs one journey (`fn`: journey or helloJourney) and records it in `state`. */
+async function recordJourney(client, state, fn) {
+  state.started++;
+  const ctx = newCtx();
+  try {
+    const r = await fn(client, ctx);
+    state.ok++;
+    state.journeyMs.push(r.ms);
+    state.offersTotal += r.offers;
+    if (r.offers > 0) state.consented++;
+    else {
+      state.noOffer++;
+      const k = String(r.applyStatus);
+      state.noOfferByApplyStatus[k] = (state.noOfferByApplyStatus[k] ?? 0) + 1;
+    }
+  } catch (err) {
+    if (!(err instanceof StepError)) throw err;
+    state.errors++;
+    state.errorsByStep[err.step] = (state.errorsByStep[err.step] ?? 0) + 1;
+    state.errorSamples[err.key] = (state.errorSamples[err.key] ?? 0) + 1;
+  }
+  // Steps of failed journeys count too: the failing step's time is the error answer's.
+  for (const [s, ms] of Object.entries(ctx.times)) state.stepMs[s].push(ms);
+}
+
+/**
+ * Runs journeys with `connections` applicants in a closed loop (each starts its next journey when
+ * the last one ends) until `until` (ms, performance.now()) or until `count` journeys have started.
+ */
+async function runJourneys(client, { until, count, connections = CONNECTIONS, fn = journey }) {
+  const state = newRunState();
   const t0 = performance.now();
   let lastEnd = t0;
   const more = () => (count !== undefined ? state.started < count : performance.now() < until);
   await Promise.all(
-    Array.from({ length: CONNECTIONS }, async () => {
+    Array.from({ length: connections }, async () => {
       while (more()) {
-        state.started++;
-        const ctx = newCtx();
-        try {
-          const r = await journey(client, ctx);
-          state.ok++;
-          state.journeyMs.push(r.ms);
-          state.offersTotal += r.offers;
-          if (r.offers > 0) state.consented++;
-          else {
-            state.noOffer++;
-            const k = String(r.applyStatus);
-            state.noOfferByApplyStatus[k] = (state.noOfferByApplyStatus[k] ?? 0) + 1;
-          }
-        } catch (err) {
-          if (!(err instanceof StepError)) throw err;
-          state.errors++;
-          state.errorsByStep[err.step] = (state.errorsByStep[err.step] ?? 0) + 1;
-          state.errorSamples[err.key] = (state.errorSamples[err.key] ?? 0) + 1;
-        }
-        // Steps of failed journeys count too: the failing step's time is the error answer's.
-        for (const [s, ms] of Object.entries(ctx.times)) state.stepMs[s].push(ms);
+        await recordJourney(client, state, fn);
         lastEnd = performance.now();
       }
     }),
   );
   state.seconds = (lastEnd - t0) / 1000;
   return state;
+}
+
+/**
+ * Open loop: journeys start at a fixed `rate` per second for `seconds`, whether or not the earlier
+ * ones have ended (as applicants arrive from ad channels), so a slow answer does not slow the
+ * arrivals down and queueing shows in the latencies. Records the most journeys in flight at once.
+ */
+async function runOpenLoop(client, { rate, seconds }) {
+  const state = newRunState();
+  const n = Math.max(1, Math.round(rate * seconds));
+  const t0 = performance.now();
+  let inFlight = 0;
+  state.maxInFlight = 0;
+  state.lateStarts = 0;
+  const running = [];
+  for (let i = 0; i < n; i++) {
+    const wait = t0 + (i * 1000) / rate - performance.now();
+    if (wait >= 1) await sleep(wait);
+    else if (wait < -100) state.lateStarts++; // the load generator itself fell behind
+    inFlight++;
+    state.maxInFlight = Math.max(state.maxInFlight, inFlight);
+    running.push(
+      recordJourney(client, state, journey).finally(() => {
+        inFlight--;
+      }),
+    );
+  }
+  await Promise.all(running);
+  state.seconds = (performance.now() - t0) / 1000;
+  state.startSeconds = (n - 1) / rate;
+  return state;
+}
+
+/**
+ * The same five requests against the bare Fastify hello-world (`POST /echo` with each step's body,
+ * `GET /` for the outbox read): what this machine, this client and HTTP alone allow, the ceiling of
+ * journeys/s.
+ */
+async function helloJourney(client, ctx) {
+  const t0 = performance.now();
+  const bodies = {
+    send: { phone: ctx.phone },
+    login: { phone: ctx.phone, code: '123456' },
+    save: FORM,
+    auth: { productIds: [1, 2, 3], matchId: 1 },
+  };
+  for (const name of STEPS) {
+    if (name === 'outbox') await call(client, ctx, name, 'GET', '/');
+    else await call(client, ctx, name, 'POST', '/echo', bodies[name]);
+  }
+  return { ms: performance.now() - t0, offers: 1, applyStatus: null };
+}
+
+/** Figures of one run (closed or open loop) with the CPU used over it. */
+function runFigures(s, cpu) {
+  const perJourney = {};
+  for (const k of ['client', 'server', 'serverSystem', 'postgres', 'redis', 'other']) {
+    perJourney[k] = s.started ? Math.round(((cpu[k] * 1000) / s.started) * 100) / 100 : null;
+  }
+  return {
+    journeysPerSec: Math.round((s.ok / s.seconds) * 10) / 10,
+    started: s.started,
+    ok: s.ok,
+    errors: s.errors,
+    consented: s.consented,
+    noOffer: s.noOffer,
+    noOfferByApplyStatus: s.noOfferByApplyStatus,
+    offersPerConsentingJourney: s.consented ? Math.round((s.offersTotal / s.consented) * 100) / 100 : null,
+    seconds: Math.round(s.seconds * 1000) / 1000,
+    requestsPerSec: Math.round(Object.values(s.stepMs).reduce((a, v) => a + v.length, 0) / s.seconds),
+    journeyMs: latency(s.journeyMs),
+    stepMs: Object.fromEntries(STEPS.map((k) => [k, latency(s.stepMs[k])])),
+    errorsByStep: s.errorsByStep,
+    errorSamples: s.errorSamples,
+    cpuSeconds: cpu,
+    cpuMsPerJourney: perJourney,
+  };
 }
 
 /** Runs fn over items with at most `limit` in flight. */
@@ -511,6 +627,7 @@ function latency(values) {
     mean: mean === null ? null : Math.round(mean * 10) / 10,
     p50: pct(s, 50),
     p90: pct(s, 90),
+    p95: pct(s, 95),
     p99: pct(s, 99),
     max: s.length ? Math.round(s[s.length - 1] * 10) / 10 : null,
   };
@@ -568,8 +685,14 @@ function otherPgSessions() {
   }
 }
 
-async function startServer(backend, profDir) {
-  if (backend !== 'pglite') {
+const INSTANCE_KEYS = {
+  PII_KEYS: `k1:${randomBytes(32).toString('base64')}`,
+  PII_INDEX_KEY: randomBytes(32).toString('base64'),
+  ENCRYPTED_MOBILE_KEYS: `demo:${randomBytes(16).toString('base64')}`,
+};
+
+async function startServer(backend, profDir, { prepare = true } = {}) {
+  if (backend !== 'pglite' && prepare) {
     const others = otherPgSessions();
     if (others.length) {
       log(
@@ -579,7 +702,7 @@ async function startServer(backend, profDir) {
       for (const o of others) log(`  ${o}`);
     }
   }
-  prepareBackend(backend);
+  if (prepare) prepareBackend(backend);
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'lm-bench-journey-'));
   const env = {
@@ -596,6 +719,9 @@ async function startServer(backend, profDir) {
     // No delivery worker in the API process: the figures are the request path only.
     DELIVERY_WORKER: 'off',
   };
+  // The same keys for every instance, from the environment as in production (without them each
+  // instance would generate its own into its DATA_DIR and could not read the others' data).
+  Object.assign(env, INSTANCE_KEYS);
   delete env.DATABASE_URL;
   delete env.REDIS_URL;
   delete env.REDIS_KEY_PREFIX;
@@ -743,14 +869,24 @@ async function runBackend(backend, stamp) {
   const profDir = CPU_PROF
     ? path.join(RESULTS_DIR, `journey-${stamp}-prof-${backend.replace('+', '-')}`)
     : null;
-  log(`${backend}: starting server`);
-  const server = await startServer(backend, profDir);
-  log(
-    `${backend}: healthy after ${server.startupMs} ms on port ${server.port} (${JSON.stringify(server.health)})`,
-  );
-  const out = { backend, cpuBusyBeforePercent, startupMs: server.startupMs, health: server.health };
-  const client = makeClient(server.base);
+  // With --instances N, N API servers on the one database (and Redis): the first prepares the
+  // database and migrates, the others start on it.
+  const servers = [];
+  const out = { backend, cpuBusyBeforePercent, instances: INSTANCES };
+  let client = null;
   try {
+    for (let i = 0; i < INSTANCES; i++) {
+      log(`${backend}: starting server${INSTANCES > 1 ? ` ${i + 1} of ${INSTANCES}` : ''}`);
+      const server = await startServer(backend, profDir, { prepare: i === 0 });
+      servers.push(server);
+      log(
+        `${backend}: healthy after ${server.startupMs} ms on port ${server.port} (${JSON.stringify(server.health)})`,
+      );
+    }
+    out.startupMs = servers[0].startupMs;
+    out.health = servers[0].health;
+    const pids = servers.map((x) => x.proc.child.pid);
+    client = makeClient(servers.map((x) => x.base));
     if (WARMUP > 0) {
       log(`${backend}: warm-up, ${WARMUP} journeys (not recorded)`);
       const w = await runJourneys(client, { count: WARMUP });
@@ -762,64 +898,91 @@ async function runBackend(backend, stamp) {
       };
       if (w.errors) log(`${backend}: warm-up errors:`, w.errorSamples);
     }
-    log(
-      `${backend}: ${JOURNEYS !== undefined ? `${JOURNEYS} journeys` : `journeys for ${DURATION} s`} at ${CONNECTIONS} connections`,
-    );
-    const stopSampler = backend === 'pglite' ? null : await startPgSampler();
-    const cpuA = cpuSnapshot(server.proc.child.pid);
-    out.window = { startUs: monoUs() };
-    let s;
-    let cpuB;
-    try {
-      s = await runJourneys(client, { until: performance.now() + DURATION * 1000, count: JOURNEYS });
-    } finally {
-      cpuB = cpuSnapshot(server.proc.child.pid);
-      out.window.endUs = monoUs();
-      if (stopSampler) out.pgActivity = await stopSampler();
-    }
-    const cpu = cpuDelta(cpuA, cpuB);
-    const perJourney = {};
-    for (const k of ['client', 'server', 'serverSystem', 'postgres', 'redis', 'other']) {
-      perJourney[k] = s.started ? Math.round(((cpu[k] * 1000) / s.started) * 100) / 100 : null;
-    }
-    Object.assign(out, {
-      journeysPerSec: Math.round((s.ok / s.seconds) * 10) / 10,
-      started: s.started,
-      ok: s.ok,
-      errors: s.errors,
-      consented: s.consented,
-      noOffer: s.noOffer,
-      noOfferByApplyStatus: s.noOfferByApplyStatus,
-      offersPerConsentingJourney: s.consented ? Math.round((s.offersTotal / s.consented) * 100) / 100 : null,
-      seconds: Math.round(s.seconds * 1000) / 1000,
-      requestsPerSec: Math.round(Object.values(s.stepMs).reduce((a, v) => a + v.length, 0) / s.seconds),
-      journeyMs: latency(s.journeyMs),
-      stepMs: Object.fromEntries(STEPS.map((k) => [k, latency(s.stepMs[k])])),
-      errorsByStep: s.errorsByStep,
-      errorSamples: s.errorSamples,
-      cpuSeconds: cpu,
-      cpuMsPerJourney: perJourney,
-    });
-    log(
-      `${backend}: ${out.journeysPerSec} journeys/s, ${s.ok} ok, ${s.errors} errors, cpu ${JSON.stringify(cpu)}`,
-    );
-    if (BY_STEP > 0) {
-      log(`${backend}: ${BY_STEP} journeys step by step`);
-      out.byStep = await runByStep(client, BY_STEP, server.proc.child.pid);
+    if (RAMP) {
+      out.ramp = [];
+      for (const connections of RAMP) {
+        log(`${backend}: closed loop, ${connections} connections for ${DURATION} s`);
+        const a = cpuSnapshot(pids);
+        const r = await runJourneys(client, { until: performance.now() + DURATION * 1000, connections });
+        const level = { connections, ...runFigures(r, cpuDelta(a, cpuSnapshot(pids))) };
+        out.ramp.push(level);
+        log(`${backend}:   ${level.journeysPerSec} journeys/s, ${level.errors} errors`);
+      }
+      const best = out.ramp.reduce((m, x) => (x.journeysPerSec > m.journeysPerSec ? x : m));
+      out.saturation = { journeysPerSec: best.journeysPerSec, connections: best.connections };
+      const rate = Math.round(best.journeysPerSec * LOAD_FACTOR * 10) / 10;
+      log(
+        `${backend}: open loop at ${rate} journeys/s (${LOAD_FACTOR} × ${best.journeysPerSec}) for ${DURATION} s`,
+      );
+      const stopSampler = backend === 'pglite' ? null : await startPgSampler();
+      const a = cpuSnapshot(pids);
+      let r;
+      try {
+        r = await runOpenLoop(client, { rate, seconds: DURATION });
+      } finally {
+        if (stopSampler) out.pgActivity = await stopSampler();
+      }
+      out.openLoop = {
+        targetRate: rate,
+        startedPerSec: Math.round((r.started / Math.max(r.startSeconds, 1e-9)) * 10) / 10,
+        maxInFlight: r.maxInFlight,
+        lateStarts: r.lateStarts,
+        ...runFigures(r, cpuDelta(a, cpuSnapshot(pids))),
+      };
+      const worst = Math.max(...STEPS.map((k) => out.openLoop.stepMs[k].p99 ?? 0));
+      out.openLoop.goal = {
+        p99GoalMs: P99_GOAL_MS,
+        worstStepP99Ms: worst,
+        met: out.openLoop.errors === 0 && worst < P99_GOAL_MS && r.lateStarts === 0,
+      };
+      log(
+        `${backend}: open loop ${out.openLoop.journeysPerSec} journeys/s, ${r.errors} errors, worst step p99 ${worst} ms, at most ${r.maxInFlight} in flight`,
+      );
+    } else {
+      log(
+        `${backend}: ${JOURNEYS !== undefined ? `${JOURNEYS} journeys` : `journeys for ${DURATION} s`} at ${CONNECTIONS} connections`,
+      );
+      const stopSampler = backend === 'pglite' ? null : await startPgSampler();
+      const cpuA = cpuSnapshot(pids);
+      out.window = { startUs: monoUs() };
+      let s;
+      let cpuB;
+      try {
+        s = await runJourneys(client, { until: performance.now() + DURATION * 1000, count: JOURNEYS });
+      } finally {
+        cpuB = cpuSnapshot(pids);
+        out.window.endUs = monoUs();
+        if (stopSampler) out.pgActivity = await stopSampler();
+      }
+      const cpu = cpuDelta(cpuA, cpuB);
+      Object.assign(out, runFigures(s, cpu));
+      log(
+        `${backend}: ${out.journeysPerSec} journeys/s, ${s.ok} ok, ${s.errors} errors, cpu ${JSON.stringify(cpu)}`,
+      );
+      if (BY_STEP > 0) {
+        log(`${backend}: ${BY_STEP} journeys step by step`);
+        out.byStep = await runByStep(client, BY_STEP, pids);
+      }
     }
   } finally {
-    client.close();
-    const exit = await stopChild(server.proc, backend);
-    out.exit = exit;
-    if (exit.code !== 0) {
-      log(
-        `${backend}: server exit ${JSON.stringify(exit)}; tail of output:\n${server.proc.output().slice(-3000)}`,
-      );
+    client?.close();
+    out.exit = [];
+    for (const server of servers) {
+      const exit = await stopChild(server.proc, backend);
+      out.exit.push(exit);
+      if (exit.code !== 0) {
+        log(
+          `${backend}: server exit ${JSON.stringify(exit)}; tail of output:\n${server.proc.output().slice(-3000)}`,
+        );
+      }
+      rmSync(server.dataDir, { recursive: true, force: true });
     }
-    rmSync(server.dataDir, { recursive: true, force: true });
     if (backend === 'postgres+redis') clearRedisKeys();
   }
-  const serverErr = server.proc.output().trim();
+  const serverErr = servers
+    .map((x) => x.proc.output().trim())
+    .filter(Boolean)
+    .join('\n--- next instance ---\n');
   if (serverErr) out.serverOutputTail = serverErr.slice(-8000);
   if (profDir) {
     try {
@@ -828,6 +991,31 @@ async function runBackend(backend, stamp) {
     } catch (err) {
       out.cpuProfile = { error: String(err) };
     }
+  }
+  return out;
+}
+
+/** The ceiling: hello-world "journeys" (same five requests, same client) at the highest concurrency. */
+async function runCeiling() {
+  const cpuBusyBeforePercent = await checkQuiet('ceiling');
+  const { proc, base } = await startHello(ROOT);
+  const client = makeClient(base);
+  const out = { backend: 'fastify hello-world', cpuBusyBeforePercent };
+  try {
+    await runJourneys(client, { count: 500, fn: helloJourney }); // warm-up
+    const connections = MAX_CONNECTIONS;
+    log(`ceiling: hello-world journeys, ${connections} connections for ${DURATION} s`);
+    const a = cpuSnapshot([proc.child.pid]);
+    const r = await runJourneys(client, {
+      until: performance.now() + DURATION * 1000,
+      connections,
+      fn: helloJourney,
+    });
+    Object.assign(out, { connections }, runFigures(r, cpuDelta(a, cpuSnapshot([proc.child.pid]))));
+    log(`ceiling: ${out.journeysPerSec} journeys/s (${out.requestsPerSec} req/s)`);
+  } finally {
+    client.close();
+    await stopChild(proc, 'hello');
   }
   return out;
 }
@@ -849,6 +1037,85 @@ function gitCommit() {
     return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
   } catch {
     return null;
+  }
+}
+
+/** --ramp: the closed-loop levels, the open loop at LOAD_FACTOR × saturation, and the ceiling. */
+function printRamp(ramped, ceiling) {
+  const stepP = (x, k) => `${f(x.stepMs[k].p50)}/${f(x.stepMs[k].p95)}/${f(x.stepMs[k].p99)}`;
+  console.log(
+    `\njourney bench, rising concurrency: ${os.cpus().length} cpus, node ${process.version}, ${DURATION} s per level, ${INSTANCES} API instance(s)\n`,
+  );
+  console.log(
+    table(
+      [
+        'backend',
+        'conns',
+        'journeys/s',
+        'req/s',
+        'journey p50',
+        'p99',
+        'errors',
+        'busy',
+        ...STEPS.map((k) => `${k} p50/95/99`),
+      ],
+      ramped.flatMap((b) =>
+        b.ramp.map((x) => [
+          b.backend,
+          f(x.connections),
+          x.journeysPerSec.toFixed(1),
+          f(x.requestsPerSec),
+          f(x.journeyMs.p50),
+          f(x.journeyMs.p99),
+          f(x.errors),
+          `${x.cpuSeconds.busyPercent}%`,
+          ...STEPS.map((k) => stepP(x, k)),
+        ]),
+      ),
+      1,
+    ),
+  );
+  console.log(
+    `\nopen loop at ${LOAD_FACTOR} × saturation (journeys start at a fixed rate; latency per call p50/p95/p99 ms; goal: 0 errors, every p99 < ${P99_GOAL_MS} ms):\n`,
+  );
+  console.log(
+    table(
+      ['backend', 'saturation', 'rate', 'achieved', 'in flight', 'errors', ...STEPS, 'goal'],
+      ramped.map((b) => [
+        b.backend,
+        `${b.saturation.journeysPerSec} @${b.saturation.connections}`,
+        f(b.openLoop.targetRate),
+        f(b.openLoop.journeysPerSec),
+        f(b.openLoop.maxInFlight),
+        f(b.openLoop.errors),
+        ...STEPS.map((k) => stepP(b.openLoop, k)),
+        b.openLoop.goal.met
+          ? 'met'
+          : `MISSED (worst p99 ${b.openLoop.goal.worstStepP99Ms} ms${b.openLoop.lateStarts ? `, ${b.openLoop.lateStarts} late starts` : ''})`,
+      ]),
+    ),
+  );
+  console.log(
+    '\nCPU ms per journey in the open loop: this script, the API server(s), PostgreSQL, Redis, other:\n',
+  );
+  console.log(
+    table(
+      ['backend', 'client', 'server', 'postgres', 'redis', 'other', 'machine busy'],
+      ramped.map((b) => [
+        b.backend,
+        f(b.openLoop.cpuMsPerJourney.client),
+        f(b.openLoop.cpuMsPerJourney.server),
+        f(b.openLoop.cpuMsPerJourney.postgres),
+        f(b.openLoop.cpuMsPerJourney.redis),
+        f(b.openLoop.cpuMsPerJourney.other),
+        `${b.openLoop.cpuSeconds.busyPercent}%`,
+      ]),
+    ),
+  );
+  if (ceiling?.journeyMs) {
+    console.log(
+      `\nceiling: the same five requests against bare Fastify (hello-world), ${ceiling.connections} connections: ${ceiling.journeysPerSec} journeys/s, ${ceiling.requestsPerSec} req/s, journey p50 ${ceiling.journeyMs.p50} ms, p99 ${ceiling.journeyMs.p99} ms`,
+    );
   }
 }
 
@@ -877,6 +1144,9 @@ async function main() {
       redisKeyPrefix: REDIS_PREFIX,
       serverEnv: { PARTNER_SANDBOX: 'off', DELIVERY_WORKER: 'off', LOG_LEVEL: 'warn' },
       cpuProf: CPU_PROF,
+      ramp: RAMP,
+      loadFactor: RAMP ? LOAD_FACTOR : null,
+      instances: INSTANCES,
     },
     backends: [],
     failures: [],
@@ -890,62 +1160,77 @@ async function main() {
       results.failures.push({ backend, error: String(err.stack ?? err) });
     }
   }
+  if (RAMP && !args['skip-ceiling']) {
+    try {
+      results.ceiling = await runCeiling();
+    } catch (err) {
+      log(`ceiling: FAILED: ${err.stack ?? err}`);
+      results.failures.push({ backend: 'hello-world', error: String(err.stack ?? err) });
+    }
+  }
   results.finishedAt = new Date().toISOString();
   results.warnings = warnings;
   results.machine.loadAvgAtEnd = os.loadavg().map((x) => Math.round(x * 100) / 100);
 
   const done = results.backends.filter((b) => b.journeyMs);
-  console.log(
-    `\njourney bench: ${results.machine.cpus} cpus, node ${process.version}, ${CONNECTIONS} connections, ${
-      JOURNEYS !== undefined ? `${JOURNEYS} journeys` : `${DURATION} s`
-    } per backend\n`,
-  );
-  console.log(
-    table(
-      ['backend', 'journeys/s', 'req/s', 'p50 ms', 'p99 ms', 'ok', 'errors', 'consent', 'no offer'],
-      done.map((b) => [
-        b.backend,
-        b.journeysPerSec.toFixed(1),
-        f(b.requestsPerSec),
-        f(b.journeyMs.p50),
-        f(b.journeyMs.p99),
-        f(b.ok),
-        f(b.errors),
-        f(b.consented),
-        `${b.noOffer}${b.noOffer ? ` ${JSON.stringify(b.noOfferByApplyStatus)}` : ''}`,
-      ]),
-    ),
-  );
-  console.log('\nper step, p50 / p99 ms (mean):\n');
-  console.log(
-    table(
-      ['backend', ...STEPS],
-      done.map((b) => [
-        b.backend,
-        ...STEPS.map((s) => `${f(b.stepMs[s].p50)} / ${f(b.stepMs[s].p99)} (${f(b.stepMs[s].mean)})`),
-      ]),
-    ),
-  );
-  console.log(
-    '\nCPU ms per journey: this script, the server (of it in the kernel), PostgreSQL, Redis, other processes;\n' +
-      'and how busy the two cores were over the run:\n',
-  );
-  console.log(
-    table(
-      ['backend', 'client', 'server', '(kernel)', 'postgres', 'redis', 'other', 'machine busy'],
-      done.map((b) => [
-        b.backend,
-        f(b.cpuMsPerJourney.client),
-        f(b.cpuMsPerJourney.server),
-        f(b.cpuMsPerJourney.serverSystem),
-        f(b.cpuMsPerJourney.postgres),
-        f(b.cpuMsPerJourney.redis),
-        f(b.cpuMsPerJourney.other),
-        `${b.cpuSeconds.busyPercent}%`,
-      ]),
-    ),
-  );
-  for (const b of done.filter((x) => x.pgActivity)) {
+  const ramped = results.backends.filter((b) => b.openLoop);
+  if (ramped.length) printRamp(ramped, results.ceiling);
+  if (done.length)
+    console.log(
+      `\njourney bench: ${results.machine.cpus} cpus, node ${process.version}, ${CONNECTIONS} connections, ${
+        JOURNEYS !== undefined ? `${JOURNEYS} journeys` : `${DURATION} s`
+      } per backend\n`,
+    );
+  if (done.length)
+    console.log(
+      table(
+        ['backend', 'journeys/s', 'req/s', 'p50 ms', 'p99 ms', 'ok', 'errors', 'consent', 'no offer'],
+        done.map((b) => [
+          b.backend,
+          b.journeysPerSec.toFixed(1),
+          f(b.requestsPerSec),
+          f(b.journeyMs.p50),
+          f(b.journeyMs.p99),
+          f(b.ok),
+          f(b.errors),
+          f(b.consented),
+          `${b.noOffer}${b.noOffer ? ` ${JSON.stringify(b.noOfferByApplyStatus)}` : ''}`,
+        ]),
+      ),
+    );
+  if (done.length) console.log('\nper step, p50 / p99 ms (mean):\n');
+  if (done.length)
+    console.log(
+      table(
+        ['backend', ...STEPS],
+        done.map((b) => [
+          b.backend,
+          ...STEPS.map((s) => `${f(b.stepMs[s].p50)} / ${f(b.stepMs[s].p99)} (${f(b.stepMs[s].mean)})`),
+        ]),
+      ),
+    );
+  if (done.length)
+    console.log(
+      '\nCPU ms per journey: this script, the server (of it in the kernel), PostgreSQL, Redis, other processes;\n' +
+        'and how busy the two cores were over the run:\n',
+    );
+  if (done.length)
+    console.log(
+      table(
+        ['backend', 'client', 'server', '(kernel)', 'postgres', 'redis', 'other', 'machine busy'],
+        done.map((b) => [
+          b.backend,
+          f(b.cpuMsPerJourney.client),
+          f(b.cpuMsPerJourney.server),
+          f(b.cpuMsPerJourney.serverSystem),
+          f(b.cpuMsPerJourney.postgres),
+          f(b.cpuMsPerJourney.redis),
+          f(b.cpuMsPerJourney.other),
+          `${b.cpuSeconds.busyPercent}%`,
+        ]),
+      ),
+    );
+  for (const b of results.backends.filter((x) => x.pgActivity)) {
     console.log(
       `\n${b.backend}: PostgreSQL backends of the API server, mean number in each state (${b.pgActivity.samples} samples of pg_stat_activity):`,
     );
@@ -997,8 +1282,8 @@ async function main() {
     }
   }
   for (const b of results.backends) {
-    if (b.exit && b.exit.code !== 0)
-      console.log(`\n${b.backend}: server exited with ${JSON.stringify(b.exit)}`);
+    for (const e of b.exit ?? [])
+      if (e.code !== 0) console.log(`\n${b.backend}: server exited with ${JSON.stringify(e)}`);
     if (b.serverOutputTail)
       console.log(
         `\n${b.backend}: server output (LOG_LEVEL=warn), last 1500 chars (full tail in JSON):\n${b.serverOutputTail.slice(-1500)}`,
@@ -1019,7 +1304,9 @@ async function main() {
   const file = path.join(RESULTS_DIR, `journey-${stamp}.json`);
   writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
   console.log(`\nresults: ${path.relative(ROOT, file)}  (${Math.round((Date.now() - startedAt) / 1000)} s)`);
-  process.exitCode = results.failures.length || done.some((b) => b.errors) ? 1 : 0;
+  const anyErrors =
+    done.some((b) => b.errors) || ramped.some((b) => b.openLoop.errors || b.ramp.some((x) => x.errors));
+  process.exitCode = results.failures.length || anyErrors ? 1 : 0;
 }
 
 await main();

@@ -104,3 +104,32 @@ export async function stopChild(proc, label) {
   }
   return r;
 }
+
+// The ceiling of this machine: bare Fastify 5 (no plugins, no logger) in a child process, so it does
+// not share an event loop with the load generator. `GET /` answers a small JSON envelope, `POST /echo`
+// parses and returns a JSON body.
+const HELLO_SRC = `
+import Fastify from 'fastify';
+const app = Fastify({ logger: false });
+app.get('/', async () => ({ code: 200, msg: 'ok', data: { hello: 'world' } }));
+app.post('/echo', async (req) => ({ code: 200, msg: 'ok', data: req.body }));
+await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });
+console.log('ready');
+`;
+
+/** Starts the hello-world server; resolves {proc, base} once it listens. Stop it with stopChild. */
+export async function startHello(cwd) {
+  const port = await freePort();
+  const proc = startChild(process.execPath, ['--input-type=module', '-e', HELLO_SRC], {
+    cwd,
+    env: { ...process.env, PORT: String(port) },
+  });
+  const deadline = Date.now() + 20_000;
+  while (!proc.output().includes('ready')) {
+    if (proc.hasExited() || Date.now() > deadline) {
+      throw new Error(`hello-world server failed to start:\n${proc.output()}`);
+    }
+    await sleep(50);
+  }
+  return { proc, base: `http://127.0.0.1:${port}` };
+}

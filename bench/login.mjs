@@ -415,30 +415,9 @@ async function runBackend(backend) {
 // ---------------------------------------------------------------------------------------------
 // ceiling: bare Fastify in a child process (so it does not share an event loop with autocannon)
 
-const HELLO_SRC = `
-import Fastify from 'fastify';
-const app = Fastify({ logger: false });
-app.get('/', async () => ({ code: 200, msg: 'ok', data: { hello: 'world' } }));
-app.post('/echo', async (req) => ({ code: 200, msg: 'ok', data: req.body }));
-await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });
-console.log('ready');
-`;
-
 async function runCeiling() {
   const cpuBusyBeforePercent = await checkQuiet('ceiling');
-  const port = await freePort();
-  const proc = startChild(process.execPath, ['--input-type=module', '-e', HELLO_SRC], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: String(port) },
-  });
-  const deadline = Date.now() + 20_000;
-  while (!proc.output().includes('ready')) {
-    if (proc.hasExited() || Date.now() > deadline) {
-      throw new Error(`hello-world server failed to start:\n${proc.output()}`);
-    }
-    await sleep(50);
-  }
-  const base = `http://127.0.0.1:${port}`;
+  const { proc, base } = await startHello(ROOT);
   const runs = [];
   try {
     await runCannon({ url: `${base}/`, amount: 2000 }); // warm-up
