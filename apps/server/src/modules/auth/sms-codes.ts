@@ -1,5 +1,5 @@
 import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import { type Db, rowsOf } from '../../db/client.ts';
 import { smsCodes } from '../../db/schema.ts';
 import { constantTimeEqual, newSmsCode } from '../../lib/crypto.ts';
 import { appError } from '../../lib/errors.ts';
@@ -66,32 +66,28 @@ export class SmsCodes {
 
     const code = newSmsCode();
     const expiresAt = new Date(now.getTime() + this.d.ttlSeconds * 1000);
-    const inserted = await this.d.db.transaction(async (tx) => {
-      // A new code replaces any earlier one for the same phone and purpose.
-      await tx
-        .update(smsCodes)
-        .set({ usedAt: now })
-        .where(
-          and(eq(smsCodes.phoneHash, phoneHash), eq(smsCodes.purpose, purpose), isNull(smsCodes.usedAt)),
-        );
-      const [row] = await tx
-        .insert(smsCodes)
-        .values({
-          phoneHash,
-          purpose,
-          codeHash: this.d.codeHash(phoneHash, code),
-          expiresAt,
-          ip: meta.ip,
-          fingerprint: meta.fingerprint ?? null,
-        })
-        .returning({ id: smsCodes.id });
-      return row!;
-    });
+    // A new code replaces any earlier one for the same phone and purpose: one statement (the update
+    // and the insert commit together).
+    const [inserted] = rowsOf<{ id: number | string }>(
+      await this.d.db.execute(sql`
+        with replaced as (
+          update sms_codes set used_at = ${now.toISOString()}::timestamptz
+           where phone_hash = ${phoneHash} and purpose = ${purpose} and used_at is null
+        )
+        insert into sms_codes (phone_hash, purpose, code_hash, expires_at, ip, fingerprint)
+        values (${phoneHash}, ${purpose}, ${this.d.codeHash(phoneHash, code)},
+                ${expiresAt.toISOString()}::timestamptz, ${meta.ip}, ${meta.fingerprint ?? null})
+        returning id`),
+    );
+    if (!inserted) throw new Error('sms_codes insert returned no row');
 
     try {
       await this.d.sms.send({ phone, code, purpose, ttlMinutes: Math.round(this.d.ttlSeconds / 60) });
     } catch (err) {
-      await this.d.db.update(smsCodes).set({ usedAt: new Date() }).where(eq(smsCodes.id, inserted.id));
+      await this.d.db
+        .update(smsCodes)
+        .set({ usedAt: new Date() })
+        .where(eq(smsCodes.id, Number(inserted.id)));
       if (err instanceof SmsSendError) throw appError('SMS_SEND_FAILED');
       throw err;
     }

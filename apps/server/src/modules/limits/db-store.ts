@@ -23,6 +23,34 @@ export class DbCounterStore implements CounterStore {
     return { count: Number(row.count), resetAt: new Date(row.expires_at) };
   }
 
+  /**
+   * One statement for several keys. Rows are locked in key order, so two requests that share keys
+   * (the same IP, the same phone) cannot deadlock.
+   */
+  async incrementMany(hits: { key: string; expiresAt: Date }[]): Promise<HitResult[]> {
+    const sorted = hits
+      .map((h) => ({ key: this.prefix + h.key, expiresAt: h.expiresAt.toISOString() }))
+      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    const values = sql.join(
+      sorted.map((h) => sql`(${h.key}, 1, ${h.expiresAt}::timestamptz)`),
+      sql`, `,
+    );
+    const rows = rowsOf<{ key: string; count: number; expires_at: string | Date }>(
+      await this.db.execute(sql`
+        insert into rate_counters (key, count, expires_at) values ${values}
+        on conflict (key) do update set
+          count = case when rate_counters.expires_at <= now() then 1 else rate_counters.count + 1 end,
+          expires_at = case when rate_counters.expires_at <= now() then excluded.expires_at else rate_counters.expires_at end
+        returning key, count, expires_at`),
+    );
+    const byKey = new Map(rows.map((r) => [r.key, r]));
+    return hits.map((h) => {
+      const row = byKey.get(this.prefix + h.key);
+      if (!row) throw new Error(`rate counter ${h.key} was not returned`);
+      return { count: Number(row.count), resetAt: new Date(row.expires_at) };
+    });
+  }
+
   async decrement(key: string): Promise<void> {
     await this.db.execute(
       sql`update rate_counters set count = count - 1 where key = ${this.prefix + key} and count > 0`,

@@ -33,6 +33,23 @@ export class RedisCounterStore implements CounterStore {
     return { count, resetAt: new Date(now + Math.max(ttl, 0)) };
   }
 
+  /** The same script for each key, in one pipeline (one round trip). */
+  async incrementMany(hits: { key: string; expiresAt: Date }[]): Promise<HitResult[]> {
+    const now = Date.now();
+    const pipeline = this.redis.pipeline();
+    for (const h of hits) {
+      pipeline.eval(INCREMENT, 1, `${this.prefix}rl:${h.key}`, String(h.expiresAt.getTime()), String(now));
+    }
+    const results = (await pipeline.exec()) ?? [];
+    if (results.length !== hits.length)
+      throw new Error('Redis pipeline answered the wrong number of results');
+    return results.map(([err, value]) => {
+      if (err) throw err;
+      const [count, ttl] = value as [number, number];
+      return { count, resetAt: new Date(now + Math.max(ttl, 0)) };
+    });
+  }
+
   async decrement(key: string): Promise<void> {
     await this.redis.eval(DECREMENT, 1, `${this.prefix}rl:${key}`);
   }
