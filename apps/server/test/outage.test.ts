@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { BACKEND, body, createTestApp, newPhone, post } from './helpers.ts';
+import { MATCHES_PER_USER_PER_HOUR } from '../src/modules/matching/routes.ts';
+import { FORM } from './fixtures.ts';
+import { BACKEND, body, createTestApp, loginAs, newPhone, post, secondInstance } from './helpers.ts';
 
 /**
  * The database going away must not crash the process: requests answer the 503 envelope and the
@@ -32,6 +34,44 @@ describe(`database outage (${BACKEND})`, () => {
       expect(body<unknown[]>(outbox).data).toHaveLength(0);
     } finally {
       await local.close();
+    }
+  });
+
+  it('while Redis is gone, logged-in people go on with limits counted in the database; codes and staff logins refuse', async () => {
+    // Instance A cannot reach Redis; instance B (same database) logs the person in.
+    const down = await createTestApp({ env: { REDIS_URL: 'redis://127.0.0.1:1' } });
+    const up = await secondInstance(down);
+    try {
+      const { token } = await loginAs(up);
+      const save = () =>
+        down.app.inject({
+          method: 'POST',
+          url: '/api/user/info/save',
+          payload: FORM,
+          headers: { accesstoken: token },
+        });
+      const first = await save();
+      expect(first.statusCode, first.body).toBe(200);
+      expect(body<{ matchId: number }>(first).data.matchId).toBeGreaterThan(0);
+      // Still limited, not unlimited: the hourly match cap holds in the database.
+      for (let i = 1; i < MATCHES_PER_USER_PER_HOUR; i++) expect((await save()).statusCode).toBe(200);
+      const over = await save();
+      expect(over.statusCode).toBe(429);
+      expect(body(over).code).toBe(429);
+      // Sending codes and staff logins refuse rather than count somewhere else.
+      const send = await post(down.app, '/api/login/sendPhoneVerifyCode', { phone: newPhone() });
+      expect(send.statusCode).toBe(503);
+      const staff = await post(down.app, '/api/crm/admin/login', {
+        phone: newPhone(),
+        password: 'Secret-123456',
+      });
+      expect(staff.statusCode).toBe(503);
+      expect(body(staff).msg).toBe('服务暂时不可用，请稍后重试');
+      const health = await down.app.inject({ url: '/api/user/health' });
+      expect(body(health).data).toMatchObject({ status: 'degraded', db: 'ok', redis: 'down' });
+    } finally {
+      await up.close();
+      await down.close();
     }
   });
 });

@@ -21,6 +21,8 @@ export interface ClientMeta {
 export interface SmsCodeDeps {
   db: Db;
   limiter: Limiter;
+  /** The caps of sending a code (SMS cost, pumping); `limiter` when not given. */
+  sendLimiter?: Limiter;
   sms: SmsProvider;
   limits: SmsLimits;
   ttlSeconds: number;
@@ -56,7 +58,7 @@ export class SmsCodes {
       endOfDay: endOfShanghaiDay(now),
       limits: this.d.limits,
     });
-    const decision = await this.d.limiter.consumeAll(rules, now.getTime());
+    const decision = await (this.d.sendLimiter ?? this.d.limiter).consumeAll(rules, now.getTime());
     if (!decision.allowed) {
       const retryAfter = Math.ceil(decision.retryAfterMs / 1000);
       throw appError('RATE_LIMITED', `${decision.reason}，请${describeWait(retryAfter)}后再试`, {

@@ -14,7 +14,18 @@ local c = tonumber(redis.call('GET', KEYS[1]) or '0')
 if c > 0 then redis.call('DECR', KEYS[1]) end
 return c`;
 
-/** Counters in Redis, shared by every API instance. Errors propagate: callers refuse rather than allow. */
+/** Whether an error of a Redis command means "Redis is unreachable" (no offline queue: commands fail fast). */
+export function isRedisDown(err: unknown): boolean {
+  const e = err as { name?: string; message?: string };
+  return (
+    e?.name === 'MaxRetriesPerRequestError' ||
+    /Stream isn't writeable|Connection is closed|enableOfflineQueue|ECONNREFUSED.*6379/i.test(
+      e?.message ?? '',
+    )
+  );
+}
+
+/** Counters in Redis, shared by every API instance. Errors propagate (the fallback store or the caller decides). */
 export class RedisCounterStore implements CounterStore {
   constructor(
     private readonly redis: Redis,

@@ -4,6 +4,7 @@ import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { isConnectionError } from '../../db/client.ts';
 import { AppError } from '../../lib/errors.ts';
+import { isRedisDown } from '../../modules/limits/redis-store.ts';
 
 function send(reply: FastifyReply, status: number, code: number, msg: string, data: unknown = null) {
   return reply.status(status).send({ code, msg, data });
@@ -15,16 +16,6 @@ const FIELD_LABELS: Record<string, string> = {
   code: '验证码',
   password: '密码',
 };
-
-function isRedisDown(err: unknown): boolean {
-  const e = err as { name?: string; message?: string };
-  return (
-    e?.name === 'MaxRetriesPerRequestError' ||
-    /Stream isn't writeable|Connection is closed|enableOfflineQueue|ECONNREFUSED.*6379/i.test(
-      e?.message ?? '',
-    )
-  );
-}
 
 /** Turns every failure into the envelope; a 5xx never shows internals. */
 export default fp(

@@ -17,8 +17,9 @@ import { ConsentService } from '../../modules/consent/service.ts';
 import { DeliveryWorker } from '../../modules/delivery/worker.ts';
 import { GeoService } from '../../modules/geo/service.ts';
 import { DbCounterStore } from '../../modules/limits/db-store.ts';
+import { FallbackCounterStore } from '../../modules/limits/fallback-store.ts';
 import { Limiter } from '../../modules/limits/limiter.ts';
-import { RedisCounterStore } from '../../modules/limits/redis-store.ts';
+import { isRedisDown, RedisCounterStore } from '../../modules/limits/redis-store.ts';
 import { MatchService } from '../../modules/matching/service.ts';
 import { PrivacyService } from '../../modules/privacy/service.ts';
 import { StaffService } from '../../modules/staff/service.ts';
@@ -57,19 +58,36 @@ export default fp<ServicesOptions>(
     const phoneIndex = (phone: string) => blindIndex(keys.ring, 'phone', phone);
 
     const prefix = opts.limiterPrefix ?? '';
+    // The database store is always there: the limits' store without Redis, their fallback with it.
+    const dbStore = new DbCounterStore(database.db, prefix);
+    const timer = setInterval(() => {
+      dbStore
+        .sweep()
+        .catch((err) => app.log.warn({ err: { message: err.message } }, 'rate counter sweep failed'));
+    }, 10 * 60_000);
+    timer.unref();
+    app.addHook('onClose', async () => clearInterval(timer));
+    /** Most limits: Redis, or the database while Redis is unreachable (docs/fault-tests.md). */
     let limiter: Limiter;
+    /** SMS sends and staff logins: Redis alone; refused (503) while it is unreachable. */
+    let strictLimiter: Limiter;
     if (app.redis) {
-      limiter = new Limiter(new RedisCounterStore(app.redis, config.REDIS_KEY_PREFIX + prefix), 'redis');
+      const redisStore = new RedisCounterStore(app.redis, config.REDIS_KEY_PREFIX + prefix);
+      strictLimiter = new Limiter(redisStore, 'redis');
+      limiter = new Limiter(
+        new FallbackCounterStore(redisStore, dbStore, isRedisDown, (usingFallback, err) => {
+          if (usingFallback) {
+            app.log.warn(
+              { err: { message: (err as Error | undefined)?.message } },
+              'redis unreachable: limits counted in the database until it is back; SMS sends and staff logins refused',
+            );
+          } else app.log.info('redis is back: limits counted in redis again');
+        }),
+        'redis',
+      );
     } else {
-      const store = new DbCounterStore(database.db, prefix);
-      limiter = new Limiter(store, 'database');
-      const timer = setInterval(() => {
-        store
-          .sweep()
-          .catch((err) => app.log.warn({ err: { message: err.message } }, 'rate counter sweep failed'));
-      }, 10 * 60_000);
-      timer.unref();
-      app.addHook('onClose', async () => clearInterval(timer));
+      limiter = new Limiter(dbStore, 'database');
+      strictLimiter = limiter;
     }
 
     let sms: SmsProvider;
@@ -88,6 +106,7 @@ export default fp<ServicesOptions>(
     const codes = new SmsCodes({
       db: database.db,
       limiter,
+      sendLimiter: strictLimiter,
       sms,
       ttlSeconds: config.SMS_CODE_TTL_SECONDS,
       limits: {
@@ -122,7 +141,7 @@ export default fp<ServicesOptions>(
     const staff = new StaffService({
       db: database.db,
       ring: keys.ring,
-      limiter,
+      limiter: strictLimiter,
       codes,
       sessionTtlHours: config.STAFF_SESSION_TTL_HOURS,
       phoneIndex,

@@ -7,7 +7,8 @@ export interface RedisPluginOptions {
 
 /**
  * Optional Redis (REDIS_URL): rate limits and counters move there so several API instances share
- * them. Commands fail fast while Redis is unreachable (no offline queue): limits then refuse.
+ * them. Commands fail fast while Redis is unreachable (no offline queue): SMS sends and staff logins
+ * then refuse, the other limits are counted in the database (modules/limits/fallback-store.ts).
  */
 export default fp<RedisPluginOptions>(
   async (app, opts) => {
@@ -33,7 +34,7 @@ export default fp<RedisPluginOptions>(
     } catch (err) {
       app.log.error(
         { err: { message: (err as Error).message } },
-        'redis unreachable at start; limits refuse until it is back',
+        'redis unreachable at start; SMS sends and staff logins refuse, other limits use the database until it is back',
       );
     }
     app.decorate('redis', redis);
