@@ -106,8 +106,16 @@ export class AuthService {
     const token = newToken();
     const now = new Date();
     await this.d.db.transaction(async (tx) => {
-      // Concurrent logins of one person queue here, so exactly one session stays active.
-      await tx.select({ id: users.id }).from(users).where(eq(users.id, user.id)).for('update');
+      // Updating the person's row first locks it: concurrent logins of one person queue here, and
+      // each statement after it sees the sessions of the login before (so exactly one stays active).
+      await tx
+        .update(users)
+        .set({
+          lastLoginAt: now,
+          ...(input.abTestType !== undefined ? { abTestType: input.abTestType } : {}),
+          ...(input.isFormReq !== undefined ? { isFormReq: input.isFormReq } : {}),
+        })
+        .where(eq(users.id, user.id));
       // One active session per person: earlier tokens now answer 1006.
       await tx
         .update(sessions)
@@ -120,14 +128,6 @@ export class AuthService {
         ip: meta.ip,
         userAgent: meta.userAgent?.slice(0, 512) ?? null,
       });
-      await tx
-        .update(users)
-        .set({
-          lastLoginAt: now,
-          ...(input.abTestType !== undefined ? { abTestType: input.abTestType } : {}),
-          ...(input.isFormReq !== undefined ? { isFormReq: input.isFormReq } : {}),
-        })
-        .where(eq(users.id, user.id));
     });
     return {
       token,
