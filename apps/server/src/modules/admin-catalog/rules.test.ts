@@ -17,7 +17,10 @@ describe('partner endpoints', () => {
 describe('product target URL', () => {
   it('must be on one of the lender’s allowed hosts', () => {
     expect(targetUrlProblem('https://a.example.com/x', ['a.example.com'])).toBeNull();
-    expect(targetUrlProblem('https://m.a.example.com/x', ['a.example.com'])).toBeNull();
+    // Exactly the registered host: a subdomain must be registered itself (the H5 would not open it).
+    expect(targetUrlProblem('https://m.a.example.com/x', ['a.example.com'])).toContain('a.example.com');
+    expect(targetUrlProblem('https://m.a.example.com/x', ['a.example.com', 'm.a.example.com'])).toBeNull();
+    expect(targetUrlProblem('https://user@a.example.com/x', ['a.example.com'])).toContain('a.example.com');
     expect(targetUrlProblem(null, [])).toBeNull();
     expect(targetUrlProblem('https://evil.com/a.example.com', ['a.example.com'])).toContain('a.example.com');
     expect(targetUrlProblem('https://a.example.com/x', [])).toContain('尚未配置');

@@ -12,6 +12,7 @@ import { consents, matchOffers, matchRuns, partners, products, users } from '../
 import { decryptField, encryptField, type KeyRing } from '../../lib/crypto.ts';
 import { shanghaiDate } from '../../lib/time.ts';
 import type { AuthUser } from '../auth/service.ts';
+import { partnerTargetUrl } from '../catalog/rules.ts';
 import { fieldLabels, INFO_AGREEMENT_VERSION } from '../consent/agreement.ts';
 import { phoneHash } from '../delivery/signing.ts';
 import { toEngineProduct } from '../products/mapping.ts';
@@ -70,23 +71,16 @@ const DUP_CHECK_LINK_TYPES = new Set([2, 6]);
 /** Link types that open the lender's own page. */
 const REDIRECT_LINK_TYPES = new Set([1, 4]);
 
-/** Whether `url` is https (or http on a loopback host) and its host is one of `allowedHosts`. */
+/**
+ * Whether `url` may be opened for this partner. One rule for every partner redirect — offers,
+ * consents, product lists, joint logins and the console's checks: `partnerTargetUrl` (http(s), no
+ * credentials, the host exactly one of the partner's allowed hosts; no subdomains).
+ */
 export function isAllowedPartnerUrl(
   url: string | null | undefined,
   allowedHosts: readonly string[],
 ): boolean {
-  if (!url) return false;
-  try {
-    const u = new URL(url);
-    if (u.protocol !== 'https:' && u.protocol !== 'http:') return false;
-    const host = u.hostname.toLowerCase();
-    return allowedHosts.some((h) => {
-      const allowed = h.toLowerCase();
-      return host === allowed || host.endsWith(`.${allowed}`);
-    });
-  } catch {
-    return false;
-  }
+  return partnerTargetUrl(url, allowedHosts) !== null;
 }
 
 /** The offer as the H5 shows it on the consent page. */
