@@ -328,5 +328,18 @@ describe(`five lenders at once: healthy, slow, flapping, dead, unreachable (${BA
     const sent = [...locals.values()].reduce((n, l) => n + ours(l).length, 0);
     expect(await ctx.app.services.delivery.runOnce()).toBe(0);
     expect([...locals.values()].reduce((n, l) => n + ours(l).length, 0)).toBe(sent);
+
+    // What happened, for the log of a run (figures in bench/README.md).
+    const firstAt = Math.min(...attemptRows.map((a) => a.startedAt.getTime()));
+    const summary = KINDS.map((kind) => {
+      const ls = byKind(kind);
+      const tries = ls.reduce((n, l) => n + l.attempts, 0);
+      const ids = new Set(ls.map((l) => l.id));
+      const settled = Math.max(
+        ...attemptRows.filter((a) => ids.has(a.leadId)).map((a) => a.startedAt.getTime()),
+      );
+      return `${kind} ${ls.filter((l) => l.status === 'delivered').length} delivered / ${ls.filter((l) => l.status === 'dead').length} dead in ${tries} tries, last try at ${((settled - firstAt) / 1000).toFixed(1)} s`;
+    });
+    console.info(`partners-flapping (${BACKEND}): ${rows.length} leads; ${summary.join('; ')}`);
   });
 });

@@ -256,6 +256,7 @@ describe('PostgreSQL restarted under load (real API process, own PostgreSQL clus
     const seenWhileDown = unavailableWhileDown();
     const upAt = Date.now();
     await startPostgres();
+    const startedAt = Date.now();
 
     // The clients recover without the API being restarted: journeys complete again.
     const afterRestart = completed;
@@ -321,5 +322,16 @@ describe('PostgreSQL restarted under load (real API process, own PostgreSQL clus
     expect(child!.signalCode).toBeNull();
     expect((await fetch(`${url}/api/user/health`)).status).toBe(200);
     expect(logs.join('')).not.toMatch(/unhandled (rejection|error)|uncaught/i);
+
+    // What happened, for the log of a run (figures in bench/README.md).
+    const firstOk = answers.find(
+      (a) => a.at >= startedAt && a.status === 200 && a.path !== 'GET /api/user/health',
+    );
+    console.info(
+      `pg-restart: ${answers.length} answers (${answers.filter((a) => a.status === 503).length} × 503, the rest 200); ` +
+        `PostgreSQL down ${((startedAt - downAt) / 1000).toFixed(1)} s (stopped ${((upAt - downAt) / 1000).toFixed(1)} s, then starting); ` +
+        `${seenWhileDown} × 503 while down; first journey call answered 200 ${firstOk ? `${firstOk.at - startedAt} ms` : '-'} after PostgreSQL was up; ` +
+        `${completed} journeys completed`,
+    );
   });
 });
