@@ -112,6 +112,8 @@ export const envSchema = z
     DELIVERY_TIMEOUT_MS: intFromEnv(10_000, 100, 120_000),
     DELIVERY_LEASE_MS: intFromEnv(60_000, 1000, 3_600_000),
     DELIVERY_POLL_MS: intFromEnv(1000, 50, 60_000),
+    /** Leads of one lender in flight at once (the worker keeps 20 in flight in all). */
+    DELIVERY_PARTNER_CONCURRENCY: intFromEnv(5, 1, 20),
     /** Dev-only partner sandbox (/api/dev/partner-sandbox); seeded lenders deliver to it. */
     PARTNER_SANDBOX: z.enum(['on', 'off']).optional(),
     /** Base URL the seeded lenders' endpoints point at (default http://127.0.0.1:PORT). */

@@ -18,8 +18,13 @@ export interface DeliveryConfig extends BackoffOptions {
   maxAttempts: number;
   timeoutMs: number;
   leaseMs: number;
-  /** Leads claimed per round. */
+  /** Leads claimed per round; also the most deliveries the polling worker keeps in flight. */
   batch: number;
+  /**
+   * The most leads of one lender the polling worker keeps in flight (default: a quarter of `batch`),
+   * so a slow or hanging lender cannot take every slot and hold the others back.
+   */
+  partnerConcurrency?: number;
 }
 
 export interface DeliveryDeps {
@@ -36,6 +41,10 @@ interface Claimed {
   attempts: number;
 }
 
+interface ClaimedLead extends Claimed {
+  partnerId: number;
+}
+
 type Outcome = 'delivered' | 'duplicate' | 'retry' | 'dead';
 
 /**
@@ -47,34 +56,71 @@ type Outcome = 'delivered' | 'duplicate' | 'retry' | 'dead';
  */
 export class DeliveryWorker {
   private timer: NodeJS.Timeout | null = null;
-  private running: Promise<number> | null = null;
+  private pumping: Promise<void> | null = null;
   private stopped = false;
+  /** Deliveries and notices the polling worker has started and not finished. */
+  private readonly inFlight = new Set<Promise<void>>();
+  /** Leads in flight per lender (polling worker). */
+  private readonly perPartner = new Map<number, number>();
+  private noticesInFlight = 0;
+  private again = false;
 
   constructor(private readonly d: DeliveryDeps) {}
 
-  /** Claims due leads (attempt counted at claim time, so a crash mid-send still counts). */
-  private async claim(): Promise<Claimed[]> {
-    const { leaseMs, batch } = this.d.config;
+  /**
+   * Claims up to `limit` due leads (attempt counted at claim time, so a crash mid-send still counts),
+   * at most `perPartner` of one lender, taken in turns across lenders (each lender's oldest first),
+   * none of the lenders in `skipPartners`. Two workers never claim one lead: rows another worker has
+   * locked are skipped, and a row it has just claimed fails the lease check when locked.
+   */
+  private async claim(
+    limit = this.d.config.batch,
+    perPartner = limit,
+    skipPartners: number[] = [],
+  ): Promise<ClaimedLead[]> {
+    const { leaseMs } = this.d.config;
+    const skip = skipPartners.length
+      ? sql`and partner_id not in (${sql.join(
+          skipPartners.map((id) => sql`${id}`),
+          sql`, `,
+        )})`
+      : sql``;
     const result = await this.d.db.execute(sql`
+      with picked as (
+        select id from (
+          select id, next_attempt_at,
+                 row_number() over (partition by partner_id order by next_attempt_at, id) as turn
+            from (select id, partner_id, next_attempt_at from leads
+                   where status = 'pending' and next_attempt_at <= now()
+                     and (locked_until is null or locked_until <= now()) ${skip}
+                   order by next_attempt_at, id
+                   limit ${Math.max(limit * 50, 1000)}) due
+        ) ranked
+        where turn <= ${perPartner}
+        order by turn, next_attempt_at, id
+        limit ${limit}
+      ), mine as (
+        select id from leads
+         where id in (select id from picked) and status = 'pending'
+           and (locked_until is null or locked_until <= now())
+         for update skip locked
+      )
       update leads set locked_until = now() + ${leaseMs} * interval '1 millisecond',
         attempts = attempts + 1, updated_at = now()
-      where id in (
-        select id from leads
-        where status = 'pending' and next_attempt_at <= now()
-          and (locked_until is null or locked_until <= now())
-        order by next_attempt_at, id
-        limit ${batch}
-        for update skip locked)
-      returning id, attempts`);
-    return rowsOf<{ id: number | string; attempts: number }>(result).map((r) => ({
-      id: Number(r.id),
-      attempts: r.attempts,
-    }));
+      where id in (select id from mine)
+      returning id, attempts, partner_id`);
+    return rowsOf<{ id: number | string; attempts: number; partner_id: number | string }>(result).map(
+      (r) => ({
+        id: Number(r.id),
+        attempts: r.attempts,
+        partnerId: Number(r.partner_id),
+      }),
+    );
   }
 
   /** Claims due partner notices (withdrawals, deletions) the same way as leads. */
-  private async claimNotices(): Promise<Claimed[]> {
-    const { leaseMs, batch } = this.d.config;
+  private async claimNotices(batch = this.d.config.batch): Promise<Claimed[]> {
+    const { leaseMs } = this.d.config;
     const result = await this.d.db.execute(sql`
       update partner_notices set locked_until = now() + ${leaseMs} * interval '1 millisecond',
         attempts = attempts + 1, updated_at = now()
@@ -353,26 +399,88 @@ export class DeliveryWorker {
     }
   }
 
-  /** Polls every `intervalMs` until stop(). */
+  /**
+   * Polls every `intervalMs` until stop(), keeping up to `batch` deliveries in flight (at most
+   * `partnerConcurrency` per lender) without waiting for a round's slowest one: a lead is claimed as
+   * soon as a slot is free, so a lender that hangs until the timeout holds up only its own leads.
+   */
   start(intervalMs: number): void {
     this.stopped = false;
     const tick = () => {
       if (this.stopped) return;
-      this.running = this.runOnce().catch((err: Error) => {
-        this.d.log.error({ err: { message: err.message } }, 'delivery round failed');
-        return 0;
-      });
-      void this.running.finally(() => {
+      void this.pump().finally(() => {
         if (!this.stopped) this.timer = setTimeout(tick, intervalMs);
       });
     };
     this.timer = setTimeout(tick, intervalMs);
   }
 
+  /** Fills the free slots: one claim of leads, one of notices. Never runs twice at once. */
+  private pump(): Promise<void> {
+    if (this.stopped) return this.pumping ?? Promise.resolve();
+    if (this.pumping) {
+      // A slot was freed while filling: fill once more when this round ends.
+      this.again = true;
+      return this.pumping;
+    }
+    this.pumping = (async () => {
+      do {
+        this.again = false;
+        await this.fill().catch((err: Error) => {
+          this.d.log.error({ err: { message: err.message } }, 'delivery round failed');
+        });
+      } while (this.again && !this.stopped);
+    })().finally(() => {
+      this.pumping = null;
+    });
+    return this.pumping;
+  }
+
+  private async fill(): Promise<void> {
+    const { batch } = this.d.config;
+    const perPartner = this.d.config.partnerConcurrency ?? Math.max(1, Math.ceil(batch / 4));
+    const leadsInFlight = [...this.perPartner.values()].reduce((a, b) => a + b, 0);
+    if (leadsInFlight < batch) {
+      const busy = [...this.perPartner].filter(([, n]) => n >= perPartner).map(([id]) => id);
+      for (const c of await this.claim(batch - leadsInFlight, perPartner, busy)) {
+        this.perPartner.set(c.partnerId, (this.perPartner.get(c.partnerId) ?? 0) + 1);
+        this.track(this.deliver(c), () => {
+          const n = (this.perPartner.get(c.partnerId) ?? 1) - 1;
+          if (n > 0) this.perPartner.set(c.partnerId, n);
+          else this.perPartner.delete(c.partnerId);
+        });
+      }
+    }
+    if (this.noticesInFlight < batch && !this.stopped) {
+      for (const c of await this.claimNotices(batch - this.noticesInFlight)) {
+        this.noticesInFlight++;
+        this.track(this.deliverNotice(c), () => {
+          this.noticesInFlight--;
+        });
+      }
+    }
+  }
+
+  /** Keeps a started delivery until it ends; then frees its slot and fills the free slots again. */
+  private track(work: Promise<void>, release: () => void): void {
+    const p: Promise<void> = work
+      .catch((err: Error) => {
+        this.d.log.error({ err: { message: err.message } }, 'delivery failed');
+      })
+      .finally(() => {
+        release();
+        this.inFlight.delete(p);
+        if (!this.stopped) void this.pump();
+      });
+    this.inFlight.add(p);
+  }
+
+  /** Stops polling and waits for the deliveries in flight. */
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
-    await this.running;
+    await this.pumping;
+    await Promise.all([...this.inFlight]);
   }
 }
 

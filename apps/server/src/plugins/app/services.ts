@@ -42,6 +42,7 @@ export function deliveryConfig(config: Env) {
     timeoutMs: config.DELIVERY_TIMEOUT_MS,
     leaseMs: config.DELIVERY_LEASE_MS,
     batch: 20,
+    partnerConcurrency: config.DELIVERY_PARTNER_CONCURRENCY,
   };
 }
 
