@@ -1,9 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { maskIdCard, maskName } from '@lm/shared/mask';
 import type { DeliverySummaryData } from '@lm/shared/schemas/admin-leads';
 import { APPLICATION_OPTION_CODES, type ApplicationForm } from '@lm/shared/schemas/application';
@@ -11,7 +9,6 @@ import type { MatchResultData, ProductOffer } from '@lm/shared/schemas/matching'
 import { idCardCheckChar } from '@lm/shared/validators/id-card';
 import { eq } from 'drizzle-orm';
 import { Redis } from 'ioredis';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config/env.ts';
@@ -23,6 +20,7 @@ import { DEMO_PARTNERS } from '../src/modules/products/seed.ts';
 import { FORM } from './fixtures.ts';
 import { BACKEND, newPhone, PG_URL, REDIS_URL } from './helpers.ts';
 import { LocalPartner } from './partner-server.ts';
+import { freePort, ServerProcess, scratchDatabase } from './server-process.ts';
 
 /**
  * Issue 8 ("faults"): the real API process is SIGKILLed while virtual applicants run whole journeys
@@ -30,7 +28,6 @@ import { LocalPartner } from './partner-server.ts';
  * lost, none reaches the lender twice, no stored form is half written, and the restarted server
  * serves new journeys.
  */
-const ROOT = resolve(import.meta.dirname, '../../..');
 const APPLICANTS = 8;
 /** Journeys completed before the kill. */
 const MIN_JOURNEYS_BEFORE_KILL = 6;
@@ -38,17 +35,6 @@ const SECRETS = new Map(DEMO_PARTNERS.map((p) => [p.code, p.signingSecret!]));
 // Seeded endpoints: <partner url>/api/dev/partner-sandbox/<code>/leads
 const secretOfPath = (path: string) => SECRETS.get(path.split('/')[4] ?? '') ?? 'unknown';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => res(port));
-    });
-    srv.on('error', rej);
-  });
-}
 
 const HAN_DIGITS = '零一二三四五六七八九';
 const han = (n: number) => [...String(n)].map((d) => HAN_DIGITS[Number(d)]).join('');
@@ -138,23 +124,9 @@ describe(`kill -9 of the API under load (${BACKEND})`, () => {
 
     const dataDir = mkdtempSync(join(tmpdir(), 'lm-crash-load-'));
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-    let databaseUrl: string | undefined;
-    if (PG_URL) {
-      const name = `lm_crashload_${randomBytes(4).toString('hex')}`;
-      const admin = new pg.Client({ connectionString: PG_URL });
-      await admin.connect();
-      await admin.query(`create database ${name}`);
-      await admin.end();
-      const u = new URL(PG_URL);
-      u.pathname = `/${name}`;
-      databaseUrl = u.toString();
-      cleanups.push(async () => {
-        const c = new pg.Client({ connectionString: PG_URL });
-        await c.connect();
-        await c.query(`drop database if exists ${name} with (force)`);
-        await c.end();
-      });
-    }
+    const scratch = PG_URL ? await scratchDatabase(PG_URL, 'lm_crashload') : null;
+    if (scratch) cleanups.push(() => scratch.drop());
+    const databaseUrl = scratch?.url;
     const redisPrefix = `lm:crashload:${randomBytes(4).toString('hex')}:`;
     const redisUrl = REDIS_URL;
     if (redisUrl) {
@@ -167,7 +139,6 @@ describe(`kill -9 of the API under load (${BACKEND})`, () => {
     }
 
     const port = await freePort();
-    const url = `http://127.0.0.1:${port}`;
     const env: Record<string, string> = {
       NODE_ENV: 'development',
       PORT: String(port),
@@ -204,53 +175,13 @@ describe(`kill -9 of the API under load (${BACKEND})`, () => {
     }
 
     // The server's settings are exactly `env` (a database or keys set in the shell would mislead it).
-    const inherited = { ...process.env };
-    for (const k of [
-      'DATABASE_URL',
-      'REDIS_URL',
-      'REDIS_KEY_PREFIX',
-      'PII_KEYS',
-      'PII_INDEX_KEY',
-      'ENCRYPTED_MOBILE_KEYS',
-    ])
-      delete inherited[k];
-    const logs: string[] = [];
-    let child: ChildProcess | null = null;
-    const start = async () => {
-      // node itself with tsx's loader: one process, so SIGKILL kills the server (the tsx CLI would
-      // run it in a child process that survives its parent's SIGKILL).
-      const c = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-        cwd: ROOT,
-        env: { ...inherited, ...env },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      child = c;
-      c.stdout?.on('data', (d) => logs.push(String(d)));
-      c.stderr?.on('data', (d) => logs.push(String(d)));
-      const deadline = Date.now() + 60_000;
-      for (;;) {
-        if (c.exitCode !== null) throw new Error(`server exited:\n${logs.join('')}`);
-        try {
-          if ((await fetch(`${url}/api/user/health`)).ok) return;
-        } catch {
-          // not listening yet
-        }
-        if (Date.now() > deadline) throw new Error(`server did not start:\n${logs.join('')}`);
-        await sleep(200);
-      }
-    };
-    const stop = async (signal: 'SIGKILL' | 'SIGTERM') => {
-      const c = child!;
-      if (c.exitCode === null && c.signalCode === null) {
-        const exited = new Promise((r) => c.once('exit', r));
-        c.kill(signal);
-        await exited;
-      }
-      // Nothing answers on the port any more: the server really is gone.
-      await expect(fetch(`${url}/api/user/health`)).rejects.toThrow();
-    };
+    const server = new ServerProcess(`http://127.0.0.1:${port}`, env);
+    const { url } = server;
+    const start = () => server.start();
+    const stop = (signal: 'SIGKILL' | 'SIGTERM') => server.stop(signal);
+    const logs = server.logs;
     cleanups.push(() => {
-      if (child && child.exitCode === null) child.kill('SIGKILL');
+      if (server.running) server.child!.kill('SIGKILL');
     });
 
     // ---- The load: virtual applicants, each running whole journeys in a loop. ----

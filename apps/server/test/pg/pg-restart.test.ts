@@ -1,14 +1,14 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FORM } from '../fixtures.ts';
 import { newPhone, REDIS_URL, TEST_KEYS } from '../helpers.ts';
+import { freePort, ServerProcess } from '../server-process.ts';
 
 /**
  * PostgreSQL really restarted under load (issue 8): the test runs its own throwaway cluster (never
@@ -17,7 +17,6 @@ import { newPhone, REDIS_URL, TEST_KEYS } from '../helpers.ts';
  * envelope throughout (200 or the 503 catalogue error), never exits, recovers by itself, and keeps
  * what was saved before the restart.
  */
-const ROOT = resolve(import.meta.dirname, '../../../..');
 const run = promisify(execFile);
 
 /** The newest /usr/lib/postgresql/<major>/bin that has initdb and pg_ctl. */
@@ -53,17 +52,6 @@ async function pgTool(bin: string, tool: string, args: string[], timeoutMs = 60_
   }
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => res(port));
-    });
-    srv.on('error', rej);
-  });
-}
-
 /** What a body must never show: driver errors, stack traces, SQL. */
 const INTERNALS =
   /ECONN|EPIPE|terminat|shutting down|"stack"|\bat \/|node_modules|SQLSTATE|\bsql\b|relation "/i;
@@ -82,9 +70,10 @@ let bin = '';
 let tmp = '';
 let dataDir = '';
 let pgPort = 0;
-let child: ChildProcess | null = null;
+let server: ServerProcess | null = null;
 let url = '';
-const logs: string[] = [];
+/** The API's output (lines pushed as they come). */
+let logs: string[] = [];
 const redisPrefix = `lm-pgrestart-${randomBytes(4).toString('hex')}:`;
 
 const pgCtl = (...args: string[]) => pgTool(bin, 'pg_ctl', ['-D', dataDir, ...args]);
@@ -109,56 +98,29 @@ beforeAll(async () => {
   pgPort = await freePort();
   await startPostgres();
 
-  const port = await freePort();
-  url = `http://127.0.0.1:${port}`;
   const appDir = join(tmp, 'app'); // the API's DATA_DIR (dev keys), removed with the cluster
   mkdirSync(appDir);
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
+  server = await ServerProcess.create({
     ...TEST_KEYS,
     NODE_ENV: 'development',
-    PORT: String(port),
-    HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
     DATA_DIR: appDir,
     DATABASE_URL: `postgres://postgres@127.0.0.1:${pgPort}/postgres`,
-    REDIS_KEY_PREFIX: redisPrefix,
+    ...(REDIS_URL ? { REDIS_URL, REDIS_KEY_PREFIX: redisPrefix } : {}),
     PARTNER_SANDBOX: 'off',
     DELIVERY_WORKER: 'off',
     // Every client here is 127.0.0.1: the per-IP SMS cap must not be what refuses the load.
     SMS_IP_HOURLY_LIMIT: '1000000',
     WEB_DIST: join(appDir, 'no-web'),
     ADMIN_DIST: join(appDir, 'no-admin'),
-  };
-  if (REDIS_URL) env.REDIS_URL = REDIS_URL;
-  else delete env.REDIS_URL;
-  // node itself with tsx's loader (not the tsx CLI): the child is the server, nothing in between.
-  child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  child.stdout?.on('data', (d) => logs.push(String(d)));
-  child.stderr?.on('data', (d) => logs.push(String(d)));
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the API exited at start:\n${logs.join('')}`);
-    try {
-      if ((await fetch(`${url}/api/user/health`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`the API did not start within 60 s:\n${logs.join('')}`);
-    await sleep(200);
-  }
+  url = server.url;
+  logs = server.logs;
+  await server.start();
 }, 120_000);
 
 afterAll(async () => {
-  if (child && child.exitCode === null) {
-    const exited = new Promise((r) => child!.once('exit', r));
-    child.kill('SIGKILL');
-    await exited;
-  }
+  if (server?.running) await server.stop('SIGKILL');
   if (dataDir && existsSync(join(dataDir, 'postmaster.pid'))) {
     await pgCtl('-m', 'immediate', '-w', 'stop').catch(() => undefined);
   }
@@ -318,8 +280,7 @@ describe('PostgreSQL restarted under load (real API process, own PostgreSQL clus
     expect(draftAfter.data).toEqual(draftBefore.data);
 
     // The process never exited and still listens; nothing went unhandled.
-    expect(child!.exitCode).toBeNull();
-    expect(child!.signalCode).toBeNull();
+    expect(server!.running).toBe(true);
     expect((await fetch(`${url}/api/user/health`)).status).toBe(200);
     expect(logs.join('')).not.toMatch(/unhandled (rejection|error)|uncaught/i);
 
