@@ -33,9 +33,10 @@ describe('H5 login journey in Chromium', () => {
     const login = await (await fetch(`${server.url}/getQuota?adChannelCode=demo`)).text();
     expect(login).toContain('data-shell="/login"');
     expect(login).toContain('手机号登录');
-    // Assets are sent pre-compressed.
-    const asset = /src="(\/assets\/index-[^"]+\.js)"/.exec(html)?.[1];
-    const js = await fetch(`${server.url}${asset}`, { headers: { 'accept-encoding': 'br' } });
+    // Assets are sent pre-compressed. (The entry is named in the page's route loader.)
+    const asset = /"(assets\/index-[^"]+\.js)"/.exec(html)?.[1];
+    expect(asset).toBeDefined();
+    const js = await fetch(`${server.url}/${asset}`, { headers: { 'accept-encoding': 'br' } });
     expect(js.headers.get('content-encoding')).toBe('br');
   });
 

@@ -1,6 +1,8 @@
 // Runs before the first paint (a tiny blocking script; CSP allows only same-origin scripts).
-// The pre-rendered shell shows the default skin of one page: hide it when the visit is for another
-// page or comes with a channel (whose own skin the app renders).
+// Shows the pre-rendered shell of the visit's page, if it has one: the landing and login shells are
+// the default skin, hidden when the visit comes with a channel (whose own skin the app renders); the
+// application form's frame looks the same in every skin but for the channel colour, which is set
+// here from the app's last visit (features/skins/theme.ts keeps it per channel).
 (() => {
   const html = document.documentElement;
   try {
@@ -11,14 +13,22 @@
       '/login': '/login',
       '/getQuota': '/login',
       '/h5': '/login',
+      '/fill-information': '/fill-information',
     }[path];
+    const skinFree = shellPath === '/fill-information';
     const query = new URLSearchParams(location.search);
-    const channel =
-      ['adChannelCode', 'source', 'apiChannelCode', 'adRouteCode'].some((k) => query.get(k)) ||
-      localStorage.getItem('ad_channel_code');
-    if (!shellPath || channel) html.classList.add('lm-no-shell');
+    const linkChannel = ['source', 'apiChannelCode', 'adRouteCode'].some((k) => query.get(k));
+    const stored = localStorage.getItem('ad_channel_code') || '';
+    const channel = query.get('adChannelCode') || stored;
+    if (!shellPath || ((channel || linkChannel) && !skinFree)) html.classList.add('lm-no-shell');
     else html.dataset.shell = shellPath;
+    const theme = JSON.parse(localStorage.getItem('THEME_TOKENS') || 'null');
+    if (theme && !linkChannel && theme.channel === channel) {
+      for (const [name, value] of Object.entries(theme.tokens)) {
+        if (name.startsWith('--')) html.style.setProperty(name, String(value));
+      }
+    }
   } catch {
-    html.classList.add('lm-no-shell');
+    if (!html.dataset.shell) html.classList.add('lm-no-shell');
   }
 })();

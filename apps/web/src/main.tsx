@@ -2,6 +2,7 @@ import './styles/global.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app';
+import { handOffShell, SHELL_ID } from './app/shell';
 import { STORAGE_KEYS } from './config/constants';
 import { startVisitAnalytics } from './features/analytics/start';
 import { bootstrapChannel } from './features/channel/bootstrap';
@@ -33,10 +34,12 @@ const start = () =>
       <App />
     </StrictMode>,
   );
-// A pre-rendered page (index.html / login.html, shown by the boot script) paints first; the app
-// renders over it right after that frame, so the first paint never waits for the app.
-if (document.documentElement.dataset.shell && container.querySelector('[data-shell]')) {
+// A pre-rendered page (#lm-shell of index.html / login.html, shown by the boot script) paints first;
+// the app starts right after that frame, so the first paint never waits for the app, and takes the
+// shell's place once its page has rendered (app/shell.ts). A shell not shown is dropped at once.
+if (document.documentElement.dataset.shell && document.getElementById(SHELL_ID)) {
   requestAnimationFrame(() => setTimeout(start, 0));
 } else {
+  handOffShell();
   start();
 }

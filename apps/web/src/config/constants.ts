@@ -15,6 +15,11 @@ export const STORAGE_KEYS = {
   trackReport: 'TRACK_REPORT',
   /** Channel → Shanghai date of the last reportAdChannelClick (once per day per channel). */
   adClickReported: 'AD_CLICK_REPORTED',
+  /**
+   * The channel colours last applied: {channel, tokens}. public/boot.js sets them before the first
+   * paint of a pre-rendered page shown to that channel (the application form's frame).
+   */
+  themeTokens: 'THEME_TOKENS',
   /** Legacy cache, removed on every start (spec §9). */
   userInfo: 'USER_INFO',
 } as const;

@@ -1,9 +1,10 @@
 import { useMutation } from '@tanstack/react-query';
-import { Button, Checkbox, Form, Input, Selector, Steps, Toast } from 'antd-mobile';
+import { Button, Checkbox, Form, Input, Selector, Steps } from 'antd-mobile';
 import { type ReactNode, useState } from 'react';
 import { Link } from 'react-router';
 import { CityPicker, type CityValue } from '@/components/city-picker/city-picker';
 import { isHuaweiPhone } from '@/lib/device';
+import { toast } from '@/lib/toast';
 import { saveUserInfo } from './api';
 import { type AutoFormAnswers, toSelectorValues } from './auto-form';
 import styles from './forms.module.css';
@@ -207,7 +208,7 @@ export function ApplicationForm({
   const submit = () => {
     if (save.isPending) return;
     if (!agreed) {
-      Toast.show('请先阅读并同意授权协议');
+      toast.show('请先阅读并同意授权协议');
       return;
     }
     save.mutate(toDraft(form.getFieldsValue(true) as FormValues, adChannelCode, isHuaweiPhone(), autoForm), {
@@ -221,7 +222,7 @@ export function ApplicationForm({
       setStep((s) => s + 1);
       window.scrollTo({ top: 0 });
     } catch {
-      Toast.show('请完善本页信息');
+      toast.show('请完善本页信息');
     }
   };
 
@@ -247,7 +248,7 @@ export function ApplicationForm({
         mode="card"
         requiredMarkStyle="none"
         onFinish={submit}
-        onFinishFailed={() => Toast.show('请完善申请信息')}
+        onFinishFailed={() => toast.show('请完善申请信息')}
         className={styles.form}
         footer={
           <div className={styles.footer}>

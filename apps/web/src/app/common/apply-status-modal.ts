@@ -1,4 +1,3 @@
-import { Dialog } from 'antd-mobile';
 import { useEffect } from 'react';
 import {
   type AfterApplyStatus,
@@ -9,6 +8,16 @@ import {
 import { vouchPartnerUrl } from './consent-result';
 import { safeSession } from './matched-products';
 import { useDelayedNavigate } from './use-delayed-navigate';
+
+/**
+ * antd-mobile's Dialog (and its animation library) is loaded when a dialog is due, not with the
+ * pages that may show one (the form, the authorise page: most visits show none).
+ */
+const loadDialog = () =>
+  import('antd-mobile/es/components/dialog').then(
+    (m) => m.default,
+    () => null,
+  );
 
 /** The match run whose dialog was shown (a re-match link passes its result on to the next page). */
 const SHOWN_KEY = 'applyStatusModalShown';
@@ -41,16 +50,24 @@ export type { AfterApplyStatus } from './apply-status';
 export async function showApplyStatusModal(result: unknown): Promise<AfterApplyStatus> {
   const action = applyStatusAction(result);
   if (action.kind === 'none' || !firstTime(result)) return afterApplyStatus(action, false);
+  // Without the component (its chunk failed to load on a bad network) the browser's own dialogs ask.
+  const Dialog = await loadDialog();
   if (action.kind === 'soldOut') {
-    await Dialog.alert({
-      title: APPLY_STATUS_TEXT.soldOutTitle,
-      content: APPLY_STATUS_TEXT.soldOut,
-      confirmText: '我知道了',
-    });
+    if (Dialog) {
+      await Dialog.alert({
+        title: APPLY_STATUS_TEXT.soldOutTitle,
+        content: APPLY_STATUS_TEXT.soldOut,
+        confirmText: '我知道了',
+      });
+    } else {
+      window.alert(APPLY_STATUS_TEXT.soldOut);
+    }
     return afterApplyStatus(action, false);
   }
   // Our server named this page (the lender's own page for an already-registered person).
   vouchPartnerUrl(action.url);
+  if (!Dialog)
+    return afterApplyStatus(action, window.confirm(APPLY_STATUS_TEXT.registered(action.productName)));
   const confirmed = await Dialog.confirm({
     title: APPLY_STATUS_TEXT.registeredTitle,
     content: APPLY_STATUS_TEXT.registered(action.productName),

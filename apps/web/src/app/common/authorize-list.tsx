@@ -1,8 +1,9 @@
 import { useMutation } from '@tanstack/react-query';
-import { Button, Checkbox, Toast } from 'antd-mobile';
+import { Button, Checkbox } from 'antd-mobile';
 import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { EmptyState } from '@/components/empty-state';
+import { toast } from '@/lib/toast';
 import { authorizeProducts } from './api';
 import type { AuthAnswer } from './consent-result';
 import styles from './forms.module.css';
@@ -188,7 +189,7 @@ export function AuthorizeList({
     if (authorize.isPending || finishing) return;
     const productIds = ids.filter((id) => selected.includes(id));
     if (productIds.length === 0) {
-      Toast.show('请至少勾选一家机构');
+      toast.show('请至少勾选一家机构');
       return;
     }
     authorize.mutate(

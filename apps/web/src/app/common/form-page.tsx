@@ -107,6 +107,29 @@ export function FormPage({ title, banner, layout, submitText, next, intro, prefi
   );
 }
 
+/**
+ * A form page as pre-rendered into the HTML (src/prerender.tsx): header, banner and a placeholder in
+ * the form's place, so the page paints before the app's JavaScript has loaded (a form taking input
+ * before then would lose it). The app renders the page over it; the banner, the largest paint, is
+ * the same.
+ */
+export function FormPageShell({ title, banner }: { title: string; banner: ReactNode }) {
+  return (
+    <main className={styles.page}>
+      <PageHeader title={title} />
+      {banner}
+      <div className={styles.formPlaceholder} aria-hidden="true">
+        <span />
+        <span />
+        <span />
+        <span />
+        <span />
+        <span />
+      </div>
+    </main>
+  );
+}
+
 /** The gradient banner most form pages open with. */
 export function FormBanner({ title, text, badge }: { title: ReactNode; text: ReactNode; badge?: string }) {
   return (

@@ -1,7 +1,7 @@
-import { Toast } from 'antd-mobile';
 import { useCallback, useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router';
 import { NAVIGATION_DELAY_MS } from '@/config/constants';
+import { toast } from '@/lib/toast';
 
 /**
  * Navigation the spec's way (§2, §9): after a short delay, clearing any toast first. Pending
@@ -15,7 +15,7 @@ export function useDelayedNavigate() {
     (to: string, options?: { replace?: boolean; delayMs?: number }) => {
       clearTimeout(timer.current);
       timer.current = setTimeout(() => {
-        Toast.clear();
+        toast.clear();
         navigate(to, { replace: options?.replace ?? false });
       }, options?.delayMs ?? NAVIGATION_DELAY_MS);
     },

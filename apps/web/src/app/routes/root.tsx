@@ -2,9 +2,12 @@ import { lazy, Suspense, useEffect, useLayoutEffect, useMemo } from 'react';
 import { Outlet, useLocation, useMatches, useRouteError } from 'react-router';
 import { PageLoading } from '@/components/page-loading';
 import { PageState, pageStateActionClass } from '@/components/page-state';
-import { useH5Config } from '@/features/channel/store';
+import { STORAGE_KEYS } from '@/config/constants';
+import { useChannelStore, useH5Config } from '@/features/channel/store';
 import { applyTheme, resolveThemeColor, themeTokens } from '@/features/skins/theme';
+import { storage } from '@/lib/storage';
 import { type RouteHandle, resolveHead } from '../route-handle';
+import { ShellHandoff, useShellHandoff } from '../shell';
 
 const MainLayout = lazy(() => import('./main-layout').then((m) => ({ default: m.MainLayout })));
 
@@ -29,11 +32,26 @@ function useDocumentHead(handles: (RouteHandle | undefined)[]) {
   useEffect(() => setFavicon(icon), [icon]);
 }
 
-/** The channel colour on <html>, before paint so no page shows the wrong colour (spec §1). */
+/**
+ * The channel colour on <html>, before paint so no page shows the wrong colour (spec §1). While a
+ * channel's configuration loads, the colours boot.js set from the last visit stay; once loaded, they
+ * are remembered for the next visit's first paint.
+ */
 function useChannelTheme() {
   const { themeColor, theme } = useH5Config();
+  const status = useChannelStore((s) => s.status);
+  const code = useChannelStore((s) => s.adChannelCode);
+  const preview = useChannelStore((s) => s.preview);
   const tokens = useMemo(() => themeTokens(resolveThemeColor(themeColor, theme), theme), [themeColor, theme]);
-  useLayoutEffect(() => applyTheme(document.documentElement, tokens), [tokens]);
+  const settled = status === 'ready' || status === 'failed' || code === '';
+  useLayoutEffect(() => {
+    if (settled) applyTheme(document.documentElement, tokens);
+  }, [tokens, settled]);
+  useEffect(() => {
+    if (status === 'ready' && !preview) {
+      storage.set(STORAGE_KEYS.themeTokens, JSON.stringify({ channel: code, tokens }));
+    }
+  }, [status, preview, code, tokens]);
 }
 
 export function RootLayout() {
@@ -43,6 +61,7 @@ export function RootLayout() {
   useChannelTheme();
   const page = (
     <Suspense fallback={<PageLoading />}>
+      <ShellHandoff />
       <Outlet />
     </Suspense>
   );
@@ -57,6 +76,7 @@ export function RootLayout() {
 /** Shown when a page chunk fails to load (e.g. after a deploy) or a page throws. */
 export function RouteError() {
   const error = useRouteError();
+  useShellHandoff();
   const chunkFailed =
     error instanceof Error &&
     /dynamically imported module|Importing a module script failed|ChunkLoadError/i.test(

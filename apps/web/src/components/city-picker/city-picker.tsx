@@ -1,6 +1,5 @@
 import type { CityEntry, Region } from '@lm/shared/regions';
-import { CascadePicker } from 'antd-mobile';
-import { useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import styles from './city-picker.module.css';
 
 /** A chosen city with its province (six-digit codes and Chinese names of the region table). */
@@ -12,6 +11,32 @@ interface CityPickerProps {
   placeholder?: string;
   title?: string;
 }
+
+// The picker (its popup and animation library) is not part of the form's first load: it is fetched
+// once the page is idle (so the first tap opens it at once) or when first opened. The region table
+// loads when the picker is first opened.
+const loadPicker = () => import('antd-mobile/es/components/cascade-picker');
+const CascadePicker = lazy(loadPicker);
+
+/** Runs `load` a while after the page has loaded, when the browser is idle. */
+function usePrefetchWhenIdle(load: () => Promise<unknown>) {
+  useEffect(() => {
+    let idle = 0;
+    const run = () => void load().catch(() => undefined);
+    const timer = setTimeout(() => {
+      if (typeof window.requestIdleCallback === 'function')
+        idle = window.requestIdleCallback(run, { timeout: 5000 });
+      else run();
+    }, PREFETCH_DELAY_MS);
+    return () => {
+      clearTimeout(timer);
+      if (idle) window.cancelIdleCallback(idle);
+    };
+  }, [load]);
+}
+
+/** After the page's own files, its first paint and the real-user monitoring's start. */
+const PREFETCH_DELAY_MS = 2500;
 
 type RegionModule = typeof import('@lm/shared/regions');
 let regionModule: Promise<RegionModule> | null = null;
@@ -39,10 +64,13 @@ export function CityPicker({
   title = '选择城市',
 }: CityPickerProps) {
   const [visible, setVisible] = useState(false);
+  const [opened, setOpened] = useState(false);
   const [regions, setRegions] = useState<Region[] | null>(null);
+  usePrefetchWhenIdle(loadPicker);
 
   const open = () => {
     setVisible(true);
+    setOpened(true);
     if (!regions) void loadRegions().then(setRegions);
   };
 
@@ -55,25 +83,29 @@ export function CityPicker({
           <span className={styles.placeholder}>{placeholder}</span>
         )}
       </button>
-      <CascadePicker
-        title={title}
-        visible={visible}
-        options={regions ?? []}
-        loading={!regions}
-        value={value ? [value.provinceCode, value.cityCode] : []}
-        onClose={() => setVisible(false)}
-        onConfirm={(_, extend) => {
-          const [province, city] = extend.items;
-          if (province && city) {
-            onChange?.({
-              provinceCode: String(province.value),
-              province: String(province.label),
-              cityCode: String(city.value),
-              city: String(city.label),
-            });
-          }
-        }}
-      />
+      {opened && (
+        <Suspense fallback={null}>
+          <CascadePicker
+            title={title}
+            visible={visible}
+            options={regions ?? []}
+            loading={!regions}
+            value={value ? [value.provinceCode, value.cityCode] : []}
+            onClose={() => setVisible(false)}
+            onConfirm={(_, extend) => {
+              const [province, city] = extend.items;
+              if (province && city) {
+                onChange?.({
+                  provinceCode: String(province.value),
+                  province: String(province.label),
+                  cityCode: String(city.value),
+                  city: String(city.label),
+                });
+              }
+            }}
+          />
+        </Suspense>
+      )}
     </>
   );
 }
