@@ -39,6 +39,7 @@ import { parseArgs } from 'node:util';
 import {
   checkQuiet,
   cpuTimes,
+  DEMO_FORM,
   freePort,
   log,
   nextPhone,
@@ -64,26 +65,8 @@ const STEPS = ['send', 'outbox', 'login', 'save', 'auth'];
 /** Per-request timeout: a request slower than this counts as an error. */
 const REQUEST_TIMEOUT_MS = 30_000;
 
-// The application form of apps/server/test/fixtures.ts (FORM): a Shenzhen employee who matches
-// several demo lenders.
-const FORM = {
-  adChannelCode: 'demo',
-  isHuaWeiPhone: false,
-  applyLimit: 2,
-  job: 1,
-  payoffForm: 1,
-  socialSecurity: 2,
-  housingFund: 2,
-  insurance: 2,
-  houseProperty: 2,
-  carProperty: 1,
-  sesameCredit: 4,
-  creditInvestigation: 1,
-  realName: '张三',
-  identity: '110101199003074514',
-  workCity: '深圳市',
-  workCityCode: '440300',
-};
+// The application form: a Shenzhen employee who matches several demo lenders.
+const FORM = DEMO_FORM;
 
 const { values: args } = parseArgs({
   options: {

@@ -133,3 +133,26 @@ export async function startHello(cwd) {
   }
   return { proc, base: `http://127.0.0.1:${port}` };
 }
+
+/**
+ * The demo application form (as apps/server/test/fixtures.ts FORM and e2e/person.ts DEMO_FORM): a
+ * Shenzhen employee whom several seeded lenders match. Shared by the journey and web benchmarks.
+ */
+export const DEMO_FORM = Object.freeze({
+  adChannelCode: 'demo',
+  isHuaWeiPhone: false,
+  applyLimit: 2,
+  job: 1,
+  payoffForm: 1,
+  socialSecurity: 2,
+  housingFund: 2,
+  insurance: 2,
+  houseProperty: 2,
+  carProperty: 1,
+  sesameCredit: 4,
+  creditInvestigation: 1,
+  realName: '张三',
+  identity: '110101199003074514',
+  workCity: '深圳市',
+  workCityCode: '440300',
+});

@@ -25,12 +25,12 @@
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
+import { DEMO_FORM, freePort } from './lib.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
 // WEB_DIST (also read by the server) measures another build, e.g. of an earlier commit.
@@ -61,17 +61,6 @@ if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error('--runs must be a posit
 const LOGGED_IN = new Set([FORM, AUTHORIZE, '/credit-process/identity-verification', '/my']);
 
 const kb = (n) => (n / 1024).toFixed(1);
-
-function freePort() {
-  return new Promise((res, rej) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => res(port));
-    });
-    srv.on('error', rej);
-  });
-}
 
 async function startServer() {
   const port = await freePort();
@@ -113,26 +102,6 @@ async function api(url, path, { body, token } = {}) {
   if (envelope.code !== 200) throw new Error(`${path}: ${envelope.code} ${envelope.msg}`);
   return envelope.data;
 }
-
-/** The demo application form (e2e/person.ts): a Shenzhen employee several seeded lenders match. */
-const DEMO_FORM = {
-  adChannelCode: 'demo',
-  isHuaWeiPhone: false,
-  applyLimit: 2,
-  job: 1,
-  payoffForm: 1,
-  socialSecurity: 2,
-  housingFund: 2,
-  insurance: 2,
-  houseProperty: 2,
-  carProperty: 1,
-  sesameCredit: 4,
-  creditInvestigation: 1,
-  realName: '张三',
-  identity: '110101199003074514',
-  workCity: '深圳市',
-  workCityCode: '440300',
-};
 
 /** The offered products in a save answer (a list of {id, productName} somewhere in it). */
 function findOffers(data) {

@@ -40,6 +40,11 @@ describe('field encryption', () => {
     expect(() => decryptField(ring('k1'), parts.join('.'))).toThrow();
     expect(() => decryptField(ring('k1'), v.replace('.k1.', '.k9.'))).toThrow(/Unknown/);
   });
+  it('says which key id does not fit when another server encrypted with a different key of the same id', () => {
+    const v = encryptField(ring('k1'), '13812345678');
+    const other: KeyRing = { ...ring('k1'), keys: new Map([['k1', Buffer.alloc(32, 7)]]) };
+    expect(() => decryptField(other, v)).toThrow(/key id k1.*same PII_KEYS/);
+  });
   it('seals tickets that cannot be forged', () => {
     const t = seal(ring('k1'), { p: '13812345678', exp: 1 });
     expect(unseal(ring('k1'), t)).toEqual({ p: '13812345678', exp: 1 });

@@ -45,7 +45,15 @@ export function decryptField(ring: KeyRing, stored: string): string {
   if (!key) throw new Error(`Unknown encryption key id ${kid}`);
   const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
   decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-  return Buffer.concat([decipher.update(Buffer.from(ct, 'base64url')), decipher.final()]).toString('utf8');
+  try {
+    return Buffer.concat([decipher.update(Buffer.from(ct, 'base64url')), decipher.final()]).toString('utf8');
+  } catch {
+    // The usual cause: instances (or a restore) with different keys under the same key id.
+    throw new Error(
+      `Cannot decrypt a field encrypted with key id ${kid}: this server's key ${kid} is not the one that encrypted it ` +
+        '(every instance must get the same PII_KEYS), or the stored value was altered',
+    );
+  }
 }
 
 /** Key id of a stored value (to find rows still encrypted with an old key). */
