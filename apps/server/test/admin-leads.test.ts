@@ -8,12 +8,11 @@ import type {
   DeliverySummaryData,
   RetryDeadData,
 } from '@lm/shared/schemas/admin-leads';
-import type { MatchResultData, ProductOffer } from '@lm/shared/schemas/matching';
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, leads, partners } from '../src/db/schema.ts';
 import { DEMO_PARTNERS } from '../src/modules/products/seed.ts';
-import { FORM } from './fixtures.ts';
+import { consentToApiOffers, FORM } from './fixtures.ts';
 import {
   BACKEND,
   body,
@@ -28,7 +27,6 @@ import { LocalPartner, type PartnerStep } from './partner-server.ts';
 
 const SECRETS = new Map(DEMO_PARTNERS.map((p) => [p.code, p.signingSecret!]));
 const secretOfPath = (path: string) => SECRETS.get(path.split('/')[1] ?? '') ?? 'unknown';
-const API_MODES = new Set([2, 3, 6, 7, 9]);
 const PASSWORD = 'correct horse battery';
 
 let ctx: TestContext;
@@ -95,23 +93,8 @@ const postAs = (url: string, payload: unknown, token = tokens.operator) =>
 /** A person who saves the sample form and consents to every API lender offered. */
 async function person() {
   const { token, uid, phone } = await loginAs(ctx.app, newPhone(), { adChannelCode: 'demo' });
-  const res = await ctx.app.inject({
-    method: 'POST',
-    url: '/api/user/info/save',
-    payload: FORM,
-    headers: { accesstoken: token },
-  });
-  const r = body<MatchResultData>(res).data;
-  const offers = (r.id ? [r as ProductOffer, ...r.mayAuthProductList] : []).filter((o) =>
-    API_MODES.has(o.linkType),
-  );
+  const { offers, auth } = await consentToApiOffers(ctx.app, token);
   expect(offers.length, 'the sample form matches at least one API lender').toBeGreaterThan(0);
-  const auth = await ctx.app.inject({
-    method: 'PUT',
-    url: '/api/user/info/auth',
-    payload: { productIds: offers.map((o) => o.id) },
-    headers: { accesstoken: token },
-  });
   expect(auth.statusCode, auth.body).toBe(200);
   const rows = await db().select({ id: leads.id }).from(leads).where(eq(leads.userId, uid));
   return { token, uid, phone, leadIds: rows.map((x) => x.id) };

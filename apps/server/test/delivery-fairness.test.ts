@@ -1,10 +1,9 @@
-import type { MatchResultData, ProductOffer } from '@lm/shared/schemas/matching';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { leads, partners } from '../src/db/schema.ts';
 import { DEMO_PARTNERS } from '../src/modules/products/seed.ts';
-import { FORM } from './fixtures.ts';
-import { BACKEND, body, createTestApp, loginAs, type TestContext } from './helpers.ts';
+import { consentToApiOffers } from './fixtures.ts';
+import { BACKEND, createTestApp, loginAs, type TestContext } from './helpers.ts';
 import { LocalPartner } from './partner-server.ts';
 
 /**
@@ -17,7 +16,6 @@ const SECRETS = new Map(DEMO_PARTNERS.map((p) => [p.code, p.signingSecret!]));
 const secretOfPath = (path: string) => SECRETS.get(path.split('/')[1] ?? '') ?? 'unknown';
 const HANG_MS = 8000;
 const PER_PARTNER = 3;
-const API_MODES = new Set([2, 3, 6, 7, 9]);
 
 let ctx: TestContext;
 const slow = new LocalPartner(secretOfPath, () => ({ hangMs: HANG_MS, thenStatus: 200 }));
@@ -48,22 +46,7 @@ describe(`delivery worker: one hanging lender does not hold up the others (${BAC
     // 12 people consent to every API lender the sample form matches.
     for (let i = 0; i < 12; i++) {
       const { token } = await loginAs(ctx.app);
-      const save = await ctx.app.inject({
-        method: 'POST',
-        url: '/api/user/info/save',
-        payload: FORM,
-        headers: { accesstoken: token },
-      });
-      const r = body<MatchResultData>(save).data;
-      const offers = (r.id ? [r as ProductOffer, ...r.mayAuthProductList] : []).filter((o) =>
-        API_MODES.has(o.linkType),
-      );
-      const auth = await ctx.app.inject({
-        method: 'PUT',
-        url: '/api/user/info/auth',
-        payload: { productIds: offers.map((o) => o.id) },
-        headers: { accesstoken: token },
-      });
+      const { auth } = await consentToApiOffers(ctx.app, token);
       expect(auth.statusCode, auth.body).toBe(200);
     }
     const all = await db().select().from(leads);

@@ -5,7 +5,7 @@ import { consents, leadAttempts, leads, partners, sandboxPartnerLeads } from '..
 import { decryptField } from '../src/lib/crypto.ts';
 import { phoneHash, sign } from '../src/modules/delivery/signing.ts';
 import { DEMO_PARTNERS } from '../src/modules/products/seed.ts';
-import { FORM } from './fixtures.ts';
+import { consentToApiOffers, FORM } from './fixtures.ts';
 import { BACKEND, body, createTestApp, loginAs, type TestContext } from './helpers.ts';
 import { LocalPartner, type PartnerStep } from './partner-server.ts';
 
@@ -46,28 +46,12 @@ afterEach(() => {
 });
 
 const db = () => ctx.app.database.db;
-const API_MODES = new Set([2, 3, 6, 7, 9]);
 
 /** A person who consents to every offered API-mode product; answers their lead ids. */
 async function consentToApiProducts(): Promise<{ leadIds: number[]; offers: ProductOffer[] }> {
   const { token } = await loginAs(ctx.app);
-  const res = await ctx.app.inject({
-    method: 'POST',
-    url: '/api/user/info/save',
-    payload: FORM,
-    headers: { accesstoken: token },
-  });
-  const r = body<MatchResultData>(res).data;
-  const offers = (r.id ? [r as ProductOffer, ...r.mayAuthProductList] : []).filter((o) =>
-    API_MODES.has(o.linkType),
-  );
+  const { offers, auth } = await consentToApiOffers(ctx.app, token);
   expect(offers.length, 'the sample form matches at least one API lender').toBeGreaterThan(0);
-  const auth = await ctx.app.inject({
-    method: 'PUT',
-    url: '/api/user/info/auth',
-    payload: { productIds: offers.map((o) => o.id) },
-    headers: { accesstoken: token },
-  });
   expect(auth.statusCode, auth.body).toBe(200);
   const ids = body<{ consented: { consentId: number }[] }>(auth).data.consented.map((c) => c.consentId);
   const rows = await db().select({ id: leads.id }).from(leads).where(inArray(leads.consentId, ids));

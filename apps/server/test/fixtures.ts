@@ -1,3 +1,6 @@
+import type { MatchResultData, ProductOffer } from '@lm/shared/schemas/matching';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+
 /** A Shenzhen employee who qualifies for several demo lenders. */
 export const FORM = {
   adChannelCode: 'demo',
@@ -17,3 +20,33 @@ export const FORM = {
   workCity: '深圳市',
   workCityCode: '440300',
 };
+
+/** Link types delivered through the lender's API (the leads the delivery worker sends). */
+export const API_MODES = new Set([2, 3, 6, 7, 9]);
+
+/**
+ * The person behind `token` saves FORM and consents to every API-mode lender offered: the offers and
+ * the consent's answer (callers assert on them).
+ */
+export async function consentToApiOffers(
+  app: FastifyInstance,
+  token: string,
+): Promise<{ offers: ProductOffer[]; auth: LightMyRequestResponse }> {
+  const save = await app.inject({
+    method: 'POST',
+    url: '/api/user/info/save',
+    payload: FORM,
+    headers: { accesstoken: token },
+  });
+  const r = (JSON.parse(save.body) as { data: MatchResultData }).data;
+  const offers = (r.id ? [r as ProductOffer, ...r.mayAuthProductList] : []).filter((o) =>
+    API_MODES.has(o.linkType),
+  );
+  const auth = await app.inject({
+    method: 'PUT',
+    url: '/api/user/info/auth',
+    payload: { productIds: offers.map((o) => o.id) },
+    headers: { accesstoken: token },
+  });
+  return { offers, auth };
+}
