@@ -278,6 +278,9 @@ async function pickOption(page: Page, label: string, option: string, nth = 0) {
   const choice = picker.locator('.adm-picker-view-column-item', { hasText: exact(option) }).first();
   await choice.waitFor();
   await choice.dispatchEvent('click');
+  // The wheel scrolls to the tapped option: confirm only once it is the selected one (under load a
+  // fixed wait confirmed the neighbour it was still passing).
+  await expect.poll(async () => (await choice.getAttribute('class')) ?? '').toContain('column-item-active');
   await page.waitForTimeout(300);
   await picker.locator('.adm-picker-header-button', { hasText: '确定' }).click();
   await picker.waitFor({ state: 'hidden' });
