@@ -1,7 +1,8 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { SiteFooter } from '@/components/site-footer';
 import { reportStep } from '@/features/analytics/reporter';
+import { useFirstInteraction } from '@/features/banners/first-interaction';
 import { useChannelStore, useH5Config } from '@/features/channel/store';
 import { LoginPlaceholder } from '@/features/landing/components/login-placeholder';
 import { RiskNotice } from '@/features/landing/components/risk-notice';
@@ -23,7 +24,10 @@ const HomeDialog = lazy(() =>
   import('@/features/banners/components/home-dialog').then((m) => ({ default: m.HomeDialog })),
 );
 
-/** How long after mounting the extras (dialog banner, download card) start loading. */
+/**
+ * How long after mounting the extras (dialog banner, download card) start loading. The dialog is then
+ * only fetched and preloaded: it opens at the visitor's first interaction (docs/decisions/016).
+ */
 const EXTRAS_DELAY_MS = 1200;
 
 /**
@@ -50,8 +54,9 @@ const reportBannerTap = (id: number) =>
 /**
  * `/` and `/download`: the channel's skin (spec §1) with the login form embedded. While the
  * configuration of a channel link loads, a neutral skeleton avoids flashing the default skin.
- * After the first paint: the home dialog banner (once a day per channel), the device report, and on
- * /download the download card below the login card.
+ * After the first paint: the home dialog banner (once a day per channel; loaded then, shown at the
+ * first scroll or tap outside the login card), the device report, and on /download the download card
+ * below the login card.
  */
 export function LandingRoute() {
   const config = useH5Config();
@@ -60,11 +65,15 @@ export function LandingRoute() {
   const { search, pathname } = useLocation();
   const navigate = useNavigate();
   const afterPaint = useAfterFirstPaint();
+  const loginSlot = useRef<HTMLDivElement>(null);
   const query = new URLSearchParams(search);
   // A channel link (or a route code still being exchanged) waits for its skin; a plain visit does not.
   const waiting = (status === 'loading' && code !== '') || (status === 'idle' && query.has('adRouteCode'));
   const channelSettled = status === 'ready' || status === 'failed';
   const isDownload = (pathname.replace(/\/+$/, '') || '/') === '/download';
+  // Not over the first view, nor over the login form the ad brought the visitor to: the dialog waits
+  // for a scroll or a tap elsewhere (and out of the LCP, which stops at the first input).
+  const interacted = useFirstInteraction(loginSlot, !waiting);
 
   if (waiting) {
     return <main className={styles.landingSkeleton} aria-busy="true" aria-label="加载中" />;
@@ -78,7 +87,7 @@ export function LandingRoute() {
         login={
           // A fixed-height slot: the pre-rendered placeholder and the form take the same room, so
           // nothing below moves (no layout shift, and the largest paint stays the pre-rendered one).
-          <div className={styles.loginSlot}>
+          <div ref={loginSlot} className={styles.loginSlot}>
             <Suspense fallback={<LoginPlaceholder />}>
               <LoginForm submitText="立即申请" />
             </Suspense>
@@ -106,6 +115,7 @@ export function LandingRoute() {
         <Suspense fallback={null}>
           <HomeDialog
             channel={code}
+            interacted={interacted}
             allowedHosts={config.allowedHosts}
             onRoute={(to) => navigate(to)}
             onInline={(url, title) =>
