@@ -1,21 +1,26 @@
 // Runs before the first paint (a tiny blocking script; CSP allows only same-origin scripts).
 // Shows the pre-rendered shell of the visit's page, if it has one: the landing and login shells are
 // the default skin, hidden when the visit comes with a channel (whose own skin the app renders); the
-// application form's frame looks the same in every skin but for the channel colour, which is set
-// here from the app's last visit (features/skins/theme.ts keeps it per channel).
+// application form's frame and a page the server rendered for this request (<html data-ssr>, the
+// authorise page of a re-match link) look the same in every skin but for the channel colour, which
+// is set here from the app's last visit (features/skins/theme.ts keeps it per channel).
 (() => {
   const html = document.documentElement;
   try {
     const path = location.pathname.replace(/\/+$/, '') || '/';
-    const shellPath = {
-      '/': '/',
-      '/download': '/',
-      '/login': '/login',
-      '/getQuota': '/login',
-      '/h5': '/login',
-      '/fill-information': '/fill-information',
-    }[path];
-    const skinFree = shellPath === '/fill-information';
+    const rendered = html.dataset.ssr;
+    const shellPath =
+      rendered === path
+        ? rendered
+        : {
+            '/': '/',
+            '/download': '/',
+            '/login': '/login',
+            '/getQuota': '/login',
+            '/h5': '/login',
+            '/fill-information': '/fill-information',
+          }[path];
+    const skinFree = shellPath === '/fill-information' || (rendered !== undefined && shellPath === rendered);
     const query = new URLSearchParams(location.search);
     const linkChannel = ['source', 'apiChannelCode', 'adRouteCode'].some((k) => query.get(k));
     const stored = localStorage.getItem('ad_channel_code') || '';

@@ -1,18 +1,23 @@
 #!/usr/bin/env node
 /**
- * After `vite build` and `vite build --ssr src/prerender.tsx`: writes the pre-rendered landing and
- * application form frame into dist/index.html (served for every page but the login entries) and the
- * pre-rendered login page into dist/login.html (served for /login, /getQuota and /h5).
+ * After `vite build` and `vite build --ssr src/prerender.tsx --outDir dist-ssr`: writes the
+ * pre-rendered landing and application form frame into dist/index.html (served for every page but
+ * the login entries) and the pre-rendered login page into dist/login.html (served for /login,
+ * /getQuota and /h5). dist-ssr keeps the render module and gets the authorise page's template
+ * (dist-ssr/authorize.html), which the server fills at request time for a link that carries the
+ * match (apps/server/src/lib/web-ssr.ts, ADR 017).
  * public/boot.js (inlined) shows the shell of the visit's page, if it has one and the channel allows.
  */
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const root = resolve(import.meta.dirname, '..');
 const dist = join(root, 'dist');
 const ssr = join(root, 'dist-ssr');
-const { render } = await import(pathToFileURL(join(ssr, 'prerender.js')).href);
+const { render, AUTHORIZE_PATH } = await import(pathToFileURL(join(ssr, 'prerender.js')).href);
+/** Where the server puts the rendered authorise page (must not occur in any page otherwise). */
+const SSR_SLOT = '<!--lm-ssr-->';
 
 let template = readFileSync(join(dist, 'index.html'), 'utf8');
 
@@ -37,19 +42,36 @@ if (!template.includes(EMPTY_ROOT)) throw new Error('dist/index.html has no empt
 // page already: without it, the app fetched these files again and waited for them before rendering.
 const STYLESHEET =
   /<link rel="stylesheet"(?: crossorigin)? href="\/([^"]+\.css)"(?: data-shells="([^"]*)")?>/g;
-const withShells = (...paths) =>
-  template
-    .replace(STYLESHEET, (_m, file, shells) => {
-      if (shells !== undefined && !shells.split(' ').some((s) => paths.includes(s))) return '';
+const withShells = (shells) => {
+  const paths = Object.keys(shells);
+  return template
+    .replace(STYLESHEET, (_m, file, forShells) => {
+      if (forShells !== undefined && !forShells.split(' ').some((s) => paths.includes(s))) return '';
       const css = readFileSync(join(dist, file), 'utf8').replaceAll('</style', '<\\/style');
       return `<style>${css}</style><link rel="stylesheet" href="/${file}" disabled>`;
     })
     .replace(
       EMPTY_ROOT,
-      `<div id="lm-shell">${paths.map((p) => `<div data-shell="${p}">${render(p)}</div>`).join('')}</div>${EMPTY_ROOT}`,
+      `<div id="lm-shell">${paths.map((p) => `<div data-shell="${p}">${shells[p]}</div>`).join('')}</div>${EMPTY_ROOT}`,
     );
+};
 
-writeFileSync(join(dist, 'index.html'), withShells('/', '/fill-information'));
-writeFileSync(join(dist, 'login.html'), withShells('/login'));
-rmSync(ssr, { recursive: true, force: true });
-console.log('pre-rendered / and /fill-information (index.html), /login (login.html)');
+writeFileSync(
+  join(dist, 'index.html'),
+  withShells({ '/': render('/'), '/fill-information': render('/fill-information') }),
+);
+writeFileSync(join(dist, 'login.html'), withShells({ '/login': render('/login') }));
+
+// The authorise page's template: boot.js shows the shell of the path <html data-ssr> names. The
+// rendered page is inert until the app replaces it (a tick there would be lost in the hand-over).
+const HTML_TAG = '<html lang="zh-CN">';
+const authorize = withShells({ [AUTHORIZE_PATH]: SSR_SLOT })
+  .replace(HTML_TAG, `<html lang="zh-CN" data-ssr="${AUTHORIZE_PATH}">`)
+  .replace(`<div data-shell="${AUTHORIZE_PATH}">`, `<div data-shell="${AUTHORIZE_PATH}" inert>`);
+if (!authorize.includes('data-ssr=') || authorize.split(SSR_SLOT).length !== 2) {
+  throw new Error('dist-ssr/authorize.html: the template lacks data-ssr or has not exactly one slot');
+}
+writeFileSync(join(ssr, 'authorize.html'), authorize);
+console.log(
+  'pre-rendered / and /fill-information (index.html), /login (login.html); template dist-ssr/authorize.html',
+);

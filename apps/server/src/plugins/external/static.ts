@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import { ErrorCode, errorCatalogue } from '@lm/shared/errors';
 import fp from 'fastify-plugin';
+import { encodePage, loadWebPageRenderer, type WebPageRenderer } from '../../lib/web-ssr.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const WEB_DIST_DEFAULT = resolve(here, '../../../../web/dist');
@@ -22,6 +23,18 @@ export default fp(
     const hasAdmin = existsSync(resolve(adminDir, 'index.html'));
     if (!hasWeb) app.log.warn({ webDir }, 'web app not built (npm run build:ui); / answers 404');
     if (!hasAdmin) app.log.warn({ adminDir }, 'console not built (npm run build:ui); /admin answers 404');
+    // The authorise page of a re-match link is rendered here (ADR 017); without the render build,
+    // index.html serves it and the app renders it.
+    let renderer: WebPageRenderer | null = null;
+    if (hasWeb) {
+      try {
+        renderer = await loadWebPageRenderer(webDir);
+      } catch (err) {
+        app.log.error({ err }, 'the H5 render build is unusable; the authorise page is rendered by the app');
+      }
+      if (!renderer)
+        app.log.warn({ webDir }, 'no H5 render build (apps/web/dist-ssr): pages render in the browser');
+    }
 
     const setHeaders = (reply: { header(k: string, v: string): unknown }, path: string) => {
       reply.header(
@@ -66,6 +79,25 @@ export default fp(
           existsSync(resolve(webDir, 'login.html'))
         ) {
           return reply.header('cache-control', 'no-cache').sendFile('login.html', webDir);
+        }
+        const query = req.url.slice(path.length);
+        if (renderer && path.replace(/\/+$/, '') === renderer.path && query.length > 1) {
+          let html: string | null = null;
+          try {
+            html = renderer.render(query);
+          } catch (err) {
+            // The app renders the page from the same link (and shows what it makes of it).
+            req.log.warn({ err }, 'server render of the authorise page failed; serving index.html');
+          }
+          if (html !== null) {
+            const { body, encoding } = encodePage(html, req.headers['accept-encoding']);
+            if (encoding) reply.header('content-encoding', encoding);
+            return reply
+              .header('cache-control', 'no-cache')
+              .header('vary', 'accept-encoding')
+              .type('text/html; charset=utf-8')
+              .send(body);
+          }
         }
         if (!hasExt && !path.startsWith('/admin') && hasWeb) {
           return reply.header('cache-control', 'no-cache').sendFile('index.html', webDir);
