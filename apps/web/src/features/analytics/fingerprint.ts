@@ -14,6 +14,22 @@ import { storage } from '@/lib/storage';
 /** Start the computation this long after load when nobody has interacted yet. */
 export const FINGERPRINT_IDLE_DELAY_MS = 3000;
 
+/**
+ * Built-in sources left out:
+ * - domBlockers: on mobile Safari/Android it probes ad-blocker filters by creating elements with
+ *   inline event-handler attributes, which our CSP (script-src-attr 'none') blocks and reports as
+ *   console errors.
+ * - fonts, fontPreferences: they measure text in ~60 fonts, one layout-bound task of 250–290 ms and
+ *   85 ms at phone speed (most of the whole computation), for little on phones, whose fonts are
+ *   those of their OS version (ADR 018).
+ */
+export const EXCLUDED_SOURCES: readonly string[] = ['domBlockers', 'fonts', 'fontPreferences'];
+
+/** The sources computed, in the library's order. */
+export function fingerprintSourceNames(all: readonly string[]): string[] {
+  return all.filter((name) => !EXCLUDED_SOURCES.includes(name));
+}
+
 let pending: Promise<string> | null = null;
 const waiters = new Set<(id: string) => void>();
 
@@ -23,12 +39,16 @@ export function loadFingerprint(): Promise<string> {
   if (stored) return Promise.resolve(stored);
   pending ??= import('@fingerprintjs/fingerprintjs')
     .then(async ({ hashComponents, loadSources, prepareForSources, sources }) => {
-      // Every built-in source except domBlockers: on mobile Safari/Android it probes ad-blocker
-      // filters by creating elements with inline event-handler attributes, which our CSP
-      // (script-src-attr 'none') blocks and reports as console errors.
       await prepareForSources();
-      const getComponents = loadSources(sources, { debug: false }, ['domBlockers'] as const);
-      const visitorId = hashComponents(await getComponents());
+      // One source per task, in the library's order (the hash depends on it): together they were
+      // one 280–530 ms task on a phone-speed CPU (Chromium at 4× slowdown), which froze taps.
+      const components: Record<string, unknown> = {};
+      for (const name of fingerprintSourceNames(Object.keys(sources))) {
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        const one = { [name]: sources[name as keyof typeof sources] } as unknown as typeof sources;
+        Object.assign(components, await loadSources(one, { debug: false }, [])());
+      }
+      const visitorId = hashComponents(components as Awaited<ReturnType<ReturnType<typeof loadSources>>>);
       storage.set(STORAGE_KEYS.visitorId, visitorId);
       return visitorId;
     })
