@@ -248,7 +248,22 @@ async function loggedInProfile(url, person) {
   return { dir, keys };
 }
 
+/**
+ * Lighthouse 12 with this Chromium now and then loses the trace's navigation start (NO_NAVSTART,
+ * "Please run Lighthouse again"): such a run measured nothing and is run again (twice at most).
+ */
 function lighthouse(url, method, profile, outDir, name) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return lighthouseOnce(url, method, profile, outDir, name);
+    } catch (error) {
+      if (!error.noNavStart || attempt === 3) throw error;
+      console.error(`${name}: no navigation start in the trace; run again (${attempt + 1}/3)`);
+    }
+  }
+}
+
+function lighthouseOnce(url, method, profile, outDir, name) {
   const out = join(outDir, `${name}.json`);
   const args = [
     '--yes',
@@ -286,7 +301,11 @@ function lighthouse(url, method, profile, outDir, name) {
       .filter((l) => l.trim() && !l.startsWith('npm warn'))
       .join('\n');
     if (stderr) console.error(stderr);
-    if (run.status !== 0) throw new Error(`${name}: Lighthouse exited with ${run.status ?? run.signal}`);
+    if (run.status !== 0) {
+      const error = new Error(`${name}: Lighthouse exited with ${run.status ?? run.signal}`);
+      error.noNavStart = stderr.includes('NO_NAVSTART');
+      throw error;
+    }
   } finally {
     if (runProfile) rmSync(runProfile, { recursive: true, force: true });
   }
