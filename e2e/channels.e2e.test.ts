@@ -1,26 +1,16 @@
 import { AGREEMENT_PAGES, THEMES, type ThemeName } from '@lm/shared/channel';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launch, phonePage, shot, unexpectedErrors } from './browser.ts';
-import { type RunningServer, startServer } from './server.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { phonePage, shot, unexpectedErrors } from './browser.ts';
+import { useServerAndBrowser } from './harness.ts';
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const e2e = useServerAndBrowser();
 
 let phoneSeq = Number(String(Date.now()).slice(-7));
 const newPhone = () => `15${String(++phoneSeq).padStart(9, '0')}`;
 
 async function outboxCode(phone: string): Promise<string> {
-  const res = await fetch(`${server.url}/api/dev/sms-outbox?phone=${phone}`);
+  const res = await fetch(`${e2e.server.url}/api/dev/sms-outbox?phone=${phone}`);
   const body = (await res.json()) as { data: { code: string }[] };
   return body.data[0]!.code;
 }
@@ -44,7 +34,7 @@ async function primaryColour(page: Page): Promise<string> {
 
 /** Logs in on /login with the code from the dev outbox; the channel is already stored. */
 async function login(page: Page, phone = newPhone()) {
-  await page.goto(`${server.url}/login`);
+  await page.goto(`${e2e.server.url}/login`);
   await page.getByPlaceholder('请输入手机号').fill(phone);
   await page.getByText('获取验证码').click();
   await expect.poll(() => page.getByText('验证码已发送').count(), { timeout: 10_000 }).toBeGreaterThan(0);
@@ -91,13 +81,13 @@ const journeys: { code: string; theme: ThemeName; lands: RegExp; title: string }
 describe('channels in Chromium', () => {
   for (const j of journeys) {
     it(`${j.code}: ${j.title}`, async () => {
-      const { page, errors } = await phonePage(browser);
+      const { page, errors } = await phonePage(e2e.browser);
       const config = (await (
-        await fetch(`${server.url}/api/adChannel/h5Config?adChannelCode=${j.code}`)
+        await fetch(`${e2e.server.url}/api/adChannel/h5Config?adChannelCode=${j.code}`)
       ).json()) as {
         data: { theme: ThemeName; themeColor: string };
       };
-      await page.goto(`${server.url}/?adChannelCode=${j.code}`);
+      await page.goto(`${e2e.server.url}/?adChannelCode=${j.code}`);
       await page.waitForLoadState('networkidle');
       expect(await primaryColour(page)).toBe(hexToRgb(config.data.themeColor));
       await shot(page, `landing-${j.code}`);
@@ -111,11 +101,11 @@ describe('channels in Chromium', () => {
   it('each skin channel paints its own colour', async () => {
     for (const n of [8, 12, 16, 20, 23]) {
       const code = `demo-skin${n}`;
-      const res = await fetch(`${server.url}/api/adChannel/h5Config?adChannelCode=${code}`);
+      const res = await fetch(`${e2e.server.url}/api/adChannel/h5Config?adChannelCode=${code}`);
       const { data } = (await res.json()) as { data: { theme: ThemeName; skin: number } };
       expect(data.skin).toBe(n);
-      const { page } = await phonePage(browser);
-      await page.goto(`${server.url}/?adChannelCode=${code}`);
+      const { page } = await phonePage(e2e.browser);
+      await page.goto(`${e2e.server.url}/?adChannelCode=${code}`);
       await page.waitForLoadState('networkidle');
       expect(await primaryColour(page)).toBe(hexToRgb(THEMES[data.theme].primary));
       await shot(page, `landing-${code}`);
@@ -124,28 +114,28 @@ describe('channels in Chromium', () => {
   });
 
   it('demo-location: an excluded city with link type 2 reports the device and goes to registration success', async () => {
-    const { page, context } = await phonePage(browser);
-    await context.grantPermissions(['geolocation'], { origin: server.url });
+    const { page, context } = await phonePage(e2e.browser);
+    await context.grantPermissions(['geolocation'], { origin: e2e.server.url });
     await context.setGeolocation({ latitude: 39.9042, longitude: 116.4074 }); // Beijing, excluded by the channel
-    await page.goto(`${server.url}/?adChannelCode=demo-location`);
+    await page.goto(`${e2e.server.url}/?adChannelCode=demo-location`);
     await login(page);
     await page.waitForURL(/\/register\/success/, { timeout: 20_000 });
     await shot(page, 'after-login-demo-location');
   });
 
   it('exchanges a route code once a day and caches it in ROUTE_CODE_MAP', async () => {
-    const { page } = await phonePage(browser);
+    const { page } = await phonePage(e2e.browser);
     let exchanges = 0;
     page.on('request', (r) => {
       if (r.url().includes('/api/adChannel/exchange/adChannelCode')) exchanges++;
     });
-    await page.goto(`${server.url}/?adRouteCode=r-fenqile`);
+    await page.goto(`${e2e.server.url}/?adRouteCode=r-fenqile`);
     await page.waitForLoadState('networkidle');
     expect(await page.evaluate(() => localStorage.getItem('ad_channel_code'))).toBe('demo-fenqile');
     const map = JSON.parse((await page.evaluate(() => localStorage.getItem('ROUTE_CODE_MAP'))) ?? '{}');
     const today = new Date(Date.now() + 8 * 3600_000).toISOString().slice(0, 10);
     expect(map['r-fenqile']).toMatchObject({ channelCode: 'demo-fenqile', expire: today });
-    await page.goto(`${server.url}/?adRouteCode=r-fenqile`);
+    await page.goto(`${e2e.server.url}/?adRouteCode=r-fenqile`);
     await page.waitForLoadState('networkidle');
     expect(exchanges).toBe(1);
     // An entry of an earlier day is exchanged again.
@@ -154,14 +144,14 @@ describe('channels in Chromium', () => {
       m['r-fenqile'].expire = '2000-01-01';
       localStorage.setItem('ROUTE_CODE_MAP', JSON.stringify(m));
     });
-    await page.goto(`${server.url}/?adRouteCode=r-fenqile`);
+    await page.goto(`${e2e.server.url}/?adRouteCode=r-fenqile`);
     await page.waitForLoadState('networkidle');
     expect(exchanges).toBe(2);
   });
 
   it('follows a route code plan target URL', async () => {
-    const { page } = await phonePage(browser);
-    await page.goto(`${server.url}/?adRouteCode=r-plan`);
+    const { page } = await phonePage(e2e.browser);
+    await page.goto(`${e2e.server.url}/?adRouteCode=r-plan`);
     await page.waitForURL(/from=plan/, { timeout: 10_000 });
   });
 
@@ -217,11 +207,11 @@ describe('channels in Chromium', () => {
       '/credit-process/credit-application-form?coverStatus=1',
       ...AGREEMENT_PAGES.map((a) => `/${a.key}`),
     ];
-    const { page, errors } = await phonePage(browser);
+    const { page, errors } = await phonePage(e2e.browser);
     const failures: string[] = [];
     for (const route of routes) {
       errors.length = 0;
-      await page.goto(`${server.url}${route}`);
+      await page.goto(`${e2e.server.url}${route}`);
       await page.waitForLoadState('networkidle');
       const text = await page.evaluate(() => document.body.innerText);
       if (text.includes('页面不存在')) failures.push(`${route}: not found page`);

@@ -1,21 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launch, phonePage, SCREENSHOT_DIR, unexpectedErrors } from './browser.ts';
-import { type RunningServer, startServer } from './server.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { phonePage, SCREENSHOT_DIR, unexpectedErrors } from './browser.ts';
+import { useServerAndBrowser } from './harness.ts';
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const e2e = useServerAndBrowser();
 
 /** The seeded banner for every channel (apps/server/src/modules/site/seed.ts). */
 const TITLE = '新人专享：完善资料，多家持牌机构一次比选';
@@ -57,13 +47,13 @@ const namesBanner = (e: LcpEntry) => e.url.includes(IMAGE) || e.alt === TITLE;
 
 /** `/` with the app in place of the pre-render (the real login form is there). */
 async function openLanding(page: Page) {
-  await page.goto(`${server.url}/`, { waitUntil: 'load' });
+  await page.goto(`${e2e.server.url}/`, { waitUntil: 'load' });
   await page.getByPlaceholder('请输入手机号').waitFor();
 }
 
 describe('home dialog banner (docs/decisions/016)', () => {
   it('is loaded after the first paint but shown at the first scroll, never over the login form', async () => {
-    const { page, context, errors } = await phonePage(browser);
+    const { page, context, errors } = await phonePage(e2e.browser);
     const requests: string[] = [];
     page.on('request', (r) => requests.push(new URL(r.url()).pathname));
     await openLanding(page);
@@ -78,7 +68,7 @@ describe('home dialog banner (docs/decisions/016)', () => {
     expect(before.filter(namesBanner), JSON.stringify(before)).toEqual([]);
 
     // 2. A tap in the login card and typing do not open it, nor does a scroll while the phone field has
-    //    the focus (the keyboard and the browser move the page while typing).
+    //    the focus (the keyboard and the e2e.browser move the page while typing).
     const phone = page.getByPlaceholder('请输入手机号');
     await phone.tap();
     await page.keyboard.type('13800138000');
@@ -131,7 +121,7 @@ describe('home dialog banner (docs/decisions/016)', () => {
   });
 
   it('opens at a tap outside the login card (even one before it is ready) and leads to its target', async () => {
-    const { page, context, errors } = await phonePage(browser);
+    const { page, context, errors } = await phonePage(e2e.browser);
     await openLanding(page);
     // At once: the dialog's chunk, banner and picture are still to come (1.2 s after the first paint).
     await page.getByRole('heading', { level: 1 }).tap();

@@ -1,9 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page, Response } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launch, phonePage, unexpectedErrors } from './browser.ts';
-import { type RunningServer, startServer } from './server.ts';
+import type { Page, Response } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { phonePage, unexpectedErrors } from './browser.ts';
+import { useServerAndBrowser } from './harness.ts';
 
 /**
  * Whole journeys per flow (issue 4): landing → login (code from the dev outbox) → application form →
@@ -12,17 +12,7 @@ import { type RunningServer, startServer } from './server.ts';
  * (default /tmp/shots).
  */
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const e2e = useServerAndBrowser();
 
 const SHOTS_DIR = process.env.SHOTS_DIR ?? '/tmp/shots';
 
@@ -37,7 +27,7 @@ let phoneSeq = Number(String(Date.now()).slice(-7));
 const newPhone = () => `18${String(++phoneSeq).padStart(9, '0')}`;
 
 async function outboxCode(phone: string): Promise<string> {
-  const res = await fetch(`${server.url}/api/dev/sms-outbox?phone=${phone}`);
+  const res = await fetch(`${e2e.server.url}/api/dev/sms-outbox?phone=${phone}`);
   const body = (await res.json()) as { data: { code: string }[] };
   return body.data[0]!.code;
 }
@@ -197,9 +187,9 @@ async function matchOf(res: Response): Promise<{ match: Match; offers: Offer[] }
 }
 
 async function landAndLogin(page: Page, code: string) {
-  await page.goto(`${server.url}/?adChannelCode=${code}`);
+  await page.goto(`${e2e.server.url}/?adChannelCode=${code}`);
   await page.waitForLoadState('networkidle');
-  await page.goto(`${server.url}/login`);
+  await page.goto(`${e2e.server.url}/login`);
   const phone = newPhone();
   await page.getByPlaceholder('请输入手机号').fill(phone);
   await page.getByText('获取验证码').click();
@@ -277,7 +267,7 @@ async function expectConsents(page: Page, offers: Offer[], keep: string[]) {
   const token = await page.evaluate(() => localStorage.getItem('TOKEN'));
   expect(token).toBeTruthy();
   for (const o of offers) {
-    const res = await fetch(`${server.url}/api/user/info/protocol2/getContent?productId=${o.id}`, {
+    const res = await fetch(`${e2e.server.url}/api/user/info/protocol2/getContent?productId=${o.id}`, {
       headers: { accessToken: token! },
     });
     const body = (await res.json()) as { code: number; data: { content: string; textHash: string } | null };
@@ -301,7 +291,7 @@ async function expectResult(page: Page, route: RegExp, consentedNames: string[],
 
 describe('journeys per flow in Chromium (form → match → per-lender consent → result)', () => {
   it('default flow (demo): form, waiting, common-authorize, one lender consented', async () => {
-    const { page, errors } = await phonePage(browser);
+    const { page, errors } = await phonePage(e2e.browser);
     await landAndLogin(page, 'demo');
     await page.waitForURL(/\/fill-information(\?|$)/, { timeout: 15_000 });
     const { match, offers } = await matchOf(
@@ -331,7 +321,7 @@ describe('journeys per flow in Chromium (form → match → per-lender consent �
   });
 
   it('fenqile (demo-fenqile): form and consent on /new-fill-information, two lenders', async () => {
-    const { page, errors } = await phonePage(browser);
+    const { page, errors } = await phonePage(e2e.browser);
     await landAndLogin(page, 'demo-fenqile');
     await page.waitForURL(/\/new-fill-information/, { timeout: 15_000 });
     const { offers } = await matchOf(await fillAndSubmit(page, GUANGZHOU, { shotName: 'fenqile-form' }));
@@ -349,7 +339,7 @@ describe('journeys per flow in Chromium (form → match → per-lender consent �
   });
 
   it('formprocess3 (demo-formprocess3): loading, three-step form, authorize-page-three, success-page', async () => {
-    const { page, errors } = await phonePage(browser);
+    const { page, errors } = await phonePage(e2e.browser);
     await landAndLogin(page, 'demo-formprocess3');
     await page.waitForURL(/\/fill-information-three(\?|$)/, { timeout: 20_000 });
     const { offers } = await matchOf(
@@ -369,7 +359,7 @@ describe('journeys per flow in Chromium (form → match → per-lender consent �
   });
 
   it('formprocess4 (demo-formprocess4): an H5-redirect lender continues on its own page in /inline-page', async () => {
-    const { page, errors, context } = await phonePage(browser);
+    const { page, errors, context } = await phonePage(e2e.browser);
     // The demo lenders' hosts do not exist: answer for them (the CSP frames https pages).
     await context.route('https://partner-*.example.com/**', (route) =>
       route.fulfill({
@@ -413,14 +403,14 @@ describe('journeys per flow in Chromium (form → match → per-lender consent �
     await snap(page, 'formprocess4-inline');
     // Another page of the same host, not named by the server, stays refused.
     await page.goto(
-      `${server.url}/inline-page?url=${encodeURIComponent('https://partner-e.example.com/other')}`,
+      `${e2e.server.url}/inline-page?url=${encodeURIComponent('https://partner-e.example.com/other')}`,
     );
     await page.getByText('已拦截').waitFor();
     expect(unexpectedErrors(errors)).toEqual([]);
   });
 
   it('Haier (demo-haier): pre-selected answers shown for confirmation, name/ID/city typed, autoForm on submit', async () => {
-    const { page, errors } = await phonePage(browser);
+    const { page, errors } = await phonePage(e2e.browser);
     await landAndLogin(page, 'demo-haier');
     await page.waitForURL(/\/fill-information\/waiting-result/, { timeout: 15_000 });
     await snap(page, 'haier-waiting');
@@ -459,7 +449,7 @@ describe('journeys per flow in Chromium (form → match → per-lender consent �
   });
 
   it('APPLY_STATUS_MODAL: sold out → alert then the result page; already registered → confirm then the lender page', async () => {
-    const { page, errors, context } = await phonePage(browser);
+    const { page, errors, context } = await phonePage(e2e.browser);
     await context.route('https://partner-*.example.com/**', (route) =>
       route.fulfill({
         contentType: 'text/html; charset=utf-8',
@@ -467,7 +457,7 @@ describe('journeys per flow in Chromium (form → match → per-lender consent �
       }),
     );
     // The demo seed produces neither answer (no cap is reached; no duplicate-checked lender has a page of
-    // its own), so the server's real answer to the save is rewritten in the browser into the shapes its
+    // its own), so the server's real answer to the save is rewritten in the e2e.browser into the shapes its
     // toMatchResult gives for them (apps/server/src/modules/matching/service.ts).
     let rewrite: (matchId: number) => Record<string, unknown> = () => ({});
     await page.route('**/api/user/info/save', async (route) => {
@@ -493,7 +483,7 @@ describe('journeys per flow in Chromium (form → match → per-lender consent �
 
     const target = 'https://partner-a.example.com/apply?from=lm';
     rewrite = (matchId) => ({ ...empty, matchId, applyStatus: 2, thirdpartyTargetUrl: target });
-    await page.goto(`${server.url}/fill-information`);
+    await page.goto(`${e2e.server.url}/fill-information`);
     await fillAndSubmit(page, GUANGZHOU, { shotName: 'modal-form-again' });
     await page
       .locator('.adm-dialog')
@@ -509,7 +499,7 @@ describe('journeys per flow in Chromium (form → match → per-lender consent �
   });
 
   it('second authorisation (demo-skin8): a second match (directMatchType 3) offers more lenders', async () => {
-    const { page, errors } = await phonePage(browser);
+    const { page, errors } = await phonePage(e2e.browser);
     const matches: unknown[] = [];
     page.on('request', (r) => {
       if (r.url().endsWith('/api/user/info/direct/match')) matches.push(r.postDataJSON());

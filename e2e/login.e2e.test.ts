@@ -1,48 +1,38 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launch, phonePage, shot, unexpectedErrors } from './browser.ts';
-import { type RunningServer, runCli, startServer } from './server.ts';
+import { describe, expect, it } from 'vitest';
+import { phonePage, shot, unexpectedErrors } from './browser.ts';
+import { useServerAndBrowser } from './harness.ts';
+import { runCli, startServer } from './server.ts';
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const e2e = useServerAndBrowser();
 
 async function outboxCode(phone: string): Promise<string> {
-  const res = await fetch(`${server.url}/api/dev/sms-outbox?phone=${phone}`);
+  const res = await fetch(`${e2e.server.url}/api/dev/sms-outbox?phone=${phone}`);
   const body = (await res.json()) as { data: { code: string }[] };
   return body.data[0]!.code;
 }
 
 describe('H5 login journey in Chromium', () => {
   it('serves pre-rendered landing and login pages whose only inline script the CSP allows by hash', async () => {
-    const landing = await fetch(`${server.url}/`, { headers: { 'accept-encoding': 'br' } });
+    const landing = await fetch(`${e2e.server.url}/`, { headers: { 'accept-encoding': 'br' } });
     expect(landing.headers.get('content-type')).toContain('text/html');
     const html = await landing.text();
     expect(html).toContain('最高可借');
     expect(html).toContain('data-shell="/"');
     const csp = landing.headers.get('content-security-policy') ?? '';
     expect(csp).toMatch(/script-src 'self' 'sha256-[A-Za-z0-9+/=]+'/);
-    const login = await (await fetch(`${server.url}/getQuota?adChannelCode=demo`)).text();
+    const login = await (await fetch(`${e2e.server.url}/getQuota?adChannelCode=demo`)).text();
     expect(login).toContain('data-shell="/login"');
     expect(login).toContain('手机号登录');
     // Assets are sent pre-compressed. (The entry is named in the page's route loader.)
     const asset = /"(assets\/index-[^"]+\.js)"/.exec(html)?.[1];
     expect(asset).toBeDefined();
-    const js = await fetch(`${server.url}/${asset}`, { headers: { 'accept-encoding': 'br' } });
+    const js = await fetch(`${e2e.server.url}/${asset}`, { headers: { 'accept-encoding': 'br' } });
     expect(js.headers.get('content-encoding')).toBe('br');
   });
 
   it('validates, sends a code, logs in, shows the account, logs out', async () => {
-    const { page, errors } = await phonePage(browser);
-    await page.goto(`${server.url}/login?adChannelCode=demo`);
+    const { page, errors } = await phonePage(e2e.browser);
+    await page.goto(`${e2e.server.url}/login?adChannelCode=demo`);
     await page.getByRole('button', { name: /登录/ }).first().waitFor();
     await shot(page, 'web-login');
 
@@ -80,7 +70,7 @@ describe('H5 login journey in Chromium', () => {
 
     // The default flow sends a new person to the application form (spec §4).
     await page.waitForURL(/\/fill-information/, { timeout: 10_000 });
-    await page.goto(`${server.url}/my`);
+    await page.goto(`${e2e.server.url}/my`);
     const masked = `${phone.slice(0, 3)}****${phone.slice(7)}`;
     await page.getByText(masked).first().waitFor();
     await shot(page, 'web-my');
@@ -96,24 +86,24 @@ describe('H5 login journey in Chromium', () => {
   });
 
   it('sends a person whose session ended to /getQuota carrying the channel code', async () => {
-    const { page } = await phonePage(browser);
+    const { page } = await phonePage(e2e.browser);
     const phone = `136${String(Date.now()).slice(-8)}`;
-    await fetch(`${server.url}/api/login/sendPhoneVerifyCode`, {
+    await fetch(`${e2e.server.url}/api/login/sendPhoneVerifyCode`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ phone }),
     });
-    const res = await fetch(`${server.url}/api/login`, {
+    const res = await fetch(`${e2e.server.url}/api/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ phone, code: await outboxCode(phone) }),
     });
     const token = ((await res.json()) as { data: { token: string } }).data.token;
-    await page.goto(`${server.url}/login?adChannelCode=demo`);
+    await page.goto(`${e2e.server.url}/login?adChannelCode=demo`);
     await page.evaluate((t) => localStorage.setItem('TOKEN', t), token);
     // The session ends elsewhere (logout on another tab), then the page calls the API with it.
-    await fetch(`${server.url}/api/logout`, { method: 'POST', headers: { accessToken: token } });
-    await page.goto(`${server.url}/my`);
+    await fetch(`${e2e.server.url}/api/logout`, { method: 'POST', headers: { accessToken: token } });
+    await page.goto(`${e2e.server.url}/my`);
     await page.waitForURL(/\/getQuota\?adChannelCode=demo/, { timeout: 10_000 });
     await expect.poll(() => page.getByText('授权已过期，请重新登录').count()).toBeGreaterThan(0);
     await shot(page, 'web-session-expired');
@@ -123,7 +113,7 @@ describe('H5 login journey in Chromium', () => {
   it('serves the console at /admin and logs a staff member in', async () => {
     // The embedded database belongs to one process: create the staff member while the server is down.
     // SIGTERM finishes requests in flight and exits cleanly.
-    expect(await server.stop()).toBe(0);
+    expect(await e2e.server.stop()).toBe(0);
     const staffPhone = '13500000001';
     await runCli(
       [
@@ -138,14 +128,14 @@ describe('H5 login journey in Chromium', () => {
         'correct horse battery',
       ],
       {
-        DATA_DIR: server.dataDir,
+        DATA_DIR: e2e.server.dataDir,
       },
     );
-    server = await startServer({}, server.dataDir);
+    e2e.server = await startServer({}, e2e.server.dataDir);
 
-    const { page, errors } = await phonePage(browser);
+    const { page, errors } = await phonePage(e2e.browser);
     await page.setViewportSize({ width: 1280, height: 800 });
-    await page.goto(`${server.url}/admin/`);
+    await page.goto(`${e2e.server.url}/admin/`);
     await page.getByText('密码登录').first().waitFor();
     await shot(page, 'admin-login');
     await page
@@ -168,7 +158,7 @@ describe('H5 login journey in Chromium', () => {
       .poll(async () => (await page.getByText('operator').count()) + (await page.getByText('运营').count()))
       .toBeGreaterThan(0);
     await shot(page, 'admin-dashboard');
-    // The wrong password answers 401 (an expected failed request that the browser logs).
+    // The wrong password answers 401 (an expected failed request that the e2e.browser logs).
     expect(errors.filter((e) => !e.includes('401'))).toEqual([]);
   });
 });

@@ -3,11 +3,10 @@
  * {"rqResult":…}`) is rendered by the server, so a person who opens the link sees the offers before
  * the app's scripts have arrived; the app then takes the page over and the consent works as usual.
  */
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launch, phonePage, shot, unexpectedErrors } from './browser.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { phonePage, shot, unexpectedErrors } from './browser.ts';
+import { useServerAndBrowser } from './harness.ts';
 import { apiCall, DEMO_FORM, loginPerson, type Person, signIn } from './person.ts';
-import { type RunningServer, startServer } from './server.ts';
 
 interface Offer {
   id: string;
@@ -19,35 +18,28 @@ interface Match {
   mayAuthProductList?: Offer[];
 }
 
-let server: RunningServer;
-let browser: Browser;
+const e2e = useServerAndBrowser();
 let person: Person;
 let match: Match & Offer;
 
 beforeAll(async () => {
-  server = await startServer();
-  browser = await launch();
-  person = await loginPerson(server.url);
-  match = await apiCall<Match & Offer>(server.url, '/api/user/info/save', {
+  person = await loginPerson(e2e.server.url);
+  match = await apiCall<Match & Offer>(e2e.server.url, '/api/user/info/save', {
     token: person.token,
     body: DEMO_FORM,
   });
   expect(match.productName).toBeTruthy();
-}, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
 });
 
 const offers = () => [match, ...(match.mayAuthProductList ?? [])];
 const link = () =>
-  `${server.url}/fill-information/common-authorize?options=${encodeURIComponent(
+  `${e2e.server.url}/fill-information/common-authorize?options=${encodeURIComponent(
     JSON.stringify({ adChannelCode: 'demo', rqResult: match }),
   )}`;
 
 describe('a re-match link opened cold', () => {
   it('paints the offers without the app’s scripts, then the app takes over and the consent goes through', async () => {
-    const { page, context, errors } = await phonePage(browser);
+    const { page, context, errors } = await phonePage(e2e.browser);
     await signIn(context, person);
 
     // 1. No script of the app arrives: the server's page still shows every offer and its lender.
@@ -95,7 +87,7 @@ describe('a re-match link opened cold', () => {
   it('a link whose options carry no offer is the app’s page (from the tab’s stored match), never a server error', async () => {
     for (const options of ['{"rqResult":{}}', 'not json', '{"rqResult":[{"id":"<script>"}]}']) {
       const res = await fetch(
-        `${server.url}/fill-information/common-authorize?options=${encodeURIComponent(options)}`,
+        `${e2e.server.url}/fill-information/common-authorize?options=${encodeURIComponent(options)}`,
       );
       expect(res.status).toBe(200);
       const html = await res.text();
@@ -107,7 +99,7 @@ describe('a re-match link opened cold', () => {
   it('lender text in the link is shown as text, never run as markup', async () => {
     const hostile = { ...match, productName: '<img src=x onerror="window.__pwned=1">星河' };
     const res = await fetch(
-      `${server.url}/fill-information/common-authorize?options=${encodeURIComponent(
+      `${e2e.server.url}/fill-information/common-authorize?options=${encodeURIComponent(
         JSON.stringify({ rqResult: hostile }),
       )}`,
     );
