@@ -135,8 +135,9 @@ export async function startHello(cwd) {
 }
 
 /**
- * The demo application form (as apps/server/test/fixtures.ts FORM and e2e/person.ts DEMO_FORM): a
- * Shenzhen employee whom several seeded lenders match. Shared by the journey and web benchmarks.
+ * The demo application form: a Shenzhen employee whom several seeded lenders match. Shared by the journey
+ * and web benchmarks; a copy of apps/server/test/fixtures.ts FORM (which the e2e tests use too), as plain
+ * JavaScript run by node cannot import TypeScript.
  */
 export const DEMO_FORM = Object.freeze({
   adChannelCode: 'demo',

@@ -7,6 +7,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch, phonePage, shot } from './browser.ts';
+import { DEMO_FORM } from './person.ts';
 import { newDataDir, type RunningServer, runCli, startServer } from './server.ts';
 
 let server: RunningServer;
@@ -72,24 +73,7 @@ describe('console: people, reveal with a reason, audit log', () => {
       '/api/user/info/save',
       {
         token: login.token,
-        body: {
-          adChannelCode: 'demo',
-          isHuaWeiPhone: false,
-          applyLimit: 2,
-          job: 1,
-          payoffForm: 1,
-          socialSecurity: 2,
-          housingFund: 2,
-          insurance: 2,
-          houseProperty: 2,
-          carProperty: 1,
-          sesameCredit: 4,
-          creditInvestigation: 1,
-          realName: '王小明',
-          identity: '110101199003074514',
-          workCity: '深圳市',
-          workCityCode: '440300',
-        },
+        body: { ...DEMO_FORM, realName: '王小明' },
       },
     );
     const productIds = [...(match.id ? [match.id] : []), ...match.mayAuthProductList.map((p) => p.id)];

@@ -31,25 +31,8 @@ export async function apiCall<T>(baseUrl: string, path: string, init: ApiInit = 
   return body.data;
 }
 
-/** The demo application form: a Shenzhen employee several seeded lenders match. */
-export const DEMO_FORM = {
-  adChannelCode: 'demo',
-  isHuaWeiPhone: false,
-  applyLimit: 2,
-  job: 1,
-  payoffForm: 1,
-  socialSecurity: 2,
-  housingFund: 2,
-  insurance: 2,
-  houseProperty: 2,
-  carProperty: 1,
-  sesameCredit: 4,
-  creditInvestigation: 1,
-  realName: '张三',
-  identity: '110101199003074514',
-  workCity: '深圳市',
-  workCityCode: '440300',
-} as const;
+/** The demo application form: a Shenzhen employee several seeded lenders match (the API tests' form). */
+export { FORM as DEMO_FORM } from '../apps/server/test/fixtures.ts';
 
 export interface Person {
   token: string;
