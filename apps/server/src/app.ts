@@ -9,6 +9,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import type { Redis } from 'ioredis';
 import '@lm/shared'; // zh-CN validation messages
 import type { Env } from './config/env.ts';
+import { partnerSandboxBase, partnerSandboxOn } from './config/outbound.ts';
 import type { Database } from './db/client.ts';
 import { loggerOptions } from './lib/logger.ts';
 import analyticsRoutes from './modules/analytics/routes.ts';
@@ -134,11 +135,10 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     await seedDemoChannels(app.database.db);
     await (await import('./modules/content/service.ts')).seedDemoArticles(app.database.db);
     await (await import('./modules/site/seed.ts')).seedSiteDemo(app.database.db);
-    const sandbox = (config.PARTNER_SANDBOX ?? (config.NODE_ENV === 'development' ? 'on' : 'off')) === 'on';
     await seedDemoProducts(
       app.database.db,
       app.services.keys.ring,
-      sandbox ? (config.PARTNER_SANDBOX_URL ?? `http://127.0.0.1:${config.PORT}`) : undefined,
+      partnerSandboxOn(config) ? partnerSandboxBase(config) : undefined,
     );
   }
   if ((config.DELIVERY_WORKER ?? (config.NODE_ENV === 'test' ? 'off' : 'inline')) === 'inline') {

@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import type { Env } from './config/env.ts';
 import type { Keys } from './config/keys.ts';
 import type { Database } from './db/client.ts';
+import type { PartnerHttp } from './lib/partner-http.ts';
 import type { AnalyticsService } from './modules/analytics/service.ts';
 import type { AuthService, AuthUser } from './modules/auth/service.ts';
 import type { SmsCodes } from './modules/auth/sms-codes.ts';
@@ -41,6 +42,8 @@ export interface Services {
   privacy: PrivacyService;
   /** Uploads (local store or Aliyun OSS): `getObject(key)`, `keyFromUrl(url)`. */
   storage: StorageProvider;
+  /** The client for partner calls and its outbound policy (ADR 019). */
+  partnerHttp: PartnerHttp;
   phoneIndex(phone: string): string;
 }
 

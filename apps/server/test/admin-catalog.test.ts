@@ -139,9 +139,16 @@ const SAMPLE = {
 };
 
 beforeAll(async () => {
-  ctx = await createTestApp({ env: { DELIVERY_TIMEOUT_MS: '500', DELIVERY_BACKOFF_BASE_MS: '10' } });
   partner = new LocalPartner((path) => secrets.get(path.split('/')[1] ?? '') ?? 'unknown');
   await partner.start();
+  ctx = await createTestApp({
+    env: { DELIVERY_TIMEOUT_MS: '500', DELIVERY_BACKOFF_BASE_MS: '10', PARTNER_TEST_ORIGINS: partner.url },
+  });
+  // No test depends on real DNS: the lenders' example names resolve to a public address.
+  ctx.app.services.partnerHttp.policy.resolve = async (host) => {
+    if (host.endsWith('.example.org') || host.endsWith('.example.com')) return ['93.184.215.14'];
+    throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
+  };
   for (const p of DEMO_PARTNERS) {
     await db()
       .update(partners)
@@ -198,7 +205,7 @@ describe(`console: partners (${BACKEND})`, () => {
     expect(body(dup).msg).toContain('已存在');
   });
 
-  it('validates: https endpoints only (http for localhost outside production), hostnames, phone', async () => {
+  it('validates: public https endpoints only (http for allow-listed local lenders outside production), hostnames, phone', async () => {
     const bad = async (patch: object) => {
       const res = await call('operator', 'POST', '/api/admin/partners', {
         ...newPartner,
@@ -212,10 +219,12 @@ describe(`console: partners (${BACKEND})`, () => {
     expect(await bad({ allowedHosts: ['https://lender.example.org/'] })).toContain('域名格式不正确');
     expect(await bad({ contactPhone: '12345' })).toContain('联系电话');
     expect(await bad({ legalName: '' })).toContain('法定名称');
+    // Any loopback is not enough (it was until issue 15): only the exact allow-listed origin.
+    expect(await bad({ apiEndpoint: 'http://127.0.0.1:9999/leads' })).toContain('https');
     const local = await call('operator', 'POST', '/api/admin/partners', {
       ...newPartner,
       code: 'local-lender',
-      apiEndpoint: 'http://127.0.0.1:9999/leads',
+      apiEndpoint: `${partner.url}/leads`,
     });
     expect(local.statusCode, local.body).toBe(200);
   });

@@ -45,8 +45,11 @@ const staffAs = (role: TestStaffRole, name: string) =>
   staffLogin(ctx.app, role, { name, password: PASSWORD });
 
 beforeAll(async () => {
+  partner = new LocalPartner(secretOfPath, (a) => script(a));
+  await partner.start();
   ctx = await createTestApp({
     env: {
+      PARTNER_TEST_ORIGINS: partner.url,
       LOG_LEVEL: 'trace',
       DELIVERY_TIMEOUT_MS: '3000',
       DELIVERY_BACKOFF_BASE_MS: '10',
@@ -56,8 +59,6 @@ beforeAll(async () => {
     },
     logStream: { write: (line: string) => void logLines.push(line) },
   });
-  partner = new LocalPartner(secretOfPath, (a) => script(a));
-  await partner.start();
   for (const p of DEMO_PARTNERS) {
     await ctx.app.database.db
       .update(partners)
@@ -278,8 +279,15 @@ describe(`console: dead letters (${BACKEND})`, () => {
       [1, 'retry'],
       [2, 'dead'],
     ]);
-    expect(detailBefore.attemptList[1]).toMatchObject({ httpStatus: 503, error: 'HTTP 503' });
-    expect(detailBefore.attemptList[1]!.response).toContain('try later');
+    // An operator sees the outcome and the status; why it failed is for administrators (ADR 019).
+    expect(detailBefore.attemptList[1]).toMatchObject({ httpStatus: 503, error: null });
+    const asAdmin = body<AdminLeadDetail>(await get(`/api/admin/leads/${lead!.id}`, tokens.admin)).data;
+    expect(asAdmin.attemptList[1]).toMatchObject({ httpStatus: 503, error: 'HTTP 503' });
+    // The partner's answer ({"error":"try later"}) is stored nowhere and shown to nobody.
+    for (const d of [detailBefore, asAdmin]) {
+      expect(JSON.stringify(d.attemptList)).not.toContain('try later');
+      expect(d.attemptList[1]).not.toHaveProperty('response');
+    }
 
     const res = await postAs(`/api/admin/leads/${lead!.id}/retry`, {});
     expect(res.statusCode, res.body).toBe(200);

@@ -22,15 +22,17 @@ const slow = new LocalPartner(secretOfPath, () => ({ hangMs: HANG_MS, thenStatus
 const healthy = new LocalPartner(secretOfPath, () => ({ status: 200 }));
 
 beforeAll(async () => {
+  await slow.start();
+  await healthy.start();
   ctx = await createTestApp({
     env: {
       DELIVERY_TIMEOUT_MS: '20000',
       DELIVERY_PARTNER_CONCURRENCY: String(PER_PARTNER),
       PARTNER_SANDBOX: 'on',
+      // The two local lenders on the loopback: allowed by their exact origins (ADR 019).
+      PARTNER_TEST_ORIGINS: `${slow.url},${healthy.url}`,
     },
   });
-  await slow.start();
-  await healthy.start();
 });
 afterAll(async () => {
   await ctx?.app.services.delivery.stop();

@@ -3,6 +3,7 @@ import { eq, inArray } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { consents, leadAttempts, leads, partners, sandboxPartnerLeads } from '../src/db/schema.ts';
 import { decryptField } from '../src/lib/crypto.ts';
+import type { PartnerClient } from '../src/lib/partner-http.ts';
 import { phoneHash, sign } from '../src/modules/delivery/signing.ts';
 import { DEMO_PARTNERS } from '../src/modules/products/seed.ts';
 import { consentToApiOffers, FORM } from './fixtures.ts';
@@ -18,6 +19,8 @@ let partner: LocalPartner | null = null;
 let script: (attempt: number) => PartnerStep = () => ({ status: 200 });
 
 beforeAll(async () => {
+  partner = new LocalPartner(secretOfPath, (a) => script(a));
+  await partner.start();
   ctx = await createTestApp({
     env: {
       DELIVERY_TIMEOUT_MS: '300',
@@ -25,10 +28,10 @@ beforeAll(async () => {
       DELIVERY_BACKOFF_MAX_MS: '40',
       DELIVERY_MAX_ATTEMPTS: '4',
       PARTNER_SANDBOX: 'on',
+      // The local lender on the loopback: allowed by its exact origin (ADR 019).
+      PARTNER_TEST_ORIGINS: partner.url,
     },
   });
-  partner = new LocalPartner(secretOfPath, (a) => script(a));
-  await partner.start();
   for (const p of DEMO_PARTNERS) {
     await ctx.app.database.db
       .update(partners)
@@ -142,6 +145,7 @@ describe(`lead delivery (${BACKEND})`, () => {
       ring: ctx.app.services.keys.ring,
       log: ctx.app.log,
       config: deliveryConfig(ctx.app.config),
+      http: ctx.app.services.partnerHttp,
     });
     const keys = (await db().select().from(leads).where(inArray(leads.id, leadIds))).map(
       (l) => l.idempotencyKey,
@@ -268,17 +272,20 @@ describe(`partner callbacks and the sandbox (${BACKEND})`, () => {
         body: {},
       });
     // Point this lender's pre-check at the sandbox through the app itself.
-    const fetchViaInject: typeof fetch = async (input, init) => {
-      const res = await ctx.app.inject({
-        method: 'POST',
-        url: new URL(String(input)).pathname,
-        payload: String(init?.body),
-        headers: { 'content-type': 'application/json' },
-      });
-      return new Response(res.body, { status: res.statusCode });
+    const viaInject: PartnerClient = {
+      post: async (url, init) => {
+        const res = await ctx.app.inject({
+          method: 'POST',
+          url: new URL(url).pathname,
+          payload: init.body,
+          headers: { 'content-type': 'application/json' },
+        });
+        return { status: res.statusCode, text: res.body };
+      },
     };
-    const matching = ctx.app.services.matching as unknown as { d: { fetch?: typeof fetch } };
-    matching.d.fetch = fetchViaInject;
+    const matching = ctx.app.services.matching as unknown as { d: { http: PartnerClient } };
+    const http = matching.d.http;
+    matching.d.http = viaInject;
     await db()
       .update(partners)
       .set({ dupCheckEndpoint: `http://sandbox.local/api/dev/partner-sandbox/${p!.code}/dup-check` })
@@ -299,7 +306,7 @@ describe(`partner callbacks and the sandbox (${BACKEND})`, () => {
       expect(lenders).not.toContain(apiOffer!.lender.legalName);
     } finally {
       await db().update(partners).set({ dupCheckEndpoint: null }).where(eq(partners.code, p!.code));
-      delete matching.d.fetch;
+      matching.d.http = http;
       ctx.app.services.matching.invalidateCatalog();
     }
   });

@@ -75,17 +75,6 @@ beforeAll(async () => {
     PICKED.map((p) => p.kind),
     'five demo lenders with an API-mode product',
   ).toEqual([...KINDS]);
-  ctx = await createTestApp({
-    env: {
-      DELIVERY_TIMEOUT_MS: String(TIMEOUT_MS),
-      DELIVERY_BACKOFF_BASE_MS: String(BASE_MS),
-      DELIVERY_BACKOFF_MAX_MS: String(BASE_MS * 16),
-      DELIVERY_MAX_ATTEMPTS: String(MAX_ATTEMPTS),
-      PARTNER_SANDBOX: 'off',
-      // Every applicant is offered (and consents to) all five lenders.
-      MATCH_MAX_LENDERS: String(KINDS.length),
-    },
-  });
   let lateTurn = 0;
   const scripts: Record<Exclude<Kind, 'refused'>, ConstructorParameters<typeof LocalPartner>[1]> = {
     healthy: () => ({ status: 200 }),
@@ -97,23 +86,40 @@ beforeAll(async () => {
     flapping: (attempt) => (attempt % 2 === 1 ? { status: 503 } : { status: 200 }),
     dead: () => ({ status: 500 }),
   };
-  const db = ctx.app.database.db;
-  for (const { partner, product, kind } of PICKED) {
-    let endpoint: string;
+  // The lenders start first: the app allows exactly their origins (and the closed port's).
+  const endpoints = new Map<Kind, string>();
+  for (const { partner, kind } of PICKED) {
     if (kind === 'refused') {
       await assertRefused();
-      endpoint = REFUSED_URL;
-    } else {
-      // Only this run's path carries the lender's secret: a stray request from another process
-      // that happens to reach the port is refused (401) before the script and is not this test's.
-      const local = new LocalPartner(
-        (path) => (path === LEAD_PATH ? partner.signingSecret! : 'not-this-test'),
-        scripts[kind],
-      );
-      await local.start();
-      locals.set(kind, local);
-      endpoint = `${local.url}${LEAD_PATH}`;
+      endpoints.set(kind, REFUSED_URL);
+      continue;
     }
+    // Only this run's path carries the lender's secret: a stray request from another process
+    // that happens to reach the port is refused (401) before the script and is not this test's.
+    const local = new LocalPartner(
+      (path) => (path === LEAD_PATH ? partner.signingSecret! : 'not-this-test'),
+      scripts[kind],
+    );
+    await local.start();
+    locals.set(kind, local);
+    endpoints.set(kind, `${local.url}${LEAD_PATH}`);
+  }
+  ctx = await createTestApp({
+    env: {
+      DELIVERY_TIMEOUT_MS: String(TIMEOUT_MS),
+      DELIVERY_BACKOFF_BASE_MS: String(BASE_MS),
+      DELIVERY_BACKOFF_MAX_MS: String(BASE_MS * 16),
+      DELIVERY_MAX_ATTEMPTS: String(MAX_ATTEMPTS),
+      PARTNER_SANDBOX: 'off',
+      // Every applicant is offered (and consents to) all five lenders.
+      MATCH_MAX_LENDERS: String(KINDS.length),
+      // The local lenders on the loopback: allowed by their exact origins (ADR 019).
+      PARTNER_TEST_ORIGINS: [...endpoints.values()].map((e) => new URL(e).origin).join(','),
+    },
+  });
+  const db = ctx.app.database.db;
+  for (const { partner, product, kind } of PICKED) {
+    const endpoint = endpoints.get(kind)!;
     const [row] = await db
       .update(partners)
       .set({ apiEndpoint: endpoint, dupCheckEndpoint: null })
@@ -195,7 +201,14 @@ describe(`five lenders at once: healthy, slow, flapping, dead, unreachable (${BA
     const workers = [
       ctx.app.services.delivery,
       ...[1, 2].map(
-        () => new DeliveryWorker({ db, ring: ctx.app.services.keys.ring, log: ctx.app.log, config }),
+        () =>
+          new DeliveryWorker({
+            db,
+            ring: ctx.app.services.keys.ring,
+            log: ctx.app.log,
+            config,
+            http: ctx.app.services.partnerHttp,
+          }),
       ),
     ];
     const deadline = Date.now() + 90_000;

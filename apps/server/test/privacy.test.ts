@@ -36,16 +36,18 @@ let operatorPhone: string;
 let viewerPhone: string;
 
 beforeAll(async () => {
+  partner = new LocalPartner(secretOfPath);
+  await partner.start();
   ctx = await createTestApp({
     env: {
       DELIVERY_TIMEOUT_MS: '300',
       DELIVERY_BACKOFF_BASE_MS: '10',
       DELIVERY_BACKOFF_MAX_MS: '40',
       DELIVERY_MAX_ATTEMPTS: '3',
+      // The local lender on the loopback: allowed by its exact origin (ADR 019).
+      PARTNER_TEST_ORIGINS: partner.url,
     },
   });
-  partner = new LocalPartner(secretOfPath);
-  await partner.start();
   for (const p of DEMO_PARTNERS) {
     await ctx.app.database.db
       .update(partners)

@@ -577,8 +577,10 @@ export const leadAttempts = pgTable(
     durationMs: integer('duration_ms').notNull(),
     httpStatus: integer('http_status'),
     outcome: text('outcome', { enum: ['delivered', 'duplicate', 'retry', 'dead'] }).notNull(),
-    /** First 500 characters of the answer. */
-    response: text('response'),
+    /**
+     * Why the attempt failed, our own short text (`HTTP 503`, a refused redirect, a timeout, a refused
+     * address): the partner's answer is never stored (ADR 019, migration 0010).
+     */
     error: text('error'),
   },
   (t) => [index('lead_attempts_lead').on(t.leadId)],
@@ -748,7 +750,7 @@ export const partnerNoticeAttempts = pgTable(
     durationMs: integer('duration_ms').notNull(),
     httpStatus: integer('http_status'),
     outcome: text('outcome', { enum: ['sent', 'confirmed', 'retry', 'dead'] }).notNull(),
-    response: text('response'),
+    /** As lead_attempts.error: our reason, never the partner's answer. */
     error: text('error'),
   },
   (t) => [index('partner_notice_attempts_notice').on(t.noticeId)],

@@ -76,8 +76,10 @@ export const adminLeadAttemptSchema = z.object({
   durationMs: z.number().int(),
   httpStatus: z.number().int().nullable(),
   outcome: z.enum(['delivered', 'duplicate', 'retry', 'dead']),
-  /** First 500 characters of the partner's answer. */
-  response: z.string().nullable(),
+  /**
+   * Why the attempt failed, in our own words (HTTP status, redirect refused, timeout, address refused):
+   * never the partner's answer, which is not stored. Administrators only: null for other roles.
+   */
   error: z.string().nullable(),
 });
 export type AdminLeadAttempt = z.infer<typeof adminLeadAttemptSchema>;

@@ -37,7 +37,7 @@ const adminCatalogRoutes: FastifyPluginAsync = async (root) => {
     db: app.database.db,
     ring: app.services.keys.ring,
     matching,
-    production: app.config.NODE_ENV === 'production',
+    outbound: app.services.partnerHttp.policy,
     matchConfig: {
       maxLendersPerPeriod: app.config.MATCH_MAX_LENDERS,
       reapplyLockoutDays: app.config.MATCH_LOCKOUT_DAYS,

@@ -2,15 +2,36 @@ import { describe, expect, it } from 'vitest';
 import { channelNotes, endpointProblem, publishProblems, targetUrlProblem, testerProfile } from './rules.ts';
 
 describe('partner endpoints', () => {
-  it('require https; http only on a loopback host and never in production', () => {
-    expect(endpointProblem('https://lender.example.com/leads', true)).toBeNull();
-    expect(endpointProblem('http://127.0.0.1:8080/leads', false)).toBeNull();
-    expect(endpointProblem('http://localhost/leads', false)).toBeNull();
-    expect(endpointProblem('http://127.0.0.1:8080/leads', true)).toContain('https');
-    expect(endpointProblem('http://lender.example.com/leads', false)).toContain('https');
-    expect(endpointProblem('ftp://lender.example.com', false)).toContain('https');
-    expect(endpointProblem('https://user:pw@lender.example.com', true)).toContain('用户名或密码');
-    expect(endpointProblem('not a url', true)).toBe('不是有效的网址');
+  const prod = { production: true, allow: [] };
+  const dev = {
+    production: false,
+    allow: [{ origin: 'http://127.0.0.1:8080', pathPrefix: '/api/dev/partner-sandbox/' }],
+  };
+  it('require a public https host; http only for the allow-listed sandbox, never in production', () => {
+    expect(endpointProblem('https://lender.example.com/leads', prod)).toBeNull();
+    expect(endpointProblem('http://127.0.0.1:8080/api/dev/partner-sandbox/partner-a/leads', dev)).toBeNull();
+    expect(endpointProblem('http://127.0.0.1:8080/api/dev/partner-sandbox/partner-a/leads', prod)).toContain(
+      'https',
+    );
+    // Any loopback used to pass outside production; only the sandbox entry does now.
+    expect(endpointProblem('http://127.0.0.1:8080/leads', dev)).toContain('https');
+    expect(endpointProblem('http://localhost/leads', dev)).toContain('https');
+    expect(endpointProblem('https://localhost/leads', dev)).toContain('本机');
+    expect(endpointProblem('http://lender.example.com/leads', dev)).toContain('https');
+    expect(endpointProblem('ftp://lender.example.com', dev)).toContain('https');
+    expect(endpointProblem('https://user:pw@lender.example.com', prod)).toContain('用户名或密码');
+    expect(endpointProblem('not a url', prod)).toBe('不是有效的网址');
+  });
+
+  it('refuse the issue’s private and metadata endpoints in every mode', () => {
+    for (const rules of [prod, dev]) {
+      expect(endpointProblem('https://169.254.169.254/latest/meta-data/', rules)).toContain('元数据');
+      expect(endpointProblem('https://10.0.0.5/leads', rules)).toContain('内网地址');
+      expect(endpointProblem('https://metadata.google.internal/computeMetadata/v1/', rules)).toContain(
+        '元数据',
+      );
+      expect(endpointProblem('https://2130706433/leads', rules)).toContain('本机回环地址（127.0.0.1）');
+    }
   });
 });
 

@@ -7,24 +7,11 @@ import type { Product, Profile } from '../matching/types.ts';
 /** Link types that send the person to the lender's page (target URL required on an allowed host). */
 export const REDIRECT_LINK_TYPES: ReadonlySet<number> = new Set([1, 4]);
 
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
-
 /**
- * Why a partner endpoint (lead API, duplicate pre-check) cannot be used, or null: https only; plain http
- * is allowed for 127.0.0.1 / localhost outside production (local sandbox).
+ * Partner endpoints (lead API, duplicate pre-check): public https addresses only, checked by URL
+ * (`endpointProblem`) and by DNS answer (`endpointAddressProblem`) — lib/outbound-address.ts, ADR 019.
  */
-export function endpointProblem(value: string, production: boolean): string | null {
-  let u: URL;
-  try {
-    u = new URL(value);
-  } catch {
-    return '不是有效的网址';
-  }
-  if (u.username || u.password) return '网址中不能包含用户名或密码';
-  if (u.protocol === 'https:') return null;
-  if (u.protocol === 'http:' && !production && LOOPBACK.has(u.hostname)) return null;
-  return production ? '必须使用 https 地址' : '必须使用 https 地址（http 仅限 127.0.0.1 / localhost）';
-}
+export { endpointAddressProblem, endpointProblem } from '../../lib/outbound-address.ts';
 
 /** Why a product's target URL is refused, or null: its host must be one of the lender's allowed hosts. */
 export function targetUrlProblem(

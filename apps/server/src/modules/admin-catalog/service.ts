@@ -25,6 +25,7 @@ import type { Db } from '../../db/client.ts';
 import { partners, productCounters, products, productTotals } from '../../db/schema.ts';
 import { encryptField, type KeyRing } from '../../lib/crypto.ts';
 import { appError } from '../../lib/errors.ts';
+import type { OutboundPolicy } from '../../lib/partner-http.ts';
 import { shanghaiDate } from '../../lib/time.ts';
 import { recordAudit } from '../audit/service.ts';
 import { previousSecretValidUntil } from '../delivery/signing.ts';
@@ -32,7 +33,13 @@ import { checkRules, match, profileAge } from '../matching/match.ts';
 import type { MatchService } from '../matching/service.ts';
 import { toEngineProduct } from '../products/mapping.ts';
 import { todayCounters } from '../products/repository.ts';
-import { channelNotes, endpointProblem, publishProblems, targetUrlProblem, testerProfile } from './rules.ts';
+import {
+  channelNotes,
+  endpointAddressProblem,
+  publishProblems,
+  targetUrlProblem,
+  testerProfile,
+} from './rules.ts';
 
 type PartnerRow = typeof partners.$inferSelect;
 
@@ -40,7 +47,8 @@ export interface AdminCatalogDeps {
   db: Db;
   ring: KeyRing;
   matching: MatchService;
-  production: boolean;
+  /** Where partner endpoints may point (ADR 019): the rules, the allow-list, the resolver. */
+  outbound: OutboundPolicy;
   matchConfig: { maxLendersPerPeriod: number; reapplyLockoutDays: number; periodDays: number };
   findChannel: (code: string) => Promise<{ channelStatus: number; excludeCityCodes: string[] } | null>;
 }
@@ -86,14 +94,25 @@ export class AdminCatalogService {
     };
   }
 
-  private checkEndpoints(body: { apiEndpoint?: string | null; dupCheckEndpoint?: string | null }) {
+  /**
+   * Refuses an endpoint that is not a public https address (ADR 019): by its URL (any spelling of a
+   * private, loopback, link-local, shared, multicast or metadata address; local names), and by what
+   * its name resolves to now. The delivery client checks the address again when it connects.
+   */
+  private async checkEndpoints(body: { apiEndpoint?: string | null; dupCheckEndpoint?: string | null }) {
+    const { outbound } = this.d;
     for (const [field, label] of [
       ['apiEndpoint', '线索推送地址'],
       ['dupCheckEndpoint', '查重地址'],
     ] as const) {
       const value = body[field];
       if (!value) continue;
-      const problem = endpointProblem(value, this.d.production);
+      const problem = await endpointAddressProblem(
+        value,
+        outbound,
+        outbound.resolve,
+        outbound.resolveTimeoutMs,
+      );
       if (problem) validationError(`${label}${problem}`, field);
     }
   }
@@ -158,7 +177,7 @@ export class AdminCatalogService {
 
   /** Creates a partner with a fresh signing secret, answered once. */
   async createPartner(req: FastifyRequest, body: PartnerCreateBody): Promise<PartnerSecretData> {
-    this.checkEndpoints(body);
+    await this.checkEndpoints(body);
     const [dup] = await this.d.db
       .select({ id: partners.id })
       .from(partners)
@@ -197,7 +216,7 @@ export class AdminCatalogService {
   }
 
   async updatePartner(req: FastifyRequest, id: number, body: PartnerUpdateBody): Promise<PartnerItem> {
-    this.checkEndpoints(body);
+    await this.checkEndpoints(body);
     const row = await this.d.db.transaction(async (tx) => {
       const before = await this.partnerRow(id, tx as unknown as Db);
       const [after] = await tx

@@ -105,7 +105,16 @@ function leadItem({ consentId: _consent, ...r }: LeadRow & { consentId?: number 
   };
 }
 
-function attemptItem(a: typeof leadAttempts.$inferSelect) {
+/**
+ * Whether a staff member sees the details of delivery attempts (why each one failed): administrators
+ * only (ADR 019); other roles see the outcome and the HTTP status.
+ */
+export function seesAttemptDetails(req: Pick<FastifyRequest, 'staffMember'>): boolean {
+  return req.staffMember?.role === 'admin';
+}
+
+/** One delivery attempt for the console; `details` only for administrators. */
+function attemptItem(a: typeof leadAttempts.$inferSelect, details: boolean) {
   return {
     id: a.id,
     attempt: a.attempt,
@@ -113,8 +122,7 @@ function attemptItem(a: typeof leadAttempts.$inferSelect) {
     durationMs: a.durationMs,
     httpStatus: a.httpStatus,
     outcome: a.outcome,
-    response: a.response,
-    error: a.error,
+    error: details ? a.error : null,
   };
 }
 
@@ -195,7 +203,8 @@ export class AdminLeadsService {
     };
   }
 
-  async userDetail(userId: number): Promise<AdminUserDetail> {
+  /** One person in full (masked); attempt details when `opts.attemptDetails` (administrators). */
+  async userDetail(userId: number, opts: { attemptDetails: boolean }): Promise<AdminUserDetail> {
     const db = this.d.db;
     const [u] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
     if (!u) throw appError('NOT_FOUND', '用户不存在');
@@ -324,7 +333,9 @@ export class AdminLeadsService {
       leads: leadRows.map((l) => ({
         ...leadItem(l),
         consentId: l.consentId,
-        attemptList: attempts.filter((a) => a.leadId === l.id).map(attemptItem),
+        attemptList: attempts
+          .filter((a) => a.leadId === l.id)
+          .map((a) => attemptItem(a, opts.attemptDetails)),
       })),
       notices: noticeRows.map(({ n, partnerName }) => ({
         id: n.id,
@@ -457,7 +468,12 @@ export class AdminLeadsService {
     return { total: Number(total), page: q.page, pageSize: q.pageSize, list: rows.map(leadItem) };
   }
 
-  async leadDetail(leadId: number, db: Db = this.d.db): Promise<AdminLeadDetail> {
+  /** One lead with its consent and attempts; attempt details when `opts.attemptDetails` (administrators). */
+  async leadDetail(
+    leadId: number,
+    opts: { attemptDetails: boolean },
+    db: Db = this.d.db,
+  ): Promise<AdminLeadDetail> {
     const [row] = await db
       .select({
         ...leadColumns,
@@ -496,7 +512,7 @@ export class AdminLeadsService {
         withdrawnAt: iso(c.withdrawnAt),
       },
       retryable: retryRefusal({ status: row.status, consentWithdrawnAt: c.withdrawnAt, userStatus }) === null,
-      attemptList: attempts.map(attemptItem),
+      attemptList: attempts.map((a) => attemptItem(a, opts.attemptDetails)),
     };
   }
 
@@ -549,7 +565,7 @@ export class AdminLeadsService {
         before: { status: lead.status, attempts: lead.attempts, lastError: lead.lastError },
         after: { status: 'pending', attempts: 0, lastError: null },
       });
-      return this.leadDetail(leadId, tx);
+      return this.leadDetail(leadId, { attemptDetails: seesAttemptDetails(req) }, tx);
     });
   }
 
@@ -572,7 +588,7 @@ export class AdminLeadsService {
         after: { status: 'discarded' },
         reason,
       });
-      return this.leadDetail(leadId, tx);
+      return this.leadDetail(leadId, { attemptDetails: seesAttemptDetails(req) }, tx);
     });
   }
 

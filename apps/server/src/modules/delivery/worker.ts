@@ -11,6 +11,7 @@ import {
   products,
 } from '../../db/schema.ts';
 import { decryptField, type KeyRing } from '../../lib/crypto.ts';
+import { failureReason, type PartnerClient, statusReason } from '../../lib/partner-http.ts';
 import { type NoticeOutcome, noticeOutcome, noticePayload } from '../privacy/rules.ts';
 import { type BackoffOptions, backoffMs, sign } from './signing.ts';
 
@@ -32,7 +33,8 @@ export interface DeliveryDeps {
   ring: KeyRing;
   log: FastifyBaseLogger;
   config: DeliveryConfig;
-  fetch?: typeof fetch;
+  /** Partner calls: no redirects, checked addresses, bounded answers (ADR 019). */
+  http: PartnerClient;
   random?: () => number;
 }
 
@@ -186,7 +188,6 @@ export class DeliveryWorker {
 
     const startedAt = new Date();
     let httpStatus: number | null = null;
-    let response: string | null = null;
     let error: string | null = null;
     let partnerRef: string | null = null;
     let outcome: Outcome;
@@ -207,8 +208,7 @@ export class DeliveryWorker {
       const ts = Math.floor(Date.now() / 1000);
       const secret = decryptField(this.d.ring, row.secretEnc);
       try {
-        const res = await (this.d.fetch ?? fetch)(row.endpoint, {
-          method: 'POST',
+        const res = await this.d.http.post(row.endpoint, {
           headers: {
             'content-type': 'application/json',
             'idempotency-key': row.key,
@@ -216,23 +216,23 @@ export class DeliveryWorker {
             'x-lm-signature': sign(secret, ts, body),
           },
           body,
-          signal: AbortSignal.timeout(this.d.config.timeoutMs),
+          timeoutMs: this.d.config.timeoutMs,
         });
         httpStatus = res.status;
-        response = (await res.text()).slice(0, 500);
-        if (res.ok) {
+        // The answer is read for the partner's reference only: it is never stored (ADR 019).
+        if (res.status >= 200 && res.status < 300) {
           outcome = 'delivered';
-          partnerRef = refOf(response);
+          partnerRef = refOf(res.text);
         } else if (res.status === 409) {
           outcome = 'duplicate';
         } else {
+          // 3xx included: a redirect is never followed, the attempt failed.
           outcome = 'retry';
-          error = `HTTP ${res.status}`;
+          error = statusReason(res.status);
         }
       } catch (err) {
         outcome = 'retry';
-        const e = err as Error;
-        error = e.name === 'TimeoutError' ? `超时（${this.d.config.timeoutMs} ms）` : e.message.slice(0, 200);
+        error = this.failure(err, row.partnerCode);
       }
       if (outcome === 'retry' && c.attempts >= this.d.config.maxAttempts) outcome = 'dead';
     }
@@ -245,7 +245,6 @@ export class DeliveryWorker {
       durationMs,
       httpStatus,
       outcome,
-      response,
       error,
     });
     // Only the claim that is still current may settle the lead (a stale worker whose lease passed
@@ -312,7 +311,6 @@ export class DeliveryWorker {
 
     const startedAt = new Date();
     let httpStatus: number | null = null;
-    let response: string | null = null;
     let error: string | null = null;
     let outcome: NoticeOutcome | 'dead';
 
@@ -324,8 +322,7 @@ export class DeliveryWorker {
       const ts = Math.floor(Date.now() / 1000);
       const secret = decryptField(this.d.ring, row.secretEnc);
       try {
-        const res = await (this.d.fetch ?? fetch)(row.endpoint, {
-          method: 'POST',
+        const res = await this.d.http.post(row.endpoint, {
           headers: {
             'content-type': 'application/json',
             'idempotency-key': row.key,
@@ -333,16 +330,14 @@ export class DeliveryWorker {
             'x-lm-signature': sign(secret, ts, body),
           },
           body,
-          signal: AbortSignal.timeout(this.d.config.timeoutMs),
+          timeoutMs: this.d.config.timeoutMs,
         });
         httpStatus = res.status;
-        response = (await res.text()).slice(0, 500);
-        outcome = noticeOutcome(row.kind, res.status, response);
-        if (outcome === 'retry') error = `HTTP ${res.status}`;
+        outcome = noticeOutcome(row.kind, res.status, res.text);
+        if (outcome === 'retry') error = statusReason(res.status);
       } catch (err) {
         outcome = 'retry';
-        const e = err as Error;
-        error = e.name === 'TimeoutError' ? `超时（${this.d.config.timeoutMs} ms）` : e.message.slice(0, 200);
+        error = this.failure(err, row.partnerCode);
       }
       if (outcome === 'retry' && c.attempts >= this.d.config.maxAttempts) outcome = 'dead';
     }
@@ -354,7 +349,6 @@ export class DeliveryWorker {
       durationMs: Date.now() - startedAt.getTime(),
       httpStatus,
       outcome,
-      response,
       error,
     });
     // Only the current claim settles the notice; a lender's callback may already have confirmed it.
@@ -397,6 +391,21 @@ export class DeliveryWorker {
         })
         .where(mine);
     }
+  }
+
+  /**
+   * The stored reason of a call that got no answer: our own short text (OutboundError.reason), never
+   * an address or the partner's words. A refused address is logged for the operators.
+   */
+  private failure(err: unknown, partnerCode: string): string {
+    const e = failureReason(err, this.d.config.timeoutMs);
+    if (e.code === 'FORBIDDEN_ADDRESS' || e.code === 'FORBIDDEN_HOST' || e.code === 'ENDPOINT_REFUSED') {
+      this.d.log.warn(
+        { partner: partnerCode, host: e.host, address: e.address, code: e.code },
+        'partner endpoint refused: not a public address',
+      );
+    }
+    return e.reason;
   }
 
   /**
@@ -484,13 +493,21 @@ export class DeliveryWorker {
   }
 }
 
-/** The partner's reference from its JSON answer (`id`, `leadId`, `data.id`), if any. */
+/**
+ * The partner's reference from its JSON answer (`id`, `leadId`, `data.id`), if any: at most 64
+ * characters, control and format characters removed (it is shown in the console).
+ */
 export function refOf(text: string | null): string | null {
   if (!text) return null;
   try {
     const j = JSON.parse(text) as { id?: unknown; leadId?: unknown; data?: { id?: unknown } };
     const ref = j.id ?? j.data?.id ?? j.leadId;
-    return typeof ref === 'string' || typeof ref === 'number' ? String(ref).slice(0, 128) : null;
+    if (typeof ref !== 'string' && typeof ref !== 'number') return null;
+    const clean = String(ref)
+      .replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, '')
+      .trim()
+      .slice(0, 64);
+    return clean || null;
   } catch {
     return null;
   }

@@ -10,6 +10,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { type Db, rowsOf } from '../../db/client.ts';
 import { consents, matchOffers, matchRuns, partners, products, users } from '../../db/schema.ts';
 import { decryptField, encryptField, type KeyRing } from '../../lib/crypto.ts';
+import { failureReason, type PartnerClient, statusReason } from '../../lib/partner-http.ts';
 import { shanghaiDate } from '../../lib/time.ts';
 import type { AuthUser } from '../auth/service.ts';
 import { partnerTargetUrl } from '../catalog/rules.ts';
@@ -33,7 +34,8 @@ export interface MatchDeps {
   ring: KeyRing;
   log: FastifyBaseLogger;
   config: MatchConfig;
-  fetch?: typeof fetch;
+  /** Partner calls: no redirects, checked addresses, bounded answers (ADR 019). */
+  http: PartnerClient;
 }
 
 /** A product row with what the offer and the consent page need from its partner. */
@@ -210,24 +212,32 @@ export class MatchService {
     const { partner } = entry;
     if (!partner.dupCheckEndpoint || !partner.signingSecretEnc) return false;
     const secret = decryptField(this.d.ring, partner.signingSecretEnc);
-    const f = this.d.fetch ?? fetch;
+    const timeoutMs = this.d.config.dupCheckTimeoutMs;
+    let reason: string;
+    let refused: { host?: string; address?: string } = {};
     try {
-      const res = await f(partner.dupCheckEndpoint, {
-        method: 'POST',
+      const res = await this.d.http.post(partner.dupCheckEndpoint, {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ phoneHash: phoneHash(secret, phone) }),
-        signal: AbortSignal.timeout(this.d.config.dupCheckTimeoutMs),
+        timeoutMs,
       });
-      if (!res.ok) throw new Error(`status ${res.status}`);
-      const answer = (await res.json()) as { exists?: unknown; data?: { exists?: unknown } };
-      return answer.exists === true || answer.data?.exists === true;
+      if (res.status >= 200 && res.status < 300) {
+        const answer = JSON.parse(res.text) as { exists?: unknown; data?: { exists?: unknown } } | null;
+        return answer?.exists === true || answer?.data?.exists === true;
+      }
+      // A 3xx is a failed pre-check too: the redirect is not followed.
+      reason = statusReason(res.status);
     } catch (err) {
-      this.d.log.warn(
-        { partner: partner.code, err: { message: (err as Error).message } },
-        'duplicate pre-check failed; lender kept',
-      );
-      return false;
+      // Never the parser's message: it quotes the answer.
+      const e = err instanceof SyntaxError ? null : failureReason(err, timeoutMs);
+      reason = e ? e.reason : '应答不是有效的 JSON';
+      if (e?.address) refused = { host: e.host, address: e.address };
     }
+    this.d.log.warn(
+      { partner: partner.code, err: { message: reason }, ...refused },
+      'duplicate pre-check failed; lender kept',
+    );
+    return false;
   }
 
   /**

@@ -1,7 +1,9 @@
 import fp from 'fastify-plugin';
 import type { Env } from '../../config/env.ts';
 import { loadKeys } from '../../config/keys.ts';
+import { outboundPolicy, ownSandboxEntries, partnerSandboxOn } from '../../config/outbound.ts';
 import { blindIndex } from '../../lib/crypto.ts';
+import { PartnerHttp } from '../../lib/partner-http.ts';
 import { AnalyticsService } from '../../modules/analytics/service.ts';
 import { DEFAULT_PHONE_LIMITS } from '../../modules/auth/rules.ts';
 import { AuthService } from '../../modules/auth/service.ts';
@@ -169,10 +171,19 @@ export default fp<ServicesOptions>(
     app.addHook('onClose', async () => {
       await Promise.all([ocr.close?.(), face.close?.()]);
     });
+    const partnerHttp = new PartnerHttp(outboundPolicy(config));
+    app.addHook('onClose', async () => partnerHttp.close());
+    // The sandbox is reached on the port actually listened on (PORT=0 picks one).
+    app.addHook('onListen', async () => {
+      const address = app.server.address();
+      if (!partnerSandboxOn(config) || !address || typeof address !== 'object') return;
+      for (const entry of ownSandboxEntries(address.port)) partnerHttp.policy.permit(entry);
+    });
     const matching = new MatchService({
       db: database.db,
       ring: keys.ring,
       log: app.log,
+      http: partnerHttp,
       config: {
         maxLendersPerPeriod: config.MATCH_MAX_LENDERS,
         reapplyLockoutDays: config.MATCH_LOCKOUT_DAYS,
@@ -186,11 +197,13 @@ export default fp<ServicesOptions>(
       ring: keys.ring,
       log: app.log,
       config: deliveryConfig(config),
+      http: partnerHttp,
     });
     const storage = createStorageProvider(config, { db: database.db, ring: keys.ring });
     app.addHook('onClose', async () => storage.close?.());
     app.decorate('services', {
       storage,
+      partnerHttp,
       matching,
       consent,
       delivery,

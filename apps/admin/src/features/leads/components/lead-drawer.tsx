@@ -41,23 +41,10 @@ const attemptColumns: TableColumnsType<AdminLeadAttempt> = [
     render: (v: string) => <Tag color={OUTCOME_COLOR[v]}>{ATTEMPT_OUTCOME_TEXT[v] ?? v}</Tag>,
   },
   {
-    title: '机构应答 / 错误',
-    key: 'answer',
-    render: (_, a) => (
-      <>
-        {a.error ? <Typography.Text type="danger">{a.error}</Typography.Text> : null}
-        {a.response ? (
-          <Typography.Paragraph
-            code
-            ellipsis={{ rows: 2, expandable: true, symbol: '展开' }}
-            style={{ marginBottom: 0, wordBreak: 'break-all' }}
-          >
-            {a.response}
-          </Typography.Paragraph>
-        ) : null}
-        {!a.error && !a.response ? '—' : null}
-      </>
-    ),
+    // Our reason only (the partner's answer is not stored); the server sends it to administrators.
+    title: '失败原因',
+    dataIndex: 'error',
+    render: (v: string | null) => (v ? <Typography.Text type="danger">{v}</Typography.Text> : '—'),
   },
 ];
 
@@ -125,6 +112,9 @@ function LeadBody({ lead, actions }: { lead: AdminLeadDetail; actions?: ReactNod
         pagination={false}
         locale={{ emptyText: <Empty description="还没有发送记录" /> }}
       />
+      <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+        机构的应答内容不保存；每次发送的失败原因仅管理员可见。
+      </Typography.Text>
     </>
   );
 }
@@ -136,7 +126,7 @@ export interface LeadDrawerProps {
   actions?: (lead: AdminLeadDetail) => ReactNode;
 }
 
-/** A lead's detail: state, consent evidence and every delivery attempt with the partner's answer. */
+/** A lead's detail: state, consent evidence and every delivery attempt (why it failed: administrators). */
 export function LeadDrawer({ leadId, onClose, actions }: LeadDrawerProps) {
   const query = useLead(leadId);
   return (
