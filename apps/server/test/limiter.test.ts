@@ -36,8 +36,9 @@ describe(`limiter: several limits at once (${BACKEND})`, () => {
         { key: 'phone', limit: 2, window: { ms: 60_000 }, reason: 'phone per minute' },
         { key: 'device', limit: 5, window: HOUR, reason: 'device' },
       ];
-      expect(await limiter.consumeAll(rules), name).toEqual({ allowed: true });
-      expect(await limiter.consumeAll(rules), name).toEqual({ allowed: true });
+      // Allowed: each key's count after the attempt, in the order of the rules.
+      expect(await limiter.consumeAll(rules), name).toEqual({ allowed: true, counts: [1, 1, 1] });
+      expect(await limiter.consumeAll(rules), name).toEqual({ allowed: true, counts: [2, 2, 2] });
       const refused = await limiter.consumeAll(rules);
       expect(refused, name).toMatchObject({ allowed: false, reason: 'phone per minute' });
       // The wait is the phone window's remaining time (about a minute), not the hour of the others.
@@ -50,7 +51,7 @@ describe(`limiter: several limits at once (${BACKEND})`, () => {
       // Other phones from the same IP and device still pass, until the IP's 5.
       const withPhone = (phone: string) => rules.map((r) => (r.key === 'phone' ? { ...r, key: phone } : r));
       for (const phone of ['p2', 'p3', 'p4']) {
-        expect(await limiter.consumeAll(withPhone(phone)), name).toEqual({ allowed: true });
+        expect(await limiter.consumeAll(withPhone(phone)), name).toMatchObject({ allowed: true });
       }
       expect(await limiter.consumeAll(withPhone('p5')), name).toMatchObject({ allowed: false, reason: 'ip' });
       expect((await limiter.store.get('ip'))?.count, name).toBe(5);
@@ -75,6 +76,27 @@ describe(`limiter: several limits at once (${BACKEND})`, () => {
       expect(results.filter((r) => r.allowed).length, name).toBe(12);
       expect((await limiter.store.get('shared-ip'))?.count, name).toBe(12);
       expect((await limiter.store.get('shared-device'))?.count, name).toBe(12);
+    }
+  });
+
+  it('reserve-then-settle: racing reservations get distinct counts, exactly one sees the limit reached', async () => {
+    for (const [name, make] of stores) {
+      const limiter = make();
+      // 40 password tries at once on one account from one address (staff login, issue 15).
+      const results = await Promise.all(
+        Array.from({ length: 40 }, () =>
+          limiter.consumeAll([
+            { key: 'pair', limit: 5, window: { ms: 900_000 }, reason: 'pair' },
+            { key: 'account', limit: 100, window: HOUR, reason: 'account' },
+          ]),
+        ),
+      );
+      const allowed = results.flatMap((r) => (r.allowed ? [r.counts] : []));
+      expect(allowed.map((c) => c[0]).sort(), name).toEqual([1, 2, 3, 4, 5]);
+      expect(allowed.map((c) => c[1]).sort(), name).toEqual([1, 2, 3, 4, 5]);
+      // Refusals counted against neither: the five reserved units are what remains.
+      expect((await limiter.store.get('pair'))?.count, name).toBe(5);
+      expect((await limiter.store.get('account'))?.count, name).toBe(5);
     }
   });
 

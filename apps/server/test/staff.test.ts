@@ -46,18 +46,21 @@ describe(`staff login (${BACKEND})`, () => {
     for (const r of rows) expect(r.passwordHash).toMatch(/^\$argon2id\$/);
   });
 
-  it('answers 1000 for a wrong password or unknown phone and locks after five failures', async () => {
+  it('answers 1000 for a wrong password or unknown phone and locks after five failures from one address', async () => {
     const wrong = await staffLogin({ phone: viewerPhone, password: 'nope' });
     expect(body(wrong)).toEqual({ code: 1000, msg: '登录名或密码错误', data: null });
     const unknown = await staffLogin({ phone: newPhone(), password });
     expect(body(unknown).code).toBe(1000);
     const phone = newPhone();
     await ctx.app.services.staff.create({ phone, name: '锁定测试', role: 'operator', password });
+    const ip = newIp();
     for (let i = 0; i < 5; i++)
-      expect(body(await staffLogin({ phone, password: `bad-${i}` })).code).toBe(1000);
-    const locked = await staffLogin({ phone, password });
+      expect(body(await staffLogin({ phone, password: `bad-${i}` }, ip)).code).toBe(1000);
+    const locked = await staffLogin({ phone, password }, ip);
     expect(locked.statusCode).toBe(429);
     expect(body(locked).msg).toContain('锁定');
+    // The lock is of that address (security/lockouts.test.ts has the rest).
+    expect(body(await staffLogin({ phone, password })).code).toBe(200);
   });
 
   it('logs in with an SMS code sent only to staff phones', async () => {
@@ -282,15 +285,16 @@ describe(`staff accounts and channel partners (${BACKEND})`, () => {
     const phone = newPhone();
     const member = await ctx.app.services.staff.create({ phone, name: '忘记密码', role: 'viewer', password });
     const oldSession = await tokenOf(phone);
-    for (let i = 0; i < 5; i++) await staffLogin({ phone, password: `wrong-${i}` });
-    expect((await staffLogin({ phone, password })).statusCode).toBe(429);
+    const ip = newIp();
+    for (let i = 0; i < 5; i++) await staffLogin({ phone, password: `wrong-${i}` }, ip);
+    expect((await staffLogin({ phone, password }, ip)).statusCode).toBe(429);
 
     const reset = await as(admin, 'POST', `/api/admin/staff/${member.id}/reset-password`, {});
     const generated = body<{ password: string }>(reset).data.password;
     expect(generated).toMatch(/^[A-Za-z2-9]{14}$/);
     expect(body(await as(oldSession, 'GET', '/api/admin/me')).code).toBe(1005);
     expect(body(await staffLogin({ phone, password })).code).toBe(1000);
-    expect(body(await staffLogin({ phone, password: generated })).code).toBe(200);
+    expect(body(await staffLogin({ phone, password: generated }, ip)).code).toBe(200);
 
     const chosen = await as(admin, 'POST', `/api/admin/staff/${member.id}/reset-password`, {
       password: 'chosen by the admin',
@@ -298,7 +302,9 @@ describe(`staff accounts and channel partners (${BACKEND})`, () => {
     expect(body(chosen).data).toEqual({ password: null });
     expect(body(await staffLogin({ phone, password: 'chosen by the admin' })).code).toBe(200);
     const entries = await auditOf(member.id);
-    expect(entries.map((e) => e.action)).toEqual(['reset-password', 'reset-password']);
+    // The lock's start, by no staff member, then the two resets.
+    expect(entries.map((e) => e.action)).toEqual(['login-lock', 'reset-password', 'reset-password']);
+    expect(entries[0]).toMatchObject({ staffId: null, ip, after: { scope: 'address' } });
     expect(JSON.stringify(entries)).not.toContain(generated);
     expect(JSON.stringify(entries)).not.toContain('chosen by the admin');
   }, 120_000);

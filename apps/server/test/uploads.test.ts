@@ -1,15 +1,16 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UPLOAD_MAX_BYTES } from '@lm/shared/upload';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { uploadedFiles } from '../src/db/schema.ts';
+import { auditLog, uploadedFiles } from '../src/db/schema.ts';
 import { readUserUpload } from '../src/providers/storage/index.ts';
 import type { LocalStorageProvider } from '../src/providers/storage/local.ts';
 import { uploadDir } from '../src/providers/storage/policy.ts';
 import type { UploadPolicy } from '../src/providers/storage/types.ts';
 import { BACKEND, body, createTestApp, loginAs, newIp, newPhone, type TestContext } from './helpers.ts';
+import { staffLogin as roleLogin } from './security/fixtures.ts';
 
 const POLICY_URL = '/api/common/upload/policy';
 const JPEG = Buffer.concat([
@@ -164,7 +165,7 @@ describe(`GET ${POLICY_URL} (${BACKEND})`, () => {
 });
 
 describe(`local store: POST /api/storage (${BACKEND})`, () => {
-  it('stores a good upload, records it, and serves it to the owner and staff only (404 to others)', async () => {
+  it('stores a good upload, records it, and serves it to its owner only (404 to others)', async () => {
     const p = await policyFor(alice.token);
     const { res, key, url } = await upload(p, { name: 'Xy12Zq1763805600000身份证正面.jpg' });
     expect(res.statusCode, res.body).toBe(200);
@@ -196,9 +197,6 @@ describe(`local store: POST /api/storage (${BACKEND})`, () => {
       expect(other.statusCode).toBe(404);
       expect(body(other)).toMatchObject({ code: 404, msg: '文件不存在' });
     }
-    const staffRead = await read(url, staffToken);
-    expect(staffRead.statusCode).toBe(200);
-    expect(staffRead.rawPayload.equals(JPEG)).toBe(true);
 
     // Server side, as the OCR / face modules read it.
     const { storage } = app.services;
@@ -208,6 +206,60 @@ describe(`local store: POST /api/storage (${BACKEND})`, () => {
     expect((await readUserUpload(storage, url, alice.uid, ['idcard']))?.parsed.folder).toBe('idcard');
     expect(await readUserUpload(storage, url, bob.uid)).toBeNull();
     expect(await readUserUpload(storage, url, alice.uid, ['face'])).toBeNull();
+  });
+
+  it("private uploads: admin and operator read them, each read audit-logged like a reveal; viewer and channel partner get the stranger's 404", async () => {
+    const p = await policyFor(alice.token);
+    const { res, key, url } = await upload(p, { name: 'Zx98Yw1763805600000张三身份证.jpg' });
+    expect(res.statusCode, res.body).toBe(200);
+    const stranger = body(await read(url, bob.token));
+    const reveals = () =>
+      app.database.db
+        .select()
+        .from(auditLog)
+        .where(
+          and(
+            eq(auditLog.action, 'reveal'),
+            eq(auditLog.entity, 'user'),
+            eq(auditLog.entityId, String(alice.uid)),
+          ),
+        )
+        .orderBy(auditLog.id);
+
+    for (const role of ['viewer', 'channel_partner'] as const) {
+      const { token } = await roleLogin(app, role);
+      const refused = await read(url, token);
+      expect(refused.statusCode, role).toBe(404);
+      expect(body(refused), role).toEqual(stranger);
+    }
+    expect(await reveals()).toEqual([]);
+
+    const readers: { role: string; id: number }[] = [];
+    for (const role of ['admin', 'operator'] as const) {
+      const { token, id } = await roleLogin(app, role);
+      const ok = await read(url, token);
+      expect(ok.statusCode, role).toBe(200);
+      expect(ok.rawPayload.equals(JPEG), role).toBe(true);
+      expect(ok.headers['cache-control'], role).toMatch(/^private, no-store/);
+      readers.push({ role, id });
+    }
+    // A missing object is no read: nothing logged.
+    expect(
+      (await read(url.replace('.jpg', '-none.jpg'), (await roleLogin(app, 'admin')).token)).statusCode,
+    ).toBe(404);
+
+    const entries = await reveals();
+    expect(entries.map((e) => e.staffId)).toEqual(readers.map((r) => r.id));
+    const dir = key.slice(0, key.lastIndexOf('/') + 1);
+    for (const e of entries) {
+      expect(e).toMatchObject({
+        entity: 'user',
+        entityId: String(alice.uid),
+        after: { field: 'upload', folder: 'idcard', dir },
+      });
+    }
+    // Who read whose file, never the file's name (which may name the person).
+    expect(JSON.stringify(entries)).not.toContain('张三');
   });
 
   it('serves public folders to anyone, with the file part type when the form has no Content-Type', async () => {

@@ -20,7 +20,7 @@ type Access =
   | 'adminOnly' // admin
   | 'funnel' // admin / operator / viewer / channel_partner (own channels only)
   | 'userOrStaff' // a person's token or a console token (upload policy: crm-idcard is for staff)
-  | 'files'; // stored files: public ones to anyone, private ones to the owner or staff (idor.test.ts)
+  | 'files'; // stored files: public ones to anyone, private ones to the owner or admin/operator (idor, uploads tests)
 
 const ACCESS: Record<string, Access> = {
   'POST /api/login/sendPhoneVerifyCode': 'public',

@@ -127,6 +127,17 @@ export const checkMobileLoginData = z.object({
 export const staffRoleSchema = z.enum(['admin', 'operator', 'viewer', 'channel_partner']);
 export type StaffRole = z.infer<typeof staffRoleSchema>;
 
+/**
+ * The console roles that may see personal data in clear: reveal a field (`/api/admin/users/:id/reveal`)
+ * and read people's private uploads (ID-card and face pictures), each audit-logged. The one list both
+ * use (issue 15).
+ */
+export const PERSONAL_DATA_ROLES = ['admin', 'operator'] as const satisfies readonly StaffRole[];
+
+export function mayRevealPersonalData(role: StaffRole): boolean {
+  return (PERSONAL_DATA_ROLES as readonly StaffRole[]).includes(role);
+}
+
 export const staffSendCodeBody = z.object({ phone: phoneSchema });
 
 /** POST /api/crm/admin/login: phone + password, or phone + SMS code. */

@@ -18,6 +18,7 @@ export const ACTION_TEXT: Record<string, string> = {
   discard: '放弃发送',
   'rotate-secret': '轮换密钥',
   delete: '删除',
+  'login-lock': '登录锁定',
 };
 
 export const ACTION_COLOR: Record<string, string> = {
@@ -25,6 +26,7 @@ export const ACTION_COLOR: Record<string, string> = {
   discard: 'red',
   delete: 'red',
   'rotate-secret': 'purple',
+  'login-lock': 'red',
   create: 'green',
   retry: 'blue',
 };
@@ -48,4 +50,5 @@ export const REVEAL_FIELD_TEXT: Record<string, string> = {
   realName: '真实姓名',
   identity: '身份证号',
   contacts: '紧急联系人',
+  upload: '上传的图片',
 };

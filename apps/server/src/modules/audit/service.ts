@@ -30,11 +30,15 @@ export function auditSnapshot(
   return out;
 }
 
+/** Who acts: a request, or its parts (a service writing an entry of the system, e.g. a login lock). */
+export type AuditActor = Pick<FastifyRequest, 'ip'> & { staffMember?: FastifyRequest['staffMember'] };
+
 /**
- * Writes one audit entry for the staff member of `req` (every console change and every reveal).
+ * Writes one audit entry for the staff member of `req` (every console change and every reveal);
+ * without one the entry is the system's ('system'), with the caller's IP.
  * Pass the transaction that makes the change, so the change and its record commit together.
  */
-export async function recordAudit(db: Db, req: FastifyRequest, input: AuditInput): Promise<void> {
+export async function recordAudit(db: Db, req: AuditActor, input: AuditInput): Promise<void> {
   const staff = req.staffMember;
   await db.insert(auditLog).values({
     staffId: staff?.id ?? null,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeWait, sessionVerdict, smsSendRules } from './rules.ts';
+import { describeWait, loginTryRule, sessionVerdict, smsSendRules } from './rules.ts';
 
 const limits = {
   perPhonePerMinute: 1,
@@ -35,6 +35,19 @@ describe('SMS send rules', () => {
   });
   it('keeps the one-minute wait per purpose', () => {
     expect(smsSendRules({ ...base, purpose: 'cancel' })[1]!.key).toBe('sms:phone:minute:cancel:P');
+  });
+});
+
+describe('login tries per address', () => {
+  it('allows in 10 minutes as many tries as the address may request codes in an hour', () => {
+    expect(loginTryRule('1.2.3.4', limits)).toEqual({
+      key: 'login:ip:1.2.3.4',
+      limit: 30,
+      window: { ms: 600_000 },
+      what: '当前网络登录尝试',
+    });
+    // A deployment that raises SMS_IP_HOURLY_LIMIT (addresses shared by many people) raises it too.
+    expect(loginTryRule('::1', { perIpPerHour: 500 })).toMatchObject({ key: 'login:ip:::1', limit: 500 });
   });
 });
 

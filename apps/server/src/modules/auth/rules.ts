@@ -68,6 +68,24 @@ export function smsSendRules(
   return rules;
 }
 
+/** The window of the per-address cap on login tries. */
+export const LOGIN_TRY_WINDOW_MS = 10 * 60_000;
+
+/**
+ * The per-address cap on login tries (`POST /api/login`, right or wrong): as many in 10 minutes as
+ * the address may request codes in an hour (`perIpPerHour`, SMS_IP_HOURLY_LIMIT, default 30) — six
+ * tries per code it can get, and the scale the deployment chose for shared addresses. With the
+ * five wrong tries per code it bounds guessing from one address even for phones with no code.
+ */
+export function loginTryRule(ip: string, limits: Pick<SmsLimits, 'perIpPerHour'>) {
+  return {
+    key: `login:ip:${ip}`,
+    limit: limits.perIpPerHour,
+    window: { ms: LOGIN_TRY_WINDOW_MS } satisfies Window,
+    what: '当前网络登录尝试',
+  };
+}
+
 /** 45 → "45秒", 600 → "10分钟", 7200 → "2小时" (rounded up). */
 export { describeWait } from '../limits/limiter.ts';
 

@@ -98,6 +98,8 @@ export class AuthService {
   }
 
   async login(input: LoginInput, meta: ClientMeta) {
+    // Every try counts against the address, whatever it is for (issue 15).
+    await this.d.codes.limitLoginTries(meta.ip);
     const phone = this.resolvePhone(input);
     if (!input.code) throw appError('VERIFICATION_CODE_REQUIRED');
     await this.d.codes.verify('login', phone, input.code);

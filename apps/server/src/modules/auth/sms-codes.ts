@@ -7,7 +7,7 @@ import { endOfShanghaiDay, shanghaiDate } from '../../lib/time.ts';
 import type { SmsProvider, SmsPurpose } from '../../providers/sms/types.ts';
 import { SmsSendError } from '../../providers/sms/types.ts';
 import type { Limiter } from '../limits/limiter.ts';
-import { describeWait, type SmsLimits, smsSendRules } from './rules.ts';
+import { describeWait, loginTryRule, type SmsLimits, smsSendRules } from './rules.ts';
 
 export const MAX_WRONG_TRIES_PER_CODE = 5;
 export const MAX_FAILED_CHECKS_PER_HOUR = 100;
@@ -36,8 +36,9 @@ export interface SmsCodeDeps {
 
 /**
  * SMS verification codes: six digits from a CSPRNG, stored as a keyed hash bound to the phone,
- * valid `ttlSeconds`, single use, at most five wrong tries each, at most 100 failed checks an hour
- * per phone. Sending is limited per phone (1/min, 5/hour, 10/calendar day), per IP and per device.
+ * valid `ttlSeconds`, single use, at most five wrong tries each, at most 100 failed checks (wrong
+ * codes while one is outstanding) an hour per phone. Sending is limited per phone (1/min, 5/hour,
+ * 10/calendar day), per IP and per device; login tries per IP (`loginTryRule`).
  */
 export class SmsCodes {
   constructor(private readonly d: SmsCodeDeps) {}
@@ -96,20 +97,24 @@ export class SmsCodes {
     return { retryAfter: 60, expiresIn: this.d.ttlSeconds };
   }
 
-  /** Checks and consumes a code. Throws LOGIN_FAILED (or RATE_LIMITED) when it does not pass. */
+  /** Counts one login try of the address, or throws RATE_LIMITED past `loginTryRule`'s cap. */
+  async limitLoginTries(ip: string): Promise<void> {
+    const rule = loginTryRule(ip, this.d.limits);
+    await this.d.limiter.enforce(rule.key, rule.limit, rule.window, rule.what);
+  }
+
+  /**
+   * Checks and consumes a code. Throws LOGIN_FAILED (or RATE_LIMITED) when it does not pass.
+   *
+   * Only a check against an outstanding code counts against the phone: with none (never sent,
+   * expired, used, or burnt by wrong tries) nothing is guessed, and counting it would let anyone lock
+   * a person out by trying codes for their phone (issue 15). Such a check is reserved on the phone's
+   * hourly count before the comparison and given back when the code is right, so checks in flight
+   * count too. Each wrong try is one atomic update of the code's row, which burns it at the fifth:
+   * the consuming update needs the row unused, so no right code passes after five wrong ones.
+   */
   async verify(purpose: SmsPurpose, phone: string, code: string): Promise<void> {
     const phoneHash = this.d.phoneIndex(phone);
-    const failKey = `verify:fail:${phoneHash}`;
-    const exhausted = await this.d.limiter.isExhausted(failKey, MAX_FAILED_CHECKS_PER_HOUR);
-    if (!exhausted.allowed) {
-      const retryAfter = Math.ceil(exhausted.retryAfterMs / 1000);
-      throw appError('RATE_LIMITED', `验证失败次数过多，请${describeWait(retryAfter)}后再试`, { retryAfter });
-    }
-    const fail = async (msg: string) => {
-      await this.d.limiter.record(failKey, { ms: 3600_000 });
-      return appError('LOGIN_FAILED', msg);
-    };
-
     const now = new Date();
     const [row] = await this.d.db
       .select()
@@ -124,9 +129,17 @@ export class SmsCodes {
       )
       .orderBy(desc(smsCodes.id))
       .limit(1);
-    if (!row) throw await fail('验证码错误或已过期，请重新获取');
+    if (!row) throw appError('LOGIN_FAILED', '验证码错误或已过期，请重新获取');
+
+    const failKey = `verify:fail:${phoneHash}`;
+    const reserved = await this.d.limiter.consume(failKey, MAX_FAILED_CHECKS_PER_HOUR, { ms: 3600_000 });
+    if (!reserved.allowed) {
+      const retryAfter = Math.ceil(reserved.retryAfterMs / 1000);
+      throw appError('RATE_LIMITED', `验证失败次数过多，请${describeWait(retryAfter)}后再试`, { retryAfter });
+    }
 
     if (!constantTimeEqual(row.codeHash, this.d.codeHash(phoneHash, code))) {
+      // The reserved unit stays: a wrong guess at an outstanding code.
       const [updated] = await this.d.db
         .update(smsCodes)
         .set({
@@ -136,15 +149,17 @@ export class SmsCodes {
         .where(and(eq(smsCodes.id, row.id), isNull(smsCodes.usedAt)))
         .returning({ attempts: smsCodes.attempts });
       const left = MAX_WRONG_TRIES_PER_CODE - (updated?.attempts ?? MAX_WRONG_TRIES_PER_CODE);
-      throw await fail(left > 0 ? '登录失败，请检查验证码' : '验证码错误次数过多，请重新获取');
+      throw appError('LOGIN_FAILED', left > 0 ? '登录失败，请检查验证码' : '验证码错误次数过多，请重新获取');
     }
 
+    // The right code: not a failed check, whether or not it wins the race to consume the code.
+    await this.d.limiter.store.decrement(failKey);
     const consumed = await this.d.db
       .update(smsCodes)
       .set({ usedAt: now })
       .where(and(eq(smsCodes.id, row.id), isNull(smsCodes.usedAt)))
       .returning({ id: smsCodes.id });
-    if (consumed.length === 0) throw await fail('验证码已使用，请重新获取');
+    if (consumed.length === 0) throw appError('LOGIN_FAILED', '验证码已使用，请重新获取');
   }
 
   /** Removes every code of a phone (account cancellation). */

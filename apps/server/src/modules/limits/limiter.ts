@@ -76,20 +76,25 @@ export class Limiter {
 
   /**
    * Consumes several limits; all or nothing (a refused attempt counts against none of them).
-   * Returns the first refusal in the order of `rules`. With a store that increments several keys at
-   * once (both stores here), that is one round trip when every limit allows.
+   * Returns the first refusal in the order of `rules`, or, when every limit allows, each key's count
+   * after this attempt (in the order of `rules`). With a store that increments several keys at once
+   * (both stores here), that is one round trip when every limit allows.
+   *
+   * Also the "reserve" step of reserve-then-settle (staff passwords, SMS codes): take the unit before
+   * the check it guards, so that checks in flight count and no more than `limit` of them ever run
+   * in a window however many arrive at once; then keep it (a failure) or give it back.
    */
   async consumeAll(
     rules: { key: string; limit: number; window: Window; reason: string }[],
     now = Date.now(),
-  ): Promise<{ allowed: true } | { allowed: false; reason: string; retryAfterMs: number }> {
+  ): Promise<{ allowed: true; counts: number[] } | { allowed: false; reason: string; retryAfterMs: number }> {
     const distinct = new Set(rules.map((r) => r.key)).size === rules.length;
     if (this.store.incrementMany && distinct && rules.length > 1) {
       const hits = await this.store.incrementMany(
         rules.map((r) => ({ key: r.key, expiresAt: expiryOf(r.window, now) })),
       );
       const refused = rules.findIndex((r, i) => hits[i]!.count > r.limit);
-      if (refused === -1) return { allowed: true };
+      if (refused === -1) return { allowed: true, counts: hits.map((h) => h.count) };
       for (const r of rules) await this.store.decrement(r.key);
       return {
         allowed: false,
@@ -98,6 +103,7 @@ export class Limiter {
       };
     }
     const taken: string[] = [];
+    const counts: number[] = [];
     for (const rule of rules) {
       const d = await this.consume(rule.key, rule.limit, rule.window, now);
       if (!d.allowed) {
@@ -105,8 +111,9 @@ export class Limiter {
         return { allowed: false, reason: rule.reason, retryAfterMs: d.retryAfterMs };
       }
       taken.push(rule.key);
+      counts.push(d.count);
     }
-    return { allowed: true };
+    return { allowed: true, counts };
   }
 
   /** Records one event without a limit (e.g. a failed check). */
@@ -114,7 +121,11 @@ export class Limiter {
     return this.store.increment(key, expiryOf(window, now));
   }
 
-  /** Whether `key` is already at or over `limit` in its current window. */
+  /**
+   * Whether `key` is already at or over `limit` in its current window. Not for guarding a check:
+   * "is it exhausted? → check → record" lets every request in flight through the first step (issue
+   * 15: 40 parallel wrong passwords were all evaluated); reserve with `consume`/`consumeAll` instead.
+   */
   async isExhausted(key: string, limit: number, now = Date.now()): Promise<Decision> {
     const hit = await this.store.get(key);
     if (!hit || hit.count < limit) return { allowed: true, count: hit?.count ?? 0, retryAfterMs: 0 };

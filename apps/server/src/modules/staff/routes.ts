@@ -32,7 +32,14 @@ const staffRoutes: FastifyPluginAsync = async (root) => {
 
   app.post(
     '/api/crm/admin/login/sendPhoneVerifyCode',
-    { schema: { tags, body: staffSendCodeBody, response: { 200: envelope(sendPhoneVerifyCodeData) } } },
+    {
+      schema: {
+        tags,
+        body: staffSendCodeBody,
+        refusals: [403, 429],
+        response: { 200: envelope(sendPhoneVerifyCodeData) },
+      },
+    },
     async (req) => ok(await staff.sendCode(req.body.phone, clientMeta(req))),
   );
 
@@ -43,6 +50,7 @@ const staffRoutes: FastifyPluginAsync = async (root) => {
         tags,
         summary: 'Staff login: phone + password, or phone + SMS code',
         body: staffLoginBody,
+        refusals: [401, 403, 429],
         response: { 200: envelope(staffLoginData) },
       },
     },
@@ -185,7 +193,8 @@ const staffRoutes: FastifyPluginAsync = async (root) => {
         schema: {
           tags,
           security,
-          summary: 'Set or generate a password; the account is logged out everywhere (admin only)',
+          summary:
+            'Set or generate a password; the account is logged out everywhere and its password locks lift (admin only)',
           params: idParams,
           body: resetStaffPasswordBody,
           response: { 200: envelope(resetStaffPasswordData) },
@@ -203,7 +212,6 @@ const staffRoutes: FastifyPluginAsync = async (root) => {
           });
           return result;
         });
-        await staff.clearPasswordLock(result.after);
         return ok({ password: result.generated });
       },
     );

@@ -13,13 +13,38 @@ import type { Db } from '../../db/client.ts';
 import { channels, staff, staffSessions } from '../../db/schema.ts';
 import { encryptField, type KeyRing, newToken, sha256 } from '../../lib/crypto.ts';
 import { appError } from '../../lib/errors.ts';
+import { recordAudit } from '../audit/service.ts';
 import { describeWait } from '../auth/rules.ts';
 import type { ClientMeta, SmsCodes } from '../auth/sms-codes.ts';
 import type { Limiter } from '../limits/limiter.ts';
 
+/**
+ * Wrong passwords (issue 15): at most 5 per (account, address) in 15 minutes — the short lock, which
+ * a stranger elsewhere cannot put on the owner — and at most 100 per account in an hour whatever the
+ * addresses (OWASP ASVS 2.2.1). Either lock stops password logins only: the SMS-code login, which
+ * needs the account's phone, is never locked by wrong passwords.
+ */
 export const MAX_WRONG_PASSWORDS = 5;
 export const PASSWORD_LOCK_MS = 15 * 60_000;
+export const MAX_WRONG_PASSWORDS_PER_ACCOUNT = 100;
+export const ACCOUNT_PASSWORD_LOCK_MS = 3600_000;
+/** Login tries (password or code, any phone) per address per PASSWORD_LOCK_MS. */
 export const MAX_STAFF_LOGINS_PER_IP = 30;
+
+/**
+ * The limiter keys of wrong passwords for an account (or an unknown phone: the same keys, so the
+ * answers do not tell the two apart). They carry a digest of the current password hash, so a new
+ * password (a reset in the console, `npm run admin:create`) starts new counters and lifts every lock.
+ */
+export function passwordFailKeys(
+  phoneHash: string,
+  passwordHash: string | null | undefined,
+  ip: string,
+): { account: string; pair: string } {
+  const epoch = passwordHash ? sha256(passwordHash).slice(0, 12) : 'none';
+  const account = `staff:pwfail:${phoneHash}:${epoch}`;
+  return { account, pair: `${account}:ip:${ip}` };
+}
 
 export type StaffRow = typeof staff.$inferSelect;
 
@@ -211,7 +236,10 @@ export class StaffService {
     return { before, after: after! };
   }
 
-  /** Sets the given password or a generated one (returned once); the account's sessions end. */
+  /**
+   * Sets the given password or a generated one (returned once); the account's sessions end. The new
+   * hash also lifts any lock from wrong passwords (`passwordFailKeys`).
+   */
   async resetPassword(id: number, password: string | undefined, db: Db = this.d.db) {
     const before = await this.get(id, db);
     const plain = password ?? generatePassword();
@@ -222,14 +250,6 @@ export class StaffService {
       .returning();
     await this.revokeSessions(id, db);
     return { before, after: after!, generated: password === undefined ? plain : null };
-  }
-
-  /**
-   * A fresh password also lifts a lock from wrong attempts. Call it after the reset's transaction:
-   * the limiter's store is not part of it (and may be Redis).
-   */
-  async clearPasswordLock(member: StaffRow): Promise<void> {
-    await this.d.limiter.store.clear(`staff:pwfail:${member.mobileHash}`);
   }
 
   private async revokeSessions(id: number, db: Db) {
@@ -259,6 +279,15 @@ export class StaffService {
     return { mobile: maskPhone(phone), retryAfter: 60, expiresIn: 300 };
   }
 
+  /**
+   * Console login with a password or an SMS code. Wrong passwords are counted reserve-then-settle:
+   * one unit of both limits of `passwordFailKeys` is taken atomically (`consumeAll`) before argon2
+   * runs, kept when the password is wrong and given back when it is right. Passwords in flight
+   * therefore count, and however many arrive at once no more than 5 per (account, address) and 100
+   * per account an hour are ever evaluated. A right password clears its own address's short lock but
+   * only gives back its unit of the hourly count: the owner logging in does not hand a guesser
+   * elsewhere a fresh hundred. The lock's start is written to the audit log (`login-lock`).
+   */
   async login(
     input: { phone: string; password?: string | undefined; code?: string | undefined },
     meta: ClientMeta,
@@ -270,23 +299,38 @@ export class StaffService {
       const s = Math.ceil(ipDecision.retryAfterMs / 1000);
       throw appError('RATE_LIMITED', `登录尝试过于频繁，请${describeWait(s)}后再试`, { retryAfter: s });
     }
-    const phoneKey = `staff:pwfail:${this.d.phoneIndex(input.phone)}`;
-    const lock = await this.d.limiter.isExhausted(phoneKey, MAX_WRONG_PASSWORDS);
-    if (!lock.allowed) {
-      const s = Math.ceil(lock.retryAfterMs / 1000);
-      throw appError('RATE_LIMITED', `密码错误次数过多，账号已临时锁定，请${describeWait(s)}后再试`, {
-        retryAfter: s,
-      });
-    }
 
     const member = await this.findByPhone(input.phone);
+    const keys = passwordFailKeys(this.d.phoneIndex(input.phone), member?.passwordHash, meta.ip);
     if (input.password !== undefined) {
+      const reserved = await this.d.limiter.consumeAll([
+        {
+          key: keys.pair,
+          limit: MAX_WRONG_PASSWORDS,
+          window: { ms: PASSWORD_LOCK_MS },
+          reason: '密码错误次数过多，该账号在当前网络的密码登录已锁定',
+        },
+        {
+          key: keys.account,
+          limit: MAX_WRONG_PASSWORDS_PER_ACCOUNT,
+          window: { ms: ACCOUNT_PASSWORD_LOCK_MS },
+          reason: '该账号密码错误次数过多，密码登录已锁定',
+        },
+      ]);
+      if (!reserved.allowed) {
+        const s = Math.ceil(reserved.retryAfterMs / 1000);
+        throw appError('RATE_LIMITED', `${reserved.reason}，请${describeWait(s)}后再试或使用验证码登录`, {
+          retryAfter: s,
+        });
+      }
       const hash = member?.passwordHash ?? (await DUMMY_HASH);
       const good = await argon2.verify(hash, input.password).catch(() => false);
       if (!member?.passwordHash || !good) {
-        await this.d.limiter.record(phoneKey, { ms: PASSWORD_LOCK_MS });
+        // The unit stays taken. The failure that fills a limit starts a lock: audit-logged.
+        if (member) await this.auditLock(member, reserved.counts, meta);
         throw appError('WRONG_CREDENTIALS');
       }
+      await this.d.limiter.store.decrement(keys.account);
     } else {
       try {
         await this.d.codes.verify('staff_login', input.phone, input.code ?? '');
@@ -296,8 +340,9 @@ export class StaffService {
       }
       if (!member) throw appError('WRONG_CREDENTIALS');
     }
+    // The owner proved it from this address: its earlier typos here are forgiven.
+    await this.d.limiter.store.clear(keys.pair);
     if (member.status === 'disabled') throw appError('ACCOUNT_FORBIDDEN');
-    await this.d.limiter.store.clear(phoneKey);
 
     const token = newToken();
     const now = new Date();
@@ -309,6 +354,39 @@ export class StaffService {
     });
     await this.d.db.update(staff).set({ lastLoginAt: now }).where(eq(staff.id, member.id));
     return { token, staff: publicStaff(member) };
+  }
+
+  /**
+   * An audit entry when a wrong password fills a limit, i.e. starts a lock: `counts` are the pair's
+   * and the account's counts after this attempt (exactly one attempt sees each limit reached).
+   */
+  private async auditLock(member: StaffRow, [pair, account]: number[], meta: ClientMeta): Promise<void> {
+    const locks = [
+      pair === MAX_WRONG_PASSWORDS && {
+        scope: 'address',
+        failures: MAX_WRONG_PASSWORDS,
+        lockMinutes: PASSWORD_LOCK_MS / 60_000,
+      },
+      account === MAX_WRONG_PASSWORDS_PER_ACCOUNT && {
+        scope: 'account',
+        failures: MAX_WRONG_PASSWORDS_PER_ACCOUNT,
+        lockMinutes: ACCOUNT_PASSWORD_LOCK_MS / 60_000,
+      },
+    ];
+    for (const after of locks) {
+      if (!after) continue;
+      await recordAudit(
+        this.d.db,
+        { ip: meta.ip, staffMember: null },
+        {
+          action: 'login-lock',
+          entity: 'staff',
+          entityId: member.id,
+          after,
+          reason: after.scope === 'address' ? '同一网络密码错误次数过多' : '密码错误次数过多（所有网络）',
+        },
+      );
+    }
   }
 
   async authenticate(token: string | undefined): Promise<{ sessionId: number; staff: StaffRow }> {
