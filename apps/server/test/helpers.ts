@@ -5,6 +5,7 @@ import pg from 'pg';
 import { buildApp } from '../src/app.ts';
 import { type Env, loadConfig } from '../src/config/env.ts';
 import { type Database, openDatabase } from '../src/db/client.ts';
+import { checkEveryAnswer, routeMarker } from './api-contract.ts';
 
 /**
  * Test apps. By default each one has its own in-memory PGlite. With TEST_DATABASE_URL the same
@@ -60,9 +61,11 @@ export async function createTestApp(
     limiterPrefix,
     logger: Boolean(opts.logStream),
     ...(opts.logStream ? { logStream: opts.logStream } : {}),
-    ...(opts.plugins ? { plugins: opts.plugins } : {}),
+    plugins: [...(opts.plugins ?? []), routeMarker],
     serveStatic: false,
   });
+  // Every answer of an API test is checked against the OpenAPI document (api-contract.ts).
+  checkEveryAnswer(app);
   return {
     app,
     shared: { database, ...(schemaName ? { schemaName } : {}), limiterPrefix },
@@ -87,14 +90,17 @@ export async function createTestApp(
 
 /** A second app instance on the same database and limiter store as `ctx`. */
 export async function secondInstance(ctx: TestContext): Promise<FastifyInstance> {
-  return buildApp({
+  const app = await buildApp({
     config: testConfig(),
     database: ctx.shared.database,
     ...(ctx.shared.schemaName ? { schemaName: ctx.shared.schemaName } : {}),
     limiterPrefix: ctx.shared.limiterPrefix,
     logger: false,
+    plugins: [routeMarker],
     serveStatic: false,
   });
+  checkEveryAnswer(app);
+  return app;
 }
 
 export function body<T = unknown>(res: LightMyRequestResponse): { code: number; msg: string; data: T } {

@@ -26,4 +26,34 @@ describe('toCsv', () => {
     expect(out).toContain(`"'=HYPERLINK(""x"")",-5`);
     expect(out).toContain('\r\n-1.5,0\r\n');
   });
+
+  it('defuses formulas behind leading spaces, tabs and line breaks', () => {
+    const cells = [
+      ' =1+1',
+      '  +SUM(A1:A2)',
+      '\t-2+3',
+      '\n@SUM(A1)',
+      '\r\n=cmd|"/c calc"!A1',
+      ' \n\t =HYPERLINK("x")',
+      '\u3000=1+1',
+    ];
+    for (const name of cells) {
+      const out = toCsv([{ name, n: 1 }], cols);
+      const line = out.split('\r\n').slice(1, -1).join('\r\n');
+      const value = line.startsWith('"') ? line.slice(1, line.lastIndexOf('"')).replaceAll('""', '"') : line;
+      expect(value.startsWith(`'${name}`), JSON.stringify(name)).toBe(true);
+    }
+  });
+
+  it('leaves text with inner spaces or signs and plain numbers alone', () => {
+    const out = toCsv(
+      [
+        { name: '渠道 A = B', n: -5 },
+        { name: ' 深圳', n: 0 },
+        { name: 'a-b@c', n: 1 },
+      ],
+      cols,
+    );
+    expect(out).toBe('\uFEFF名称,数量\r\n渠道 A = B,-5\r\n 深圳,0\r\na-b@c,1\r\n');
+  });
 });

@@ -1,17 +1,21 @@
 /**
  * CSV export of console tables (issue 7 "CSV export of every table"): RFC 4180 quoting, a UTF-8 BOM
- * so Excel opens Chinese text correctly, and formula-injection protection (cells starting with
- * = + - @ are prefixed with an apostrophe).
+ * so Excel opens Chinese text correctly, and formula-injection protection: a cell that starts with
+ * = + - @, a tab or a carriage return, or with spaces and line breaks before = + - @ (spreadsheets skip
+ * them and still read a formula), is prefixed with an apostrophe. Plain numbers (-5, -1.5) stay numbers.
  */
 export interface CsvColumn<T> {
   title: string;
   value: (row: T) => string | number | boolean | null | undefined;
 }
 
+/** What a spreadsheet may read as a formula: = + - @ after any whitespace (spaces, tabs, line breaks …), a tab or a CR. */
+const FORMULA_START = /^(?:[\t\r]|\s*[=+\-@])/;
+
 function cell(v: string | number | boolean | null | undefined): string {
   if (v === null || v === undefined) return '';
   let s = String(v);
-  if (/^[=+\-@\t\r]/.test(s) && !/^-?\d+(\.\d+)?$/.test(s)) s = `'${s}`;
+  if (FORMULA_START.test(s) && !/^-?\d+(\.\d+)?$/.test(s)) s = `'${s}`;
   return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseOriginList } from '../lib/outbound-address.ts';
 
 /**
  * Configuration, parsed once at start-up. A bad or missing value stops the server with a list of
@@ -97,6 +98,8 @@ export const envSchema = z
 
     WEB_DIST: z.string().optional(),
     ADMIN_DIST: z.string().optional(),
+    /** The OpenAPI document and Swagger UI at /api/docs: on by default, off by default in production. */
+    API_DOCS: z.enum(['on', 'off']).optional(),
 
     /** Matching (docs/matching-consent-delivery.md). */
     MATCH_MAX_LENDERS: intFromEnv(3, 1, 20),
@@ -118,6 +121,20 @@ export const envSchema = z
     PARTNER_SANDBOX: z.enum(['on', 'off']).optional(),
     /** Base URL the seeded lenders' endpoints point at (default http://127.0.0.1:PORT). */
     PARTNER_SANDBOX_URL: z.string().url().optional(),
+    /**
+     * Outside production only: origins of local test lenders (http://127.0.0.1:40123), comma separated,
+     * that partner endpoints may use although they are loopback addresses (ADR 019). Exact origins.
+     */
+    PARTNER_TEST_ORIGINS: z
+      .string()
+      .refine((v) => {
+        try {
+          return parseOriginList(v).length > 0;
+        } catch {
+          return false;
+        }
+      }, 'must be origins (http://127.0.0.1:40123), comma separated, nothing more')
+      .optional(),
 
     /** The operator named in the agreements and the footer default (issue 6). */
     OPERATOR_NAME: z.string().min(2).default('深圳市星河数字科技有限公司'),
@@ -171,6 +188,13 @@ export const envSchema = z
       }
     }
     if (env.NODE_ENV === 'production') {
+      if (env.PARTNER_TEST_ORIGINS) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['PARTNER_TEST_ORIGINS'],
+          message: 'test partners are for development and tests only',
+        });
+      }
       if (env.PARTNER_SANDBOX === 'on') {
         ctx.addIssue({
           code: 'custom',

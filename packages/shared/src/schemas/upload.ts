@@ -22,3 +22,11 @@ export const uploadPolicyData = z.object({
   host: z.string(),
   expire: z.number().int(),
 });
+
+/** `POST /api/storage` (local store) with `success_action_status` 200 or 201: the stored object. */
+export const storedObjectData = z.object({
+  key: z.string(),
+  url: z.string(),
+  size: z.number().int(),
+  contentType: z.string(),
+});

@@ -16,11 +16,12 @@ import {
   retryDeadData,
   userIdParams,
 } from '@lm/shared/schemas/admin-leads';
+import { PERSONAL_DATA_ROLES } from '@lm/shared/schemas/auth';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { envelope, ok } from '../../lib/envelope.ts';
 import { requireStaff } from '../../plugins/app/auth.ts';
-import { AdminLeadsService } from './service.ts';
+import { AdminLeadsService, seesAttemptDetails } from './service.ts';
 
 const security = [{ accessToken: [] }];
 /** Reveals of personal data per staff member per hour. */
@@ -67,13 +68,13 @@ const adminLeadsRoutes: FastifyPluginAsync = async (root) => {
         response: { 200: envelope(adminUserDetailSchema) },
       },
     },
-    async (req) => ok(await service.userDetail(req.params.id)),
+    async (req) => ok(await service.userDetail(req.params.id, { attemptDetails: seesAttemptDetails(req) })),
   );
 
   app.post(
     '/api/admin/users/:id/reveal',
     {
-      onRequest: changers,
+      onRequest: requireStaff(PERSONAL_DATA_ROLES),
       // The answer holds personal data in clear: never log it.
       logLevel: 'warn',
       schema: {
@@ -82,6 +83,7 @@ const adminLeadsRoutes: FastifyPluginAsync = async (root) => {
         summary: `Reveal one field (mobile, realName, identity, contacts) with a reason; audit-logged without the value; ${REVEALS_PER_HOUR} an hour`,
         params: userIdParams,
         body: adminRevealBody,
+        refusals: [429],
         response: { 200: envelope(adminRevealData) },
       },
     },
@@ -122,12 +124,12 @@ const adminLeadsRoutes: FastifyPluginAsync = async (root) => {
         tags: ['admin: leads'],
         security,
         summary:
-          'One lead with its consent and every delivery attempt (HTTP status, outcome, duration, answer)',
+          'One lead with its consent and every delivery attempt (HTTP status, outcome, duration; why it failed: admin only)',
         params: leadIdParams,
         response: { 200: envelope(adminLeadDetailSchema) },
       },
     },
-    async (req) => ok(await service.leadDetail(req.params.id)),
+    async (req) => ok(await service.leadDetail(req.params.id, { attemptDetails: seesAttemptDetails(req) })),
   );
 
   app.post(
@@ -172,6 +174,7 @@ const adminLeadsRoutes: FastifyPluginAsync = async (root) => {
         summary:
           'Send every dead letter of one partner again (skips withdrawn consents and cancelled accounts)',
         body: retryDeadBody,
+        refusals: [404],
         response: { 200: envelope(retryDeadData) },
       },
     },

@@ -30,6 +30,7 @@ const analyticsRoutes: FastifyPluginAsync = async (root) => {
         tags,
         summary: 'Record a funnel step, once per session and step',
         body: reportEventBody,
+        refusals: [429],
         response: { 200: envelope(reportEventData) },
       },
     },

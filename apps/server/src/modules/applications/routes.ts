@@ -75,6 +75,7 @@ const applicationRoutes: FastifyPluginAsync = async (root) => {
           'Real name + ID number: format, region, birth date and checksum, then the real-name provider ' +
           '(local: format only, verified null)',
         body: identityNameVerifyBody,
+        refusals: [429],
         response: { 200: envelope(identityNameVerifyData) },
       },
     },

@@ -82,6 +82,7 @@ const catalogRoutes: FastifyPluginAsync = async (root) => {
         tags,
         summary: 'A published product with its lender licence, shared fields and active hours',
         querystring: productDetailQuery,
+        refusals: [404],
         response: { 200: envelope(productDetailData) },
       },
     },
@@ -152,6 +153,7 @@ const catalogRoutes: FastifyPluginAsync = async (root) => {
           'Apply to a product: its partner page (host checked) or null (form flow); records the apply ' +
           'once per product and placement a day',
         body: productApplyBody,
+        refusals: [403, 404],
         response: { 200: envelope(productApplyData) },
       },
     },
@@ -167,6 +169,7 @@ const catalogRoutes: FastifyPluginAsync = async (root) => {
         security,
         summary: 'The partner page opened: recorded once per product a day',
         body: jumpSuccessBody,
+        refusals: [404],
         response: { 200: envelope(productEventData) },
       },
     },
@@ -182,6 +185,7 @@ const catalogRoutes: FastifyPluginAsync = async (root) => {
           'A product was shown: once per person, product and placement a day (anonymous: every report, ' +
           'capped per IP)',
         querystring: productExposureQuery,
+        refusals: [404, 429],
         response: { 200: envelope(productEventData) },
       },
     },

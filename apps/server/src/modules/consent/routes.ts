@@ -27,6 +27,7 @@ const consentRoutes: FastifyPluginAsync = async (root) => {
           'Consent lender by lender: each ticked offer gets a consent (agreement version + text hash) and a ' +
           'lead in one transaction; offers not ticked are declined',
         body: authBody,
+        refusals: [409],
         response: { 200: envelope(authData) },
       },
     },
@@ -78,6 +79,7 @@ const consentRoutes: FastifyPluginAsync = async (root) => {
         summary:
           'The stored agreement text the person consented to (by consentId, else latest for productId)',
         querystring: protocolQuery,
+        refusals: [404],
         response: { 200: envelope(protocolData) },
       },
     },

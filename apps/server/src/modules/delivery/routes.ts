@@ -2,6 +2,7 @@ import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { partnerSandboxOn } from '../../config/outbound.ts';
 import { leads, partners, sandboxPartnerLeads } from '../../db/schema.ts';
 import { decryptField } from '../../lib/crypto.ts';
 import { envelope, ok } from '../../lib/envelope.ts';
@@ -103,6 +104,7 @@ const deliveryRoutes: FastifyPluginAsync = async (root) => {
         summary:
           'Partner callback (match callback / joint login / data.deleted): signed like lead delivery, with X-LM-Partner: code',
         body: callbackBody,
+        refusals: [401, 404],
         response: {
           200: envelope(
             z.union([
@@ -144,10 +146,7 @@ const deliveryRoutes: FastifyPluginAsync = async (root) => {
     },
   );
 
-  const sandboxOn =
-    (app.config.PARTNER_SANDBOX ?? (app.config.NODE_ENV === 'development' ? 'on' : 'off')) === 'on' &&
-    app.config.NODE_ENV !== 'production';
-  if (!sandboxOn) return;
+  if (!partnerSandboxOn(app.config)) return;
 
   const codeParam = z.object({ code: z.string().regex(/^[a-z0-9-]{1,40}$/) });
   const sandboxTags = ['dev: partner sandbox'];
@@ -160,6 +159,14 @@ const deliveryRoutes: FastifyPluginAsync = async (root) => {
         summary:
           'A lender’s lead API: checks the signature, de-duplicates on the idempotency key; takes notices too (a deletion deletes the leads and answers {deleted:true})',
         params: codeParam,
+        refusals: [401],
+        response: {
+          200: z.union([
+            z.object({ id: z.string(), duplicate: z.boolean() }),
+            z.object({ received: z.literal(true) }),
+            z.object({ deleted: z.literal(true) }),
+          ]),
+        },
       },
     },
     async (req, reply) => {
@@ -222,6 +229,7 @@ const deliveryRoutes: FastifyPluginAsync = async (root) => {
         summary: 'A lender’s duplicate pre-check: {phoneHash} → {exists} from the leads it received',
         params: codeParam,
         body: z.object({ phoneHash: z.string().regex(/^[0-9a-f]{64}$/) }),
+        response: { 200: z.object({ exists: z.boolean() }) },
       },
     },
     async (req) => {
@@ -246,6 +254,18 @@ const deliveryRoutes: FastifyPluginAsync = async (root) => {
         tags: sandboxTags,
         summary: 'What the sandbox lender received (latest 50)',
         params: codeParam,
+        response: {
+          200: envelope(
+            z.array(
+              z.object({
+                idempotencyKey: z.string(),
+                receivedAt: z.string(),
+                fieldNames: z.array(z.string()),
+                autoForm: z.boolean(),
+              }),
+            ),
+          ),
+        },
       },
     },
     async (req) => {

@@ -124,6 +124,7 @@ const funnelRoutes: FastifyPluginAsync = async (root) => {
           security,
           summary: "A/B: a channel's skin arms step by step against the control (two-proportion z-test)",
           querystring: funnelArmsQuery,
+          refusals: [404],
           response: { 200: envelope(funnelArmsData) },
         },
       },

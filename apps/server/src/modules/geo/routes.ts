@@ -28,6 +28,7 @@ const geoRoutes: FastifyPluginAsync = async (root) => {
         summary:
           "Visitor's province and city (from coordinates, else the IP) and whether the channel excludes it",
         querystring: excludeCityQuery,
+        refusals: [404, 429],
         response: { 200: envelope(excludeCityData) },
       },
     },
@@ -41,6 +42,7 @@ const geoRoutes: FastifyPluginAsync = async (root) => {
         tags,
         summary: 'Report the province and city of the device (post-login location flow)',
         body: reportDeviceBody,
+        refusals: [429],
         response: { 200: envelope(reportDeviceData) },
       },
     },

@@ -55,6 +55,7 @@ const matchingRoutes: FastifyPluginAsync = async (root) => {
         summary:
           'Submit the whole application form: stored as the draft, then matched (answers the match result)',
         body: applicationSaveBody,
+        refusals: [409, 429],
         response: { 200: envelope(matchResultSchema) },
       },
     },
@@ -85,6 +86,7 @@ const matchingRoutes: FastifyPluginAsync = async (root) => {
           'Re-match from the stored form: directMatchType 0 old user (releases open offers), 3 or 6 second ' +
           'match (keeps them, offers other lenders)',
         body: directMatchBody,
+        refusals: [409, 429],
         response: { 200: envelope(matchResultSchema) },
       },
     },

@@ -97,6 +97,7 @@ const privacyRoutes: FastifyPluginAsync = async (root) => {
           security,
           summary: 'Withdraw consent to one lender: pending deliveries stop, the lender is told',
           body: withdrawConsentBody,
+          refusals: [404, 429],
           response: { 200: envelope(dataSharingEntrySchema) },
         },
       },
@@ -119,6 +120,7 @@ const privacyRoutes: FastifyPluginAsync = async (root) => {
           security,
           summary:
             'Download all my data as a JSON file (attachment my-data-YYYYMMDD.json, not the envelope); 10 a day',
+          refusals: [429],
         },
         // The answer is the person's data in clear: never log it.
         logLevel: 'warn',

@@ -40,6 +40,7 @@ const rumRoutes: FastifyPluginAsync = async (root) => {
         summary:
           'A batch (≤ 50) of Web Vitals / chunk-load failures measured in the H5 (beacon, text/plain JSON)',
         body: vitalsBody,
+        refusals: [429],
         response: { 200: envelope(vitalsAccepted) },
       },
     },

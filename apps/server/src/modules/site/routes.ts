@@ -21,6 +21,7 @@ import {
 } from '@lm/shared/schemas/site';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { envelope, ok } from '../../lib/envelope.ts';
 import { appError } from '../../lib/errors.ts';
 import { clientMeta, requireStaff, requireUser } from '../../plugins/app/auth.ts';
@@ -123,6 +124,7 @@ const siteRoutes: FastifyPluginAsync = async (root) => {
         schema: {
           tags,
           summary: 'Local store: the app-download JSON (the H5 adds ?t=<timestamp>; never cached)',
+          refusals: [404],
         },
       },
       async (_req, reply) => {
@@ -174,6 +176,7 @@ const siteRoutes: FastifyPluginAsync = async (root) => {
         tags,
         summary: 'A page configuration by code (404 when unknown)',
         querystring: pageConfigQuery,
+        refusals: [404],
         response: { 200: envelope(pageConfigData) },
       },
     },
@@ -203,6 +206,7 @@ const siteRoutes: FastifyPluginAsync = async (root) => {
           'A signed link to share (download page or customer service), valid 10 minutes; it carries the ' +
           'channel',
         querystring: tempLinkQuery,
+        refusals: [429],
         response: { 200: envelope(tempLinkData) },
       },
     },
@@ -220,6 +224,7 @@ const siteRoutes: FastifyPluginAsync = async (root) => {
           'Opens a temporary link: 302 to its page with the channel; expired or forged: 302 to the page ' +
           'with linkExpired=1',
         querystring: tempLinkOpenQuery,
+        response: { 302: z.undefined().describe('To the page (Location); never another site') },
       },
     },
     async (req, reply) => {
@@ -238,6 +243,7 @@ const siteRoutes: FastifyPluginAsync = async (root) => {
         summary: 'A typed client event (page view, feature use …) with optional small data',
         querystring: reportTypeQuery,
         body: reportBody,
+        refusals: [429],
         response: { 200: envelope(recordedData) },
       },
     },
@@ -252,6 +258,7 @@ const siteRoutes: FastifyPluginAsync = async (root) => {
         summary: 'A click on a banner, card or button (type names it) with optional small data',
         querystring: reportTypeQuery,
         body: reportBody,
+        refusals: [429],
         response: { 200: envelope(recordedData) },
       },
     },
@@ -267,6 +274,7 @@ const siteRoutes: FastifyPluginAsync = async (root) => {
         summary: 'The H5 device at the start of a session (platform; screen, language … as data)',
         querystring: h5DeviceQuery,
         body: reportBody,
+        refusals: [429],
         response: { 200: envelope(recordedData) },
       },
     },
@@ -290,6 +298,7 @@ const siteRoutes: FastifyPluginAsync = async (root) => {
         summary: 'A client log line (≤ 2000 characters); phone-like and ID-like numbers are removed',
         querystring: reportLogQuery,
         body: reportBody,
+        refusals: [429],
         response: { 200: envelope(recordedData) },
       },
     },
@@ -308,6 +317,7 @@ const siteRoutes: FastifyPluginAsync = async (root) => {
           "The logged-in person's page query, stored capped (20 keys, 200 characters each) without " +
           'personal values',
         querystring: userInfoLogQuery,
+        refusals: [429],
         response: { 200: envelope(recordedData) },
       },
     },
@@ -337,6 +347,7 @@ const siteRoutes: FastifyPluginAsync = async (root) => {
           'Binds a WeChat openid to the calling staff member (encrypted); refused when another staff ' +
           'member holds it',
         body: bindOpenidBody,
+        refusals: [404, 429],
         response: { 200: envelope(bindOpenidData) },
       },
     },

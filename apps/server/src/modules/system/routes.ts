@@ -94,6 +94,7 @@ const systemRoutes: FastifyPluginAsync = async (root) => {
         tags: ['dev'],
         summary: 'Encrypts a phone the way a partner would, to try encrypted-phone links locally',
         querystring: z.object({ phone: phoneSchema, source: sourceSchema.default('demo') }),
+        refusals: [404],
         response: {
           200: envelope(z.object({ mobile: z.string(), encryptionMobile: z.string(), source: z.string() })),
         },

@@ -1,6 +1,7 @@
 import multipart from '@fastify/multipart';
 import type { ErrorCodeName } from '@lm/shared/errors';
-import { uploadPolicyData, uploadPolicyQuery } from '@lm/shared/schemas/upload';
+import { mayRevealPersonalData } from '@lm/shared/schemas/auth';
+import { storedObjectData, uploadPolicyData, uploadPolicyQuery } from '@lm/shared/schemas/upload';
 import {
   IMAGE_CONTENT_TYPES,
   UPLOAD_FOLDERS,
@@ -10,6 +11,7 @@ import {
 } from '@lm/shared/upload';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { envelope, ok } from '../../lib/envelope.ts';
 import { type AppError, appError } from '../../lib/errors.ts';
 import { requireStaff, requireUser } from '../../plugins/app/auth.ts';
@@ -21,6 +23,8 @@ import {
   type UploadOwner,
   uploadDir,
 } from '../../providers/storage/policy.ts';
+import { recordAudit } from '../audit/service.ts';
+import type { StaffRow } from '../staff/service.ts';
 
 /** Lifetime of a policy. */
 export const UPLOAD_POLICY_TTL_SECONDS = 600;
@@ -103,8 +107,9 @@ async function uploaderOf(req: FastifyRequest): Promise<UploaderIdentity> {
 /**
  * Uploads (spec §7 "Reporting and misc", §5; issue 5 "Uploads"):
  * - `GET /api/common/upload/policy`: a signed OSS POST policy for one folder and one owner;
- * - local store only: `POST /api/storage` (the OSS-style form) and `GET /api/storage/<key>`, which
- *   serves public objects to anyone and private ones to their owner or to staff, 404 to others.
+ * - local store only: `POST /api/storage` (the OSS-style form);
+ * - `GET /api/storage/<key>`, which serves public objects to anyone and private ones to their owner
+ *   or to staff who may reveal personal data (audit-logged), 404 to others (issue 15).
  */
 const uploadRoutes: FastifyPluginAsync = async (root) => {
   const app = root.withTypeProvider<ZodTypeProvider>();
@@ -125,6 +130,7 @@ const uploadRoutes: FastifyPluginAsync = async (root) => {
           'Signed POST policy (Aliyun OSS v1 format) for one folder: 10 MB, JPEG/PNG/WebP, 10 minutes, a dir ' +
           'of the caller. Person token; a staff token for crm-idcard.',
         querystring: uploadPolicyQuery,
+        refusals: [401, 403, 429],
         response: { 200: envelope(uploadPolicyData) },
       },
     },
@@ -153,25 +159,32 @@ const uploadRoutes: FastifyPluginAsync = async (root) => {
     },
   );
 
-  /** Whether the caller's token is the owner's, or a staff member's (logged: who read what). */
-  async function mayReadPrivate(req: FastifyRequest, owner: UploadOwner, key: string): Promise<boolean> {
+  /**
+   * Who may read a private object: its owner (the person's accessToken, or the staff member who
+   * uploaded to crm-idcard), or a staff member whose role may reveal personal data
+   * (`PERSONAL_DATA_ROLES`), whose read is audit-logged like a reveal. Anyone else: null (404).
+   */
+  async function privateReader(
+    req: FastifyRequest,
+    owner: UploadOwner,
+  ): Promise<{ as: 'owner' } | { as: 'staff'; member: StaffRow } | null> {
     const value = req.headers.accesstoken;
     const token = Array.isArray(value) ? value[0] : value;
-    if (!token) return false;
+    if (!token) return null;
     if (owner.kind === 'user') {
       const user = await auth.authenticate(token).then(
         (r) => r.user,
         () => null,
       );
-      if (user) return user.id === owner.id;
+      if (user) return user.id === owner.id ? { as: 'owner' } : null;
     }
     const member = await staff.authenticate(token).then(
       (r) => r.staff,
       () => null,
     );
-    if (!member) return false;
-    req.log.info({ staffId: member.id, key }, 'staff read a private upload');
-    return true;
+    if (!member) return null;
+    if (owner.kind === 'staff' && owner.id === member.id) return { as: 'owner' };
+    return mayRevealPersonalData(member.role) ? { as: 'staff', member } : null;
   }
 
   // Request lines of these routes are not logged: keys carry file names.
@@ -182,8 +195,8 @@ const uploadRoutes: FastifyPluginAsync = async (root) => {
       schema: {
         tags: ['uploads'],
         summary:
-          'An uploaded object: public folders to anyone; private ones to the owner (accessToken) or staff, 404 ' +
-          'to others',
+          'An uploaded object: public folders to anyone; private ones to the owner (accessToken) or to staff who ' +
+          'may reveal personal data (admin, operator; audit-logged), 404 to others',
       },
     },
     async (req, reply) => {
@@ -192,9 +205,23 @@ const uploadRoutes: FastifyPluginAsync = async (root) => {
       const notFound = appError('NOT_FOUND', '文件不存在');
       if (!parsed || parsed.name === '') throw notFound;
       const isPrivate = parsed.visibility === 'private';
-      if (isPrivate && !(await mayReadPrivate(req, parsed.owner, key))) throw notFound;
+      const reader = isPrivate ? await privateReader(req, parsed.owner) : null;
+      if (isPrivate && !reader) throw notFound;
       const object = await storage.getObject(key);
       if (!object) throw notFound;
+      if (reader?.as === 'staff') {
+        // Like a reveal: who read whose file, without the file name (it may be the person's own).
+        await recordAudit(
+          app.database.db,
+          { ip: req.ip, staffMember: reader.member },
+          {
+            action: 'reveal',
+            entity: parsed.owner.kind === 'user' ? 'user' : 'staff',
+            entityId: parsed.owner.id,
+            after: { field: 'upload', folder: parsed.folder, dir: parsed.dir },
+          },
+        );
+      }
       return reply
         .header('content-type', object.contentType)
         .header('x-content-type-options', 'nosniff')
@@ -221,6 +248,12 @@ const uploadRoutes: FastifyPluginAsync = async (root) => {
             'Local store: the OSS PostObject form (key, policy, OSSAccessKeyId, success_action_status, signature, ' +
             'Content-Type, file last); no token, the signed policy says who uploads where',
           consumes: ['multipart/form-data'],
+          refusals: [401, 403, 429],
+          response: {
+            200: envelope(storedObjectData),
+            201: envelope(storedObjectData),
+            204: z.undefined().describe('Stored (no success_action_status, as on OSS)'),
+          },
         },
       },
       async (req, reply) => {
@@ -290,7 +323,7 @@ const uploadRoutes: FastifyPluginAsync = async (root) => {
           }
           const status = fields.get('success_action_status');
           if (status === '200' || status === '201') {
-            return reply.status(Number(status)).send(
+            return reply.status(Number(status) as 200 | 201).send(
               ok({
                 key: saved.key,
                 url: `${store.host}/${saved.key}`,

@@ -46,6 +46,7 @@ const verificationRoutes: FastifyPluginAsync = async (root) => {
           "Read name and ID number off the front of the caller's own uploaded ID card (folder idcard or " +
           'crm-idcard); a proposal to confirm, not a verification. 404 for any other file.',
         body: ocrIdCardBody,
+        refusals: [404, 429],
         response: { 200: envelope(ocrIdCardData) },
       },
     },
@@ -63,6 +64,7 @@ const verificationRoutes: FastifyPluginAsync = async (root) => {
         "Check the caller's own selfie (folder face), record the attempt and set the face status (2 passed, " +
         '1 failed). Local provider: face detection only, identityVerified null.',
       body: faceVerifyBody,
+      refusals: [404, 429] as const,
       response: { 200: envelope(faceVerifyData) },
     },
   };

@@ -27,21 +27,33 @@ export function clientMeta(req: FastifyRequest): ClientMeta {
   return { ip: req.ip, fingerprint, userAgent: typeof ua === 'string' ? ua : undefined };
 }
 
+/** Who a hook of this module lets through; the API document derives 401 / 403 from it (plugins/external/swagger.ts). */
+export type AuthRequirement = { kind: 'user' } | { kind: 'staff'; roles: readonly StaffRole[] };
+const requirements = new WeakMap<object, AuthRequirement>();
+
+/** What `hook` demands when it is `requireUser` or made by `requireStaff`; undefined for any other function. */
+export function authRequirementOf(hook: unknown): AuthRequirement | undefined {
+  return typeof hook === 'function' ? requirements.get(hook) : undefined;
+}
+
 /** preHandler: the person behind `accessToken`, or 401 / 1005 / 1006. */
 export async function requireUser(this: unknown, req: FastifyRequest) {
   const { sessionId, user } = await req.server.services.auth.authenticate(headerToken(req));
   req.user = user;
   req.sessionId = sessionId;
 }
+requirements.set(requireUser, { kind: 'user' });
 
 /** preHandler factory: a staff member with one of `roles`, or 401 / 1005 / 1007 / 403. */
 export function requireStaff(roles: readonly StaffRole[] = ['admin', 'operator', 'viewer']) {
-  return async (req: FastifyRequest) => {
+  const hook = async (req: FastifyRequest) => {
     const { sessionId, staff } = await req.server.services.staff.authenticate(headerToken(req));
     if (!roles.includes(staff.role)) throw appError('FORBIDDEN');
     req.staffMember = staff;
     req.staffSessionId = sessionId;
   };
+  requirements.set(hook, { kind: 'staff', roles });
+  return hook;
 }
 
 export default fp(

@@ -4,6 +4,46 @@ import { inlineScriptHashes } from '../../lib/csp.ts';
 import { storageOrigins } from '../../providers/storage/index.ts';
 import { WEB_DIST_DEFAULT } from './static.ts';
 
+/** Powerful browser features nothing of ours uses: no document may use them, nor frame anything that does. */
+const DENIED_FEATURES = [
+  'accelerometer',
+  'bluetooth',
+  'camera',
+  'display-capture',
+  'geolocation',
+  'gyroscope',
+  'hid',
+  'magnetometer',
+  'microphone',
+  'midi',
+  'payment',
+  'publickey-credentials-get',
+  'screen-wake-lock',
+  'serial',
+  'usb',
+  'xr-spatial-tracking',
+] as const;
+
+function permissionsPolicy(allowed: readonly (typeof DENIED_FEATURES)[number][]): string {
+  return DENIED_FEATURES.map((f) => `${f}=${allowed.includes(f) ? '(self)' : '()'}`).join(', ');
+}
+
+/** Every answer but an H5 page: API answers, files, the console, the API document. */
+export const PERMISSIONS_POLICY = permissionsPolicy([]);
+/**
+ * H5 pages: the face step (camera, getUserMedia) and the location flow (geolocation) are client-side
+ * routes of one single-page app, reached from any page without a new document, so every H5 page keeps
+ * both for itself (never for frames: the partner pages of /inline-page get neither). ADR 020.
+ */
+export const H5_PERMISSIONS_POLICY = permissionsPolicy(['camera', 'geolocation']);
+
+/** An H5 page: HTML outside /api and /admin (index.html, login.html, the rendered authorise page). */
+export function isH5Page(url: string, contentType: unknown): boolean {
+  const path = url.split('?')[0] ?? '';
+  if (/^\/(api|admin)(\/|$)/.test(path)) return false;
+  return /^text\/html\b/i.test(String(contentType ?? ''));
+}
+
 /** Security headers. Styles allow inline: antd and antd-mobile inject their CSS at run time. */
 export default fp(
   async (app) => {
@@ -29,6 +69,16 @@ export default fp(
         },
       },
       crossOriginEmbedderPolicy: false,
+    });
+    // Set before anything can fail, so refusals carry it too; H5 pages get theirs when they are sent.
+    app.addHook('onRequest', async (_req, reply) => {
+      reply.header('permissions-policy', PERMISSIONS_POLICY);
+    });
+    app.addHook('onSend', async (req, reply, payload) => {
+      if (isH5Page(req.url, reply.getHeader('content-type'))) {
+        reply.header('permissions-policy', H5_PERMISSIONS_POLICY);
+      }
+      return payload;
     });
   },
   { name: 'security' },
