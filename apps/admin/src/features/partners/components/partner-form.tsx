@@ -11,6 +11,25 @@ import { useUpdatePartner } from '../api/update-partner';
 
 type DeliveryMode = (typeof DELIVERY_MODES)[number];
 
+/**
+ * Only "is it a web address": the server decides whether the host may be used (ADR 019) and says why
+ * not. antd's `type: 'url'` refused numeric hosts (http://2130706433/) with a misleading message.
+ */
+const ENDPOINT_RULES = [
+  {
+    validator: async (_: unknown, value: string | undefined) => {
+      if (!value?.trim()) return;
+      let url: URL | null = null;
+      try {
+        url = new URL(value.trim());
+      } catch {
+        url = null;
+      }
+      if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) throw new Error('不是有效的网址');
+    },
+  },
+];
+
 interface FormValues {
   code: string;
   legalName: string;
@@ -158,18 +177,14 @@ export function PartnerForm({ partner, canEdit, onCreated, onSaved }: PartnerFor
             <Form.Item
               name="apiEndpoint"
               label="线索推送地址"
-              tooltip="必须是 https；开发环境可用 http://127.0.0.1 或 localhost"
-              rules={[{ type: 'url', message: '不是有效的网址' }]}
+              tooltip="必须是公网 https 地址：不能指向本机、内网或云服务器元数据地址，也不会跟随重定向（开发环境另可用本服务的合作机构沙箱）"
+              rules={ENDPOINT_RULES}
             >
               <Input placeholder="https://…/api/leads" />
             </Form.Item>
           </Col>
           <Col xs={24} md={12}>
-            <Form.Item
-              name="dupCheckEndpoint"
-              label="撞库查重地址（可选）"
-              rules={[{ type: 'url', message: '不是有效的网址' }]}
-            >
+            <Form.Item name="dupCheckEndpoint" label="撞库查重地址（可选）" rules={ENDPOINT_RULES}>
               <Input placeholder="https://…/dup-check" />
             </Form.Item>
           </Col>
