@@ -51,6 +51,32 @@ describe('result page options (spec §2)', () => {
     expect(resultContent(q('?isSpecialListCity=false'), []).title).toBe('提交成功');
   });
 
+  it('registered (registerLink): says registration happened, never a submission', () => {
+    const withPartner = resultContent(q('?isSpecialListCity=false&registered=true'), [], true);
+    expect(withPartner).toMatchObject({
+      status: 'success',
+      title: '注册成功',
+      description: '您已完成注册，点击前往合作机构继续申请。',
+      showPartner: true,
+      showConsents: false,
+    });
+    const alone = resultContent(q('?isSpecialListCity=false&registered=true'), [consent], false);
+    expect(alone).toMatchObject({ title: '注册成功', showPartner: false, showConsents: false });
+    for (const c of [withPartner, alone]) {
+      expect(`${c.title}${c.description}`).not.toMatch(/提交成功|已提交至|申请已提交/);
+    }
+  });
+
+  it('registered in a city not served: the city wording, no partner button', () => {
+    const c = resultContent(q('?isSpecialListCity=true&registered=true'), [], true);
+    expect(c).toMatchObject({ title: '您所在城市暂未开通', showPartner: false });
+  });
+
+  it('a real submission still says 提交成功, with no partner button', () => {
+    const c = resultContent(q('?rePageShowType=0'), [], true);
+    expect(c).toMatchObject({ title: '提交成功', showPartner: false });
+  });
+
   it('options packed in one JSON parameter are read too', () => {
     const c = resultContent(q(`?options=${encodeURIComponent('{"isNotFormReq":1,"revisit":1}')}`), []);
     expect(c.title).toBe('欢迎回来');

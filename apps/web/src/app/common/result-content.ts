@@ -1,6 +1,9 @@
 /**
  * What a flow's result page says (spec §2 success options), as a pure function:
  * - isSpecialListCity: the person's city is not served (registerLink after the location flow);
+ * - registered (registerLink: linkType 1, or linkType 3 with credit and diversion closed): the person
+ *   has registered and nothing was submitted — the page says so, and leads on to the channel's plan
+ *   target when there is one the channel allows (`partner`; issue 16.6);
  * - isNotFormReq: no application went to a lender (nothing matched, sold out, or a returning applicant
  *   with nothing new) — the page must not say one was submitted;
  * - revisit: a returning applicant;
@@ -30,20 +33,32 @@ export interface ResultContent {
   alertSoldOut: boolean;
   /** Show the "already registered" confirm on arrival (from the stored answer). */
   confirmRegistered: boolean;
+  /** Registered only (registerLink): offer the button to the channel's plan target. */
+  showPartner: boolean;
 }
 
 export const RE_PAGE_SHOW_TYPE_DOWNLOAD = 2;
 
-export function resultContent(options: QueryOptions, consents: readonly ConsentedItem[]): ResultContent {
+/**
+ * `partner`: whether the channel has a plan target the page may lead to (checked by the server and
+ * again against the channel's allowed hosts: see SuccessView).
+ */
+export function resultContent(
+  options: QueryOptions,
+  consents: readonly ConsentedItem[],
+  partner = false,
+): ResultContent {
   const revisit = isOn(options.revisit);
   const notForm = isOn(options.isNotFormReq);
   const specialCity = isOn(options.isSpecialListCity);
+  const registered = isOn(options.registered) && !specialCity;
   const alertSoldOut = options.applyStatus !== undefined && numberOption(options.applyStatus, -1) === 0;
   const soldOut = alertSoldOut || isOn(options.soldOut);
   const confirmRegistered = options.applyStatus !== undefined && numberOption(options.applyStatus, -1) === 2;
   const showDownload = numberOption(options.rePageShowType) === RE_PAGE_SHOW_TYPE_DOWNLOAD;
-  const showConsents = consents.length > 0 && !notForm && !specialCity && !soldOut;
-  const base = { showDownload, showConsents, soldOut, alertSoldOut, confirmRegistered };
+  const showConsents = consents.length > 0 && !notForm && !specialCity && !soldOut && !registered;
+  const showPartner = registered && partner;
+  const base = { showDownload, showConsents, soldOut, alertSoldOut, confirmRegistered, showPartner };
 
   if (specialCity) {
     return {
@@ -51,6 +66,16 @@ export function resultContent(options: QueryOptions, consents: readonly Consente
       status: 'info',
       title: '您所在城市暂未开通',
       description: '您所在城市的合作机构正在接入中，暂时无法为您匹配产品，您的信息不会提供给任何机构。',
+    };
+  }
+  if (registered) {
+    return {
+      ...base,
+      status: 'success',
+      title: '注册成功',
+      description: partner
+        ? '您已完成注册，点击前往合作机构继续申请。'
+        : '您已完成注册，尚未向任何机构提交借款申请，您的信息不会提供给任何机构。',
     };
   }
   if (soldOut) {

@@ -4,6 +4,8 @@ import { Link, useLocation, useNavigate } from 'react-router';
 import { ResultView } from '@/components/result-view';
 import { reportStep } from '@/features/analytics/reporter';
 import { useReportStep } from '@/features/analytics/use-report-step';
+import { resolveRedirect } from '@/features/channel/redirect';
+import { useH5Config } from '@/features/channel/store';
 import { applyStatusAction } from './apply-status';
 import { showApplyStatusModal } from './apply-status-modal';
 import { type ConsentedItem, normalizePartnerUrl, readConsents } from './consent-result';
@@ -60,14 +62,26 @@ function ConsentList({ consents }: { consents: readonly ConsentedItem[] }) {
  * (`applyStatus=0` from a re-match: the APPLY_STATUS_MODAL alert on arrival; `soldOut=1` after the
  * form, whose page showed it), and an "already registered" re-match (`applyStatus=2`: the confirm,
  * from the stored productMatchInfo). The lenders consented to in
- * this session are listed; those whose own page continues the application get "去申请".
+ * this session are listed; those whose own page continues the application get "去申请". After
+ * registerLink (`registered`) it says the person registered and leads to the channel's plan target.
  */
 export function SuccessView() {
   const navigate = useNavigate();
   const { search } = useLocation();
   const options = useMemo(() => readQueryOptions(search), [search]);
   const consents = useMemo(() => readConsents(), []);
-  const content = resultContent(options, consents);
+  const config = useH5Config();
+  // The plan target as the server vouched for it (h5Config: safeTargetUrl), followed only to this site
+  // or one of the channel's allowed hosts.
+  const partner = useMemo(
+    () =>
+      resolveRedirect(config.planTargetUrl, {
+        origin: window.location.origin,
+        allowedHosts: config.allowedHosts,
+      }),
+    [config.planTargetUrl, config.allowedHosts],
+  );
+  const content = resultContent(options, consents, partner !== null);
   useReportStep('visit_result');
   const alerted = useRef(false);
 
@@ -97,7 +111,20 @@ export function SuccessView() {
         description={content.description}
         actions={
           <>
-            {content.showDownload ? (
+            {content.showPartner && partner ? (
+              <Button
+                block
+                color="primary"
+                shape="rounded"
+                size="large"
+                onClick={() => {
+                  if (partner.kind === 'external') window.location.assign(partner.url);
+                  else navigate(partner.path);
+                }}
+              >
+                前往合作机构继续申请
+              </Button>
+            ) : content.showDownload ? (
               <Button
                 block
                 color="primary"

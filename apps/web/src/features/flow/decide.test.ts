@@ -174,7 +174,7 @@ describe('main ordering (spec §4 post-login decision)', () => {
         ),
       );
       expect(d.step).toBe('main.4 linkType 1: registerLink');
-      expect(d.query).toEqual({ isSpecialListCity: true });
+      expect(d.query).toEqual({ isSpecialListCity: true, registered: true });
     });
 
     it('step 3: no location (geolocation and IP lookup failed) → the link-type flow', () => {
@@ -186,11 +186,11 @@ describe('main ordering (spec §4 post-login decision)', () => {
   });
 
   describe('step 4: link-type flow', () => {
-    it('step 4: linkType 1 → registerLink (flow success with isSpecialListCity, replace)', () => {
+    it('step 4: linkType 1 → registerLink (flow success with isSpecialListCity and registered, replace)', () => {
       const d = nav(decide(input({ channel: channel({ linkType: 1 }), channelDetail: null })));
       expect(d).toMatchObject({
         path: FLOW_ROUTES.default.success,
-        query: { isSpecialListCity: false },
+        query: { isSpecialListCity: false, registered: true },
         replace: true,
       });
     });
@@ -217,7 +217,11 @@ describe('main ordering (spec §4 post-login decision)', () => {
     it('step 4: linkType 3, credit and diversion closed → registerLink', () => {
       const d = nav(decide(crm({ formConfig: { creditStatus: 0, diversionStatus: 0, coverStatus: 0 } })));
       expect(d.step).toBe('main.4 linkType 3: credit and diversion closed, registerLink');
-      expect(d).toMatchObject({ path: FLOW_ROUTES.default.success, replace: true });
+      expect(d).toMatchObject({
+        path: FLOW_ROUTES.default.success,
+        query: { isSpecialListCity: false, registered: true },
+        replace: true,
+      });
     });
 
     it('step 4: linkType 3, credit closed and diversion open → the default flow', () => {

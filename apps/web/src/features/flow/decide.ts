@@ -207,10 +207,14 @@ function applyStatusQuery(match: MatchResult | null): Query {
   return match?.applyStatus === 0 || match?.applyStatus === 2 ? { applyStatus: match.applyStatus } : {};
 }
 
-/** registerLink: the flow's success page with isSpecialListCity (replace). */
+/**
+ * registerLink: the flow's success page with isSpecialListCity (replace), and `registered`: the person
+ * has only registered (no application went anywhere), so the page says that and leads to the
+ * channel's plan target instead of claiming a submission (issue 16.6).
+ */
 function registerLink(input: PostLoginInput, step: string): NavigateDecision {
   return go(step, input.channel.flowRoutes.success, {
-    query: { isSpecialListCity: isCityExcluded(input.location, excludeCodesOf(input)) },
+    query: { isSpecialListCity: isCityExcluded(input.location, excludeCodesOf(input)), registered: true },
     replace: true,
   });
 }
