@@ -18,6 +18,7 @@ import { getStoredChannelCode } from './channel';
 import { getDeviceBrand, getFingerprint, isAppWebview } from './device';
 import { buildHeaders } from './headers';
 import { navigateTo } from './navigation';
+import { NETWORK_ERROR_MSG } from './send-code';
 import { clearSession, getToken } from './session';
 import { toast } from './toast';
 import { getTrackReport } from './track-report';
@@ -27,7 +28,7 @@ export const ERROR_TOAST_MS = 3_000;
 
 const DEFAULT_ERROR_MSG = '服务器错误';
 const TIMEOUT_MSG = '请求超时，请稍后重试';
-const NETWORK_MSG = '网络连接错误';
+const NETWORK_MSG = NETWORK_ERROR_MSG;
 
 export type ApiErrorName = 'ApiError' | 'TIMEOUT_ERROR' | 'NETWORK_ERROR' | 'CANCELED';
 

@@ -8,7 +8,10 @@ export const queryClient = new QueryClient({
       refetchOnWindowFocus: false,
       staleTime: 30_000,
     },
-    mutations: { retry: false },
+    // 'always': a mutation runs even when the browser says it is offline, so its request fails at once
+    // (the API client says "网络连接错误") instead of React Query pausing it until the network returns
+    // — which left buttons such as 获取验证码 on "发送中…" indefinitely (issue 16.7).
+    mutations: { retry: false, networkMode: 'always' },
   },
 });
 

@@ -1,20 +1,12 @@
 /**
  * Toasts without putting antd-mobile's Toast (and its animation library, ~30 KB gzipped) in the
  * first load: the component is imported on the first toast. Messages are shown in call order.
+ *
+ * When the component cannot be loaded — typically because the network is gone, which is when a toast
+ * such as "网络连接错误" matters most (issue 16.7) — the message is shown in a plain element instead,
+ * and the next toast tries the import again.
  */
 type ToastModule = typeof import('antd-mobile/es/components/toast');
-type ToastApi = ToastModule['default'];
-
-let loading: Promise<ToastApi> | null = null;
-let loaded: ToastApi | null = null;
-
-function load(): Promise<ToastApi> {
-  loading ??= import('antd-mobile/es/components/toast').then((m) => {
-    loaded = m.default;
-    return m.default;
-  });
-  return loading;
-}
 
 export interface ToastOptions {
   content: string;
@@ -22,18 +14,102 @@ export interface ToastOptions {
   duration?: number;
 }
 
-export const toast = {
-  show(options: string | ToastOptions): void {
-    const opts = typeof options === 'string' ? { content: options } : options;
-    if (loaded) loaded.show(opts);
-    else void load().then((api) => api.show(opts));
-  },
-  clear(): void {
-    if (loaded) loaded.clear();
-    else if (loading) void loading.then((api) => api.clear());
-  },
+/** What the toast needs of antd-mobile's Toast. */
+export interface ToastApi {
+  show(options: ToastOptions): unknown;
+  clear(): void;
+}
+
+export interface Toaster {
+  show(options: string | ToastOptions): void;
+  clear(): void;
   /** Starts loading the component (e.g. when a form gets focus) so the first toast is instant. */
-  preload(): void {
-    void load();
-  },
+  preload(): void;
+}
+
+/** A toaster over `load` (the component) and `fallback` (a plain toast, when `load` fails). */
+export function createToaster(load: () => Promise<ToastApi>, fallback: ToastApi): Toaster {
+  let loading: Promise<ToastApi> | null = null;
+  let loaded: ToastApi | null = null;
+  const start = (): Promise<ToastApi> => {
+    loading ??= load().then(
+      (api) => {
+        loaded = api;
+        return api;
+      },
+      (error: unknown) => {
+        loading = null; // try again next time
+        throw error;
+      },
+    );
+    return loading;
+  };
+  return {
+    show(options) {
+      const opts = typeof options === 'string' ? { content: options } : options;
+      if (loaded) loaded.show(opts);
+      else
+        void start().then(
+          (api) => {
+            fallback.clear();
+            api.show(opts);
+          },
+          () => fallback.show(opts),
+        );
+    },
+    clear() {
+      fallback.clear();
+      if (loaded) loaded.clear();
+      else if (loading) void loading.then((api) => api.clear()).catch(() => undefined);
+    },
+    preload() {
+      void start().catch(() => undefined);
+    },
+  };
+}
+
+const PLAIN_TOAST_STYLE: Partial<CSSStyleDeclaration> = {
+  position: 'fixed',
+  left: '50%',
+  top: '50%',
+  transform: 'translate(-50%, -50%)',
+  zIndex: '10000',
+  maxWidth: '70vw',
+  padding: '12px 16px',
+  borderRadius: '8px',
+  background: 'rgba(0, 0, 0, 0.7)',
+  color: '#fff',
+  fontSize: '15px',
+  lineHeight: '1.4',
+  textAlign: 'center',
+  pointerEvents: 'none',
 };
+
+/** A toast made of one element (styled through the CSSOM, which the CSP allows). */
+function plainToast(): ToastApi {
+  let current: { el: HTMLElement; timer: ReturnType<typeof setTimeout> } | null = null;
+  const clear = () => {
+    if (!current) return;
+    clearTimeout(current.timer);
+    current.el.remove();
+    current = null;
+  };
+  return {
+    show(options) {
+      if (typeof document === 'undefined') return;
+      clear();
+      const el = document.createElement('div');
+      el.setAttribute('role', 'alert');
+      el.textContent = options.content;
+      Object.assign(el.style, PLAIN_TOAST_STYLE);
+      document.body.appendChild(el);
+      current = { el, timer: setTimeout(clear, options.duration ?? 2000) };
+    },
+    clear,
+  };
+}
+
+export const toast: Toaster = createToaster(
+  () => import('antd-mobile/es/components/toast').then((m: ToastModule) => m.default),
+  plainToast(),
+);

@@ -1,11 +1,11 @@
-import { ErrorCode } from '@lm/shared/errors';
 import { isValidPhone, PHONE_FORMAT_MSG, PHONE_REQUIRED_MSG } from '@lm/shared/validators/phone';
 import { useMutation } from '@tanstack/react-query';
 import { Button, Input, Toast } from 'antd-mobile';
 import { useState } from 'react';
 import { CodeButton } from '@/components/code-button';
 import { useCountdown } from '@/hooks/use-countdown';
-import { ApiError, api } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
+import { browserOnline, sendCodeStep, waitAfterSendFailure } from '@/lib/send-code';
 import { storage } from '@/lib/storage';
 import styles from './crm-login.module.css';
 
@@ -62,7 +62,14 @@ export function CrmLoginRoute() {
   };
 
   const onSendCode = () => {
-    if (countdown.running || sendCode.isPending || !checkPhone()) return;
+    const step = sendCodeStep({
+      counting: countdown.running,
+      sending: sendCode.isPending,
+      online: browserOnline(),
+    });
+    if (step.kind === 'wait') return;
+    if (step.kind === 'offline') return void Toast.show(step.message);
+    if (!checkPhone()) return;
     sendCode.mutate(
       { phone },
       {
@@ -72,13 +79,8 @@ export function CrmLoginRoute() {
           );
           countdown.start(data.retryAfter > 0 ? data.retryAfter : CODE_RESEND_SECONDS);
         },
-        onError: (error) => {
-          // The API client showed the message; follow the server's wait after a rate limit.
-          if (error instanceof ApiError && error.code === ErrorCode.RATE_LIMITED) {
-            const wait = (error.data as Partial<SendCodeData> | null)?.retryAfter;
-            if (typeof wait === 'number' && wait > 0) countdown.start(wait);
-          }
-        },
+        // The API client showed the message; follow the server's wait after a rate limit.
+        onError: (error) => countdown.start(waitAfterSendFailure(error)),
       },
     );
   };

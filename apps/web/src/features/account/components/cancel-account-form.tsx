@@ -7,11 +7,11 @@ import { Link, useNavigate } from 'react-router';
 import { CodeButton } from '@/components/code-button';
 import { NAVIGATION_DELAY_MS } from '@/config/constants';
 import { useCountdown } from '@/hooks/use-countdown';
-import { ApiError } from '@/lib/api-client';
+import { browserOnline, sendCodeStep, waitAfterSendFailure } from '@/lib/send-code';
 import { clearSession, getStoredPhone } from '@/lib/session';
 import { useCancelAccount } from '../api/cancel-account';
 import { useDataSharing } from '../api/get-data-sharing';
-import { type SendCancellationCodeData, useSendCancellationCode } from '../api/send-cancellation-code';
+import { useSendCancellationCode } from '../api/send-cancellation-code';
 import { DELETION_DEADLINE_WORKING_DAYS } from '../format';
 import styles from './account.module.css';
 import { ExportDataButton } from './export-data';
@@ -35,18 +35,20 @@ export function CancelAccountForm() {
   useEffect(() => () => clearTimeout(redirectTimer.current), []);
 
   const onSendCode = () => {
-    if (countdown.running || sendCode.isPending) return;
+    const step = sendCodeStep({
+      counting: countdown.running,
+      sending: sendCode.isPending,
+      online: browserOnline(),
+    });
+    if (step.kind === 'wait') return;
+    if (step.kind === 'offline') return void Toast.show(step.message);
     sendCode.mutate(undefined, {
       onSuccess: (data) => {
         Toast.show('验证码已发送');
         countdown.start(data?.retryAfter && data.retryAfter > 0 ? data.retryAfter : CODE_RESEND_SECONDS);
       },
-      onError: (error) => {
-        if (error instanceof ApiError && error.code === 429) {
-          const retryAfter = (error.data as SendCancellationCodeData | null)?.retryAfter;
-          if (typeof retryAfter === 'number' && retryAfter > 0) countdown.start(retryAfter);
-        }
-      },
+      // The API client showed the message; follow the server's wait after a rate limit.
+      onError: (error) => countdown.start(waitAfterSendFailure(error)),
     });
   };
 

@@ -11,13 +11,14 @@ import { useCountdown } from '@/hooks/use-countdown';
 import { ApiError } from '@/lib/api-client';
 import { getStoredChannelCode } from '@/lib/channel';
 import { queryClient } from '@/lib/react-query';
+import { browserOnline, sendCodeStep, waitAfterSendFailure } from '@/lib/send-code';
 import { saveSession } from '@/lib/session';
 import { toast } from '@/lib/toast';
 import { reportStep } from '../../analytics/reporter';
 import { useChannelStore } from '../../channel/store';
 import { type EncryptionMobileInput, useEncryptionMobile } from '../api/get-encryption-mobile';
 import { type LoginData, useLogin } from '../api/login';
-import { type PhoneCarrier, type SendVerifyCodeData, useSendVerifyCode } from '../api/send-verify-code';
+import { type PhoneCarrier, useSendVerifyCode } from '../api/send-verify-code';
 import { readPhoneLink } from '../phone-link';
 import styles from './login-form.module.css';
 
@@ -118,7 +119,17 @@ export function LoginForm({ submitText = '登录', defaultPhone = '' }: LoginFor
   };
 
   const onSendCode = () => {
-    if (countdown.running || sendCode.isPending) return;
+    const step = sendCodeStep({
+      counting: countdown.running,
+      sending: sendCode.isPending,
+      online: browserOnline(),
+    });
+    if (step.kind === 'wait') return;
+    if (step.kind === 'offline') {
+      // Nothing is sent; the button stays as it was, so the next tap tries again.
+      toast.show({ content: step.message, duration: 2000 });
+      return;
+    }
     const to = carrier();
     if (!to) return;
     sendCode.mutate(to, {
@@ -130,12 +141,9 @@ export function LoginForm({ submitText = '登录', defaultPhone = '' }: LoginFor
       },
       onError: (error) => {
         dropTicketOn(error);
-        // 429: the API client showed the message ("…秒后再试"); follow the server's wait.
-        if (error instanceof ApiError && error.code === 429) {
-          const retryAfter = (error.data as Partial<SendVerifyCodeData> | null)?.retryAfter;
-          if (typeof retryAfter === 'number' && retryAfter > 0) countdown.start(retryAfter);
-          return;
-        }
+        // The API client showed the message (a network failure at once: "网络连接错误"); after a rate
+        // limit the countdown follows the server's wait, otherwise the next tap sends again.
+        countdown.start(waitAfterSendFailure(error));
         toastUnexpected(error);
       },
     });
@@ -192,6 +200,8 @@ export function LoginForm({ submitText = '登录', defaultPhone = '' }: LoginFor
   return (
     <form
       className={styles.form}
+      // The toast component is loaded on demand: start while the network is likely there.
+      onFocus={() => toast.preload()}
       onSubmit={(event) => {
         event.preventDefault();
         onSubmit();
