@@ -354,12 +354,6 @@ describe(`the endpoints with the Tencent adapters (${BACKEND})`, () => {
 
     const t = fakeTencent(() => ({ Response: { Sim: 92, Result: 'Success' } }));
     vi.stubGlobal('fetch', t.fetch);
-    const passed = body<{ auditStatus: number; identityVerified: boolean; method: string }>(
-      await faceVerify({ image: url, realName: '王小明', identity: ID }),
-    ).data;
-    expect(passed).toMatchObject({ auditStatus: 2, identityVerified: true, method: 'provider' });
-    expect(t.sent[0]!.body).toMatchObject({ Name: '王小明', IdCard: ID });
-
     // from the saved application draft
     await ctx.app.inject({
       method: 'POST',
@@ -367,8 +361,19 @@ describe(`the endpoints with the Tencent adapters (${BACKEND})`, () => {
       payload: { realName: '李四', identity: '11010519491231002X' },
       headers: { accesstoken: token },
     });
-    await faceVerify({ image: url });
+    const passed = body<{ auditStatus: number; identityVerified: boolean; method: string }>(
+      await faceVerify({ image: url }),
+    ).data;
+    expect(passed).toMatchObject({ auditStatus: 2, identityVerified: true, method: 'provider' });
+    expect(t.sent[0]!.body).toMatchObject({ Name: '李四', IdCard: '11010519491231002X' });
+
+    // from the body; once passed, only the identity it passed with (issue 16.1), the service not asked
+    await faceVerify({ image: url, realName: '李四', identity: '11010519491231002x' });
     expect(t.sent[1]!.body).toMatchObject({ Name: '李四', IdCard: '11010519491231002X' });
+    const other = await faceVerify({ image: url, realName: '王小明', identity: ID });
+    expect(other.statusCode).toBe(400);
+    expect(body(other).msg).toBe('实名信息须与已认证的身份一致');
+    expect(t.sent).toHaveLength(2);
 
     const before = await ctx.app.database.db.select().from(faceChecks).where(eq(faceChecks.userId, uid));
     vi.stubGlobal('fetch', fakeTencent(() => ({ status: 503 })).fetch);

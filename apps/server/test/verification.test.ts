@@ -21,6 +21,7 @@ import { blank, drawnSelfie, idCardFront, landscape } from './specimens.ts';
 const OCR_URL = '/api/app/userInfo/getOcrResultByIDCardPic';
 const FACE_URLS = ['/api/app/userInfo/faceVerify', '/api/user/info/faceVerify'] as const;
 const withCheck = (first17: string) => `${first17}${idCardCheckChar(first17)}`;
+const WHO = { realName: '王小明', identity: '11010519491231002X' };
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -247,7 +248,8 @@ describe(`POST ${OCR_URL} (${BACKEND})`, () => {
 describe(`POST ${FACE_URLS.join(' and ')} (${BACKEND})`, () => {
   async function faceOf(token: string, picture: Buffer | Promise<Buffer>, url: string = FACE_URLS[0]) {
     const up = await upload(ctx.app, token, 'face', await picture, 'image/jpeg');
-    const res = await post(ctx.app, url, { image: up.url }, token);
+    // The name and number confirmed at the identity step (without them nothing passes, issue 16.1).
+    const res = await post(ctx.app, url, { image: up.url, ...WHO }, token);
     expect(res.statusCode, res.body).toBe(200);
     return { ...body<FaceAnswer>(res).data, key: up.key };
   }

@@ -672,6 +672,12 @@ export const creditProfiles = pgTable('credit_profiles', {
   dataEnc: text('data_enc').notNull(),
   /** Face status: 0 not started, 1 failed, 2 passed. */
   auditStatus: smallint('audit_status').notNull().default(0),
+  /**
+   * encryptField(ring, JSON {realName, identity}): the identity the first passed face verification was
+   * made with (issue 16.1); every later form, match and consent must carry it. Null until then.
+   */
+  verifiedIdentityEnc: text('verified_identity_enc'),
+  identityVerifiedAt: ts('identity_verified_at'),
   createdAt: ts('created_at').notNull().defaultNow(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });

@@ -109,14 +109,27 @@ export type ApplicationForm = z.infer<typeof fullObject>;
 
 /**
  * POST /api/user/info/save body: the whole draft, plus `autoForm: true` when the answers came from the
- * automatic (Haier) form and the person confirmed them (partners are told).
+ * automatic (Haier) form and the person confirmed them (partners are told). realName and identity may
+ * be left out only by a person with a verified identity (issue 16.1), which the server then uses; the
+ * server requires them otherwise (applicationFormBody).
  */
 export const applicationSaveBody = z.preprocess(
   dropEmpty,
-  fullObject.extend({
+  fullObject.partial({ realName: true, identity: true }).extend({
     autoForm: z.boolean({ error: 'autoForm 必须是 true 或 false' }).optional(),
   }),
 );
+
+/** GET /api/user/info/verifiedIdentity: the identity a passed face verification was made with. */
+export const verifiedIdentityData = z.object({
+  verified: z.boolean(),
+  /** The verified name (the person's own), null when not verified. */
+  realName: z.string().nullable(),
+  /** The verified ID number masked (110***********1234), null when not verified. */
+  identity: z.string().nullable(),
+  verifiedAt: z.string().nullable(),
+});
+export type VerifiedIdentityData = z.infer<typeof verifiedIdentityData>;
 
 /** POST /api/user/info/tempSave: any subset of the draft (autosave); merged into the stored draft. */
 export const applicationDraftBody = z.preprocess(dropEmpty, fullObject.partial());

@@ -7,6 +7,7 @@ import {
   tempSaveData,
   userFormConfigData,
   userFormConfigQuery,
+  verifiedIdentityData,
 } from '@lm/shared/schemas/application';
 import { ageFromIdCard, genderFromIdCard } from '@lm/shared/validators/id-card';
 import type { FastifyPluginAsync } from 'fastify';
@@ -15,6 +16,7 @@ import { z } from 'zod';
 import { envelope, ok } from '../../lib/envelope.ts';
 import { requireUser } from '../../plugins/app/auth.ts';
 import { REALNAME_NOTES } from '../../providers/realname/index.ts';
+import { VerifiedIdentities } from '../verification/identity.ts';
 import { submitStatusOf, userFormConfig } from './rules.ts';
 import { ApplicationService } from './service.ts';
 
@@ -43,6 +45,7 @@ const identityNameVerifyData = z.object({
 const applicationRoutes: FastifyPluginAsync = async (root) => {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const drafts = new ApplicationService({ db: app.database.db, ring: app.services.keys.ring });
+  const identities = new VerifiedIdentities({ db: app.database.db, ring: app.services.keys.ring });
   const { channels } = app.services;
 
   // Before body validation: an anonymous caller learns nothing about the form's rules.
@@ -54,12 +57,15 @@ const applicationRoutes: FastifyPluginAsync = async (root) => {
       schema: {
         tags,
         security,
-        summary: 'Autosave part of the application-form draft (merged into the stored draft)',
+        summary:
+          'Autosave part of the application-form draft (merged into the stored draft); a name or number ' +
+          'other than the verified identity answers 400 and nothing is stored',
         body: applicationDraftBody,
         response: { 200: envelope(tempSaveData) },
       },
     },
     async (req) => {
+      await identities.check(req.user!.id, req.body);
       const savedAt = await drafts.tempSave(req.user!.id, req.body);
       return ok({ savedAt: savedAt.toISOString() });
     },
@@ -81,6 +87,8 @@ const applicationRoutes: FastifyPluginAsync = async (root) => {
     },
     async (req) => {
       const { realName, identity } = req.body;
+      // After a passed face verification only the verified identity (issue 16.1).
+      await identities.check(req.user!.id, req.body);
       await app.services.limiter.enforce(
         `realname:user:${req.user!.id}`,
         REALNAME_CHECKS_PER_USER_PER_HOUR,
@@ -97,6 +105,21 @@ const applicationRoutes: FastifyPluginAsync = async (root) => {
         gender: genderFromIdCard(identity),
       });
     },
+  );
+
+  app.get(
+    '/api/user/info/verifiedIdentity',
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          'The identity the passed face verification was made with (issue 16.1): the name and the ID number ' +
+          'masked; the application form shows them read-only and may leave them out of the save',
+        response: { 200: envelope(verifiedIdentityData) },
+      },
+    },
+    async (req) => ok(await identities.shown(req.user!.id)),
   );
 
   app.get(

@@ -25,7 +25,8 @@ const consentRoutes: FastifyPluginAsync = async (root) => {
         security,
         summary:
           'Consent lender by lender: each ticked offer gets a consent (agreement version + text hash) and a ' +
-          'lead in one transaction; offers not ticked are declined',
+          'lead in one transaction; offers not ticked are declined. A run whose form names another ' +
+          'identity than the verified one answers 400 实名信息须与已认证的身份一致 and nothing is written',
         body: authBody,
         refusals: [409],
         response: { 200: envelope(authData) },

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { identityConflict } from '@lm/shared/identity';
 import type { ApplicationForm } from '@lm/shared/schemas/application';
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
@@ -18,6 +19,7 @@ import { decryptField, encryptField, type KeyRing } from '../../lib/crypto.ts';
 import { appError } from '../../lib/errors.ts';
 import type { AuthUser } from '../auth/service.ts';
 import { isAllowedPartnerUrl, MatchService } from '../matching/service.ts';
+import { identityMismatch, VerifiedIdentities } from '../verification/identity.ts';
 import { type RenderedAgreement, renderInfoAgreement } from './agreement.ts';
 
 export interface ConsentDeps {
@@ -73,7 +75,11 @@ const lenderColumns = {
 
 /** Per-lender consent (PUT /api/user/info/auth) and the agreement texts behind it. */
 export class ConsentService {
-  constructor(private readonly d: ConsentDeps) {}
+  private readonly identities: VerifiedIdentities;
+
+  constructor(private readonly d: ConsentDeps) {
+    this.identities = new VerifiedIdentities(d);
+  }
 
   /** The agreement text for a product's lender (what a consent to it records). */
   async agreementFor(productId: number): Promise<RenderedAgreement | null> {
@@ -181,6 +187,9 @@ export class ConsentService {
       }
 
       const form = JSON.parse(decryptField(this.d.ring, run.profileEnc)) as ApplicationForm;
+      // A run matched before the identity was verified may name someone else: no lead (issue 16.1).
+      const mismatch = identityConflict(await this.identities.get(user.id, txDb), form);
+      if (mismatch.length > 0) throw identityMismatch(mismatch);
       const now = new Date();
       const items = wanted.map((id) => {
         const offer = open.get(id)!;

@@ -1,3 +1,4 @@
+import { withVerifiedIdentity } from '@lm/shared/identity';
 import { applicationFormBody, applicationSaveBody } from '@lm/shared/schemas/application';
 import { directMatchBody, matchResultSchema } from '@lm/shared/schemas/matching';
 import { eq } from 'drizzle-orm';
@@ -9,6 +10,7 @@ import { appError } from '../../lib/errors.ts';
 import { requireUser } from '../../plugins/app/auth.ts';
 import { CRM_LINK_TYPE } from '../applications/rules.ts';
 import { ApplicationService } from '../applications/service.ts';
+import { formValidationError, VerifiedIdentities } from '../verification/identity.ts';
 
 const tags = ['user info'];
 const security = [{ accessToken: [] }];
@@ -23,6 +25,7 @@ export const SECOND_MATCH_TYPES = new Set([3, 6]);
 const matchingRoutes: FastifyPluginAsync = async (root) => {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const drafts = new ApplicationService({ db: app.database.db, ring: app.services.keys.ring });
+  const identities = new VerifiedIdentities({ db: app.database.db, ring: app.services.keys.ring });
   const { matching, limiter, channels } = app.services;
   app.addHook('onRequest', requireUser);
 
@@ -53,7 +56,9 @@ const matchingRoutes: FastifyPluginAsync = async (root) => {
         tags,
         security,
         summary:
-          'Submit the whole application form: stored as the draft, then matched (answers the match result)',
+          'Submit the whole application form: stored as the draft, then matched (answers the match result). ' +
+          'After a passed face verification realName/identity may be left out (the verified ones are used); ' +
+          'another name or number answers 400 实名信息须与已认证的身份一致 and nothing is stored',
         body: applicationSaveBody,
         refusals: [409, 429],
         response: { 200: envelope(matchResultSchema) },
@@ -61,7 +66,13 @@ const matchingRoutes: FastifyPluginAsync = async (root) => {
     },
     async (req) => {
       await limit(req);
-      const { autoForm, ...form } = req.body;
+      const { autoForm, ...submitted } = req.body;
+      // Issue 16.1: never another identity than the verified one; without a name and number, the
+      // verified ones (required when there are none).
+      const verified = await identities.check(req.user!.id, submitted);
+      const complete = applicationFormBody.safeParse(withVerifiedIdentity(verified, submitted));
+      if (!complete.success) throw formValidationError(complete.error);
+      const form = complete.data;
       // The form is stored first: nothing the person submitted is lost if matching fails.
       await drafts.tempSave(req.user!.id, form);
       await requireFaceWhenCredit(req, form.adChannelCode);
@@ -93,6 +104,8 @@ const matchingRoutes: FastifyPluginAsync = async (root) => {
     async (req) => {
       const parsed = applicationFormBody.safeParse(await drafts.draft(req.user!.id));
       if (!parsed.success) throw appError('FORM_NOT_SUBMITTED');
+      // A draft stored before the identity was verified may name someone else: refused (issue 16.1).
+      await identities.check(req.user!.id, parsed.data);
       await requireFaceWhenCredit(req, req.body.adChannelCode);
       await limit(req);
       const second = SECOND_MATCH_TYPES.has(req.body.directMatchType);

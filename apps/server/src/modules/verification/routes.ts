@@ -62,7 +62,10 @@ const verificationRoutes: FastifyPluginAsync = async (root) => {
       security,
       summary:
         "Check the caller's own selfie (folder face), record the attempt and set the face status (2 passed, " +
-        '1 failed). Local provider: face detection only, identityVerified null.',
+        '1 failed). Local provider: face detection only, identityVerified null. The check is for the ' +
+        "body's name and number, else the verified identity, else the saved draft's (none: failed, " +
+        '请先填写并核验姓名和身份证号); the first pass makes them the verified identity, and another ' +
+        'name or number afterwards answers 400 实名信息须与已认证的身份一致.',
       body: faceVerifyBody,
       refusals: [404, 429] as const,
       response: { 200: envelope(faceVerifyData) },

@@ -1,4 +1,5 @@
 import { FaceStatus } from '@lm/shared/credit-info';
+import { identityConflict } from '@lm/shared/identity';
 import type { FaceVerifyBody, FaceVerifyData, OcrIdCardData } from '@lm/shared/schemas/credit';
 import { checkIdCard, ID_CARD_MESSAGES } from '@lm/shared/validators/id-card';
 import { eq } from 'drizzle-orm';
@@ -17,6 +18,7 @@ import {
 import { type IdCardOcrProvider, OcrEngineError } from '../../providers/ocr/index.ts';
 import { parseUploadKey, type StorageProvider } from '../../providers/storage/index.ts';
 import { ApplicationService } from '../applications/service.ts';
+import { identityMismatch, VerifiedIdentities } from './identity.ts';
 
 /** Folders an ID-card front may come from (spec §7: the CRM ID-card folder too). */
 export const ID_CARD_FOLDERS = ['idcard', 'crm-idcard'] as const;
@@ -52,8 +54,11 @@ export interface OwnImage {
 export class VerificationService {
   private readonly drafts: ApplicationService;
 
+  private readonly identities: VerifiedIdentities;
+
   constructor(private readonly d: VerificationDeps) {
     this.drafts = new ApplicationService({ db: d.db, ring: d.ring });
+    this.identities = new VerifiedIdentities({ db: d.db, ring: d.ring });
   }
 
   /**
@@ -131,26 +136,47 @@ export class VerificationService {
    */
   async verifyFace(userId: number, body: FaceVerifyBody): Promise<FaceVerifyData> {
     const file = await this.ownImage(userId, body.image, FACE_FOLDERS);
+    // Who the check is for: the body's name and number (never another than the verified identity),
+    // else the verified identity, else the saved application draft's.
+    const verified = await this.identities.get(userId);
     let person: { name: string; idNumber: string } | null = null;
-    if (this.d.face.needsIdentity) {
-      if (body.realName && body.identity) person = { name: body.realName, idNumber: body.identity };
-      else {
-        const draft = await this.drafts.draft(userId);
-        if (draft.realName && draft.identity) person = { name: draft.realName, idNumber: draft.identity };
-      }
+    if (body.realName && body.identity) {
+      const fields = identityConflict(verified, body);
+      if (fields.length > 0) throw identityMismatch(fields);
+      person = { name: body.realName, idNumber: body.identity };
+    } else if (verified) {
+      person = { name: verified.realName, idNumber: verified.identity };
+    } else {
+      const draft = await this.drafts.draft(userId);
+      if (draft.realName && draft.identity) person = { name: draft.realName, idNumber: draft.identity };
     }
     let result: Awaited<ReturnType<FaceProvider['check']>>;
-    try {
-      result = await this.d.face.check({ image: file.body, contentType: file.contentType, person });
-    } catch (err) {
-      if (err instanceof FaceCheckUnavailableError) {
-        this.d.log.warn({ err: { message: err.message } }, 'face check could not run');
-        throw appError(
-          'SERVICE_UNAVAILABLE',
-          err.busy ? '人脸核验繁忙，请稍后重试' : '人脸核验服务暂不可用，请稍后重试',
-        );
+    if (!person) {
+      // A face check is for someone: without a name and number nothing can pass (issue 16.1).
+      result = {
+        passed: false,
+        identityVerified: null,
+        method: this.d.face.needsIdentity ? 'provider' : 'local-detection',
+        reasons: ['identity-missing'],
+        details: {},
+      };
+    } else {
+      try {
+        result = await this.d.face.check({
+          image: file.body,
+          contentType: file.contentType,
+          person: this.d.face.needsIdentity ? person : null,
+        });
+      } catch (err) {
+        if (err instanceof FaceCheckUnavailableError) {
+          this.d.log.warn({ err: { message: err.message } }, 'face check could not run');
+          throw appError(
+            'SERVICE_UNAVAILABLE',
+            err.busy ? '人脸核验繁忙，请稍后重试' : '人脸核验服务暂不可用，请稍后重试',
+          );
+        }
+        throw err;
       }
-      throw err;
     }
     const status = result.passed ? FaceStatus.PASSED : FaceStatus.FAILED;
     const now = new Date();
@@ -168,7 +194,21 @@ export class VerificationService {
         .insert(creditProfiles)
         .values({ userId, dataEnc: encryptField(this.d.ring, '{}'), auditStatus: status, updatedAt: now })
         .onConflictDoUpdate({ target: creditProfiles.userId, set: { auditStatus: status, updatedAt: now } });
+      // The first pass makes the identity it was made with the person's verified identity (issue 16.1).
+      if (result.passed && person) {
+        await this.identities.bind(
+          userId,
+          { realName: person.name, identity: person.idNumber },
+          tx as unknown as Db,
+          now,
+        );
+      }
     });
+    // The application draft carries the verified identity from now on.
+    if (result.passed && person && !verified) {
+      const bound = await this.identities.get(userId);
+      if (bound) await this.drafts.tempSave(userId, bound);
+    }
     this.d.log.info(
       {
         provider: this.d.face.name,
