@@ -1,3 +1,4 @@
+import { IDENTITY_VERIFIED_NOTE } from '@lm/shared/identity';
 import { useMutation } from '@tanstack/react-query';
 import { Button, Checkbox, Form, Input, Selector, Steps } from 'antd-mobile';
 import { type ReactNode, useState } from 'react';
@@ -22,6 +23,7 @@ import {
   SESAME_CREDIT_OPTIONS,
   SOCIAL_SECURITY_OPTIONS,
 } from './options';
+import { type IdentityState, useVerifiedIdentity } from './verified-identity';
 
 type SelectName =
   | 'applyLimit'
@@ -94,8 +96,13 @@ export function toDraft(
   adChannelCode: string,
   huawei: boolean,
   autoForm = false,
+  identityVerified = false,
 ): Record<string, unknown> {
   const first = (v: number[] | undefined) => v?.[0];
+  // A verified identity is not sent: the server uses it (issue 16.1).
+  const who = identityVerified
+    ? {}
+    : { realName: values.realName?.trim(), identity: values.identity?.trim().toUpperCase() };
   return {
     ...(autoForm ? { autoForm: true } : {}),
     adChannelCode,
@@ -112,12 +119,41 @@ export function toDraft(
     creditInvestigation: first(values.creditInvestigation),
     workCity: values.workCity?.city,
     workCityCode: values.workCity?.cityCode,
-    realName: values.realName?.trim(),
-    identity: values.identity?.trim().toUpperCase(),
+    ...who,
   };
 }
 
-function renderField(name: FieldName) {
+/**
+ * The verified identity (or, while it is asked for, a disabled placeholder): shown, never editable
+ * and never sent (issue 16.1).
+ */
+function renderFixedIdentity(name: 'realName' | 'identity', state: IdentityState) {
+  const label = name === 'realName' ? '真实姓名' : '身份证号';
+  const value = state.status === 'verified' ? state[name] : '';
+  return (
+    <Form.Item
+      key={name}
+      label={label}
+      description={
+        name === 'identity' && state.status === 'verified' ? (
+          <span className={styles.verifiedNote}>{IDENTITY_VERIFIED_NOTE}</span>
+        ) : undefined
+      }
+    >
+      <Input
+        value={value}
+        disabled
+        aria-label={label}
+        placeholder={state.status === 'loading' ? '正在读取实名信息…' : undefined}
+      />
+    </Form.Item>
+  );
+}
+
+function renderField(name: FieldName, identity: IdentityState) {
+  if ((name === 'realName' || name === 'identity') && identity.status !== 'none') {
+    return renderFixedIdentity(name, identity);
+  }
   if (name === 'workCity') {
     return (
       <Form.Item
@@ -201,6 +237,7 @@ export function ApplicationForm({
   const [agreed, setAgreed] = useState(false);
   const [step, setStep] = useState(0);
   const save = useMutation({ mutationFn: saveUserInfo });
+  const identity = useVerifiedIdentity();
   const stepped = layout === 'stepped';
   const lastStep = !stepped || step === STEPS.length - 1;
   const visible = stepped ? STEPS[step]!.sections.map((i) => SECTIONS[i]!) : SECTIONS;
@@ -211,9 +248,10 @@ export function ApplicationForm({
       toast.show('请先阅读并同意授权协议');
       return;
     }
-    save.mutate(toDraft(form.getFieldsValue(true) as FormValues, adChannelCode, isHuaweiPhone(), autoForm), {
-      onSuccess: (result) => onSaved(result),
-    });
+    if (identity.status === 'loading') return;
+    const values = form.getFieldsValue(true) as FormValues;
+    const draft = toDraft(values, adChannelCode, isHuaweiPhone(), autoForm, identity.status === 'verified');
+    save.mutate(draft, { onSuccess: (result) => onSaved(result) });
   };
 
   const next = async () => {
@@ -294,7 +332,7 @@ export function ApplicationForm({
       >
         {visible.flatMap((section) => [
           <Form.Header key={`header-${section.title}`}>{section.title}</Form.Header>,
-          ...section.fields.map(renderField),
+          ...section.fields.map((name) => renderField(name, identity)),
         ])}
       </Form>
     </div>

@@ -5,6 +5,7 @@ import { prefillFromDraft } from '@/app/common/cover-prefill';
 import { FormBanner, FormPage } from '@/app/common/form-page';
 import styles from '@/app/common/forms.module.css';
 import { RequireLogin } from '@/app/common/require-login';
+import { useVerifiedIdentity } from '@/app/common/verified-identity';
 import { cityValueOf } from '@/components/city-picker/city-picker';
 import { PageLoading } from '@/components/page-loading';
 
@@ -13,6 +14,7 @@ const NEXT = '/fill-information/waiting';
 
 /** The earlier application's answers (coverStatus=1); without one (or if it fails to load) a blank form. */
 function CoverForm() {
+  const identity = useVerifiedIdentity();
   const draft = useQuery({
     queryKey: ['application', 'form-show'],
     queryFn: async ({ signal }) => {
@@ -30,7 +32,10 @@ function CoverForm() {
       prefill={draft.data}
       intro={
         <p className={styles.intro}>
-          您之前提交过申请资料，已为您填入上次的选择，可以修改后重新提交，以最新提交的资料为准。为保护您的隐私，姓名和身份证号请重新填写。
+          您之前提交过申请资料，已为您填入上次的选择，可以修改后重新提交，以最新提交的资料为准。
+          {identity.status === 'verified'
+            ? '姓名和身份证号为您已实名认证的信息。'
+            : '为保护您的隐私，姓名和身份证号请重新填写。'}
         </p>
       }
     />
@@ -38,7 +43,8 @@ function CoverForm() {
 }
 
 /**
- * `/credit-process/credit-application-form`: the application form after the credit information. With
+ * `/credit-process/credit-application-form`: the application form after the credit information (a
+ * verified identity shown read-only, issue 16.1). With
  * `coverStatus=1` (spec §2, §4: the earlier application may be covered) it starts from the earlier
  * draft's answers.
  */
