@@ -5,8 +5,9 @@ import { createCanvas, loadImage } from '@napi-rs/canvas';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { drawnSelfie, idCardFront, landscape } from '../apps/server/test/specimens.ts';
-import { launch, phonePage, unexpectedErrors } from './browser.ts';
-import { type RunningServer, startServer } from './server.ts';
+import { launch, phonePage, shot, unexpectedErrors } from './browser.ts';
+import { DEMO_FORM } from './person.ts';
+import { newDataDir, type RunningServer, runCli, startServer } from './server.ts';
 
 /**
  * The credit process of a linkType 3 channel (issue 5) in Chromium with a fake front camera:
@@ -15,12 +16,26 @@ import { type RunningServer, startServer } from './server.ts';
  * lenders. The camera plays a Y4M file written here from a drawn portrait (apps/server/test/specimens.ts,
  * the picture the server's face tests pass) or from a landscape without a face (the failure path).
  * Screenshots at 375 px go to SHOTS_DIR (default /tmp/shots) as credit-e2e-*.png.
+ *
+ * Issue 16.1: once the face check passed, the identity it was made with is the application's: the
+ * application form shows it read-only, another person's is refused, and the console's person (the
+ * lead) carries it. An operator (created before the server starts) looks at the person by the API.
  */
 
 const SHOTS_DIR = process.env.SHOTS_DIR ?? '/tmp/shots';
 const REAL_NAME = '张三';
 /** Valid by packages/shared/src/validators/id-card.ts; born 1990. */
 const IDENTITY = '110101199003074514';
+const ZHANG = { realName: REAL_NAME, identity: IDENTITY, masked: ['张*', '110***********4514'] as const };
+/** Issue 16.1's card: the number ends in X. */
+const WANG = {
+  realName: '王小明',
+  identity: '11010519491231002X',
+  masked: ['王**', '110***********002X'] as const,
+};
+type Who = typeof ZHANG | typeof WANG;
+const STAFF_PHONE = '13500000016';
+const STAFF_PASSWORD = 'verified identity 16';
 
 let server: RunningServer;
 let withFace: Browser;
@@ -96,8 +111,24 @@ beforeAll(async () => {
   const noFaceClip = join(workDir, 'no-face.y4m');
   writeFileSync(faceClip, await y4mOf(await drawnSelfie({ width: 480, height: 640 })));
   writeFileSync(noFaceClip, await y4mOf(landscape(480, 640)));
+  // The embedded database belongs to one process: the operator is created before the server starts.
+  const dataDir = newDataDir();
+  await runCli(
+    [
+      'apps/server/src/cli/admin-create.ts',
+      '--phone',
+      STAFF_PHONE,
+      '--name',
+      '运营小周',
+      '--role',
+      'operator',
+      '--password',
+      STAFF_PASSWORD,
+    ],
+    { DATA_DIR: dataDir },
+  );
   [server, withFace, withoutFace] = await Promise.all([
-    startServer(),
+    startServer({}, dataDir),
     launch(fakeCamera(faceClip)),
     launch(fakeCamera(noFaceClip)),
   ]);
@@ -180,7 +211,8 @@ function formItem(page: Page, label: string) {
  * card front (drawn with the known name and number) is read first: the fields are only pre-filled,
  * nothing is sent until the person confirms.
  */
-async function confirmIdentity(page: Page, opts: { ocr?: boolean } = {}) {
+async function confirmIdentity(page: Page, opts: { ocr?: boolean; who?: Who } = {}) {
+  const who = opts.who ?? ZHANG;
   await page.waitForURL(/\/credit-process\/identity-verification/, { timeout: 15_000 });
   if (opts.ocr) {
     const verifies: string[] = [];
@@ -194,7 +226,7 @@ async function confirmIdentity(page: Page, opts: { ocr?: boolean } = {}) {
     await page.locator('input[type=file][aria-label="身份证人像面照片"]').setInputFiles({
       name: '身份证 正面.png',
       mimeType: 'image/png',
-      buffer: idCardFront({ name: REAL_NAME, idNumber: IDENTITY }),
+      buffer: idCardFront({ name: who.realName, idNumber: who.identity }),
     });
     const res = await read;
     expect((res.request().postDataJSON() as { image: string }).image).toMatch(
@@ -202,18 +234,18 @@ async function confirmIdentity(page: Page, opts: { ocr?: boolean } = {}) {
     );
     const body = (await res.json()) as { code: number; data: Record<string, unknown> };
     expect(body.code).toBe(200);
-    expect(body.data).toMatchObject({ realName: REAL_NAME, identity: IDENTITY, valid: true });
-    await expect.poll(() => formItem(page, '姓名').locator('input').inputValue()).toBe(REAL_NAME);
-    expect(await formItem(page, '身份证号').locator('input').inputValue()).toBe(IDENTITY);
+    expect(body.data).toMatchObject({ realName: who.realName, identity: who.identity, valid: true });
+    await expect.poll(() => formItem(page, '姓名').locator('input').inputValue()).toBe(who.realName);
+    expect(await formItem(page, '身份证号').locator('input').inputValue()).toBe(who.identity);
     await page.getByText(/已根据身份证照片填入姓名和身份证号。.*请逐字核对/).waitFor();
     await page.waitForTimeout(500);
-    await snap(page, 'ocr-prefilled');
+    await snap(page, `ocr-prefilled${who === ZHANG ? '' : '-wang'}`);
     // Pre-filled only: nothing was checked or sent in the person's name yet.
     expect(verifies).toEqual([]);
     page.off('request', onRequest);
   } else {
-    await formItem(page, '姓名').locator('input').fill(REAL_NAME);
-    await formItem(page, '身份证号').locator('input').fill(IDENTITY);
+    await formItem(page, '姓名').locator('input').fill(who.realName);
+    await formItem(page, '身份证号').locator('input').fill(who.identity);
   }
   const verified = page.waitForResponse((r) => r.url().endsWith('/api/user/info/identityNameVerify'));
   await page.getByRole('button', { name: '下一步' }).click();
@@ -223,8 +255,8 @@ async function confirmIdentity(page: Page, opts: { ocr?: boolean } = {}) {
   expect(body.data).toMatchObject({ verified: null, method: 'format-only' });
   await page.getByText(/仅校验了身份证号的格式/).waitFor();
   // Shown back masked.
-  await page.getByText('张*', { exact: true }).waitFor();
-  await page.getByText('110***********4514', { exact: true }).waitFor();
+  await page.getByText(who.masked[0], { exact: true }).waitFor();
+  await page.getByText(who.masked[1], { exact: true }).waitFor();
 }
 
 /** The live preview up, "拍照", then the photo; the camera is off afterwards. */
@@ -246,7 +278,7 @@ async function takeSelfie(page: Page, shotName: string) {
 }
 
 /** "提交认证": the upload (private face folder), then the loading page's faceVerify. */
-async function submitSelfie(page: Page, shotLoading?: string) {
+async function submitSelfie(page: Page, shotLoading?: string, who: Who = ZHANG) {
   const uploaded = page.waitForResponse(
     (r) => new URL(r.url()).pathname === '/api/storage' && r.request().method() === 'POST',
   );
@@ -263,7 +295,7 @@ async function submitSelfie(page: Page, shotLoading?: string) {
   const res = await checked;
   const request = res.request().postDataJSON() as { image: string; realName?: string; identity?: string };
   expect(request.image).toMatch(/\/api\/storage\/private\/face\/\d{8}\/u\d+-[0-9a-f]{12}\/.+\.jpg$/);
-  expect(request).toMatchObject({ realName: REAL_NAME, identity: IDENTITY });
+  expect(request).toMatchObject({ realName: who.realName, identity: who.identity });
   return (await res.json()) as {
     code: number;
     data: { auditStatus: number; passed: boolean; reasons: string[]; identityVerified: unknown };
@@ -367,8 +399,11 @@ const APPLICATION: [string, string][] = [
   ['信用记录', '信用良好，无逾期'],
 ];
 
-/** The application form after the credit information (Selector questions, city, name, ID). */
-async function fillApplication(page: Page) {
+/**
+ * The application form after the credit information (Selector questions, city). The name and ID
+ * number are those of the passed face check: shown read-only (ID masked), not typed, not sent.
+ */
+async function fillApplication(page: Page, who: Who = ZHANG, keepShot?: string) {
   await page.waitForURL(/\/credit-process\/credit-application-form/, { timeout: 20_000 });
   for (const [label, option] of APPLICATION) {
     const item = formItem(page, label).locator('.adm-selector-item', { hasText: exact(option) });
@@ -376,18 +411,60 @@ async function fillApplication(page: Page) {
     if (!cls.includes('adm-selector-item-active')) await item.click();
   }
   await chooseCity(page, '工作城市', '广东省', '广州市');
-  await formItem(page, '真实姓名').locator('input').fill(REAL_NAME);
-  await formItem(page, '身份证号').locator('input').fill(IDENTITY);
+  const name = formItem(page, '真实姓名').locator('input');
+  const id = formItem(page, '身份证号').locator('input');
+  await expect.poll(() => name.inputValue(), { timeout: 10_000 }).toBe(who.realName);
+  expect(await id.inputValue()).toBe(who.masked[1]);
+  expect(await name.isDisabled()).toBe(true);
+  expect(await id.isDisabled()).toBe(true);
+  await page.getByText('已实名认证，姓名和身份证号不可修改').waitFor();
   await page.locator('.adm-form-footer').getByText('我已阅读并同意').click();
-  await snap(page, 'application-form');
+  await snap(page, `application-form${who === ZHANG ? '' : '-wang'}`);
+  if (keepShot) {
+    // The identity section in view, kept in e2e/screenshots.
+    await formItem(page, '真实姓名').scrollIntoViewIfNeeded();
+    await shot(page, keepShot);
+  }
   const saved = page.waitForResponse((r) => r.url().endsWith('/api/user/info/save'));
   await page.locator('button[type=submit]').click();
-  const body = (await (await saved).json()) as {
+  const res = await saved;
+  // Not sent: the server uses the verified identity.
+  const sent = res.request().postDataJSON() as Record<string, unknown>;
+  expect(sent).not.toHaveProperty('realName');
+  expect(sent).not.toHaveProperty('identity');
+  const body = (await res.json()) as {
     code: number;
-    data: { productName: string; mayAuthProductList: { productName: string }[] };
+    data: {
+      matchId: number;
+      id: string | null;
+      productName: string;
+      mayAuthProductList: { id: string; productName: string }[];
+    };
   };
   expect(body.code).toBe(200);
-  return [body.data.productName, ...body.data.mayAuthProductList.map((p) => p.productName)];
+  return {
+    names: [body.data.productName, ...body.data.mayAuthProductList.map((p) => p.productName)],
+    matchId: body.data.matchId,
+    productIds: [...(body.data.id ? [body.data.id] : []), ...body.data.mayAuthProductList.map((p) => p.id)],
+  };
+}
+
+interface Envelope<T> {
+  code: number;
+  msg: string;
+  data: T;
+}
+
+async function apiAs<T>(path: string, token: string, init: { method?: string; body?: unknown } = {}) {
+  const res = await fetch(`${server.url}${path}`, {
+    method: init.method ?? (init.body ? 'POST' : 'GET'),
+    headers: {
+      ...(token ? { accessToken: token } : {}),
+      ...(init.body ? { 'content-type': 'application/json' } : {}),
+    },
+    body: init.body ? JSON.stringify(init.body) : undefined,
+  });
+  return { status: res.status, ...((await res.json()) as Envelope<T>) };
 }
 
 describe('credit process in Chromium with a fake front camera (demo-crm)', () => {
@@ -412,7 +489,7 @@ describe('credit process in Chromium with a fake front camera (demo-crm)', () =>
     // decideCreditFlow: face passed, credit information incomplete → the wizard.
     await fillWizard(page);
     await page.waitForURL(/\/credit-process\/credit-personal-loading/, { timeout: 10_000 });
-    const offers = await fillApplication(page);
+    const { names: offers } = await fillApplication(page);
     expect(offers.length).toBeGreaterThanOrEqual(1);
 
     // Matched lenders, each with its consent box.
@@ -432,6 +509,76 @@ describe('credit process in Chromium with a fake front camera (demo-crm)', () =>
       await fetch(`${server.url}/api/app/userInfo/baseDetail`, { headers: { accessToken: token! } })
     ).json()) as { data: { auditStatus: number; step: string } };
     expect(detail.data).toMatchObject({ auditStatus: 2, step: 'DONE' });
+    expect(unexpectedErrors(errors)).toEqual([]);
+  });
+
+  it('issue 16.1: OCR of 王小明 + face passed → the form carries 王小明 read-only, 张三 is refused, the lead is 王小明’s', async () => {
+    const { page, errors } = await phonePage(withFace);
+    await watchCamera(page);
+    const phone = await landAndLogin(page);
+    await confirmIdentity(page, { ocr: true, who: WANG });
+    await takeSelfie(page, 'wang');
+    const face = await submitSelfie(page, undefined, WANG);
+    expect(face.data).toMatchObject({ auditStatus: 2, passed: true });
+    await fillWizard(page);
+    await page.waitForURL(/\/credit-process\/credit-personal-loading/, { timeout: 10_000 });
+    const { names, matchId, productIds } = await fillApplication(page, WANG, 'credit-verified-identity-form');
+    expect(names.length).toBeGreaterThanOrEqual(1);
+    await page.waitForURL(/\/fill-information\/common-authorize/, { timeout: 20_000 });
+
+    // Another person's name and number, by the API with this person's session: refused, nothing stored.
+    const token = (await page.evaluate(() => localStorage.getItem('TOKEN')))!;
+    const uid = Number(await page.evaluate(() => localStorage.getItem('user_uid')));
+    const zhang = {
+      ...DEMO_FORM,
+      adChannelCode: 'demo-crm',
+      realName: ZHANG.realName,
+      identity: ZHANG.identity,
+    };
+    for (const [path, body] of [
+      ['/api/user/info/save', zhang],
+      ['/api/user/info/tempSave', { realName: ZHANG.realName, identity: ZHANG.identity }],
+      ['/api/user/info/identityNameVerify', { realName: ZHANG.realName, identity: ZHANG.identity }],
+    ] as const) {
+      const refused = await apiAs(path, token, { body });
+      expect({ path, status: refused.status, code: refused.code, msg: refused.msg }).toEqual({
+        path,
+        status: 400,
+        code: 400,
+        msg: '实名信息须与已认证的身份一致',
+      });
+    }
+    const shown = await apiAs<Record<string, string>>('/api/user/info/form/show', token);
+    expect(shown.data).toMatchObject({ realName: '王**', identity: '110***********002X' });
+
+    // Consent to the lenders matched: the leads are written for 王小明.
+    const auth = await apiAs('/api/user/info/auth', token, { method: 'PUT', body: { productIds, matchId } });
+    expect(auth.code, auth.msg).toBe(200);
+
+    // The console: the person's application is 王小明's (revealed with a reason), face passed, leads written.
+    const staff = await apiAs<{ token: string }>('/api/crm/admin/login', '', {
+      body: { phone: STAFF_PHONE, password: STAFF_PASSWORD },
+    });
+    expect(staff.code, staff.msg).toBe(200);
+    const detail = await apiAs<{
+      user: { phoneMasked: string };
+      draft: { realNameMasked: string | null };
+      credit: { auditStatus: number };
+      leads: unknown[];
+    }>(`/api/admin/users/${uid}`, staff.data.token);
+    expect(detail.data.user.phoneMasked).toBe(`${phone.slice(0, 3)}****${phone.slice(7)}`);
+    expect(detail.data.draft.realNameMasked).toBe('王**');
+    expect(detail.data.credit.auditStatus).toBe(2);
+    expect(detail.data.leads.length).toBe(productIds.length);
+    for (const [field, value] of [
+      ['realName', WANG.realName],
+      ['identity', WANG.identity],
+    ] as const) {
+      const revealed = await apiAs<{ value: string }>(`/api/admin/users/${uid}/reveal`, staff.data.token, {
+        body: { field, reason: '核对实名信息（问题 16.1 回归测试）' },
+      });
+      expect(revealed.data.value).toBe(value);
+    }
     expect(unexpectedErrors(errors)).toEqual([]);
   });
 
