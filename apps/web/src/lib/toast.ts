@@ -4,7 +4,8 @@
  *
  * When the component cannot be loaded — typically because the network is gone, which is when a toast
  * such as "网络连接错误" matters most (issue 16.7) — the message is shown in a plain element instead,
- * and the next toast tries the import again.
+ * and so are the page's later toasts: Vite does not fetch a chunk's stylesheet again once it failed,
+ * so a component loaded on a later try would show unstyled.
  */
 type ToastModule = typeof import('antd-mobile/es/components/toast');
 
@@ -27,43 +28,37 @@ export interface Toaster {
   preload(): void;
 }
 
-/** A toaster over `load` (the component) and `fallback` (a plain toast, when `load` fails). */
+/**
+ * A toaster over `load` (the component) and `fallback` (a plain toast): once `load` has failed, the
+ * fallback shows every later toast too.
+ */
 export function createToaster(load: () => Promise<ToastApi>, fallback: ToastApi): Toaster {
   let loading: Promise<ToastApi> | null = null;
-  let loaded: ToastApi | null = null;
+  /** The component, or the fallback after a failed load; null while loading. */
+  let settled: ToastApi | null = null;
   const start = (): Promise<ToastApi> => {
-    loading ??= load().then(
-      (api) => {
-        loaded = api;
+    loading ??= load()
+      .catch(() => fallback)
+      .then((api) => {
+        settled = api;
         return api;
-      },
-      (error: unknown) => {
-        loading = null; // try again next time
-        throw error;
-      },
-    );
+      });
     return loading;
   };
   return {
     show(options) {
       const opts = typeof options === 'string' ? { content: options } : options;
-      if (loaded) loaded.show(opts);
-      else
-        void start().then(
-          (api) => {
-            fallback.clear();
-            api.show(opts);
-          },
-          () => fallback.show(opts),
-        );
+      if (settled) settled.show(opts);
+      // In call order: each waits for the same load.
+      else void start().then((api) => api.show(opts));
     },
     clear() {
       fallback.clear();
-      if (loaded) loaded.clear();
-      else if (loading) void loading.then((api) => api.clear()).catch(() => undefined);
+      if (settled) settled.clear();
+      else if (loading) void loading.then((api) => api.clear());
     },
     preload() {
-      void start().catch(() => undefined);
+      void start();
     },
   };
 }
