@@ -8,17 +8,22 @@ export interface Uploaded {
   url: string;
 }
 
-/** Asks for a policy and posts the OSS-style form to the local store, as the H5 does. */
+/**
+ * Asks for a policy and posts the OSS-style form to the local store, as the H5 does (the verification,
+ * provider and verified-identity tests).
+ */
 export async function uploadAs(
   app: FastifyInstance,
   token: string,
   folder: string,
   file: Buffer,
   contentType = 'image/jpeg',
+  /** More policy query parameters (e.g. an avatar's). */
+  extra: Record<string, string> = {},
 ): Promise<Uploaded> {
   const res = await app.inject({
     method: 'GET',
-    url: `/api/common/upload/policy?${new URLSearchParams({ image: folder })}`,
+    url: `/api/common/upload/policy?${new URLSearchParams({ image: folder, ...extra })}`,
     headers: { accesstoken: token },
   });
   expect(res.statusCode, res.body).toBe(200);

@@ -1,7 +1,7 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { idCardCheckChar } from '@lm/shared/validators/id-card';
 import { eq } from 'drizzle-orm';
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ConfigError } from '../src/config/env.ts';
 import { creditProfiles, faceChecks } from '../src/db/schema.ts';
@@ -17,6 +17,7 @@ import {
 } from '../src/providers/tencent/client.ts';
 import { BACKEND, body, createTestApp, loginAs, type TestContext, testConfig } from './helpers.ts';
 import { drawnSelfie, idCardFront } from './specimens.ts';
+import { uploadAs } from './upload-helper.ts';
 
 /**
  * The Tencent Cloud adapters (IDCardOCR, 人脸核身 ImageRecognition) against a stand-in for the
@@ -264,42 +265,7 @@ describe(`the endpoints with the Tencent adapters (${BACKEND})`, () => {
   afterEach(() => vi.unstubAllGlobals());
 
   /** Uploads through the policy and the local store (same as the H5). */
-  async function upload(
-    app: FastifyInstance,
-    token: string,
-    folder: string,
-    file: Buffer,
-    contentType: string,
-  ) {
-    const res = await app.inject({
-      method: 'GET',
-      url: `/api/common/upload/policy?image=${folder}`,
-      headers: { accesstoken: token },
-    });
-    const p = body<{ accessKeyId: string; dir: string; policy: string; signature: string; host: string }>(
-      res,
-    ).data;
-    const key = `${p.dir}${randomBytes(4).toString('hex')}.jpg`;
-    const boundary = `----lm${randomBytes(8).toString('hex')}`;
-    const field = (n: string, v: string) =>
-      `--${boundary}\r\nContent-Disposition: form-data; name="${n}"\r\n\r\n${v}\r\n`;
-    const head =
-      field('key', key) +
-      field('policy', p.policy) +
-      field('OSSAccessKeyId', p.accessKeyId) +
-      field('success_action_status', '200') +
-      field('signature', p.signature) +
-      field('Content-Type', contentType) +
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.jpg"\r\nContent-Type: ${contentType}\r\n\r\n`;
-    const up = await app.inject({
-      method: 'POST',
-      url: p.host,
-      payload: Buffer.concat([Buffer.from(head), file, Buffer.from(`\r\n--${boundary}--\r\n`)]),
-      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-    });
-    expect(up.statusCode, up.body).toBe(200);
-    return body<{ key: string; url: string }>(up).data;
-  }
+  const upload = uploadAs;
 
   it('OCR: the service’s reading is answered with method provider; an outage asks to type it', async () => {
     const { token } = await loginAs(ctx.app);

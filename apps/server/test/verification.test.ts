@@ -12,6 +12,7 @@ import {
 } from '../src/modules/verification/routes.ts';
 import { BACKEND, body, createTestApp, loginAs, type TestContext } from './helpers.ts';
 import { blank, drawnSelfie, idCardFront, landscape } from './specimens.ts';
+import { uploadAs } from './upload-helper.ts';
 
 /**
  * ID-card OCR and face verification through the API, on pictures drawn by the tests and uploaded
@@ -29,58 +30,7 @@ beforeAll(async () => {
 });
 afterAll(async () => ctx?.close());
 
-interface Uploaded {
-  key: string;
-  url: string;
-}
-
-/** Asks for a policy and posts the OSS-style form to the local store, as the H5 does. */
-async function upload(
-  app: FastifyInstance,
-  token: string,
-  folder: string,
-  file: Buffer,
-  contentType: string,
-  extra: Record<string, string> = {},
-): Promise<Uploaded> {
-  const q = new URLSearchParams({ image: folder, ...extra });
-  const res = await app.inject({
-    method: 'GET',
-    url: `/api/common/upload/policy?${q}`,
-    headers: { accesstoken: token },
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  const p = body<{ accessKeyId: string; dir: string; policy: string; signature: string; host: string }>(
-    res,
-  ).data;
-  const ext = contentType === 'image/png' ? 'png' : 'jpg';
-  const key = `${p.dir}${randomBytes(3).toString('hex')}${Date.now()}photo.${ext}`;
-  const boundary = `----lm${randomBytes(8).toString('hex')}`;
-  const field = (name: string, value: string) =>
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
-  const payload = Buffer.concat([
-    field('key', key),
-    field('policy', p.policy),
-    field('OSSAccessKeyId', p.accessKeyId),
-    field('success_action_status', '200'),
-    field('signature', p.signature),
-    field('Content-Type', contentType),
-    Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="photo.${ext}"\r\n` +
-        `Content-Type: ${contentType}\r\n\r\n`,
-    ),
-    file,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
-  const up = await app.inject({
-    method: 'POST',
-    url: p.host.replace(/^https?:\/\/[^/]+/, ''),
-    payload,
-    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-  });
-  expect(up.statusCode, up.body).toBe(200);
-  return body<Uploaded>(up).data;
-}
+const upload = uploadAs;
 
 const post = (app: FastifyInstance, url: string, payload: unknown, token?: string) =>
   app.inject({
