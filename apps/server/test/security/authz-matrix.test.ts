@@ -58,6 +58,7 @@ const ACCESS: Record<string, Access> = {
   'GET /api/user/info/form/show': 'user',
   'GET /api/user/info/detail': 'user',
   'GET /api/user/info/status/result': 'user',
+  'GET /api/user/info/verifiedIdentity': 'user',
   'GET /api/app/userInfo/userFormConfig': 'user',
   'POST /api/user/info/save': 'user',
   'POST /api/user/info/direct/match': 'user',
