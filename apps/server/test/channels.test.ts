@@ -68,10 +68,14 @@ describe(`demo seed (${BACKEND})`, () => {
     for (const r of rows.filter((r) => r.adChannelCode.startsWith('demo'))) {
       expect(r.name).toMatch(/[\u4e00-\u9fa5]/);
       expect(r.pageTitle).toBeTruthy();
+      // A brand a visitor would believe (issue 16.10), not a placeholder like "借款皮肤8".
+      expect(r.pageTitle).not.toMatch(/皮肤|skin|\d/i);
       expect(r.allowedHosts.length).toBeGreaterThan(0);
       expect(r.footer.length).toBeGreaterThan(0);
       for (const f of r.footer) expect(f.filingNumber).toMatch(/^[\u4e00-\u9fa5]ICP备\d{10}号$/);
     }
+    const skinTitles = rows.filter((r) => r.adChannelCode.startsWith('demo-skin')).map((r) => r.pageTitle);
+    expect(new Set(skinTitles).size).toBe(skinTitles.length);
     const routes = (await app.database.db.select().from(routeCodes)).map((r) => r.routeCode);
     expect(routes).toEqual(expect.arrayContaining(['r-demo', 'r-fenqile', 'r-plan', 'r-off']));
     expect(DEMO_CHANNELS.map((c) => c.adChannelCode).sort()).toEqual([...expected].sort());
@@ -254,7 +258,7 @@ describe(`GET /api/adChannel/h5Config (${BACKEND})`, () => {
       flow: 'default',
       flowRoutes: FLOW_ROUTES.default,
       flags: ['skin8', 'purple'],
-      title: '借款皮肤8',
+      title: '星河易借',
       needsLocation: false,
       allowedHosts: ['partner.example.com'],
     });

@@ -41,6 +41,29 @@ const base = {
 const SKIN_COLOURS: (ThemeName | null)[] = ['purple', 'shallowBlue', 'halo', 'teal', null];
 
 /**
+ * The product name each skin channel shows as its brand and page title (made-up names that read like
+ * a lender's product, never "借款皮肤N": a demo looks like what a visitor would see).
+ */
+const SKIN_BRANDS: Record<(typeof SKINS)[number], string> = {
+  8: '星河易借',
+  9: '恒信速贷',
+  10: '安途信用借',
+  11: '禾丰易贷',
+  12: '云帆借款',
+  13: '青禾分期',
+  14: '金穗快借',
+  15: '瑞丰信用贷',
+  16: '锦程e借',
+  17: '卓远借款',
+  18: '优享额度',
+  19: '远航易借',
+  20: '润泽信用',
+  21: '嘉禾快贷',
+  22: '乐融分期',
+  23: '汇通小额借',
+};
+
+/**
  * Demo channels served outside production. The flow demos use linkType 4 (API form H5 redirect): the
  * post-login decision sends every link type except 1 and 3 down the default flow (spec §4).
  */
@@ -145,7 +168,7 @@ export const DEMO_CHANNELS: DemoChannel[] = [
       adChannelCode: `demo-skin${n}`,
       name: `演示渠道（皮肤${n}·${THEMES[theme].name}）`,
       flags: colour ? `skin${n}-${colour}` : `skin${n}`,
-      pageTitle: `借款皮肤${n}`,
+      pageTitle: SKIN_BRANDS[n],
       pageIcon: iconFor(theme),
       trackReport: n % 3 === 0 ? OCEANENGINE : n % 3 === 1 ? BAIDU : null,
       footer: n % 2 === 0 ? [COMPANIES.xinghe, COMPANIES.qianhai] : [COMPANIES.yunfan],
