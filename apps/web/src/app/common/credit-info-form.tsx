@@ -1,17 +1,17 @@
 import {
   CONTACT_NAME_PATTERN,
   CREDIT_MESSAGES,
-  CREDIT_WIZARD_STEPS,
   type CreditFormStep,
   contactLabel,
   contactPairProblems,
-  stepOrder,
 } from '@lm/shared/credit-info';
 import { isValidPhone } from '@lm/shared/validators/phone';
-import { Button, ErrorBlock, Form, Input, Picker, Skeleton, Steps, TextArea, Toast } from 'antd-mobile';
+import { Button, ErrorBlock, Form, Input, Picker, Skeleton, TextArea, Toast } from 'antd-mobile';
 import { type ReactNode, useEffect } from 'react';
 import { CityPicker, cityValueOf } from '@/components/city-picker/city-picker';
 import { useBaseDetail, useSaveBaseInfo } from '@/features/credit-info/api';
+import { CreditSteps } from '@/features/credit-info/components/credit-steps';
+import { creditProcessStepOf } from '@/features/credit-info/steps';
 import { useCreditWizardStore } from '@/features/credit-info/store';
 import {
   type CreditFormValues,
@@ -35,15 +35,6 @@ import {
   OCCUPATION_OPTIONS,
   type Option,
 } from './options';
-
-/** Titles of the wizard steps of spec §4 (IDENTITY is face verification, done before this page). */
-const STEP_TITLES: Record<(typeof CREDIT_WIZARD_STEPS)[number], string> = {
-  IDENTITY: '身份认证',
-  INFORMATION: '基本信息',
-  CONTACT: '联系人',
-  BASE: '居住单位',
-  DONE: '完成',
-};
 
 /** An enumeration of spec §3 as a picker (wheel) with its Chinese labels. */
 function optionPicker<V extends string | number>(
@@ -278,11 +269,10 @@ export function CreditInfoForm({ onDone, onIdentityNeeded }: CreditInfoFormProps
 
   return (
     <div className={styles.formWrap}>
-      <Steps current={stepOrder(step ?? data?.step ?? 'INFORMATION')} className={styles.steps}>
-        {CREDIT_WIZARD_STEPS.map((s) => (
-          <Steps.Step key={s} title={STEP_TITLES[s]} />
-        ))}
-      </Steps>
+      <CreditSteps
+        current={creditProcessStepOf(step ?? data?.step ?? 'INFORMATION')}
+        className={styles.steps}
+      />
       {data ? (
         <Form
           form={form}

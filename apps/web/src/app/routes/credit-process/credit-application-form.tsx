@@ -8,8 +8,15 @@ import { RequireLogin } from '@/app/common/require-login';
 import { useVerifiedIdentity } from '@/app/common/verified-identity';
 import { cityValueOf } from '@/components/city-picker/city-picker';
 import { PageLoading } from '@/components/page-loading';
+import { CreditSteps } from '@/features/credit-info/components/credit-steps';
 
-const BANNER = <FormBanner title="填写借款申请" text="资料审核已完成，填写借款需求即可匹配机构" />;
+// The credit process's last step (one stepper with identity verification and the credit information).
+const BANNER = (
+  <>
+    <CreditSteps current="apply" className={styles.steps} />
+    <FormBanner title="填写借款申请" text="资料审核已完成，填写借款需求即可匹配机构" />
+  </>
+);
 const NEXT = '/fill-information/waiting';
 
 /** The earlier application's answers (coverStatus=1); without one (or if it fails to load) a blank form. */

@@ -2,7 +2,7 @@ import { SPECIAL_ROUTES } from '@lm/shared/channel';
 import { maskIdCard, maskName } from '@lm/shared/mask';
 import { UPLOAD_MAX_BYTES, UPLOAD_TOO_LARGE_MSG } from '@lm/shared/upload';
 import { useMutation } from '@tanstack/react-query';
-import { Button, Form, Input, Steps, Toast } from 'antd-mobile';
+import { Button, Form, Input, Toast } from 'antd-mobile';
 import { useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { verifyIdentityName } from '@/app/common/api';
@@ -11,6 +11,7 @@ import { ID_CARD_RULES, normalizeIdCard, REAL_NAME_RULES } from '@/app/common/id
 import { RequireLogin } from '@/app/common/require-login';
 import { useDelayedNavigate } from '@/app/common/use-delayed-navigate';
 import { PageHeader } from '@/components/page-header';
+import { CreditSteps } from '@/features/credit-info/components/credit-steps';
 import { readIdCard } from '@/features/face/api';
 import { ID_CARD_MAX_SIDE, normalizePhoto } from '@/features/face/capture';
 import {
@@ -26,8 +27,6 @@ import { getToken } from '@/lib/session';
 import { sessionStore } from '@/lib/storage';
 import { uploadFile } from '@/lib/upload';
 import styles from './credit-process.module.css';
-
-const CREDIT_STEPS = ['身份认证', '人脸识别', '完善资料', '借款申请'] as const;
 
 interface IdentityValues {
   realName?: string;
@@ -273,11 +272,7 @@ function IdentityVerification() {
   return (
     <main className={formStyles.page}>
       <PageHeader title="身份认证" />
-      <Steps current={step === 'identity' ? 0 : 1} className={formStyles.steps}>
-        {CREDIT_STEPS.map((s) => (
-          <Steps.Step key={s} title={s} />
-        ))}
-      </Steps>
+      <CreditSteps current={step === 'identity' ? 'realName' : 'face'} className={formStyles.steps} />
       {failure && failure.reasons.length > 0 && <FailureNotice reasons={failure.reasons} />}
       {step === 'identity' || !identity ? (
         <IdentityStep
