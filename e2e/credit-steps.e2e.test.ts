@@ -28,10 +28,10 @@ async function crmPerson() {
 async function stepper(page: Page) {
   await page.locator('.adm-steps').first().waitFor();
   return page.evaluate(() => {
-    const all = [...document.querySelectorAll('.adm-steps')];
+    const all = Array.from(document.querySelectorAll('.adm-steps'));
     return {
       count: all.length,
-      titles: [...all[0]!.querySelectorAll('.adm-step-title')].map((t) => t.textContent?.trim()),
+      titles: Array.from(all[0]!.querySelectorAll('.adm-step-title')).map((t) => t.textContent?.trim()),
       current: all[0]!.querySelector('.adm-step-status-process .adm-step-title')?.textContent?.trim(),
     };
   });
