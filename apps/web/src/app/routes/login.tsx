@@ -2,6 +2,7 @@ import { useSearchParams } from 'react-router';
 import { SiteFooter } from '@/components/site-footer';
 import { LoginForm } from '@/features/auth/components/login-form';
 import { useH5Config } from '@/features/channel/store';
+import { DEFAULT_TITLE } from '../route-handle';
 import styles from './routes.module.css';
 
 /** `/login`, `/getQuota`, `/h5`. On getQuota the login counts as a form request (isFormReq). */
@@ -11,6 +12,8 @@ export function LoginRoute() {
   return (
     <main className={styles.login}>
       <header className={styles.loginHeader}>
+        {/* The channel's product name, as on its landing (issue 16.10). */}
+        <p className={styles.loginBrand}>{config.title?.trim() || DEFAULT_TITLE}</p>
         <h1>手机号登录</h1>
         <p>未注册的手机号验证后将自动创建账户</p>
       </header>
