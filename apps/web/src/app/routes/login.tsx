@@ -1,7 +1,7 @@
 import { useSearchParams } from 'react-router';
 import { SiteFooter } from '@/components/site-footer';
 import { LoginForm } from '@/features/auth/components/login-form';
-import { useH5Config } from '@/features/channel/store';
+import { useChannelStore, useH5Config } from '@/features/channel/store';
 import { DEFAULT_TITLE } from '../route-handle';
 import styles from './routes.module.css';
 
@@ -9,11 +9,15 @@ import styles from './routes.module.css';
 export function LoginRoute() {
   const [searchParams] = useSearchParams();
   const config = useH5Config();
+  // A channel link's name once its configuration is there (not the default name first); the line
+  // keeps its height meanwhile.
+  const loading = useChannelStore((s) => s.status === 'loading' && s.adChannelCode !== '');
+  const brand = loading ? '\u00a0' : config.title?.trim() || DEFAULT_TITLE;
   return (
     <main className={styles.login}>
       <header className={styles.loginHeader}>
         {/* The channel's product name, as on its landing (issue 16.10). */}
-        <p className={styles.loginBrand}>{config.title?.trim() || DEFAULT_TITLE}</p>
+        <p className={styles.loginBrand}>{brand}</p>
         <h1>手机号登录</h1>
         <p>未注册的手机号验证后将自动创建账户</p>
       </header>
