@@ -5,10 +5,18 @@
  * stylesheet with antd-mobile's variables taken out of the page, what broke /login before) fails.
  * `UPDATE_BASELINES=1 npx vitest run --config vitest.e2e.config.ts e2e/visual.e2e.test.ts` rewrites them.
  */
+import { createCanvas } from '@napi-rs/canvas';
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { useServerAndBrowser } from './harness.ts';
-import { compareWithBaseline, expectMatchesBaseline, freeze, screenshot } from './visual.ts';
+import {
+  CHANNEL_TOLERANCE,
+  comparePngs,
+  compareWithBaseline,
+  expectMatchesBaseline,
+  freeze,
+  screenshot,
+} from './visual.ts';
 
 const e2e = useServerAndBrowser();
 
@@ -122,4 +130,37 @@ describe('visual regression of the landing and re-login pages', () => {
       }
     });
   }
+});
+
+describe('comparePngs', () => {
+  /** A 100×50 grey PNG; `paint` may change it. */
+  const png = (paint?: (ctx: ReturnType<ReturnType<typeof createCanvas>['getContext']>) => void) => {
+    const canvas = createCanvas(100, 50);
+    const ctx = canvas.getContext('2d');
+    ctx.fillStyle = 'rgb(128, 128, 128)';
+    ctx.fillRect(0, 0, 100, 50);
+    paint?.(ctx);
+    return canvas.toBuffer('image/png');
+  };
+
+  it('counts the pixels off by more than the tolerance, not those within it', async () => {
+    expect((await comparePngs(png(), png())).differing).toBe(0);
+    const slightly = png((ctx) => {
+      ctx.fillStyle = `rgb(${128 + CHANNEL_TOLERANCE}, 128, 128)`;
+      ctx.fillRect(0, 0, 100, 50);
+    });
+    expect((await comparePngs(slightly, png())).differing).toBe(0);
+    const block = png((ctx) => {
+      ctx.fillStyle = 'rgb(255, 255, 255)';
+      ctx.fillRect(10, 10, 10, 5);
+    });
+    const result = await comparePngs(block, png());
+    expect(result.differing).toBe(50);
+    expect(result.ratio).toBe(50 / 5000);
+  });
+
+  it('refuses screenshots of another size', async () => {
+    const other = createCanvas(100, 60).toBuffer('image/png');
+    await expect(comparePngs(other, png())).rejects.toThrow(/size 100×60 differs from the baseline's 100×50/);
+  });
 });
