@@ -40,9 +40,12 @@ export function render(path: keyof typeof SHELLS): string {
 export const AUTHORIZE_PATH = '/fill-information/common-authorize';
 
 /**
- * The authorise page of a re-match link (`?options={"rqResult":…}` or `?rqResult=…`), as the app
- * renders it from that link with the default channel configuration; null when the link carries no
- * offer (the app then shows the match kept in the tab's sessionStorage, which only the browser has).
+ * The authorise page of a re-match link that carries its result (`?options={"rqResult":…}` or
+ * `?rqResult=…`: a partner's or an older link), as the app renders it from that link with the default
+ * channel configuration; null when the link carries no offer. Our own links name the match by its
+ * `matchKey` (issue 16.8): null too — the match is the signed-in person's and the page request
+ * carries no session (the access token is the app's, sent by its API calls), so the app loads it
+ * (ADR 021).
  * `search` is the query string as received (with or without `?`); its values are text to React.
  */
 export function renderAuthorize(search: string): string | null {

@@ -62,6 +62,7 @@ const ACCESS: Record<string, Access> = {
   'GET /api/app/userInfo/userFormConfig': 'user',
   'POST /api/user/info/save': 'user',
   'POST /api/user/info/direct/match': 'user',
+  'GET /api/user/info/match/{matchKey}': 'user',
   'PUT /api/user/info/auth': 'user',
   'GET /api/user/info/protocol/{id}': 'public',
   'GET /api/user/info/protocol2/getContent': 'user',

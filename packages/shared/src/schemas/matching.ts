@@ -77,6 +77,11 @@ export type ProductOffer = z.infer<typeof productOfferSchema>;
  */
 export const matchResultSchema = productOfferSchema.partial().extend({
   matchId: z.number().int().nullable(),
+  /**
+   * The run's opaque, unguessable name for links (issue 16.8): pages pass it instead of the result
+   * and load the match with GET /api/user/info/match/{matchKey}; only its person can read it.
+   */
+  matchKey: z.string().nullable(),
   id: z.string().nullable(),
   productName: z.string().nullable(),
   /** 0 sold out, 1 matched, 2 already registered at the lender (confirm → its page). */
@@ -84,6 +89,16 @@ export const matchResultSchema = productOfferSchema.partial().extend({
   mayAuthProductList: z.array(productOfferSchema),
 });
 export type MatchResultData = z.infer<typeof matchResultSchema>;
+
+/** A match key (`matchKey` of a match result): sealed, base64url parts joined by dots. */
+export const matchKeySchema = z
+  .string({ error: '匹配编号无效' })
+  .min(20, '匹配编号无效')
+  .max(200, '匹配编号无效')
+  .regex(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)+$/, '匹配编号无效');
+
+/** GET /api/user/info/match/{matchKey}. */
+export const matchKeyParams = z.object({ matchKey: matchKeySchema });
 
 /**
  * POST /api/user/info/direct/match. directMatchType: the re-match type of spec §3 (0 old user,

@@ -1,6 +1,6 @@
 import { withVerifiedIdentity } from '@lm/shared/identity';
 import { applicationFormBody, applicationSaveBody } from '@lm/shared/schemas/application';
-import { directMatchBody, matchResultSchema } from '@lm/shared/schemas/matching';
+import { directMatchBody, matchKeyParams, matchResultSchema } from '@lm/shared/schemas/matching';
 import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -11,6 +11,7 @@ import { requireUser } from '../../plugins/app/auth.ts';
 import { CRM_LINK_TYPE } from '../applications/rules.ts';
 import { ApplicationService } from '../applications/service.ts';
 import { formValidationError, VerifiedIdentities } from '../verification/identity.ts';
+import { runOfMatchKey } from './service.ts';
 
 const tags = ['user info'];
 const security = [{ accessToken: [] }];
@@ -120,6 +121,32 @@ const matchingRoutes: FastifyPluginAsync = async (root) => {
       return ok(result);
     },
   );
+
+  app.get(
+    '/api/user/info/match/:matchKey',
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          'A match by its matchKey (issue 16.8: links carry the key, never the result): the run’s offers ' +
+          'still open, with the lenders’ details. Only the person it belongs to can read it: another ' +
+          'person’s key, a forged or a broken one answers 404 匹配结果不存在',
+        params: matchKeyParams,
+        refusals: [404],
+        response: { 200: envelope(matchResultSchema) },
+      },
+    },
+    async (req) => {
+      const userId = req.user!.id;
+      const runId = runOfMatchKey(app.services.keys.ring, req.params.matchKey, userId);
+      const result = runId === null ? null : await matching.load(userId, runId, req.params.matchKey);
+      if (!result) throw appError('NOT_FOUND', MATCH_NOT_FOUND_MSG);
+      return ok(result);
+    },
+  );
 };
+
+export const MATCH_NOT_FOUND_MSG = '匹配结果不存在';
 
 export default matchingRoutes;

@@ -9,7 +9,7 @@ import { and, eq, gte, inArray, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { type Db, rowsOf } from '../../db/client.ts';
 import { consents, matchOffers, matchRuns, partners, products, users } from '../../db/schema.ts';
-import { decryptField, encryptField, type KeyRing } from '../../lib/crypto.ts';
+import { decryptField, encryptField, type KeyRing, seal, unseal } from '../../lib/crypto.ts';
 import { failureReason, type PartnerClient, statusReason } from '../../lib/partner-http.ts';
 import { shanghaiDate } from '../../lib/time.ts';
 import type { AuthUser } from '../auth/service.ts';
@@ -124,17 +124,35 @@ export function toOffer(entry: CatalogEntry, rank: number): ProductOffer {
   };
 }
 
+/**
+ * The opaque name of a run for links (issue 16.8): its id and its person's, sealed (AES-GCM with the
+ * current personal-data key, random IV): unguessable, unforgeable, and naming no one in clear.
+ */
+export function matchKeyOf(ring: KeyRing, userId: number, runId: number): string {
+  return seal(ring, { r: runId, u: userId });
+}
+
+/** The run a match key names, when it is `userId`'s; null for another person's, a forged or a broken key. */
+export function runOfMatchKey(ring: KeyRing, key: string, userId: number): number | null {
+  const payload = unseal<{ r?: unknown; u?: unknown }>(ring, key);
+  if (!payload || payload.u !== userId) return null;
+  return typeof payload.r === 'number' && Number.isSafeInteger(payload.r) && payload.r > 0 ? payload.r : null;
+}
+
 /** The answer of save / direct match: the top offer's fields at the top level, the others listed. */
 export function toMatchResult(
-  matchId: number | null,
+  run: { id: number; key: string } | null,
   offers: ProductOffer[],
   applyStatus: 0 | 1 | 2 | null,
   registeredUrl: string | null = null,
 ): MatchResultData {
   const [top, ...rest] = offers;
+  const matchId = run?.id ?? null;
+  const matchKey = run?.key ?? null;
   if (!top) {
     return {
       matchId,
+      matchKey,
       id: null,
       productName: null,
       applyStatus,
@@ -142,7 +160,7 @@ export function toMatchResult(
       mayAuthProductList: [],
     };
   }
-  return { ...top, matchId, applyStatus, mayAuthProductList: rest };
+  return { ...top, matchId, matchKey, applyStatus, mayAuthProductList: rest };
 }
 
 /**
@@ -491,9 +509,45 @@ export class MatchService {
     const offered = picked.map((p) => p.entry);
 
     const offers = offered.map((entry, i) => toOffer(entry, i + 1));
-    if (offers.length > 0) return toMatchResult(runId, offers, 1);
-    if (soldOut) return toMatchResult(runId, [], 0);
-    if (registeredUrl) return toMatchResult(runId, [], 2, registeredUrl);
-    return toMatchResult(runId, [], null);
+    const run = { id: runId, key: matchKeyOf(this.d.ring, user.id, runId) };
+    if (offers.length > 0) return toMatchResult(run, offers, 1);
+    if (soldOut) return toMatchResult(run, [], 0);
+    if (registeredUrl) return toMatchResult(run, [], 2, registeredUrl);
+    return toMatchResult(run, [], null);
+  }
+
+  /**
+   * A run of `userId` as its answer was (issue 16.8: pages pass the match key, not the result): its
+   * offers still open, in rank order, with today's product and lender details; null when the run is
+   * not the person's. An already-registered run names the first such lender's page on an allowed host.
+   */
+  async load(userId: number, runId: number, key: string): Promise<MatchResultData | null> {
+    const db = this.d.db;
+    const [run] = await db
+      .select({ applyStatus: matchRuns.applyStatus, excluded: matchRuns.excluded })
+      .from(matchRuns)
+      .where(and(eq(matchRuns.id, runId), eq(matchRuns.userId, userId)))
+      .limit(1);
+    if (!run) return null;
+    const open = await db
+      .select({ productId: matchOffers.productId })
+      .from(matchOffers)
+      .where(and(eq(matchOffers.runId, runId), eq(matchOffers.status, 'offered')))
+      .orderBy(matchOffers.rank);
+    const catalog = await this.catalog();
+    const byRow = new Map(catalog.map((e) => [e.row.id, e]));
+    const entries = open.map((o) => byRow.get(o.productId)).filter((e): e is CatalogEntry => Boolean(e));
+    const offers = entries.map((entry, i) => toOffer(entry, i + 1));
+    const ref = { id: runId, key };
+    if (offers.length > 0) return toMatchResult(ref, offers, 1);
+    if (run.applyStatus === 0) return toMatchResult(ref, [], 0);
+    if (run.applyStatus === 2) {
+      const registered = run.excluded
+        .filter((x) => x.reasons.some((r) => r.code === 'ALREADY_REGISTERED'))
+        .map((x) => byRow.get(Number(x.productId)))
+        .find((e) => e && isAllowedPartnerUrl(e.row.targetUrl, e.partner.allowedHosts));
+      if (registered) return toMatchResult(ref, [], 2, registered.row.targetUrl);
+    }
+    return toMatchResult(ref, [], null);
   }
 }

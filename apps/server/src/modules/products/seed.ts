@@ -96,6 +96,76 @@ const base = {
   sharedFields: FULL_FIELDS,
 } satisfies Partial<DemoProduct>;
 
+/**
+ * Demo products that make the rarer answers of a match reachable at any hour (issue 16.9), each in a
+ * city no other product singles out (see README "Demo states"):
+ * - Lhasa (540100): a product whose daily cap is 0 — a person who qualifies for nothing else (a large
+ *   amount, no contributions, assets or good credit, over 50) gets applyStatus 0, the sold-out alert.
+ * - Yinchuan (640100): an H5-redirect (link type 1) and a joint-login (link type 8) product ranked
+ *   first, so a match there offers both.
+ * - Xining (630100): a product of a lender with a duplicate pre-check and its own login page: a person
+ *   that lender already has (with the partner sandbox, any phone it received a lead for) and who
+ *   qualifies for nothing else gets applyStatus 2, the "already registered" confirm → /inline-page.
+ */
+export const STATE_DEMO_PRODUCTS: DemoProduct[] = [
+  {
+    ...base,
+    code: 'h-lhasa-soldout',
+    partnerCode: 'partner-h',
+    productName: '德润高原贷（演示：今日名额已满）',
+    companyType: 'RegionInstitution',
+    institutionType: 4,
+    linkType: 2,
+    amountMinFen: yuan(1_000),
+    amountMaxFen: yuan(300_000),
+    aprBps: 1900,
+    rules: { citiesIn: ['540100'] },
+    dailyCap: 0,
+  },
+  {
+    ...base,
+    code: 'a-yinchuan-h5',
+    partnerCode: 'partner-a',
+    productName: '星河塞上快贷',
+    linkType: 1,
+    targetUrl: `https://${host('a')}/apply?from=lm&city=640100`,
+    amountMinFen: yuan(1_000),
+    amountMaxFen: yuan(100_000),
+    aprBps: 2100,
+    rules: { citiesIn: ['640100'] },
+    priority: 99,
+    sharedFields: FORM_FIELDS,
+  },
+  {
+    ...base,
+    code: 'd-yinchuan-joint',
+    partnerCode: 'partner-d',
+    productName: '和信塞上联合贷',
+    companyType: 'RegionInstitution',
+    institutionType: 3,
+    linkType: 8,
+    targetUrl: `https://${host('d')}/joint-login?city=640100`,
+    amountMinFen: yuan(5_000),
+    amountMaxFen: yuan(200_000),
+    aprBps: 1650,
+    rules: { citiesIn: ['640100'] },
+    priority: 98,
+  },
+  {
+    ...base,
+    code: 'e-xining-registered',
+    partnerCode: 'partner-e',
+    productName: '南湖青海安心贷',
+    institutionType: 3,
+    linkType: 2,
+    targetUrl: `https://${host('e')}/login?from=lm`,
+    amountMinFen: yuan(1_000),
+    amountMaxFen: yuan(300_000),
+    aprBps: 1700,
+    rules: { citiesIn: ['630100'] },
+  },
+];
+
 /** About 20 products covering every company type, institution type, link type and rule kind. */
 export const DEMO_PRODUCTS: DemoProduct[] = [
   {
@@ -326,7 +396,8 @@ export const DEMO_PRODUCTS: DemoProduct[] = [
     amountMinFen: yuan(1_000),
     amountMaxFen: yuan(50_000),
     aprBps: 2000,
-    rules: {},
+    // Its own amount range (issue 16.9: without it every night-time request matched, whatever its size).
+    rules: { amountMaxFen: yuan(50_000) },
     activeHours: { from: '22:00', to: '06:00' },
     priority: 95,
   },
@@ -387,6 +458,7 @@ export const DEMO_PRODUCTS: DemoProduct[] = [
     dailyCap: 80,
     priority: 45,
   },
+  ...STATE_DEMO_PRODUCTS,
 ];
 
 /** `excluded.<column>` for every column but those skipped: re-seeding updates the rows. */

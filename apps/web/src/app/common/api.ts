@@ -16,6 +16,17 @@ export function saveUserInfo(draft: Record<string, unknown>): Promise<MatchResul
   return api.post<MatchResultData | null>('/api/user/info/save', draft);
 }
 
+/**
+ * GET /api/user/info/match/{matchKey} — a match of the signed-in person by its key (issue 16.8: links
+ * carry the key, never the result); rejects (404) for anyone else's.
+ */
+export function fetchMatch(matchKey: string, signal?: AbortSignal): Promise<MatchResultData> {
+  return api.get<MatchResultData>(`/api/user/info/match/${encodeURIComponent(matchKey)}`, {
+    silent: true,
+    ...(signal ? { signal } : {}),
+  });
+}
+
 /** The stored draft as GET /api/user/info/form/show answers it: realName and identity masked. */
 export type ShownDraft = ApplicationDraft;
 

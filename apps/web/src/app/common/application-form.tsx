@@ -10,6 +10,7 @@ import { saveUserInfo } from './api';
 import { type AutoFormAnswers, toSelectorValues } from './auto-form';
 import styles from './forms.module.css';
 import { ID_CARD_RULES, normalizeIdCard, REAL_NAME_RULES } from './identity-rules';
+import { LOCATED_CITY_NOTE, useLocatedWorkCity } from './located-work-city';
 import {
   APPLY_LIMIT_OPTIONS,
   CAR_PROPERTY_OPTIONS,
@@ -150,7 +151,7 @@ function renderFixedIdentity(name: 'realName' | 'identity', state: IdentityState
   );
 }
 
-function renderField(name: FieldName, identity: IdentityState) {
+function renderField(name: FieldName, identity: IdentityState, locatedCity = false) {
   if ((name === 'realName' || name === 'identity') && identity.status !== 'none') {
     return renderFixedIdentity(name, identity);
   }
@@ -161,6 +162,9 @@ function renderField(name: FieldName, identity: IdentityState) {
         name="workCity"
         label="工作城市"
         rules={[{ required: true, message: '请选择工作城市' }]}
+        description={
+          locatedCity ? <span className={styles.locatedNote}>{LOCATED_CITY_NOTE}</span> : undefined
+        }
       >
         <CityPicker placeholder="请选择您工作所在城市" title="选择工作城市" />
       </Form.Item>
@@ -241,6 +245,11 @@ export function ApplicationForm({
   const stepped = layout === 'stepped';
   const lastStep = !stepped || step === STEPS.length - 1;
   const visible = stepped ? STEPS[step]!.sections.map((i) => SECTIONS[i]!) : SECTIONS;
+  // Issue 16.11: the work city from the visitor's location (not for the automatic form, whose city
+  // the person enters, nor over an earlier draft's).
+  const located = useLocatedWorkCity(form, !autoForm && !prefill?.workCity);
+  const workCity = Form.useWatch('workCity', form);
+  const showsLocated = located !== null && workCity?.cityCode === located.cityCode;
 
   const submit = () => {
     if (save.isPending) return;
@@ -332,7 +341,7 @@ export function ApplicationForm({
       >
         {visible.flatMap((section) => [
           <Form.Header key={`header-${section.title}`}>{section.title}</Form.Header>,
-          ...section.fields.map((name) => renderField(name, identity)),
+          ...section.fields.map((name) => renderField(name, identity, showsLocated)),
         ])}
       </Form>
     </div>

@@ -9,6 +9,7 @@ import { useApplyStatusOnArrival } from './apply-status-modal';
 import { AuthorizeList } from './authorize-list';
 import { useAfterConsent } from './consent-flow';
 import styles from './forms.module.css';
+import { useLinkedMatch } from './linked-match';
 import { pickMatch, readMatch } from './matched-products';
 import { readQueryOptions, stringOption } from './query-options';
 
@@ -24,8 +25,9 @@ interface AuthorizePageProps {
 }
 
 /**
- * An authorisation page: lenders from the link's `rqResult` option or the stored match, each consented
- * to separately; "暂无可授权的产品" when there is nothing to authorise.
+ * An authorisation page: lenders of the match the link names (its `matchKey`, or a partner's
+ * `rqResult`: linked-match.ts) or of the stored match, each consented to separately; "暂无可授权的产品"
+ * when there is nothing to authorise.
  */
 export function AuthorizePage({
   title,
@@ -40,31 +42,40 @@ export function AuthorizePage({
   const navigate = useNavigate();
   const afterConsent = useAfterConsent();
   const options = useMemo(() => readQueryOptions(search), [search]);
-  const match = useMemo(() => pickMatch(options.rqResult, readMatch(sessionKey)), [options, sessionKey]);
+  const linked = useLinkedMatch(options, sessionKey);
+  const match = useMemo(
+    () => pickMatch(linked.result, readMatch(sessionKey)),
+    // The stored match is read again once the link's has been loaded (and stored).
+    [linked.result, sessionKey],
+  );
   useReportStep(second ? 're_authorization' : 'visit_authorization');
-  useApplyStatusOnArrival(options.rqResult);
+  useApplyStatusOnArrival(linked.result);
   const [agreement] = pickAgreements(config.agreements, ['information-agreement']);
   const adChannelCode = stringOption(options.adChannelCode) ?? storedCode;
 
   return (
     <main className={styles.page}>
       <PageHeader title={title} fallback="/borrow-money" />
-      <AuthorizeList
-        match={match}
-        adChannelCode={adChannelCode}
-        agreement={agreement!}
-        intro={intro}
-        onAuthorized={(answer) => afterConsent({ match, answer, adChannelCode, successRoute, second })}
-        emptyAction={
-          <Button
-            color="primary"
-            shape="rounded"
-            onClick={() => navigate('/borrow-money', { replace: true })}
-          >
-            返回首页
-          </Button>
-        }
-      />
+      {linked.loading ? (
+        <output className={styles.loadingMatch}>正在读取匹配结果…</output>
+      ) : (
+        <AuthorizeList
+          match={match}
+          adChannelCode={adChannelCode}
+          agreement={agreement!}
+          intro={intro}
+          onAuthorized={(answer) => afterConsent({ match, answer, adChannelCode, successRoute, second })}
+          emptyAction={
+            <Button
+              color="primary"
+              shape="rounded"
+              onClick={() => navigate('/borrow-money', { replace: true })}
+            >
+              返回首页
+            </Button>
+          }
+        />
+      )}
     </main>
   );
 }

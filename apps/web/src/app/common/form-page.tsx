@@ -11,6 +11,7 @@ import { AuthorizeList } from './authorize-list';
 import { useAutoFormStore } from './auto-form-store';
 import { useAfterConsent } from './consent-flow';
 import styles from './forms.module.css';
+import { useLinkedMatch } from './linked-match';
 import { MATCH_SESSION_KEYS, type ParsedMatch, parseMatch, storeMatch } from './matched-products';
 import { readQueryOptions, withQuery } from './query-options';
 import { useDelayedNavigate } from './use-delayed-navigate';
@@ -40,9 +41,17 @@ export function FormPage({ title, banner, layout, submitText, next, intro, prefi
   const afterConsent = useAfterConsent();
   // The automatic form's pre-selected answers (Haier), shown for the person to confirm or change.
   const autoAnswers = useAutoFormStore((s) => (s.status === 'success' ? s.answers : null));
-  // A re-match link (spec §4 step 6) carries the match result: list it instead of the form.
-  const linked = useMemo(() => readQueryOptions(search).rqResult, [search]);
+  // A re-match link (spec §4 step 6) names the match (its matchKey, or a partner's rqResult): list it
+  // instead of the form.
+  const options = useMemo(() => readQueryOptions(search), [search]);
+  const linked = useLinkedMatch(options, MATCH_SESSION_KEYS.productMatchInfo).result;
   const [match, setMatch] = useState<ParsedMatch>(() => parseMatch(linked));
+  // A key's match arrives after the first render.
+  const [shown, setShown] = useState(linked);
+  if (linked !== shown) {
+    setShown(linked);
+    if (parseMatch(linked).products.length > 0) setMatch(parseMatch(linked));
+  }
   useApplyStatusOnArrival(linked);
   const authorizing = next === 'authorize-here' && match.products.length > 0;
   useReportStep(authorizing ? 'visit_authorization' : 'visit_form');

@@ -111,12 +111,31 @@ describe('parseMatch (matchResultSchema)', () => {
   });
 
   it('nothing matched: no run products, status null; hasMatchId only with an id', () => {
-    const none = { matchId: 7, id: null, productName: null, applyStatus: null, mayAuthProductList: [] };
-    expect(parseMatch(none)).toEqual({ matchId: 7, applyStatus: null, companyType: null, products: [] });
+    const none = {
+      matchId: 7,
+      matchKey: 'k1.aXY.Y3Q.dGFn',
+      id: null,
+      productName: null,
+      applyStatus: null,
+      mayAuthProductList: [],
+    };
+    expect(parseMatch(none)).toEqual({
+      matchId: 7,
+      matchKey: 'k1.aXY.Y3Q.dGFn',
+      applyStatus: null,
+      companyType: null,
+      products: [],
+    });
     expect(hasMatchId(none)).toBe(false);
     expect(hasMatchId(result)).toBe(true);
     expect(hasMatchId(null)).toBe(false);
-    expect(parseMatch('x')).toEqual({ matchId: null, applyStatus: null, companyType: null, products: [] });
+    expect(parseMatch('x')).toEqual({
+      matchId: null,
+      matchKey: null,
+      applyStatus: null,
+      companyType: null,
+      products: [],
+    });
   });
 
   it('pickMatch: the link’s result when it has offers, else the stored one — never a mix', () => {

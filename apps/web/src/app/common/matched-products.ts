@@ -45,6 +45,8 @@ export interface MatchedProduct {
 /** A stored match: the run it came from (consented against with matchId) and its offers. */
 export interface ParsedMatch {
   matchId: number | null;
+  /** The run's opaque name for links (issue 16.8). */
+  matchKey: string | null;
   /** 0 sold out, 1 matched, 2 already registered; null nothing matched. */
   applyStatus: number | null;
   /** The top offer's company type (spec §4 second authorisation). */
@@ -152,6 +154,7 @@ export function parseMatch(value: unknown): ParsedMatch {
   const matchId = int(raw.matchId);
   return {
     matchId: matchId !== null && matchId > 0 ? matchId : null,
+    matchKey: str(raw.matchKey),
     applyStatus: int(raw.applyStatus),
     companyType: str(raw.companyType),
     products: parseMatchedProducts(value),

@@ -56,7 +56,13 @@ const applied = (submitStatus: number) => ({
   code: 200,
   data: { submitStatus, applyLimit: 3, workCity: '北京市' },
 });
-const product = { id: 7, productName: '好借', companyType: 'KAInstitution' };
+const product = {
+  id: 7,
+  productName: '好借',
+  companyType: 'KAInstitution',
+  matchKey: 'k1.c2VhbGVkIGtleQ.b3BhcXVl.dGFn',
+  lender: { legalName: '某某小额贷款有限公司', contactPhone: '400****000' },
+};
 
 function nav(decision: Decision): NavigateDecision {
   if (decision.kind !== 'navigate') throw new Error(`expected a navigation, got need ${decision.what}`);
@@ -406,7 +412,7 @@ describe('main ordering (spec §4 post-login decision)', () => {
       expect(rePageShowType(channel(), true)).toBe(0);
     });
 
-    it('step 6: re-match with a product → the flow’s re-match route with the result', () => {
+    it('step 6: re-match with a product → the flow’s re-match route with the match key only (issue 16.8)', () => {
       const d = nav(
         decide(
           defaultFlow({ formConfig: null, applyStatus: applied(1), rematch: product, isHuaweiPhone: true }),
@@ -420,9 +426,12 @@ describe('main ordering (spec §4 post-login decision)', () => {
           isHuaWeiPhone: true,
           applyLimit: 3,
           workCity: '北京市',
-          rqResult: product,
+          matchKey: product.matchKey,
         },
       });
+      // The result (lenders' details) never travels in the link.
+      expect(Object.keys(d.query ?? {})).not.toContain('rqResult');
+      expect(JSON.stringify(d.query)).not.toContain('某某小额贷款');
     });
 
     it('step 6: with a product on formprocess3 → authorize-page-three', () => {
@@ -546,12 +555,15 @@ describe('alternative credit-flow ordering (spec §4)', () => {
     expect(d).toMatchObject({ path: '/fill-information/success', query: { revisit: true } });
   });
 
-  it('step 4: re-match with a product → common-authorize with the options JSON', () => {
+  it('step 4: re-match with a product → common-authorize with the options JSON (the match key only)', () => {
     const d = nav(decide(credit({ formConfig: null, applyStatus: applied(10), rematch: product })));
     expect(d).toMatchObject({
       path: SPECIAL_ROUTES.commonAuthorize,
-      query: { options: { adChannelCode: 'demo', applyLimit: 3, workCity: '北京市', rqResult: product } },
+      query: {
+        options: { adChannelCode: 'demo', applyLimit: 3, workCity: '北京市', matchKey: product.matchKey },
+      },
     });
+    expect(JSON.stringify(d.query)).not.toContain('rqResult');
   });
 
   it('step 5: not submitted → application form', () => {

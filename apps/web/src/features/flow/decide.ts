@@ -119,6 +119,8 @@ export interface ApplyStatusFacts {
 /** Product match result (spec §3). */
 export interface MatchResult {
   id?: number | string | null;
+  /** The run's opaque name: what links carry (issue 16.8). */
+  matchKey?: string | null;
   productName?: string | null;
   companyType?: string | null;
   applyStatus?: number | null;
@@ -256,7 +258,8 @@ function defaultFlow(input: PostLoginInput): Decision {
       isHuaWeiPhone: input.isHuaweiPhone,
       applyLimit: data.applyLimit as QueryValue,
       workCity: data.workCity as QueryValue,
-      rqResult: match,
+      // Issue 16.8: the match by its opaque key; the page loads it (never the result in the link).
+      matchKey: match.matchKey as QueryValue,
     },
   });
 }
@@ -361,7 +364,7 @@ export function decideCredit(input: PostLoginInput): Decision {
           adChannelCode: input.channel.adChannelCode,
           applyLimit: data.applyLimit,
           workCity: data.workCity,
-          rqResult: match,
+          matchKey: match.matchKey,
         },
       },
     });

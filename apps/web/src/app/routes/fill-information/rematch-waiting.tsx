@@ -1,5 +1,6 @@
 import { useLocation } from 'react-router';
 import { showApplyStatusModal } from '@/app/common/apply-status-modal';
+import { loadLinkedMatch } from '@/app/common/linked-match';
 import { MATCH_SESSION_KEYS, parseMatch, storeMatch } from '@/app/common/matched-products';
 import { ProgressPage } from '@/app/common/progress-page';
 import { readQueryOptions, withQuery } from '@/app/common/query-options';
@@ -9,8 +10,9 @@ import { useH5Config } from '@/features/channel/store';
 /**
  * `/fill-information/rematch-waiting`: a returning applicant's re-match (spec §4 step 6; POST
  * /api/user/info/direct/match made by the post-login decision). The link carries the options
- * (adChannelCode, applyLimit, workCity, rqResult); the result is stored as productMatchInfo, its
- * APPLY_STATUS_MODAL shown, then on to the authorisation.
+ * (adChannelCode, applyLimit, workCity, and the match: its matchKey, or a partner's rqResult); the
+ * result is stored as productMatchInfo, its APPLY_STATUS_MODAL shown, then on to the authorisation
+ * with the match key only (issue 16.8: the result never travels in our links).
  */
 export function RematchWaitingRoute() {
   const config = useH5Config();
@@ -22,8 +24,10 @@ export function RematchWaitingRoute() {
       subtitle="结合您上次提交的资料，为您查找新的可申请机构"
       steps={['读取申请资料', '查询可申请机构', '生成匹配结果']}
       onDone={async () => {
-        const options = readQueryOptions(search);
-        const result = options.rqResult;
+        const linkOptions = readQueryOptions(search);
+        // The next link names the match by its key only (a partner's rqResult is not passed on).
+        const { rqResult: _result, matchKey: _key, ...options } = linkOptions;
+        const result = await loadLinkedMatch(linkOptions, MATCH_SESSION_KEYS.productMatchInfo);
         const match = parseMatch(result);
         if (match.products.length > 0) storeMatch(MATCH_SESSION_KEYS.productMatchInfo, result);
         const after = await showApplyStatusModal(result);
@@ -33,7 +37,7 @@ export function RematchWaitingRoute() {
         }
         go(
           after.next === 'proceed' && match.products.length > 0
-            ? withQuery('/fill-information/common-authorize', options)
+            ? withQuery('/fill-information/common-authorize', { ...options, matchKey: match.matchKey })
             : withQuery(config.flowRoutes.success, { revisit: 1, isNotFormReq: 1 }),
           { replace: true },
         );

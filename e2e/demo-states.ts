@@ -1,0 +1,105 @@
+/**
+ * The application form filled in the browser for the demo states of issue 16.9 (e2e/states.e2e.test.ts,
+ * e2e/state-registered.e2e.test.ts): the profiles that reach them with the demo products.
+ */
+import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
+
+const exact = (text: string) => new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+export const formItem = (page: Page, label: string) =>
+  page
+    .locator('.adm-form-item')
+    .filter({ has: page.locator('.adm-form-item-label', { hasText: exact(label) }) });
+
+export interface Profile {
+  answers: [string, string][];
+  province: string;
+  city: string;
+  identity: string;
+}
+
+export async function chooseCity(page: Page, province: string, city: string) {
+  await formItem(page, '工作城市').locator('button').click();
+  const columns = page.locator('.adm-picker-view-column');
+  const item = (col: number, text: string) =>
+    columns.nth(col).locator('.adm-picker-view-column-item', { hasText: exact(text) });
+  await expect.poll(() => item(0, province).count(), { timeout: 10_000 }).toBeGreaterThan(0);
+  await item(0, province).first().dispatchEvent('click');
+  await expect.poll(() => item(1, city).count()).toBeGreaterThan(0);
+  await item(1, city).first().dispatchEvent('click');
+  await page.waitForTimeout(300);
+  await page.locator('.adm-picker-header-button', { hasText: '确定' }).click();
+  await page.locator('.adm-picker-header').waitFor({ state: 'hidden' });
+  await expect.poll(() => formItem(page, '工作城市').locator('button').innerText()).toContain(city);
+}
+
+/** A logged-in person's form on the demo channel, filled with `p` and submitted; answers the save. */
+export async function submitForm(page: Page, baseUrl: string, p: Profile): Promise<Match> {
+  await page.goto(`${baseUrl}/fill-information`);
+  await formItem(page, '借款金额').waitFor({ timeout: 15_000 });
+  for (const [label, option] of p.answers) {
+    const choice = formItem(page, label).locator('.adm-selector-item', { hasText: exact(option) });
+    if (!((await choice.getAttribute('class')) ?? '').includes('adm-selector-item-active'))
+      await choice.click();
+  }
+  await chooseCity(page, p.province, p.city);
+  await formItem(page, '真实姓名').locator('input').fill('张三');
+  await formItem(page, '身份证号').locator('input').fill(p.identity);
+  await page.locator('.adm-form-footer').getByText('我已阅读并同意').click();
+  const saved = page.waitForResponse((r) => r.url().endsWith('/api/user/info/save'));
+  await page.locator('button[type=submit]').click();
+  const body = (await (await saved).json()) as { code: number; data: Match };
+  expect(body.code).toBe(200);
+  return body.data;
+}
+
+export interface Offer {
+  id: string;
+  productName: string;
+  linkType: number;
+  thirdpartyTargetUrl: string | null;
+}
+export interface Match extends Offer {
+  applyStatus: number | null;
+  mayAuthProductList: Offer[];
+}
+
+/** Over 50, a large amount, no contributions, assets or good credit: only the Lhasa product is left. */
+export const LHASA_NOTHING_ELSE: Profile = {
+  answers: [
+    ['借款金额', '10-20万'],
+    ['职业身份', '上班族'],
+    ['工资发放形式', '银行代发'],
+    ['社保', '无社保'],
+    ['公积金', '无公积金'],
+    ['商业保险', '无商业保险'],
+    ['房产', '无房产'],
+    ['车产', '无车产'],
+    ['芝麻分', '无芝麻分'],
+    ['信用记录', '1年内逾期3次以上'],
+  ],
+  province: '西藏自治区',
+  city: '拉萨市',
+  identity: '110101197003074515',
+};
+
+export const YINCHUAN: Profile = {
+  answers: [
+    ['借款金额', '1-5万'],
+    ['职业身份', '上班族'],
+    ['工资发放形式', '银行代发'],
+    ['社保', '缴纳6个月以上'],
+    ['公积金', '缴纳6个月以上'],
+    ['商业保险', '缴纳1年以上'],
+    ['房产', '无房产'],
+    ['车产', '无车产'],
+    ['芝麻分', '700分以上'],
+    ['信用记录', '信用良好，无逾期'],
+  ],
+  province: '宁夏回族自治区',
+  city: '银川市',
+  identity: '110101199003074514',
+};
+
+/** LHASA_NOTHING_ELSE in Xining: only the Xining product (a lender with a duplicate pre-check) is left. */
+export const XINING_NOTHING_ELSE: Profile = { ...LHASA_NOTHING_ELSE, province: '青海省', city: '西宁市' };
