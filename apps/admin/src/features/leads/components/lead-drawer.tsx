@@ -31,7 +31,12 @@ const OUTCOME_COLOR: Record<string, string> = {
 
 const attemptColumns: TableColumnsType<AdminLeadAttempt> = [
   { title: '次序', dataIndex: 'attempt', width: 60 },
-  { title: '开始时间', dataIndex: 'startedAt', width: 160, render: (v: string) => formatShanghai(v, true) },
+  {
+    title: '开始时间',
+    dataIndex: 'startedAt',
+    width: 160,
+    render: (v: string) => formatShanghai(v, 'second'),
+  },
   { title: '耗时', dataIndex: 'durationMs', width: 80, render: (v: number) => `${v} ms` },
   { title: 'HTTP', dataIndex: 'httpStatus', width: 70, render: (v: number | null) => v ?? '—' },
   {
@@ -66,10 +71,10 @@ function LeadBody({ lead, actions }: { lead: AdminLeadDetail; actions?: ReactNod
         <Descriptions.Item label="产品">{lead.productName}</Descriptions.Item>
         <Descriptions.Item label="发送次数">{lead.attempts}</Descriptions.Item>
         <Descriptions.Item label="下次发送">
-          {lead.status === 'pending' ? formatShanghai(lead.nextAttemptAt, true) : '—'}
+          {lead.status === 'pending' ? formatShanghai(lead.nextAttemptAt, 'second') : '—'}
         </Descriptions.Item>
-        <Descriptions.Item label="创建时间">{formatShanghai(lead.createdAt, true)}</Descriptions.Item>
-        <Descriptions.Item label="送达时间">{formatShanghai(lead.deliveredAt, true)}</Descriptions.Item>
+        <Descriptions.Item label="创建时间">{formatShanghai(lead.createdAt, 'second')}</Descriptions.Item>
+        <Descriptions.Item label="送达时间">{formatShanghai(lead.deliveredAt, 'second')}</Descriptions.Item>
         <Descriptions.Item label="机构编号">{lead.partnerRef ?? '—'}</Descriptions.Item>
         <Descriptions.Item label="幂等键">
           <Typography.Text copyable style={{ fontSize: 12 }}>

@@ -1,4 +1,5 @@
 import type { RuleTesterData } from '@lm/shared/schemas/admin-catalog';
+import { formatShanghai } from '@lm/shared/time';
 import { Alert, Button, Card, Space, Table, Tag, Tooltip, Typography } from 'antd';
 import { downloadCsv, toCsv } from '@/lib/csv';
 
@@ -15,7 +16,8 @@ const formatTime = (iso: string) =>
 
 /** Matched products (ranked, with the rules they satisfy) and every other product with its reasons. */
 export function TestResult({ data }: { data: RuleTesterData }) {
-  const stamp = data.at.slice(0, 16).replace(/[:T]/g, '-');
+  // The run's time in Shanghai: 2026-03-01-14-05.
+  const stamp = formatShanghai(data.at).replace(/[ :]/g, '-');
   return (
     <Space direction="vertical" style={{ width: '100%' }} size={16}>
       <Alert
