@@ -11,7 +11,7 @@ export function StaffMenu({ onLoggedOut, compact = false }: { onLoggedOut: () =>
     <Space size={compact ? 'small' : 'middle'}>
       {me.data && (
         <Space size={4}>
-          <Typography.Text strong ellipsis style={{ maxWidth: compact ? 72 : 200 }}>
+          <Typography.Text strong ellipsis style={{ maxWidth: compact ? 72 : 200, verticalAlign: 'middle' }}>
             {me.data.name}
           </Typography.Text>
           {compact ? null : <Tag color="blue">{ROLE_LABELS[me.data.role] ?? me.data.role}</Tag>}

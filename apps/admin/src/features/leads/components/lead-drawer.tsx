@@ -56,7 +56,7 @@ const attemptColumns: TableColumnsType<AdminLeadAttempt> = [
 function LeadBody({ lead, actions }: { lead: AdminLeadDetail; actions?: ReactNode }) {
   return (
     <>
-      <Descriptions column={2} size="small" bordered style={{ marginBottom: 16 }}>
+      <Descriptions column={{ xs: 1, sm: 2 }} size="small" bordered style={{ marginBottom: 16 }}>
         <Descriptions.Item label="状态">
           <Tag color={LEAD_STATUS_COLOR[lead.status]}>{LEAD_STATUS_TEXT[lead.status]}</Tag>
         </Descriptions.Item>
@@ -81,10 +81,10 @@ function LeadBody({ lead, actions }: { lead: AdminLeadDetail; actions?: ReactNod
             {lead.idempotencyKey}
           </Typography.Text>
         </Descriptions.Item>
-        <Descriptions.Item label="最近错误" span={2}>
+        <Descriptions.Item label="最近错误" span="filled">
           {lead.lastError ? <Typography.Text type="danger">{lead.lastError}</Typography.Text> : '—'}
         </Descriptions.Item>
-        <Descriptions.Item label="授权" span={2}>
+        <Descriptions.Item label="授权" span="filled">
           {lead.consent.agreementCode} v{lead.consent.agreementVersion} ·{' '}
           {formatShanghai(lead.consent.createdAt)}
           {lead.consent.withdrawnAt ? (
@@ -100,7 +100,7 @@ function LeadBody({ lead, actions }: { lead: AdminLeadDetail; actions?: ReactNod
           </div>
         </Descriptions.Item>
         {lead.callback ? (
-          <Descriptions.Item label="机构回调" span={2}>
+          <Descriptions.Item label="机构回调" span="filled">
             <Typography.Text code style={{ wordBreak: 'break-all' }}>
               {JSON.stringify(lead.callback)}
             </Typography.Text>
@@ -115,6 +115,7 @@ function LeadBody({ lead, actions }: { lead: AdminLeadDetail; actions?: ReactNod
         columns={attemptColumns}
         dataSource={lead.attemptList}
         pagination={false}
+        scroll={{ x: 640 }}
         locale={{ emptyText: <Empty description="还没有发送记录" /> }}
       />
       <Typography.Text type="secondary" style={{ fontSize: 12 }}>

@@ -222,6 +222,7 @@ function Notices({ d }: { d: Detail }) {
           rowKey="id"
           size="small"
           pagination={false}
+          scroll={{ x: 'max-content' }}
           dataSource={d.notices}
           columns={[
             { title: '机构', dataIndex: 'partnerName' },
@@ -279,6 +280,7 @@ function Sessions({ d }: { d: Detail }) {
         size="small"
         pagination={false}
         dataSource={d.sessions}
+        scroll={{ x: 560 }}
         locale={{ emptyText: '没有登录记录' }}
         columns={[
           { title: '登录时间', dataIndex: 'createdAt', width: 150, render: (v: string) => formatShanghai(v) },
