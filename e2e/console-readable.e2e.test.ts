@@ -20,6 +20,9 @@ let browser: Browser;
 const ADMIN = { phone: '13500000161', name: '管理员十六', password: 'issue sixteen console' };
 let person: Person;
 let leadId: number;
+/** The console admin's token (for reading what the pages should show). */
+let staffToken: string;
+let registeredAt: string;
 
 beforeAll(async () => {
   // The embedded database belongs to one process: create the console admin before the server starts.
@@ -55,6 +58,19 @@ beforeAll(async () => {
     token: person.token,
     body: { productIds },
   });
+
+  staffToken = (
+    await apiCall<{ token: string }>(server.url, '/api/crm/admin/login', {
+      body: { phone: ADMIN.phone, password: ADMIN.password },
+    })
+  ).token;
+  const detail = await apiCall<{ user: { createdAt: string }; leads: { id: number }[] }>(
+    server.url,
+    `/api/admin/users/${person.uid}`,
+    { token: staffToken },
+  );
+  leadId = detail.leads[0]!.id;
+  registeredAt = detail.user.createdAt;
 
   // The H5's steps from one device: the whole path to the result page in one session, and in another
   // session only the retention popup (someone leaving) — more popups than results.
@@ -121,10 +137,6 @@ async function pageFitsWidth(page: Page) {
   return page.evaluate((w) => document.documentElement.scrollWidth <= w + 1, width);
 }
 
-async function staffToken(page: Page): Promise<string> {
-  return page.evaluate(() => localStorage.getItem('ADMIN_TOKEN') ?? '');
-}
-
 describe('console: readable answers and times, people counted, a real funnel, usable on a phone', () => {
   it('at 1280 px: labels, Shanghai times, Chinese pager, people on the dashboard, the funnel and what is beside it', async () => {
     const { page, errors, context } = await consolePage(1280);
@@ -162,13 +174,6 @@ describe('console: readable answers and times, people counted, a real funnel, us
     await shot(page, 'issue16-funnel-1280');
 
     // User detail: the answers as the form showed them, times in Shanghai.
-    const token = await staffToken(page);
-    const detail = await apiCall<{ user: { createdAt: string }; leads: { id: number }[] }>(
-      server.url,
-      `/api/admin/users/${person.uid}`,
-      { token },
-    );
-    leadId = detail.leads[0]!.id;
     await page.goto(`${server.url}/admin/leads/${person.uid}?lead=${leadId}`);
     const profile = page.locator('.ant-card', { hasText: '基本信息' });
     await profile.getByText('申请资料').waitFor({ timeout: 15_000 });
@@ -181,7 +186,7 @@ describe('console: readable answers and times, people counted, a real funnel, us
     expect(await item('芝麻分').innerText()).toContain('700分以上');
     expect(await item('信用记录').innerText()).toContain('信用良好，无逾期');
     expect(await item('是否华为手机').innerText()).toContain('否');
-    expect(await item('注册时间').innerText()).toContain(formatShanghai(detail.user.createdAt));
+    expect(await item('注册时间').innerText()).toContain(formatShanghai(registeredAt));
     // The lead drawer: its own times in Shanghai, the shared fields named.
     const drawer = page.locator('.ant-drawer-content');
     await drawer.getByText('共享字段').waitFor({ timeout: 15_000 });
@@ -202,7 +207,7 @@ describe('console: readable answers and times, people counted, a real funnel, us
     const staff = await apiCall<{ list: { name: string; createdAt: string }[] }>(
       server.url,
       '/api/admin/staff?page=1&pageSize=20',
-      { token },
+      { token: staffToken },
     );
     const me = staff.list.find((s) => s.name === ADMIN.name)!;
     await page.goto(`${server.url}/admin/staff`);
@@ -234,6 +239,9 @@ describe('console: readable answers and times, people counted, a real funnel, us
     // The menu: a drawer from the header button; choosing a page closes it.
     await page.getByRole('button', { name: '打开菜单' }).click();
     const menu = page.locator('.ant-drawer .ant-menu');
+    await menu.getByText('账号管理').waitFor();
+    await page.waitForTimeout(400); // the drawer's slide-in, for the picture only
+    await shot(page, 'issue16-menu-390');
     await menu.getByText('转化漏斗').click();
     await page.waitForURL(/\/admin\/funnel/);
     await page.locator('.ant-table-tbody').first().getByText('访问结果页').waitFor({ timeout: 15_000 });

@@ -56,7 +56,13 @@ const attemptColumns: TableColumnsType<AdminLeadAttempt> = [
 function LeadBody({ lead, actions }: { lead: AdminLeadDetail; actions?: ReactNode }) {
   return (
     <>
-      <Descriptions column={{ xs: 1, sm: 2 }} size="small" bordered style={{ marginBottom: 16 }}>
+      <Descriptions
+        column={{ xs: 1, sm: 2 }}
+        size="small"
+        bordered
+        style={{ marginBottom: 16 }}
+        styles={{ label: { whiteSpace: 'nowrap' } }}
+      >
         <Descriptions.Item label="状态">
           <Tag color={LEAD_STATUS_COLOR[lead.status]}>{LEAD_STATUS_TEXT[lead.status]}</Tag>
         </Descriptions.Item>
