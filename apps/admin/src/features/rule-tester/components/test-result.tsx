@@ -11,8 +11,7 @@ const CAP_CODES = new Set(['DAILY_CAP_REACHED', 'TOTAL_CAP_REACHED', 'LENDER_LIM
 const reasonColor = (code: string) =>
   GATE_CODES.has(code) ? 'default' : CAP_CODES.has(code) ? 'orange' : 'red';
 
-const formatTime = (iso: string) =>
-  new Date(iso).toLocaleString('zh-CN', { timeZone: 'Asia/Shanghai', hour12: false });
+const formatTime = (iso: string) => formatShanghai(iso, 'second');
 
 /** Matched products (ranked, with the rules they satisfy) and every other product with its reasons. */
 export function TestResult({ data }: { data: RuleTesterData }) {
