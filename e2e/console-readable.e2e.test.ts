@@ -202,6 +202,14 @@ describe('console: readable answers and times, people counted, a real funnel, us
     const pager = await page.locator('.ant-pagination').first().innerText();
     expect(pager).toContain('条/页');
     expect(pager).not.toContain('page');
+    // The date filter is antd's picker in Chinese, not the browser's own date field.
+    expect(await page.locator('input[type="date"]').count()).toBe(0);
+    expect(await page.getByPlaceholder('开始日期').count()).toBeGreaterThan(0);
+    await page.getByPlaceholder('开始日期').first().click();
+    const weekdays = page.locator('.ant-picker-dropdown .ant-picker-content thead').first();
+    await weekdays.waitFor();
+    expect(await weekdays.innerText()).toMatch(/一\s*二\s*三\s*四\s*五\s*六\s*日/);
+    await page.keyboard.press('Escape');
 
     // 账号管理: times in Shanghai (the browser is in UTC), the CSV named after today in Shanghai.
     const staff = await apiCall<{ list: { name: string; createdAt: string }[] }>(
