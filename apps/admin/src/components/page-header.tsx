@@ -22,7 +22,7 @@ export function PageHeader({ title, extra, children }: PageHeaderProps) {
       {extra === undefined ? (
         heading
       ) : (
-        <Space style={{ width: '100%', justifyContent: 'space-between', alignItems: 'baseline' }}>
+        <Space wrap style={{ width: '100%', justifyContent: 'space-between', alignItems: 'baseline' }}>
           {heading}
           {extra}
         </Space>

@@ -1,3 +1,5 @@
+import { shanghaiDay } from '@lm/shared/time';
+
 /** Rows fetched for one CSV export at most. */
 export const EXPORT_LIMIT = 10_000;
 /** Page size used to fetch an export (the api's maximum). */
@@ -22,7 +24,7 @@ export async function fetchAllPages<T>(
   return rows;
 }
 
-/** `prefix-YYYY-MM-DD` (UTC date), the name of a dated export. */
-export function datedFileName(prefix: string): string {
-  return `${prefix}-${new Date().toISOString().slice(0, 10)}`;
+/** `prefix-YYYY-MM-DD` (today in Shanghai), the name of a dated export. */
+export function datedFileName(prefix: string, now: number = Date.now()): string {
+  return `${prefix}-${shanghaiDay(now)}`;
 }

@@ -78,6 +78,26 @@ export const APPLICATION_OPTION_LABELS: Record<ApplicationOptionField, readonly 
   ],
 };
 
+/** The label of an application field (its key when unknown). */
+export function applicationFieldLabel(field: string): string {
+  return (APPLICATION_FIELD_LABELS as Record<string, string>)[field] ?? field;
+}
+
+/**
+ * An application answer as the H5 form showed it: an option code as its label (applyLimit 2 →
+ * "1-5万"), true/false as 是/否, missing as "—"; an unknown code stays visible as "未知选项（9）".
+ */
+export function applicationAnswerText(
+  field: string,
+  value: string | number | boolean | null | undefined,
+): string {
+  if (value === null || value === undefined || value === '') return '—';
+  if (typeof value === 'boolean') return value ? '是' : '否';
+  const options = (APPLICATION_OPTION_LABELS as Partial<Record<string, readonly OptionLabel[]>>)[field];
+  if (!options) return String(value);
+  return options.find((o) => o.value === Number(value))?.label ?? `未知选项（${value}）`;
+}
+
 /* —— shared enumerations —— */
 
 /** Spec §3 link types (the channel table's labels). */

@@ -34,6 +34,43 @@ export const FUNNEL_VIEW_STEP_LABELS: Record<FunnelViewStep, string> = {
   re_authorization: FUNNEL_STEP_LABELS.re_authorization,
 };
 
+/**
+ * The funnel proper: the steps every journey passes, in order (each reached only after the one
+ * before). Conversion and drop-off are measured along these.
+ */
+export const FUNNEL_PATH_STEPS = [
+  'click',
+  'visit_landing',
+  'get_verification_code',
+  'login',
+  'visit_form',
+  'submit_form',
+  'visit_authorization',
+  'authorize',
+  'visit_result',
+] as const satisfies readonly FunnelViewStep[];
+
+/**
+ * Steps only some journeys reach, not after a fixed step (the download button is on the landing page
+ * too; the retention popup shows when someone leaves; re-authorisation follows the popup): shown
+ * beside the funnel, never as a funnel step.
+ */
+export const FUNNEL_SIDE_STEPS = [
+  'download_app',
+  'retention_popup',
+  're_authorization',
+] as const satisfies readonly FunnelViewStep[];
+
+/** When a side step is reported, and the step its rate is measured from (null: no rate). */
+export const FUNNEL_SIDE_STEP_INFO: Record<
+  (typeof FUNNEL_SIDE_STEPS)[number],
+  { hint: string; base: FunnelViewStep | null }
+> = {
+  download_app: { hint: '点了下载App的人数（落地页和结果页都有下载按钮）', base: null },
+  retention_popup: { hint: '离开授权页或结果页时看到挽留弹窗的人数', base: null },
+  re_authorization: { hint: '挽留弹窗后再次进入授权页的人数', base: 'retention_popup' },
+};
+
 const DAY_MSG = '日期格式应为 YYYY-MM-DD';
 
 /** A real calendar date written YYYY-MM-DD. */
@@ -142,14 +179,38 @@ export const funnelStepRow = z.object({
   fromPrevious: z.number().nullable(),
   /** count / first step's count; null when the first step has none. */
   fromFirst: z.number().nullable(),
-  /** previous step's count − count (0 for the first step; negative when more arrive than left). */
-  dropOff: z.number().int(),
+  /**
+   * previous step's count − count (0 for the first step); null when more reached this step than the
+   * previous one (some came another way, e.g. a new device) — never a negative drop-off.
+   */
+  dropOff: z.number().int().nullable(),
   /** dropOff / previous step's count; null when not defined. */
   dropOffRate: z.number().nullable(),
 });
 export type FunnelStepRow = z.infer<typeof funnelStepRow>;
 
-export const funnelData = z.object({ ...rangeData, steps: z.array(funnelStepRow) });
+/** A step beside the funnel (FUNNEL_SIDE_STEPS): its visitors, and a rate only where a base exists. */
+export const funnelSideStepRow = z.object({
+  step: viewStepSchema,
+  label: z.string(),
+  count: z.number().int(),
+  sessions: z.number().int(),
+  /** When the step is reported. */
+  hint: z.string(),
+  /** The step `rate` is measured from; null: no rate. */
+  base: viewStepSchema.nullable(),
+  baseLabel: z.string().nullable(),
+  rate: z.number().nullable(),
+});
+export type FunnelSideStepRow = z.infer<typeof funnelSideStepRow>;
+
+export const funnelData = z.object({
+  ...rangeData,
+  /** FUNNEL_PATH_STEPS in order. */
+  steps: z.array(funnelStepRow),
+  /** FUNNEL_SIDE_STEPS: shown beside the funnel. */
+  sideSteps: z.array(funnelSideStepRow),
+});
 export type FunnelData = z.infer<typeof funnelData>;
 
 export const funnelTrendData = z.object({
@@ -224,16 +285,30 @@ export type FunnelArmsData = z.infer<typeof funnelArmsData>;
 /** The channels a console account may pick in the funnel filters (a channel partner: its own). */
 export const funnelChannelsData = z.array(z.object({ adChannelCode: z.string(), name: z.string() }));
 
+/** What a dashboard figure counts: devices (before anyone logs in), persons, or leads. */
+export const DASHBOARD_COUNTS = ['devices', 'people', 'leads'] as const;
+export type DashboardCounts = (typeof DASHBOARD_COUNTS)[number];
+export const DASHBOARD_COUNTS_LABELS: Record<DashboardCounts, string> = {
+  devices: '按设备计',
+  people: '按人计',
+  leads: '按条计',
+};
+
 /** GET /api/admin/dashboard: today vs yesterday (Shanghai) and the last 14 days. */
 export const dashboardFigure = z.object({
   key: z.string(),
   label: z.string(),
   today: z.number().int(),
   yesterday: z.number().int(),
+  counts: z.enum(DASHBOARD_COUNTS),
+  /** One sentence: what exactly is counted. */
+  hint: z.string(),
 });
+export type DashboardFigure = z.infer<typeof dashboardFigure>;
 export const dashboardData = z.object({
   today: z.string(),
   figures: z.array(dashboardFigure),
+  /** Clicks count devices; logins, submits and authorizations count persons (as the figures do). */
   trend: z.array(
     z.object({
       day: z.string(),

@@ -1,13 +1,5 @@
-const SHANGHAI_OFFSET_MS = 8 * 3600_000;
-
-/** ISO → "2026-03-01 14:05" in Asia/Shanghai; missing → "—". */
-export function formatShanghai(iso: string | null | undefined): string {
-  if (!iso) return '—';
-  const t = Date.parse(iso);
-  if (Number.isNaN(t)) return '—';
-  const s = new Date(t + SHANGHAI_OFFSET_MS).toISOString();
-  return `${s.slice(0, 10)} ${s.slice(11, 16)}`;
-}
+/** The console's one Asia/Shanghai formatter (packages/shared). */
+export { formatShanghai } from '@lm/shared/time';
 
 /** How long a lead has waited: "45 秒", "12 分钟", "3 小时 5 分", "2 天 4 小时"; null → "—". */
 export function ageText(seconds: number | null): string {

@@ -4,7 +4,7 @@ import { formatShanghai, leadCountsText, noticeOverdue } from './format';
 describe('people and leads wording', () => {
   it('shows times in Shanghai', () => {
     expect(formatShanghai('2026-03-01T16:05:09.000Z')).toBe('2026-03-02 00:05');
-    expect(formatShanghai('2026-03-01T16:05:09.000Z', true)).toBe('2026-03-02 00:05:09');
+    expect(formatShanghai('2026-03-01T16:05:09.000Z', 'second')).toBe('2026-03-02 00:05:09');
     expect(formatShanghai(null)).toBe('—');
   });
 

@@ -1,17 +1,10 @@
+import { applicationFieldLabel } from '@lm/shared/schemas/admin-catalog';
 import type { AdminLeadStatus, RevealField } from '@lm/shared/schemas/admin-leads';
 
 /** Staff-facing words of the people / leads pages (Chinese console copy). */
 
-const SHANGHAI_OFFSET_MS = 8 * 3600_000;
-
-/** ISO → "2026-03-01 14:05:09" in Asia/Shanghai; missing → "—". */
-export function formatShanghai(iso: string | null | undefined, withSeconds = false): string {
-  if (!iso) return '—';
-  const t = Date.parse(iso);
-  if (Number.isNaN(t)) return '—';
-  const s = new Date(t + SHANGHAI_OFFSET_MS).toISOString();
-  return `${s.slice(0, 10)} ${s.slice(11, withSeconds ? 19 : 16)}`;
-}
+/** The console's one Asia/Shanghai formatter (packages/shared). */
+export { formatShanghai } from '@lm/shared/time';
 
 export const LEAD_STATUS_TEXT: Record<AdminLeadStatus, string> = {
   pending: '待发送',
@@ -110,27 +103,9 @@ export const REVEAL_FIELD_TEXT: Record<RevealField, string> = {
   contacts: '紧急联系人',
 };
 
-/** Labels of the application draft's answers (the form's field names). */
-export const DRAFT_FIELD_TEXT: Record<string, string> = {
-  adChannelCode: '渠道码',
-  isHuaWeiPhone: '华为手机',
-  applyLimit: '借款额度',
-  job: '职业身份',
-  payoffForm: '工资发放形式',
-  socialSecurity: '社保',
-  housingFund: '公积金',
-  insurance: '商业保险',
-  houseProperty: '房产',
-  carProperty: '车产',
-  sesameCredit: '芝麻分',
-  creditInvestigation: '信用记录',
-  workCity: '工作城市',
-  workCityCode: '工作城市编码',
-};
-
-/** A consented field's name in Chinese (the form's labels plus the personal ones). */
+/** A consented field's name in Chinese (the application form's labels plus the phone number). */
 export function fieldText(key: string): string {
-  return { realName: '真实姓名', identity: '身份证号', mobile: '手机号', ...DRAFT_FIELD_TEXT }[key] ?? key;
+  return key === 'mobile' ? '手机号' : applicationFieldLabel(key);
 }
 
 /** "{delivered: 2, dead: 1}" → "已送达 2 · 发送失败 1"; none → "—". */

@@ -65,14 +65,15 @@ const funnelRoutes: FastifyPluginAsync = async (root) => {
         schema: {
           tags,
           security,
-          summary: 'Funnel: per step visitors, conversion from the previous and first step, drop-off',
+          summary:
+            'Funnel: per step visitors, conversion from the previous and first step, drop-off; the steps not on every path beside it',
           querystring: funnelQuery,
           response: { 200: envelope(funnelData) },
         },
       },
       async (req) => {
         const f = filterOf(req, req.query);
-        return ok({ ...echo(f), steps: await funnel.funnel(f) });
+        return ok({ ...echo(f), ...(await funnel.funnel(f)) });
       },
     );
 
@@ -171,46 +172,86 @@ const funnelRoutes: FastifyPluginAsync = async (root) => {
         const from = addDays(today, -(FUNNEL_TREND_DASHBOARD_DAYS - 1));
         const yesterday = addDays(today, -1);
         const f: FunnelFilter = { from, to: today, channelCodes: null };
-        const [trend, todayFunnel, yesterdayFunnel, created] = await Promise.all([
+        const [trend, todayFunnel, yesterdayFunnel, created, people] = await Promise.all([
           funnel.trend(f),
           funnel.funnel({ ...f, from: today }),
           funnel.funnel({ ...f, from: yesterday, to: yesterday }),
           funnel.createdPerDay(yesterday, today),
+          funnel.peoplePerDay(from, today),
         ]);
         const at = (step: FunnelViewStep) => FUNNEL_VIEW_STEPS.indexOf(step);
-        const stepFigure = (key: string, label: string, step: FunnelViewStep) => ({
+        const stepOf = (rows: typeof todayFunnel.steps, step: FunnelViewStep) =>
+          rows.find((r) => r.step === step)?.count ?? 0;
+        /** Devices the H5 reported at a step (nobody has logged in yet, so there is no person). */
+        const deviceFigure = (key: string, label: string, step: FunnelViewStep, hint: string) => ({
           key,
           label,
-          today: todayFunnel[at(step)]!.count,
-          yesterday: yesterdayFunnel[at(step)]!.count,
+          today: stepOf(todayFunnel.steps, step),
+          yesterday: stepOf(yesterdayFunnel.steps, step),
+          counts: 'devices' as const,
+          hint,
+        });
+        const dayFigure = (
+          key: string,
+          label: string,
+          perDay: Map<string, number>,
+          counts: 'people' | 'leads',
+          hint: string,
+        ) => ({
+          key,
+          label,
+          today: perDay.get(today) ?? 0,
+          yesterday: perDay.get(yesterday) ?? 0,
+          counts,
+          hint,
         });
         return ok({
           today,
           figures: [
-            stepFigure('clicks', '渠道点击', 'click'),
-            stepFigure('visits', '落地页访问', 'visit_landing'),
-            stepFigure('logins', '登录', 'login'),
-            {
-              key: 'registrations',
-              label: '新注册用户',
-              today: created.users.get(today) ?? 0,
-              yesterday: created.users.get(yesterday) ?? 0,
-            },
-            stepFigure('submits', '提交表单', 'submit_form'),
-            stepFigure('authorizations', '授权', 'authorize'),
-            {
-              key: 'leads',
-              label: '生成线索',
-              today: created.leads.get(today) ?? 0,
-              yesterday: created.leads.get(yesterday) ?? 0,
-            },
+            deviceFigure('clicks', '渠道点击', 'click', '点击渠道链接的设备数，同一设备同一渠道每天只算一次'),
+            deviceFigure('visits', '落地页访问', 'visit_landing', '打开落地页的设备数，同一设备每天只算一次'),
+            dayFigure(
+              'logins',
+              '登录用户',
+              people.logins,
+              'people',
+              '今天登录过的人数（含新注册），一人多次登录只算一人',
+            ),
+            dayFigure(
+              'registrations',
+              '新注册用户',
+              created.users,
+              'people',
+              '今天第一次登录、新建账号的人数',
+            ),
+            dayFigure(
+              'submits',
+              '提交资料用户',
+              people.submits,
+              'people',
+              '今天提交过申请资料的人数，一人多次提交只算一人',
+            ),
+            dayFigure(
+              'authorizations',
+              '授权用户',
+              people.authorizations,
+              'people',
+              '今天授权过至少一个产品的人数，一人授权多个产品只算一人',
+            ),
+            dayFigure(
+              'leads',
+              '生成线索',
+              created.leads,
+              'leads',
+              '今天生成的线索条数：每个授权的产品一条，一人可有多条',
+            ),
           ],
           trend: trend.map((d) => ({
             day: d.day,
             clicks: d.counts[at('click')] ?? 0,
-            logins: d.counts[at('login')] ?? 0,
-            submits: d.counts[at('submit_form')] ?? 0,
-            authorizations: d.counts[at('authorize')] ?? 0,
+            logins: people.logins.get(d.day) ?? 0,
+            submits: people.submits.get(d.day) ?? 0,
+            authorizations: people.authorizations.get(d.day) ?? 0,
           })),
         });
       },

@@ -1,4 +1,4 @@
-import { FUNNEL_VIEW_STEPS } from '@lm/shared/schemas/funnel';
+import { FUNNEL_PATH_STEPS, FUNNEL_SIDE_STEPS, FUNNEL_VIEW_STEPS } from '@lm/shared/schemas/funnel';
 import { describe, expect, it } from 'vitest';
 import {
   assembleFunnel,
@@ -157,14 +157,14 @@ describe('date range', () => {
 
 describe('funnel assembly', () => {
   it('orders the steps as spec §1 and computes conversion and drop-off', () => {
-    const rows = assembleFunnel({
+    const { steps: rows } = assembleFunnel({
       click: { count: 100, sessions: 100 },
       visit_landing: { count: 80, sessions: 90 },
       get_verification_code: { count: 40, sessions: 41 },
       login: { count: 30, sessions: 30 },
       submit_form: { count: 10, sessions: 10 },
     });
-    expect(rows.map((r) => r.step)).toEqual([...FUNNEL_VIEW_STEPS]);
+    expect(rows.map((r) => r.step)).toEqual([...FUNNEL_PATH_STEPS]);
     expect(rows[0]).toMatchObject({
       step: 'click',
       count: 100,
@@ -183,11 +183,34 @@ describe('funnel assembly', () => {
     expect(rows[3]).toMatchObject({ step: 'login', fromPrevious: 0.75, fromFirst: 0.3, dropOff: 10 });
     // visit_form has no data: zero, and the next step has no previous base
     expect(rows[4]).toMatchObject({ step: 'visit_form', count: 0, fromPrevious: 0, dropOff: 30 });
-    expect(rows[5]).toMatchObject({ step: 'submit_form', count: 10, fromPrevious: null, dropOff: -10 });
+    // More reach submit_form than visit_form: no drop-off (never a negative one).
+    expect(rows[5]).toMatchObject({ step: 'submit_form', count: 10, fromPrevious: null, dropOff: null });
+    expect(rows[5]?.dropOffRate).toBeNull();
     expect(rows[5]?.fromFirst).toBeCloseTo(0.1, 10);
   });
+  it('keeps the steps not on every path out of the funnel and shows them beside it', () => {
+    const { steps, sideSteps } = assembleFunnel({
+      click: { count: 10, sessions: 10 },
+      visit_result: { count: 2, sessions: 2 },
+      download_app: { count: 1, sessions: 1 },
+      retention_popup: { count: 4, sessions: 5 },
+      re_authorization: { count: 1, sessions: 1 },
+    });
+    expect(steps.map((r) => r.step)).not.toContain('retention_popup');
+    expect(steps.at(-1)?.step).toBe('visit_result');
+    expect(steps.every((r) => r.dropOff === null || r.dropOff >= 0)).toBe(true);
+    expect(sideSteps.map((r) => r.step)).toEqual([...FUNNEL_SIDE_STEPS]);
+    expect(sideSteps[1]).toMatchObject({
+      step: 'retention_popup',
+      label: '挽留弹窗',
+      count: 4,
+      sessions: 5,
+      rate: null,
+    });
+    expect(sideSteps[2]).toMatchObject({ step: 're_authorization', base: 'retention_popup', rate: 0.25 });
+  });
   it('has no rates without a first step', () => {
-    const rows = assembleFunnel({ login: { count: 3, sessions: 3 } });
+    const { steps: rows } = assembleFunnel({ login: { count: 3, sessions: 3 } });
     expect(rows.every((r) => r.fromFirst === null)).toBe(true);
     expect(rows[3]).toMatchObject({ count: 3, fromPrevious: null });
   });

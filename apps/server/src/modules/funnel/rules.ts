@@ -6,9 +6,13 @@ import {
   daysBetween,
   FUNNEL_DEFAULT_DAYS,
   FUNNEL_MAX_DAYS,
+  FUNNEL_PATH_STEPS,
+  FUNNEL_SIDE_STEP_INFO,
+  FUNNEL_SIDE_STEPS,
   FUNNEL_VIEW_STEP_LABELS,
   FUNNEL_VIEW_STEPS,
   type FunnelChannelRow,
+  type FunnelSideStepRow,
   type FunnelStepRow,
   type FunnelViewStep,
   type ZTestResult,
@@ -78,12 +82,20 @@ function ratio(n: number, d: number): number | null {
   return d > 0 ? n / d : null;
 }
 
-/** The funnel rows in spec §1 order: count, conversion from the previous and the first step, drop-off. */
-export function assembleFunnel(counts: StepCounts): FunnelStepRow[] {
-  const first = counts[FUNNEL_VIEW_STEPS[0]]?.count ?? 0;
+/**
+ * The funnel: FUNNEL_PATH_STEPS in spec §1 order with count, conversion from the previous and the
+ * first step and drop-off (null, not negative, when more reach a step than the one before); and
+ * FUNNEL_SIDE_STEPS beside it, each with its rate from its own base step where it has one.
+ */
+export function assembleFunnel(counts: StepCounts): {
+  steps: FunnelStepRow[];
+  sideSteps: FunnelSideStepRow[];
+} {
+  const first = counts[FUNNEL_PATH_STEPS[0]]?.count ?? 0;
   let previous: number | null = null;
-  return FUNNEL_VIEW_STEPS.map((step) => {
+  const steps = FUNNEL_PATH_STEPS.map((step) => {
     const c = counts[step] ?? { count: 0, sessions: 0 };
+    const lost = previous === null ? 0 : previous - c.count;
     const row: FunnelStepRow = {
       step,
       label: FUNNEL_VIEW_STEP_LABELS[step],
@@ -91,12 +103,27 @@ export function assembleFunnel(counts: StepCounts): FunnelStepRow[] {
       sessions: c.sessions,
       fromPrevious: previous === null ? null : ratio(c.count, previous),
       fromFirst: ratio(c.count, first),
-      dropOff: previous === null ? 0 : previous - c.count,
-      dropOffRate: previous === null ? null : ratio(previous - c.count, previous),
+      dropOff: lost < 0 ? null : lost,
+      dropOffRate: previous === null || lost < 0 ? null : ratio(lost, previous),
     };
     previous = c.count;
     return row;
   });
+  const sideSteps = FUNNEL_SIDE_STEPS.map((step): FunnelSideStepRow => {
+    const c = counts[step] ?? { count: 0, sessions: 0 };
+    const { hint, base } = FUNNEL_SIDE_STEP_INFO[step];
+    return {
+      step,
+      label: FUNNEL_VIEW_STEP_LABELS[step],
+      count: c.count,
+      sessions: c.sessions,
+      hint,
+      base,
+      baseLabel: base ? FUNNEL_VIEW_STEP_LABELS[base] : null,
+      rate: base ? ratio(c.count, counts[base]?.count ?? 0) : null,
+    };
+  });
+  return { steps, sideSteps };
 }
 
 /** One row per day of the range (days without data are zeros); counts in FUNNEL_VIEW_STEPS order. */

@@ -9,7 +9,16 @@ import {
 } from '@lm/shared/schemas/funnel';
 import { and, asc, between, count, eq, gte, inArray, isNotNull, lt, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { channelClicks, channels, events, leads, users } from '../../db/schema.ts';
+import {
+  channelClicks,
+  channels,
+  consents,
+  events,
+  leads,
+  matchRuns,
+  sessions,
+  users,
+} from '../../db/schema.ts';
 import { appError } from '../../lib/errors.ts';
 import {
   assembleFunnel,
@@ -216,6 +225,34 @@ export class FunnelService {
       .from(channels)
       .where(codes ? inArray(channels.adChannelCode, codes) : undefined)
       .orderBy(asc(channels.adChannelCode));
+  }
+
+  /**
+   * People (distinct user ids) on each Shanghai day of the range: who logged in (a session began),
+   * who submitted the application form (a form or automatic-form match run) and who authorised at
+   * least one product (a consent). Unlike the H5's events these count persons, not devices.
+   */
+  async peoplePerDay(from: string, to: string) {
+    const start = shanghaiDayStart(from);
+    const end = new Date(shanghaiDayStart(to).getTime() + 86_400_000);
+    const perDay = async (
+      table: typeof sessions | typeof matchRuns | typeof consents,
+      extra?: SQL,
+    ): Promise<Map<string, number>> => {
+      const day = sql<string>`to_char(${table.createdAt} at time zone 'Asia/Shanghai', 'YYYY-MM-DD')`;
+      const rows = await this.db
+        .select({ day, n: sql<number>`count(distinct ${table.userId})::int` })
+        .from(table)
+        .where(and(gte(table.createdAt, start), lt(table.createdAt, end), extra))
+        .groupBy(day);
+      return new Map(rows.map((r) => [r.day, r.n]));
+    };
+    const [logins, submits, authorizations] = await Promise.all([
+      perDay(sessions),
+      perDay(matchRuns, inArray(matchRuns.source, ['form', 'auto'])),
+      perDay(consents),
+    ]);
+    return { logins, submits, authorizations };
   }
 
   /** Registrations and leads created on each Shanghai day of the range. */

@@ -25,10 +25,10 @@ function StaffDashboard() {
     () =>
       data
         ? [
-            { name: '渠道点击', values: data.trend.map((d) => d.clicks) },
-            { name: '登录', values: data.trend.map((d) => d.logins) },
-            { name: '提交表单', values: data.trend.map((d) => d.submits) },
-            { name: '授权', values: data.trend.map((d) => d.authorizations) },
+            { name: '渠道点击（设备）', values: data.trend.map((d) => d.clicks) },
+            { name: '登录（人）', values: data.trend.map((d) => d.logins) },
+            { name: '提交资料（人）', values: data.trend.map((d) => d.submits) },
+            { name: '授权（人）', values: data.trend.map((d) => d.authorizations) },
           ]
         : [],
     [data],
@@ -41,7 +41,8 @@ function StaffDashboard() {
       </Typography.Title>
       <Typography.Paragraph type="secondary">
         {data ? `今天是 ${data.today}（上海时间）。` : ''}
-        各项为今天截至目前的数字，与昨天全天对比；每分钟自动刷新。
+        各项为今天截至目前的数字，与昨天全天对比；每分钟自动刷新。登录、提交资料、授权按人计（一人只算一次）；
+        渠道点击和落地页访问发生在登录前，按设备计；线索按条计（一人授权几个产品就有几条）。
       </Typography.Paragraph>
       <KeyFigures
         data={data}

@@ -1,8 +1,10 @@
-import { Layout, Menu, Typography } from 'antd';
+import { Button, Drawer, Layout, Menu, Typography } from 'antd';
+import { useState } from 'react';
 import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
 import { useMe } from '@/features/auth/api/get-me';
 import type { StaffRole } from '@/features/auth/api/types';
 import { StaffMenu } from '@/features/auth/components/staff-menu';
+import { useNarrowScreen } from '@/hooks/use-narrow-screen';
 import { getAdminToken } from '@/lib/auth';
 
 const STAFF: readonly StaffRole[] = ['admin', 'operator', 'viewer'];
@@ -31,10 +33,14 @@ function menuKeyOf(pathname: string): string {
   return match?.key ?? '/';
 }
 
+const TITLE = '借款超市后台';
+
 export function AdminLayout() {
   const location = useLocation();
   const navigate = useNavigate();
   const me = useMe();
+  const narrow = useNarrowScreen();
+  const [menuOpen, setMenuOpen] = useState(false);
   const role = me.data?.role;
   const items = MENU_ITEMS.filter((i) => (role ? i.roles.includes(role) : false)).map(({ key, label }) => ({
     key,
@@ -46,38 +52,72 @@ export function AdminLayout() {
     return <Navigate to={`/login?from=${encodeURIComponent(from)}`} replace />;
   }
 
+  const menu = (
+    <Menu
+      theme="dark"
+      mode="inline"
+      selectedKeys={[menuKeyOf(location.pathname)]}
+      items={items}
+      onClick={({ key }) => {
+        setMenuOpen(false);
+        navigate(key);
+      }}
+    />
+  );
+
   return (
     <Layout style={{ minHeight: '100vh' }}>
-      <Layout.Sider breakpoint="lg" collapsedWidth={0} theme="dark">
-        <div style={{ padding: '20px 24px' }}>
-          <Typography.Text strong style={{ color: '#fff', fontSize: 16 }}>
-            借款超市后台
-          </Typography.Text>
-        </div>
-        <Menu
-          theme="dark"
-          mode="inline"
-          selectedKeys={[menuKeyOf(location.pathname)]}
-          items={items}
-          onClick={({ key }) => navigate(key)}
-        />
-      </Layout.Sider>
-      <Layout>
+      {/* A phone gets the menu in a drawer behind a header button instead of a sider (no floating trigger over the page). */}
+      {narrow ? null : (
+        <Layout.Sider theme="dark" width={200}>
+          <div style={{ padding: '20px 24px' }}>
+            <Typography.Text strong style={{ color: '#fff', fontSize: 16 }}>
+              {TITLE}
+            </Typography.Text>
+          </div>
+          {menu}
+        </Layout.Sider>
+      )}
+      <Layout style={{ minWidth: 0 }}>
         <Layout.Header
           style={{
             display: 'flex',
             alignItems: 'center',
-            justifyContent: 'flex-end',
-            padding: '0 24px',
+            gap: 12,
+            padding: narrow ? '0 12px' : '0 24px',
             background: '#fff',
           }}
         >
-          <StaffMenu onLoggedOut={() => navigate('/login', { replace: true })} />
+          {narrow ? (
+            <>
+              <Button aria-label="打开菜单" onClick={() => setMenuOpen(true)}>
+                ☰ 菜单
+              </Button>
+              <Typography.Text strong ellipsis style={{ flex: 1, minWidth: 0 }}>
+                {TITLE}
+              </Typography.Text>
+            </>
+          ) : (
+            <div style={{ flex: 1 }} />
+          )}
+          <StaffMenu compact={narrow} onLoggedOut={() => navigate('/login', { replace: true })} />
         </Layout.Header>
-        <Layout.Content style={{ padding: 24 }}>
+        <Layout.Content style={{ padding: narrow ? 12 : 24, minWidth: 0 }}>
           <Outlet />
         </Layout.Content>
       </Layout>
+      {narrow ? (
+        <Drawer
+          title={TITLE}
+          placement="left"
+          width={240}
+          open={menuOpen}
+          onClose={() => setMenuOpen(false)}
+          styles={{ body: { padding: 0, background: '#001529' } }}
+        >
+          {menu}
+        </Drawer>
+      ) : null}
     </Layout>
   );
 }

@@ -1,4 +1,5 @@
 import type { PartnerSecretData } from '@lm/shared/schemas/admin-catalog';
+import { formatShanghai } from '@lm/shared/time';
 import { Button, Card, Descriptions, Popconfirm, Result, Skeleton, Typography } from 'antd';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
@@ -13,8 +14,7 @@ import { SecretModal } from '@/features/partners/components/secret-modal';
 import { useEditId } from '@/hooks/use-edit-id';
 import { notifySuccess } from '@/lib/notify';
 
-const formatTime = (iso: string | null) =>
-  iso ? new Date(iso).toLocaleString('zh-CN', { timeZone: 'Asia/Shanghai', hour12: false }) : '从未轮换';
+const formatTime = (iso: string | null) => (iso ? formatShanghai(iso, 'second') : '从未轮换');
 
 /** 编辑机构 (/partners/:id, or /partners/new): the form, and the signing secret's rotation. */
 export function PartnerEditRoute() {

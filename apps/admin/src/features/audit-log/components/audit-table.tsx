@@ -3,6 +3,7 @@ import { Button, Card, Input, Select, Space, Table, type TableColumnsType, Tag, 
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { CsvExportButton } from '@/components/csv-export-button';
+import { DateRangeFilter } from '@/components/date-range-filter';
 import { QueryError } from '@/components/query-error';
 import { singleSorter, tablePagination } from '@/components/table-pagination';
 import type { CsvColumn } from '@/lib/csv';
@@ -179,22 +180,7 @@ export function AuditTable({ filters, onFiltersChange }: AuditTableProps) {
           options={(facets.data?.actions ?? []).map((a) => ({ value: a, label: actionText(a) }))}
           onChange={(action?: string) => set({ action })}
         />
-        <Space.Compact>
-          <Input
-            aria-label="开始日期"
-            type="date"
-            style={{ width: 150 }}
-            value={filters.from ?? ''}
-            onChange={(e) => set({ from: e.target.value || undefined })}
-          />
-          <Input
-            aria-label="结束日期"
-            type="date"
-            style={{ width: 150 }}
-            value={filters.to ?? ''}
-            onChange={(e) => set({ to: e.target.value || undefined })}
-          />
-        </Space.Compact>
+        <DateRangeFilter label="操作日期" from={filters.from} to={filters.to} onChange={set} />
         <Button loading={query.isFetching} onClick={() => void query.refetch()}>
           刷新
         </Button>

@@ -1,5 +1,6 @@
 import { LINK_TYPE_LABELS, THEMES, type ThemeName } from '@lm/shared/channel';
 import { type ChannelListItem, LINK_TYPE_OPTIONS } from '@lm/shared/schemas/admin-channels';
+import { formatShanghai } from '@lm/shared/time';
 import {
   Button,
   Card,
@@ -31,8 +32,7 @@ const STATUS_OPTIONS = [
   { value: 0, label: '停用' },
 ];
 
-const formatTime = (iso: string) =>
-  new Date(iso).toLocaleString('zh-CN', { timeZone: 'Asia/Shanghai', hour12: false });
+const formatTime = (iso: string) => formatShanghai(iso, 'second');
 
 const themeName = (t: string) => THEMES[t as ThemeName]?.name ?? t;
 

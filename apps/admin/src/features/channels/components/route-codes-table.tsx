@@ -1,4 +1,5 @@
 import type { RouteCodeItem } from '@lm/shared/schemas/admin-channels';
+import { formatShanghai } from '@lm/shared/time';
 import {
   Button,
   Form,
@@ -26,8 +27,7 @@ interface RouteCodeForm {
   enabled: boolean;
 }
 
-const formatTime = (iso: string) =>
-  new Date(iso).toLocaleString('zh-CN', { timeZone: 'Asia/Shanghai', hour12: false });
+const formatTime = (iso: string) => formatShanghai(iso, 'second');
 
 export interface RouteCodesTableProps {
   channelId: number;

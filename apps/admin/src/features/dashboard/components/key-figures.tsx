@@ -1,5 +1,5 @@
-import type { DashboardData } from '@lm/shared/schemas/funnel';
-import { Alert, Button, Card, Col, Row, Skeleton, Statistic, Typography } from 'antd';
+import { DASHBOARD_COUNTS_LABELS, type DashboardData } from '@lm/shared/schemas/funnel';
+import { Alert, Button, Card, Col, Row, Skeleton, Statistic, Tag, Tooltip, Typography } from 'antd';
 import { changeText } from './change';
 
 const COLORS = { up: '#389e0d', down: '#cf1322', flat: 'rgba(0,0,0,0.45)' } as const;
@@ -34,9 +34,23 @@ export function KeyFigures({ data, loading, error, onRetry }: KeyFiguresProps) {
       {data.figures.map((f) => {
         const c = changeText(f.today, f.yesterday);
         return (
-          <Col key={f.key} flex="1 1 160px">
-            <Card size="small">
-              <Statistic title={`今日${f.label}`} value={f.today} groupSeparator="," />
+          <Col key={f.key} xs={12} sm={8} md={6} xl={{ flex: '1 1 0' }} style={{ minWidth: 0 }}>
+            <Card size="small" style={{ height: '100%' }} data-testid={`figure-${f.key}`}>
+              <Statistic
+                title={
+                  <Tooltip title={f.hint}>
+                    <span>今日{f.label}</span>{' '}
+                    <Tag bordered={false} style={{ marginInlineEnd: 0, fontSize: 11 }}>
+                      {DASHBOARD_COUNTS_LABELS[f.counts]}
+                    </Tag>
+                  </Tooltip>
+                }
+                value={f.today}
+                groupSeparator=","
+              />
+              <Typography.Text type="secondary" style={{ fontSize: 12, display: 'block' }}>
+                {f.hint}
+              </Typography.Text>
               <Typography.Text type="secondary" style={{ fontSize: 12 }}>
                 昨日 {f.yesterday.toLocaleString('zh-CN')} ·{' '}
                 <span style={{ color: COLORS[c.trend] }}>{c.text}</span>

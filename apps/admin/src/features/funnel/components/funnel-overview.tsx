@@ -1,5 +1,16 @@
-import type { FunnelStepRow } from '@lm/shared/schemas/funnel';
-import { Alert, Button, Card, Col, Empty, Row, Table, type TableColumnsType } from 'antd';
+import type { FunnelSideStepRow, FunnelStepRow } from '@lm/shared/schemas/funnel';
+import {
+  Alert,
+  Button,
+  Card,
+  Col,
+  Empty,
+  Row,
+  Statistic,
+  Table,
+  type TableColumnsType,
+  Typography,
+} from 'antd';
 import { useMemo } from 'react';
 import { downloadCsv, toCsv } from '@/lib/csv';
 import { useFunnel } from '../api/get-funnel';
@@ -36,7 +47,8 @@ const columns: TableColumnsType<FunnelStepRow> = [
     dataIndex: 'dropOff',
     key: 'dropOff',
     align: 'right',
-    render: (n: number) => count(n),
+    // null: more reached this step than the one before (some came another way) — no drop-off to show.
+    render: (n: number | null) => (n === null ? '—' : count(n)),
   },
   {
     title: '流失率',
@@ -55,7 +67,7 @@ function exportSteps(rows: FunnelStepRow[], f: FunnelFilters) {
     { title: '会话数', value: (r) => r.sessions },
     { title: '上一步转化率', value: (r) => percent(r.fromPrevious) },
     { title: '总转化率', value: (r) => percent(r.fromFirst) },
-    { title: '流失人数', value: (r) => r.dropOff },
+    { title: '流失人数', value: (r) => r.dropOff ?? '' },
     { title: '流失率', value: (r) => percent(r.dropOffRate) },
   ]);
   downloadCsv(
@@ -85,8 +97,9 @@ export function FunnelOverview({ filters }: { filters: FunnelFilters }) {
           name: '转化漏斗',
           type: 'funnel',
           sort: 'none',
-          left: '10%',
-          width: '80%',
+          // The shapes on the left, their labels to the right: a narrow step's label never spills over.
+          left: 8,
+          width: '48%',
           top: 10,
           bottom: 10,
           min: 0,
@@ -95,14 +108,15 @@ export function FunnelOverview({ filters }: { filters: FunnelFilters }) {
           gap: 2,
           label: {
             show: true,
-            position: 'inside',
+            position: 'right',
             color: '#262626',
-            textBorderWidth: 0,
+            fontSize: 12,
             formatter: (p: { dataIndex: number }) => {
               const r = rows[p.dataIndex];
               return r ? `${r.label} ${count(r.count)}` : '';
             },
           },
+          labelLine: { show: true, length: 8 },
           data: rows.map((r) => ({ name: r.label, value: r.count })),
         },
       ],
@@ -122,16 +136,22 @@ export function FunnelOverview({ filters }: { filters: FunnelFilters }) {
   const empty = rows?.every((r) => r.count === 0);
   return (
     <Row gutter={[16, 16]}>
-      <Col xs={24} xl={10}>
+      <Col xs={24} lg={14}>
         <Card title="转化漏斗" size="small" loading={funnel.isPending}>
           {empty ? (
             <Empty description="所选范围内还没有数据" />
           ) : (
-            option && <EChart option={option} height={460} ariaLabel="转化漏斗图" />
+            option && <EChart option={option} height={380} ariaLabel="转化漏斗图" />
           )}
+          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            漏斗只含每个人都要依次经过的步骤，到访问结果页为止。
+          </Typography.Text>
         </Card>
       </Col>
-      <Col xs={24} xl={14}>
+      <Col xs={24} lg={10}>
+        <SideSteps rows={funnel.data?.sideSteps} loading={funnel.isPending} />
+      </Col>
+      <Col xs={24}>
         <Card
           title="各步骤明细"
           size="small"
@@ -148,13 +168,36 @@ export function FunnelOverview({ filters }: { filters: FunnelFilters }) {
             dataSource={rows ?? []}
             loading={funnel.isFetching}
             pagination={false}
+            scroll={{ x: 640 }}
             locale={{ emptyText: <Empty description="暂无数据" /> }}
           />
           <div style={{ marginTop: 8, color: 'rgba(0,0,0,0.45)', fontSize: 12 }}>
-            人数：同一设备同一天只算一人（渠道点击同样按设备每天一次）；会话数：每个浏览器会话每步只上报一次。
+            人数：同一设备同一天只算一人（渠道点击同样按设备每天一次）；会话数：每个浏览器会话每步只上报一次。流失人数为「—」：到达这一步的比上一步多（有人从别的入口进入），不算流失。
           </div>
         </Card>
       </Col>
     </Row>
+  );
+}
+
+/** The steps only some journeys reach (挽留弹窗 …): beside the funnel, each on its own. */
+function SideSteps({ rows, loading }: { rows: FunnelSideStepRow[] | undefined; loading: boolean }) {
+  return (
+    <Card title="漏斗之外的步骤" size="small" loading={loading} data-testid="funnel-side-steps">
+      <Typography.Paragraph type="secondary" style={{ fontSize: 12 }}>
+        这些步骤不是每个人都会经过，不在漏斗里计算转化和流失。
+      </Typography.Paragraph>
+      <Row gutter={[12, 12]}>
+        {(rows ?? []).map((r) => (
+          <Col key={r.step} xs={24} sm={8} lg={24} xl={8}>
+            <Statistic title={r.label} value={r.count} groupSeparator="," suffix="人" />
+            <Typography.Text type="secondary" style={{ fontSize: 12, display: 'block' }}>
+              {r.hint}
+              {r.base ? `；占${r.baseLabel} ${percent(r.rate)}` : ''}
+            </Typography.Text>
+          </Col>
+        ))}
+      </Row>
+    </Card>
   );
 }

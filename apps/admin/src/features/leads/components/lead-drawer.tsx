@@ -31,7 +31,12 @@ const OUTCOME_COLOR: Record<string, string> = {
 
 const attemptColumns: TableColumnsType<AdminLeadAttempt> = [
   { title: '次序', dataIndex: 'attempt', width: 60 },
-  { title: '开始时间', dataIndex: 'startedAt', width: 160, render: (v: string) => formatShanghai(v, true) },
+  {
+    title: '开始时间',
+    dataIndex: 'startedAt',
+    width: 160,
+    render: (v: string) => formatShanghai(v, 'second'),
+  },
   { title: '耗时', dataIndex: 'durationMs', width: 80, render: (v: number) => `${v} ms` },
   { title: 'HTTP', dataIndex: 'httpStatus', width: 70, render: (v: number | null) => v ?? '—' },
   {
@@ -51,7 +56,13 @@ const attemptColumns: TableColumnsType<AdminLeadAttempt> = [
 function LeadBody({ lead, actions }: { lead: AdminLeadDetail; actions?: ReactNode }) {
   return (
     <>
-      <Descriptions column={2} size="small" bordered style={{ marginBottom: 16 }}>
+      <Descriptions
+        column={{ xs: 1, sm: 2 }}
+        size="small"
+        bordered
+        style={{ marginBottom: 16 }}
+        styles={{ label: { whiteSpace: 'nowrap' } }}
+      >
         <Descriptions.Item label="状态">
           <Tag color={LEAD_STATUS_COLOR[lead.status]}>{LEAD_STATUS_TEXT[lead.status]}</Tag>
         </Descriptions.Item>
@@ -66,20 +77,20 @@ function LeadBody({ lead, actions }: { lead: AdminLeadDetail; actions?: ReactNod
         <Descriptions.Item label="产品">{lead.productName}</Descriptions.Item>
         <Descriptions.Item label="发送次数">{lead.attempts}</Descriptions.Item>
         <Descriptions.Item label="下次发送">
-          {lead.status === 'pending' ? formatShanghai(lead.nextAttemptAt, true) : '—'}
+          {lead.status === 'pending' ? formatShanghai(lead.nextAttemptAt, 'second') : '—'}
         </Descriptions.Item>
-        <Descriptions.Item label="创建时间">{formatShanghai(lead.createdAt, true)}</Descriptions.Item>
-        <Descriptions.Item label="送达时间">{formatShanghai(lead.deliveredAt, true)}</Descriptions.Item>
+        <Descriptions.Item label="创建时间">{formatShanghai(lead.createdAt, 'second')}</Descriptions.Item>
+        <Descriptions.Item label="送达时间">{formatShanghai(lead.deliveredAt, 'second')}</Descriptions.Item>
         <Descriptions.Item label="机构编号">{lead.partnerRef ?? '—'}</Descriptions.Item>
         <Descriptions.Item label="幂等键">
           <Typography.Text copyable style={{ fontSize: 12 }}>
             {lead.idempotencyKey}
           </Typography.Text>
         </Descriptions.Item>
-        <Descriptions.Item label="最近错误" span={2}>
+        <Descriptions.Item label="最近错误" span="filled">
           {lead.lastError ? <Typography.Text type="danger">{lead.lastError}</Typography.Text> : '—'}
         </Descriptions.Item>
-        <Descriptions.Item label="授权" span={2}>
+        <Descriptions.Item label="授权" span="filled">
           {lead.consent.agreementCode} v{lead.consent.agreementVersion} ·{' '}
           {formatShanghai(lead.consent.createdAt)}
           {lead.consent.withdrawnAt ? (
@@ -95,7 +106,7 @@ function LeadBody({ lead, actions }: { lead: AdminLeadDetail; actions?: ReactNod
           </div>
         </Descriptions.Item>
         {lead.callback ? (
-          <Descriptions.Item label="机构回调" span={2}>
+          <Descriptions.Item label="机构回调" span="filled">
             <Typography.Text code style={{ wordBreak: 'break-all' }}>
               {JSON.stringify(lead.callback)}
             </Typography.Text>
@@ -110,6 +121,7 @@ function LeadBody({ lead, actions }: { lead: AdminLeadDetail; actions?: ReactNod
         columns={attemptColumns}
         dataSource={lead.attemptList}
         pagination={false}
+        scroll={{ x: 640 }}
         locale={{ emptyText: <Empty description="还没有发送记录" /> }}
       />
       <Typography.Text type="secondary" style={{ fontSize: 12 }}>

@@ -15,6 +15,7 @@ import {
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { CsvExportButton } from '@/components/csv-export-button';
+import { DateRangeFilter } from '@/components/date-range-filter';
 import { QueryError } from '@/components/query-error';
 import { columnSortOrder, singleSorter, sortedPaging, tablePagination } from '@/components/table-pagination';
 import type { CsvColumn } from '@/lib/csv';
@@ -162,22 +163,7 @@ export function LeadTable({ filters, onFiltersChange, onOpen }: LeadTableProps) 
           onChange={(e) => setChannel(e.target.value)}
           onSearch={(v) => set({ channelCode: v.trim() || undefined })}
         />
-        <Space.Compact>
-          <Input
-            aria-label="创建日期起"
-            type="date"
-            style={{ width: 150 }}
-            value={filters.from ?? ''}
-            onChange={(e) => set({ from: e.target.value || undefined })}
-          />
-          <Input
-            aria-label="创建日期止"
-            type="date"
-            style={{ width: 150 }}
-            value={filters.to ?? ''}
-            onChange={(e) => set({ to: e.target.value || undefined })}
-          />
-        </Space.Compact>
+        <DateRangeFilter label="创建日期" from={filters.from} to={filters.to} onChange={set} />
         <Button loading={query.isFetching} onClick={() => void query.refetch()}>
           刷新
         </Button>

@@ -1,3 +1,4 @@
+import { applicationAnswerText, applicationFieldLabel } from '@lm/shared/schemas/admin-catalog';
 import type { AdminUserDetail } from '@lm/shared/schemas/admin-leads';
 import {
   Alert,
@@ -19,7 +20,6 @@ import { Link } from 'react-router';
 import { downloadCsv, toCsv } from '@/lib/csv';
 import { useUser } from '../api/get-user';
 import {
-  DRAFT_FIELD_TEXT,
   FACE_STATUS_TEXT,
   fieldText,
   formatShanghai,
@@ -87,8 +87,8 @@ function Profile({ d, canReveal }: { d: Detail; canReveal: boolean }) {
           </Typography.Text>
           <Descriptions column={{ xs: 2, md: 4 }} size="small" style={{ marginTop: 8 }}>
             {Object.entries(d.draft.answers).map(([k, v]) => (
-              <Descriptions.Item key={k} label={DRAFT_FIELD_TEXT[k] ?? k}>
-                {v === null ? '—' : typeof v === 'boolean' ? (v ? '是' : '否') : String(v)}
+              <Descriptions.Item key={k} label={applicationFieldLabel(k)}>
+                {applicationAnswerText(k, v)}
               </Descriptions.Item>
             ))}
           </Descriptions>
@@ -222,6 +222,7 @@ function Notices({ d }: { d: Detail }) {
           rowKey="id"
           size="small"
           pagination={false}
+          scroll={{ x: 'max-content' }}
           dataSource={d.notices}
           columns={[
             { title: '机构', dataIndex: 'partnerName' },
@@ -279,6 +280,7 @@ function Sessions({ d }: { d: Detail }) {
         size="small"
         pagination={false}
         dataSource={d.sessions}
+        scroll={{ x: 560 }}
         locale={{ emptyText: '没有登录记录' }}
         columns={[
           { title: '登录时间', dataIndex: 'createdAt', width: 150, render: (v: string) => formatShanghai(v) },

@@ -3,6 +3,7 @@ import { Button, Card, Input, Select, Space, Table, type TableColumnsType, Tag }
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { CsvExportButton } from '@/components/csv-export-button';
+import { DateRangeFilter } from '@/components/date-range-filter';
 import { QueryError } from '@/components/query-error';
 import { columnSortOrder, singleSorter, sortedPaging, tablePagination } from '@/components/table-pagination';
 import type { CsvColumn } from '@/lib/csv';
@@ -141,22 +142,7 @@ export function UserTable({ filters, onFiltersChange }: UserTableProps) {
           options={Object.entries(USER_INFO_STATUS_TEXT).map(([v, label]) => ({ value: Number(v), label }))}
           onChange={(userInfoStatus?: number) => set({ userInfoStatus })}
         />
-        <Space.Compact>
-          <Input
-            aria-label="注册日期起"
-            type="date"
-            style={{ width: 150 }}
-            value={filters.from ?? ''}
-            onChange={(e) => set({ from: e.target.value || undefined })}
-          />
-          <Input
-            aria-label="注册日期止"
-            type="date"
-            style={{ width: 150 }}
-            value={filters.to ?? ''}
-            onChange={(e) => set({ to: e.target.value || undefined })}
-          />
-        </Space.Compact>
+        <DateRangeFilter label="注册日期" from={filters.from} to={filters.to} onChange={set} />
         <Button loading={query.isFetching} onClick={() => void query.refetch()}>
           刷新
         </Button>

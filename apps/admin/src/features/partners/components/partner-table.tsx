@@ -1,4 +1,5 @@
 import { PARTNER_STATUS_LABELS, type PartnerItem } from '@lm/shared/schemas/admin-catalog';
+import { formatShanghai } from '@lm/shared/time';
 import { Card, Input, Select, Space, Table, type TableColumnsType, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -8,8 +9,7 @@ import { columnSortOrder, singleSorter, tablePagination } from '@/components/tab
 import { datedFileName, fetchAllPages } from '@/lib/fetch-all-pages';
 import { getPartners, type PartnerFilters, usePartners } from '../api/get-partners';
 
-const formatTime = (iso: string | null) =>
-  iso ? new Date(iso).toLocaleString('zh-CN', { timeZone: 'Asia/Shanghai', hour12: false }) : '—';
+const formatTime = (iso: string | null) => formatShanghai(iso, 'second');
 
 /** The page sizes of antd's default pager (this list did not narrow them). */
 const PAGE_SIZES = [10, 20, 50, 100];

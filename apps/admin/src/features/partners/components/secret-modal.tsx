@@ -1,3 +1,4 @@
+import { formatShanghai } from '@lm/shared/time';
 import { Alert, Button, Input, Modal, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { notifySuccess } from '@/lib/notify';
@@ -9,8 +10,7 @@ export interface SecretModalProps {
   onClose: () => void;
 }
 
-const formatTime = (iso: string) =>
-  new Date(iso).toLocaleString('zh-CN', { timeZone: 'Asia/Shanghai', hour12: false });
+const formatTime = (iso: string) => formatShanghai(iso, 'second');
 
 /** Shows a new signing secret once, with a copy button; it cannot be retrieved again. */
 export function SecretModal({ secret, previousSecretValidUntil, onClose }: SecretModalProps) {

@@ -4,6 +4,7 @@ import {
   type ProductItem,
   type ProductStatusValue,
 } from '@lm/shared/schemas/admin-catalog';
+import { formatShanghai } from '@lm/shared/time';
 import { Card, Input, Select, Space, Table, type TableColumnsType, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -21,8 +22,7 @@ const STATUS_COLORS: Record<ProductStatusValue, string> = {
   published: 'green',
   paused: 'orange',
 };
-const formatTime = (iso: string) =>
-  new Date(iso).toLocaleString('zh-CN', { timeZone: 'Asia/Shanghai', hour12: false });
+const formatTime = (iso: string) => formatShanghai(iso, 'second');
 const cap = (n: number | null) => (n === null ? '不限' : n);
 
 /** The page sizes of antd's default pager (this list did not narrow them). */

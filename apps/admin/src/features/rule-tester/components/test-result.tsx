@@ -1,4 +1,5 @@
 import type { RuleTesterData } from '@lm/shared/schemas/admin-catalog';
+import { formatShanghai } from '@lm/shared/time';
 import { Alert, Button, Card, Space, Table, Tag, Tooltip, Typography } from 'antd';
 import { downloadCsv, toCsv } from '@/lib/csv';
 
@@ -10,12 +11,12 @@ const CAP_CODES = new Set(['DAILY_CAP_REACHED', 'TOTAL_CAP_REACHED', 'LENDER_LIM
 const reasonColor = (code: string) =>
   GATE_CODES.has(code) ? 'default' : CAP_CODES.has(code) ? 'orange' : 'red';
 
-const formatTime = (iso: string) =>
-  new Date(iso).toLocaleString('zh-CN', { timeZone: 'Asia/Shanghai', hour12: false });
+const formatTime = (iso: string) => formatShanghai(iso, 'second');
 
 /** Matched products (ranked, with the rules they satisfy) and every other product with its reasons. */
 export function TestResult({ data }: { data: RuleTesterData }) {
-  const stamp = data.at.slice(0, 16).replace(/[:T]/g, '-');
+  // The run's time in Shanghai: 2026-03-01-14-05.
+  const stamp = formatShanghai(data.at).replace(/[ :]/g, '-');
   return (
     <Space direction="vertical" style={{ width: '100%' }} size={16}>
       <Alert

@@ -1,17 +1,19 @@
 import type { StaffListItem } from '@lm/shared/schemas/auth';
+import { formatShanghai } from '@lm/shared/time';
 import { App, Button, Card, Input, Popconfirm, Select, Space, Table, type TableColumnsType, Tag } from 'antd';
 import { useState } from 'react';
 import { CsvExportButton } from '@/components/csv-export-button';
 import { columnSortOrder, singleSorter, tablePagination } from '@/components/table-pagination';
 import type { CsvColumn } from '@/lib/csv';
+import { datedFileName } from '@/lib/fetch-all-pages';
 import { getAllStaff, type StaffFilters, type StaffRole, useStaff } from '../api/get-staff';
 import { useSetStaffStatus } from '../api/set-staff-status';
 import { ResetPasswordModal } from './reset-password-modal';
 import { STAFF_ROLE_COLORS, STAFF_ROLE_LABELS } from './roles';
 import { StaffFormModal } from './staff-form-modal';
 
-const fmtTime = (iso: string | null) =>
-  iso ? new Date(iso).toLocaleString('zh-CN', { hour12: false }) : '—';
+/** Shanghai time, whatever the browser's time zone. */
+const fmtTime = (iso: string | null) => formatShanghai(iso);
 type SortKey = StaffFilters['sort'];
 const SORTABLE: SortKey[] = ['id', 'name', 'role', 'status', 'createdAt', 'lastLoginAt'];
 
@@ -174,7 +176,7 @@ export function StaffTable({ selfId }: { selfId: number | undefined }) {
         <CsvExportButton
           load={() => getAllStaff(filters)}
           columns={CSV_COLUMNS}
-          fileName={() => '后台账号'}
+          fileName={() => datedFileName('后台账号')}
           onError={() => void message.error('导出失败，请稍后重试')}
           disabled={!staff.data?.total}
         />
