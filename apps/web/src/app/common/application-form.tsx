@@ -1,13 +1,14 @@
 import { IDENTITY_VERIFIED_NOTE } from '@lm/shared/identity';
 import { useMutation } from '@tanstack/react-query';
 import { Button, Checkbox, Form, Input, Selector, Steps } from 'antd-mobile';
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { CityPicker, type CityValue } from '@/components/city-picker/city-picker';
 import { isHuaweiPhone } from '@/lib/device';
 import { toast } from '@/lib/toast';
 import { saveUserInfo } from './api';
 import { type AutoFormAnswers, toSelectorValues } from './auto-form';
+import { impliedStep, isAnswered } from './form-draft';
 import styles from './forms.module.css';
 import { ID_CARD_RULES, normalizeIdCard, REAL_NAME_RULES } from './identity-rules';
 import {
@@ -23,6 +24,7 @@ import {
   SESAME_CREDIT_OPTIONS,
   SOCIAL_SECURITY_OPTIONS,
 } from './options';
+import { useFormDraft } from './use-form-draft';
 import { type IdentityState, useVerifiedIdentity } from './verified-identity';
 
 type SelectName =
@@ -70,6 +72,9 @@ const STEPS: { title: string; sections: number[] }[] = [
   { title: '资产信用', sections: [2, 3] },
   { title: '身份信息', sections: [4] },
 ];
+
+/** The fields of each step (a wizard resumes at the first step not fully answered, issue 16.3). */
+const STEP_FIELDS: FieldName[][] = STEPS.map((s) => s.sections.flatMap((i) => SECTIONS[i]!.fields));
 
 export interface FormValues {
   applyLimit?: number[];
@@ -235,10 +240,30 @@ export function ApplicationForm({
   const [form] = Form.useForm<FormValues>();
   const autoForm = Boolean(autoAnswers);
   const [agreed, setAgreed] = useState(false);
-  const [step, setStep] = useState(0);
   const save = useMutation({ mutationFn: saveUserInfo });
   const identity = useVerifiedIdentity();
   const stepped = layout === 'stepped';
+  // Fields the person changed since the page opened (the server's draft never overwrites them).
+  const touched = useRef(new Set<string>());
+  const draft = useFormDraft({
+    adChannelCode,
+    identityVerified: identity.status === 'verified',
+    onServerDraft: (server) => {
+      const current = form.getFieldsValue(true) as Record<string, unknown>;
+      const missing = Object.fromEntries(
+        Object.entries(server).filter(([name]) => !touched.current.has(name) && !isAnswered(current[name])),
+      );
+      if (Object.keys(missing).length === 0) return;
+      form.setFieldsValue(missing);
+      if (stepped && touched.current.size === 0) setStep(impliedStep(form.getFieldsValue(true), STEP_FIELDS));
+    },
+  });
+  // The device's copy of what was typed wins over pre-selected or earlier answers.
+  const [initialValues] = useState<FormValues>(() => ({
+    ...(autoAnswers ? toSelectorValues(autoAnswers) : prefill),
+    ...draft.initial,
+  }));
+  const [step, setStep] = useState(() => (stepped ? impliedStep(initialValues, STEP_FIELDS) : 0));
   const lastStep = !stepped || step === STEPS.length - 1;
   const visible = stepped ? STEPS[step]!.sections.map((i) => SECTIONS[i]!) : SECTIONS;
 
@@ -250,8 +275,13 @@ export function ApplicationForm({
     }
     if (identity.status === 'loading') return;
     const values = form.getFieldsValue(true) as FormValues;
-    const draft = toDraft(values, adChannelCode, isHuaweiPhone(), autoForm, identity.status === 'verified');
-    save.mutate(draft, { onSuccess: (result) => onSaved(result) });
+    const body = toDraft(values, adChannelCode, isHuaweiPhone(), autoForm, identity.status === 'verified');
+    save.mutate(body, {
+      onSuccess: (result) => {
+        draft.clear();
+        onSaved(result);
+      },
+    });
   };
 
   const next = async () => {
@@ -281,7 +311,11 @@ export function ApplicationForm({
       )}
       <Form
         form={form}
-        initialValues={autoAnswers ? toSelectorValues(autoAnswers) : prefill}
+        initialValues={initialValues}
+        onValuesChange={(changed) => {
+          for (const name of Object.keys(changed)) touched.current.add(name);
+          draft.onChange(form.getFieldsValue(true) as FormValues);
+        }}
         layout="vertical"
         mode="card"
         requiredMarkStyle="none"
