@@ -1,13 +1,17 @@
-import { useSearchParams } from 'react-router';
+import { useLocation, useSearchParams } from 'react-router';
 import { SiteFooter } from '@/components/site-footer';
 import { LoginForm } from '@/features/auth/components/login-form';
 import { useH5Config } from '@/features/channel/store';
+import { useLiveSessionForward } from '@/features/flow/live-session';
 import styles from './routes.module.css';
 
 /** `/login`, `/getQuota`, `/h5`. On getQuota the login counts as a form request (isFormReq). */
 export function LoginRoute() {
   const [searchParams] = useSearchParams();
   const config = useH5Config();
+  // A live session is not asked to log in again: it goes on at its next step (issue 16.5).
+  const forwarding = useLiveSessionForward(useLocation().search);
+  if (forwarding) return <main className={styles.login} aria-busy="true" aria-label="加载中" />;
   return (
     <main className={styles.login}>
       <header className={styles.loginHeader}>

@@ -1,8 +1,10 @@
 import type { ProductItem } from '@lm/shared/schemas/product';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { vouchPartnerUrl } from '@/app/common/consent-result';
 import { quotaPath } from '@/app/common/require-login';
 import { useChannelStore } from '@/features/channel/store';
+import { nextStepOfLiveSession } from '@/features/flow/live-session';
+import { followDecision } from '@/features/flow/navigate';
 import { useApplyProduct } from '@/features/products/use-apply-product';
 import { reportClick } from '@/features/reporting/client';
 import { toast } from '@/lib/toast';
@@ -14,18 +16,24 @@ import { toast } from '@/lib/toast';
  */
 export function useProductActions() {
   const navigate = useNavigate();
+  const location = useLocation();
   const code = useChannelStore((s) => s.adChannelCode);
   const formRoute = useChannelStore((s) => s.config.flowRoutes.form);
   const { apply, applyingId } = useApplyProduct({
-    onLogin: () => navigate(quotaPath(code)),
+    onLogin: () => navigate(quotaPath(code, `${location.pathname}${location.search}`)),
     onPartnerPage: (url, product) => {
       vouchPartnerUrl(url);
       const name = product.yqlWholeProcessBumpVO?.partnerProductName || product.productName;
       navigate(`/inline-page?url=${encodeURIComponent(url)}&productName=${encodeURIComponent(name)}`);
     },
+    // The person's next step (issue 16.5): their form (with what they typed), or — already submitted —
+    // the re-match and its lenders, never an empty form to fill again.
     onFormFlow: (product) => {
       toast.show(`${product.productName}需完善资料后由机构审核`);
-      navigate(formRoute);
+      void nextStepOfLiveSession().then(
+        (decision) => followDecision(decision),
+        () => navigate(formRoute),
+      );
     },
   });
   const onApply = (product: ProductItem, placement: number) => {
