@@ -117,7 +117,7 @@ describe('drafts of the application form (issue 16.3)', () => {
   }
 
   it('offline: what is typed is kept on the device; online again the reload shows it and the server gets it', async () => {
-    const { person, page, context, saves } = await openForm('demo', '/fill-information');
+    const { person, page, context } = await openForm('demo', '/fill-information');
     await choose(page, '借款金额', '1-5万');
     await chooseCity(page, '广东省', '广州市');
     await expect.poll(async () => (await serverDraft(person)).workCity).toBe('广州市');
@@ -156,6 +156,25 @@ describe('drafts of the application form (issue 16.3)', () => {
     expect(await formItem(again, '工作城市').locator('button').innerText()).toContain('广州市');
     // …and the server gets them now.
     await expect.poll(async () => (await serverDraft(person)).job).toBe(1);
+    await context.close();
+  });
+
+  it("another device's draft (on the server only) opens with the form", async () => {
+    const person = await loginPerson(e2e.server.url);
+    await apiCall(e2e.server.url, '/api/user/info/tempSave', {
+      token: person.token,
+      body: { applyLimit: 2, job: 1, sesameCredit: 4, workCity: '广州市', workCityCode: '440100' },
+    });
+    const { page, context } = await phonePage(e2e.browser);
+    await seedSession(context, person, 'demo');
+    await page.goto(`${e2e.server.url}/fill-information?adChannelCode=demo`);
+    await formItem(page, '借款金额').waitFor({ timeout: 15_000 });
+    expect(await isChosen(page, '借款金额', '1-5万')).toBe(true);
+    expect(await isChosen(page, '职业身份', '上班族')).toBe(true);
+    expect(await isChosen(page, '芝麻分', '700分以上')).toBe(true);
+    expect(await formItem(page, '工作城市').locator('button').innerText()).toContain('广州市');
+    // The name and ID number come back masked from the server: never pre-filled.
+    expect(await input(page, '真实姓名').inputValue()).toBe('');
     await context.close();
   });
 

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { phonePage, shot, unexpectedErrors } from './browser.ts';
 import { choose, chooseCity, formItem, input, isChosen, seedSession } from './form.ts';
 import { useServerAndBrowser } from './harness.ts';
-import { apiCall, loginPerson, type Person } from './person.ts';
+import { apiCall, DEMO_FORM, loginPerson, type Person } from './person.ts';
 
 /**
  * Issue 16.4 and 16.5: a page that needs a session sends the visitor to log in first and comes back
@@ -92,6 +92,24 @@ describe('a logged-in visitor is not asked to log in again (issue 16.5)', () => 
     await context.close();
   });
 
+  it('a submitted person tapping 立即申请 on the home tab goes on to their lenders, never an empty form (fenqile)', async () => {
+    const person = await loginPerson(e2e.server.url, '133');
+    await apiCall(e2e.server.url, '/api/user/info/save', {
+      token: person.token,
+      body: { ...DEMO_FORM, adChannelCode: 'demo-fenqile' },
+    });
+    const { page, context, errors } = await phonePage(e2e.browser);
+    await seedSession(context, person, 'demo-fenqile');
+    await page.goto(`${e2e.server.url}/borrow-money?adChannelCode=demo-fenqile`);
+    await page.getByRole('button', { name: '立即申请' }).click();
+    await page.waitForURL((u) => u.pathname === '/new-fill-information', { timeout: 15_000 });
+    await page.getByText('选择借款机构').first().waitFor({ timeout: 15_000 });
+    expect(await formItem(page, '借款金额').count()).toBe(0);
+    await shot(page, 'session-product-list-fenqile-lenders');
+    expect(unexpectedErrors(errors)).toEqual([]);
+    await context.close();
+  });
+
   it('after the login, the back arrow of the form does not land on the SMS login', async () => {
     const { page, context } = await phonePage(e2e.browser);
     await page.goto(`${e2e.server.url}/?adChannelCode=demo`);
@@ -121,6 +139,35 @@ describe('a logged-in visitor is not asked to log in again (issue 16.5)', () => 
 });
 
 describe('the token expires mid-form (1005)', () => {
+  it('another person logging in on that phone finds none of the first person’s answers', async () => {
+    const first = await loginPerson(e2e.server.url, '132');
+    const { page, context } = await phonePage(e2e.browser);
+    await seedSession(context, first, 'demo');
+    await page.goto(`${e2e.server.url}/fill-information?adChannelCode=demo`);
+    await formItem(page, '借款金额').waitFor({ timeout: 15_000 });
+    await choose(page, '借款金额', '1-5万');
+    await input(page, '真实姓名').fill('张三');
+    await input(page, '身份证号').fill('110101199003074514');
+    await page.waitForTimeout(1_000);
+    await apiCall(e2e.server.url, '/api/logout', { method: 'POST', token: first.token });
+    await choose(page, '职业身份', '上班族');
+    await page.waitForURL(/\/getQuota\?/, { timeout: 10_000 });
+
+    await loginOnPage(page, newPhone());
+    await page.waitForURL((u) => u.pathname === '/fill-information', { timeout: 15_000 });
+    await formItem(page, '借款金额').waitFor({ timeout: 15_000 });
+    expect(await isChosen(page, '借款金额', '1-5万')).toBe(false);
+    expect(await input(page, '真实姓名').inputValue()).toBe('');
+    expect(await input(page, '身份证号').inputValue()).toBe('');
+    const left = await page.evaluate(() =>
+      [...Object.keys(localStorage), ...Object.keys(sessionStorage)].filter((k) =>
+        k.startsWith('FORM_DRAFT:'),
+      ),
+    );
+    expect(left.filter((k) => k.startsWith(`FORM_DRAFT:${first.uid}:`))).toEqual([]);
+    await context.close();
+  });
+
   it('re-login on /getQuota returns to the form with every answer kept', async () => {
     const { person, since } = early;
     const { page, context } = await phonePage(e2e.browser);

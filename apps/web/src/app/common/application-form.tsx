@@ -1,14 +1,14 @@
 import { IDENTITY_VERIFIED_NOTE } from '@lm/shared/identity';
 import { useMutation } from '@tanstack/react-query';
 import { Button, Checkbox, Form, Input, Selector, Steps } from 'antd-mobile';
-import { type ReactNode, useRef, useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { Link } from 'react-router';
 import { CityPicker, type CityValue } from '@/components/city-picker/city-picker';
 import { isHuaweiPhone } from '@/lib/device';
 import { toast } from '@/lib/toast';
 import { saveUserInfo } from './api';
 import { type AutoFormAnswers, toSelectorValues } from './auto-form';
-import { impliedStep, isAnswered } from './form-draft';
+import { impliedStep } from './form-draft';
 import styles from './forms.module.css';
 import { ID_CARD_RULES, normalizeIdCard, REAL_NAME_RULES } from './identity-rules';
 import {
@@ -24,7 +24,7 @@ import {
   SESAME_CREDIT_OPTIONS,
   SOCIAL_SECURITY_OPTIONS,
 } from './options';
-import { useFormDraft } from './use-form-draft';
+import { type FormDraft, useFormDraft } from './use-form-draft';
 import { type IdentityState, useVerifiedIdentity } from './verified-identity';
 
 type SelectName =
@@ -226,8 +226,32 @@ interface ApplicationFormProps {
   prefill?: FormValues;
 }
 
-/** The application form (spec §3 form draft), saved with POST /api/user/info/save. */
-export function ApplicationForm({
+/**
+ * The application form (spec §3 form draft), saved with POST /api/user/info/save. It opens with the
+ * stored draft (issue 16.3): a placeholder while the server's is awaited (a moment at most).
+ */
+export function ApplicationForm(props: ApplicationFormProps) {
+  const identity = useVerifiedIdentity();
+  const draft = useFormDraft({
+    adChannelCode: props.adChannelCode,
+    identityVerified: identity.status === 'verified',
+  });
+  if (!draft.ready) {
+    return (
+      <div className={styles.formWrap}>
+        <div className={styles.formPlaceholder} aria-busy="true" aria-hidden="true">
+          <span />
+          <span />
+          <span />
+          <span />
+        </div>
+      </div>
+    );
+  }
+  return <LoadedApplicationForm {...props} identity={identity} draft={draft} />;
+}
+
+function LoadedApplicationForm({
   adChannelCode,
   layout = 'sections',
   submitText = '提交申请',
@@ -236,29 +260,15 @@ export function ApplicationForm({
   intro,
   autoAnswers,
   prefill,
-}: ApplicationFormProps) {
+  identity,
+  draft,
+}: ApplicationFormProps & { identity: IdentityState; draft: FormDraft }) {
   const [form] = Form.useForm<FormValues>();
   const autoForm = Boolean(autoAnswers);
   const [agreed, setAgreed] = useState(false);
   const save = useMutation({ mutationFn: saveUserInfo });
-  const identity = useVerifiedIdentity();
   const stepped = layout === 'stepped';
-  // Fields the person changed since the page opened (the server's draft never overwrites them).
-  const touched = useRef(new Set<string>());
-  const draft = useFormDraft({
-    adChannelCode,
-    identityVerified: identity.status === 'verified',
-    onServerDraft: (server) => {
-      const current = form.getFieldsValue(true) as Record<string, unknown>;
-      const missing = Object.fromEntries(
-        Object.entries(server).filter(([name]) => !touched.current.has(name) && !isAnswered(current[name])),
-      );
-      if (Object.keys(missing).length === 0) return;
-      form.setFieldsValue(missing);
-      if (stepped && touched.current.size === 0) setStep(impliedStep(form.getFieldsValue(true), STEP_FIELDS));
-    },
-  });
-  // The device's copy of what was typed wins over pre-selected or earlier answers.
+  // The stored draft (what the person typed) wins over pre-selected or earlier answers.
   const [initialValues] = useState<FormValues>(() => ({
     ...(autoAnswers ? toSelectorValues(autoAnswers) : prefill),
     ...draft.initial,
@@ -312,10 +322,7 @@ export function ApplicationForm({
       <Form
         form={form}
         initialValues={initialValues}
-        onValuesChange={(changed) => {
-          for (const name of Object.keys(changed)) touched.current.add(name);
-          draft.onChange(form.getFieldsValue(true) as FormValues);
-        }}
+        onValuesChange={() => draft.onChange(form.getFieldsValue(true) as FormValues)}
         layout="vertical"
         mode="card"
         requiredMarkStyle="none"

@@ -6,13 +6,17 @@ import { readJson, sessionStore, storage, writeJson } from '@/lib/storage';
 import { fetchShownDraft, tempSaveDraft } from './api';
 import type { FormValues } from './application-form';
 import { prefillFromDraft } from './cover-prefill';
-import { readLocalDraft, splitValues, toTempSavePatch } from './form-draft';
+import { mergeDrafts, readLocalDraft, splitValues, toTempSavePatch } from './form-draft';
 
 /** How long after the last change the autosave goes out. */
 export const AUTOSAVE_DELAY_MS = 600;
+/** How long the form waits for the server's draft before it opens with the device's copy alone. */
+export const SERVER_DRAFT_WAIT_MS = 2_000;
 
 export interface FormDraft {
-  /** The device's copy of what this person typed on this channel's form (read when the page opens). */
+  /** False while the server's draft is awaited (the form opens once, with everything). */
+  ready: boolean;
+  /** The stored draft: the device's copy over the server's (issue 16.3). */
   initial: FormValues;
   /** To call with all the form's values after each change the person makes. */
   onChange(values: FormValues): void;
@@ -24,30 +28,35 @@ interface Options {
   adChannelCode: string;
   /** The identity is the verified one (not saved by the form, issue 16.1). */
   identityVerified: boolean;
-  /** The server's draft (answers and city; never the masked name and number) once it has loaded. */
-  onServerDraft(values: FormValues): void;
+}
+
+/** The server's draft as form values (answers and city; never the masked name and number), or null. */
+async function loadServerDraft(signal: AbortSignal): Promise<FormValues | null> {
+  const shown = await fetchShownDraft(signal);
+  return prefillFromDraft(shown, await cityValueOf(shown.workCityCode));
 }
 
 /**
  * Drafts of the application form as the person types (issue 16.3): every change is kept on the
  * device at once (answers in localStorage, name and ID number in sessionStorage, keyed by person and
  * channel) and sent to POST /api/user/info/tempSave shortly after (at once when the page is hidden,
- * again when the network comes back). The server's draft (GET /api/user/info/form/show) fills what
- * the device's copy does not have.
+ * again when the network comes back). When the form opens, the server's draft (GET
+ * /api/user/info/form/show, awaited at most SERVER_DRAFT_WAIT_MS) fills what the device's copy does
+ * not have; the form is shown once both are known, so nothing changes under the person's finger.
  */
-export function useFormDraft({ adChannelCode, identityVerified, onServerDraft }: Options): FormDraft {
+export function useFormDraft({ adChannelCode, identityVerified }: Options): FormDraft {
   const uid = getStoredUid();
   const key = uid ? draftKey(uid, adChannelCode) : null;
-  const [initial] = useState<FormValues>(() =>
+  const [local] = useState<FormValues>(() =>
     key ? readLocalDraft(readJson(storage, key), readJson(sessionStore, key)) : {},
   );
+  const [server, setServer] = useState<FormValues | null>(null);
+  const [ready, setReady] = useState(key === null);
   const latest = useRef<FormValues | null>(null);
   const lastSent = useRef<string | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const verified = useRef(identityVerified);
   verified.current = identityVerified;
-  const serverDraft = useRef(onServerDraft);
-  serverDraft.current = onServerDraft;
 
   const send = useCallback(
     (keepalive = false) => {
@@ -69,27 +78,34 @@ export function useFormDraft({ adChannelCode, identityVerified, onServerDraft }:
     [key, adChannelCode],
   );
 
-  // The server's draft, for what this device did not keep (another device, storage cleared).
+  // The server's draft, for what this device did not keep (another device, storage cleared); the
+  // form waits for it a moment at most (offline it fails at once).
   useEffect(() => {
     if (!key) return;
     const controller = new AbortController();
-    void (async () => {
-      try {
-        const shown = await fetchShownDraft(controller.signal);
-        const values = prefillFromDraft(shown, await cityValueOf(shown.workCityCode));
-        if (!controller.signal.aborted) serverDraft.current(values);
-      } catch {
-        // No server draft (offline): the device's copy is all there is.
-      }
-    })();
-    return () => controller.abort();
+    const giveUp = setTimeout(() => setReady(true), SERVER_DRAFT_WAIT_MS);
+    loadServerDraft(controller.signal)
+      .then(
+        (values) => {
+          if (!controller.signal.aborted) setServer((now) => now ?? values);
+        },
+        () => undefined,
+      )
+      .finally(() => {
+        clearTimeout(giveUp);
+        if (!controller.signal.aborted) setReady(true);
+      });
+    return () => {
+      clearTimeout(giveUp);
+      controller.abort();
+    };
   }, [key]);
 
   // A copy kept while the server could not be reached (offline, the tab crashed): sent again.
   // biome-ignore lint/correctness/useExhaustiveDependencies: once, with the copy read at opening
   useEffect(() => {
-    if (!key || Object.keys(initial).length === 0) return;
-    latest.current = { ...initial, ...latest.current };
+    if (!key || Object.keys(local).length === 0) return;
+    latest.current = { ...local, ...latest.current };
     timer.current = setTimeout(() => send(), AUTOSAVE_DELAY_MS);
   }, [key]);
 
@@ -134,5 +150,5 @@ export function useFormDraft({ adChannelCode, identityVerified, onServerDraft }:
     }
   }, [key]);
 
-  return { initial, onChange, clear };
+  return { ready, initial: mergeDrafts(server ?? {}, local), onChange, clear };
 }

@@ -7,6 +7,7 @@ import { nextStepOfLiveSession } from '@/features/flow/live-session';
 import { followDecision } from '@/features/flow/navigate';
 import { useApplyProduct } from '@/features/products/use-apply-product';
 import { reportClick } from '@/features/reporting/client';
+import { isLoggedIn } from '@/lib/session';
 import { toast } from '@/lib/toast';
 
 /**
@@ -19,6 +20,21 @@ export function useProductActions() {
   const location = useLocation();
   const code = useChannelStore((s) => s.adChannelCode);
   const formRoute = useChannelStore((s) => s.config.flowRoutes.form);
+  /**
+   * 完善资料 / 立即申请 and a product's form flow: a logged-in person goes on at their next step (issue
+   * 16.5) — their form (with what they typed), or, already submitted, the re-match and its lenders,
+   * never an empty form to fill again; a visitor goes to the form, which asks for the login first.
+   */
+  const goToForm = () => {
+    if (!isLoggedIn()) {
+      navigate(formRoute);
+      return;
+    }
+    void nextStepOfLiveSession().then(
+      (decision) => followDecision({ ...decision, delayMs: 0 }),
+      () => navigate(formRoute),
+    );
+  };
   const { apply, applyingId } = useApplyProduct({
     onLogin: () => navigate(quotaPath(code, `${location.pathname}${location.search}`)),
     onPartnerPage: (url, product) => {
@@ -26,19 +42,14 @@ export function useProductActions() {
       const name = product.yqlWholeProcessBumpVO?.partnerProductName || product.productName;
       navigate(`/inline-page?url=${encodeURIComponent(url)}&productName=${encodeURIComponent(name)}`);
     },
-    // The person's next step (issue 16.5): their form (with what they typed), or — already submitted —
-    // the re-match and its lenders, never an empty form to fill again.
     onFormFlow: (product) => {
       toast.show(`${product.productName}需完善资料后由机构审核`);
-      void nextStepOfLiveSession().then(
-        (decision) => followDecision(decision),
-        () => navigate(formRoute),
-      );
+      goToForm();
     },
   });
   const onApply = (product: ProductItem, placement: number) => {
     void reportClick('product_apply', { productId: product.id, placement });
     apply(product, placement);
   };
-  return { onApply, applyingId };
+  return { onApply, applyingId, goToForm };
 }
