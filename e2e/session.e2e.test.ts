@@ -188,6 +188,8 @@ describe('the token expires mid-form (1005)', () => {
     expect(((await (await refused).json()) as { code: number }).code).toBe(1005);
     await page.waitForURL(/\/getQuota\?/, { timeout: 10_000 });
     expect(new URL(page.url()).searchParams.get('returnTo')).toBe('/fill-information?adChannelCode=demo');
+    // The person is told why the login is asked for.
+    await page.getByText('授权已过期，请重新登录').waitFor({ timeout: 5_000 });
     await shot(page, 'session-1005-login');
 
     // The phone may ask for a new code a minute after the first one.

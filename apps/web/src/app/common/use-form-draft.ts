@@ -1,8 +1,11 @@
+import { LOGOUT_CODES } from '@lm/shared/errors';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { cityValueOf } from '@/components/city-picker/city-picker';
+import { ApiError } from '@/lib/api-client';
 import { draftKey } from '@/lib/form-drafts';
 import { getStoredUid } from '@/lib/session';
 import { readJson, sessionStore, storage, writeJson } from '@/lib/storage';
+import { toast } from '@/lib/toast';
 import { fetchShownDraft, tempSaveDraft } from './api';
 import type { FormValues } from './application-form';
 import { prefillFromDraft } from './cover-prefill';
@@ -71,8 +74,13 @@ export function useFormDraft({ adChannelCode, identityVerified }: Options): Form
         () => {
           lastSent.current = body;
         },
-        // Offline or refused: the device keeps the copy; the next change (or the network) retries.
-        () => undefined,
+        (error: unknown) => {
+          // Offline or refused: the device keeps the copy; the next change (or the network) retries.
+          // An ended session: the API client went to the login, which comes back here; say why.
+          if (error instanceof ApiError && LOGOUT_CODES.includes(error.code)) {
+            toast.show({ content: error.msg, duration: 3000 });
+          }
+        },
       );
     },
     [key, adChannelCode],
