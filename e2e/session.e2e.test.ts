@@ -110,6 +110,26 @@ describe('a logged-in visitor is not asked to log in again (issue 16.5)', () => 
     await context.close();
   });
 
+  it('a submitted person opening the ad link goes to their lenders; the back arrow there does not show the SMS login', async () => {
+    const person = await loginPerson(e2e.server.url, '131');
+    await apiCall(e2e.server.url, '/api/user/info/save', {
+      token: person.token,
+      body: { ...DEMO_FORM, adChannelCode: 'demo-fenqile' },
+    });
+    const { page, context, errors } = await phonePage(e2e.browser);
+    await seedSession(context, person, 'demo-fenqile');
+    await page.goto(`${e2e.server.url}/?adChannelCode=demo-fenqile`);
+    await page.waitForURL((u) => u.pathname === '/new-fill-information', { timeout: 15_000 });
+    await page.getByText('选择借款机构').first().waitFor({ timeout: 15_000 });
+    expect(await loginFormShown(page)).toBe(0);
+    await page.locator('.adm-nav-bar-back').click();
+    await page.waitForTimeout(1_500);
+    expect(await loginFormShown(page)).toBe(0);
+    await page.getByText('选择借款机构').first().waitFor({ timeout: 15_000 });
+    expect(unexpectedErrors(errors)).toEqual([]);
+    await context.close();
+  });
+
   it('after the login, the back arrow of the form does not land on the SMS login', async () => {
     const { page, context } = await phonePage(e2e.browser);
     await page.goto(`${e2e.server.url}/?adChannelCode=demo`);
