@@ -14,6 +14,7 @@
 import { type Envelope, LOGOUT_CODES, SUCCESS_CODE } from '@lm/shared/errors';
 import { cleanParams } from '@lm/shared/values';
 import { useChannelStore } from '@/features/channel/store';
+import { loginPathFor } from '@/features/flow/return-to';
 import { getStoredChannelCode } from './channel';
 import { getDeviceBrand, getFingerprint, isAppWebview } from './device';
 import { buildHeaders } from './headers';
@@ -63,6 +64,8 @@ export interface RequestOptions {
   silent?: boolean;
   /** Send no token and treat 401/1005/1006 as ordinary errors (no logout redirect). */
   skipAuth?: boolean;
+  /** On 401/1005/1006 forget the session but stay on this page (a login page checking its token). */
+  stayOnLogout?: boolean;
   /** Abort the pending request to the same path (default true). */
   cancelPrevious?: boolean;
   /** Extra abort signal, e.g. the one React Query passes to query functions. */
@@ -105,19 +108,21 @@ function showError(msg: string, silent: boolean | undefined): void {
   if (!silent) toast.show({ content: msg, duration: ERROR_TOAST_MS });
 }
 
-/** Token expired or used elsewhere: forget it and send the person to the login-as-form page (spec §4). */
-function logout(msg: string, silent: boolean | undefined): void {
+/**
+ * Token expired or used elsewhere: forget it and send the person to the login-as-form page (spec §4),
+ * which comes back to this page after the login (`returnTo`, issue 16.4; ignored for the login pages).
+ */
+function logout(msg: string, silent: boolean | undefined, stay = false): void {
   showError(msg, silent);
   clearSession();
-  const channel = currentChannelCode();
-  const target = channel ? `/getQuota?adChannelCode=${encodeURIComponent(channel)}` : '/getQuota';
-  if (`${window.location.pathname}${window.location.search}` !== target) {
-    navigateTo(target, { replace: true });
-  }
+  if (stay) return;
+  const here = `${window.location.pathname}${window.location.search}`;
+  const target = loginPathFor(currentChannelCode(), here);
+  if (here !== target) navigateTo(target, { replace: true });
 }
 
 async function request<T>(method: Method, path: string, options: RequestOptions = {}): Promise<T> {
-  const { params, body, silent, skipAuth, cancelPrevious = true, signal, keepalive } = options;
+  const { params, body, silent, skipAuth, stayOnLogout, cancelPrevious = true, signal, keepalive } = options;
   const key = `${method} ${path}`;
 
   if (cancelPrevious) pending.get(key)?.abort();
@@ -183,7 +188,7 @@ async function request<T>(method: Method, path: string, options: RequestOptions 
 
   const msg = envelope.msg || DEFAULT_ERROR_MSG;
   if (!skipAuth && LOGOUT_CODES.includes(envelope.code)) {
-    logout(msg, silent);
+    logout(msg, silent, stayOnLogout);
   } else {
     showError(msg, silent);
   }

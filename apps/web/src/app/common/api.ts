@@ -27,6 +27,18 @@ export function fetchMatch(matchKey: string, signal?: AbortSignal): Promise<Matc
   });
 }
 
+/**
+ * POST /api/user/info/tempSave — the answers typed so far, merged into the stored draft (issue 16.3).
+ * Silent: a failed autosave (offline) is retried with the next change, the device keeps a copy
+ * meanwhile; an expired session still logs out (and the login comes back to the form).
+ */
+export function tempSaveDraft(
+  patch: Record<string, unknown>,
+  keepalive = false,
+): Promise<{ savedAt: string }> {
+  return api.post<{ savedAt: string }>('/api/user/info/tempSave', patch, { silent: true, keepalive });
+}
+
 /** The stored draft as GET /api/user/info/form/show answers it: realName and identity masked. */
 export type ShownDraft = ApplicationDraft;
 

@@ -8,6 +8,7 @@ import { isHuaweiPhone } from '@/lib/device';
 import { toast } from '@/lib/toast';
 import { saveUserInfo } from './api';
 import { type AutoFormAnswers, toSelectorValues } from './auto-form';
+import { impliedStep } from './form-draft';
 import styles from './forms.module.css';
 import { ID_CARD_RULES, normalizeIdCard, REAL_NAME_RULES } from './identity-rules';
 import { LOCATED_CITY_NOTE, useLocatedWorkCity } from './located-work-city';
@@ -24,6 +25,7 @@ import {
   SESAME_CREDIT_OPTIONS,
   SOCIAL_SECURITY_OPTIONS,
 } from './options';
+import { type FormDraft, useFormDraft } from './use-form-draft';
 import { type IdentityState, useVerifiedIdentity } from './verified-identity';
 
 type SelectName =
@@ -71,6 +73,9 @@ const STEPS: { title: string; sections: number[] }[] = [
   { title: '资产信用', sections: [2, 3] },
   { title: '身份信息', sections: [4] },
 ];
+
+/** The fields of each step (a wizard resumes at the first step not fully answered, issue 16.3). */
+const STEP_FIELDS: FieldName[][] = STEPS.map((s) => s.sections.flatMap((i) => SECTIONS[i]!.fields));
 
 export interface FormValues {
   applyLimit?: number[];
@@ -225,8 +230,32 @@ interface ApplicationFormProps {
   prefill?: FormValues;
 }
 
-/** The application form (spec §3 form draft), saved with POST /api/user/info/save. */
-export function ApplicationForm({
+/**
+ * The application form (spec §3 form draft), saved with POST /api/user/info/save. It opens with the
+ * stored draft (issue 16.3): a placeholder while the server's is awaited (a moment at most).
+ */
+export function ApplicationForm(props: ApplicationFormProps) {
+  const identity = useVerifiedIdentity();
+  const draft = useFormDraft({
+    adChannelCode: props.adChannelCode,
+    identityVerified: identity.status === 'verified',
+  });
+  if (!draft.ready) {
+    return (
+      <div className={styles.formWrap}>
+        <div className={styles.formPlaceholder} aria-busy="true" aria-hidden="true">
+          <span />
+          <span />
+          <span />
+          <span />
+        </div>
+      </div>
+    );
+  }
+  return <LoadedApplicationForm {...props} identity={identity} draft={draft} />;
+}
+
+function LoadedApplicationForm({
   adChannelCode,
   layout = 'sections',
   submitText = '提交申请',
@@ -235,14 +264,20 @@ export function ApplicationForm({
   intro,
   autoAnswers,
   prefill,
-}: ApplicationFormProps) {
+  identity,
+  draft,
+}: ApplicationFormProps & { identity: IdentityState; draft: FormDraft }) {
   const [form] = Form.useForm<FormValues>();
   const autoForm = Boolean(autoAnswers);
   const [agreed, setAgreed] = useState(false);
-  const [step, setStep] = useState(0);
   const save = useMutation({ mutationFn: saveUserInfo });
-  const identity = useVerifiedIdentity();
   const stepped = layout === 'stepped';
+  // The stored draft (what the person typed) wins over pre-selected or earlier answers.
+  const [initialValues] = useState<FormValues>(() => ({
+    ...(autoAnswers ? toSelectorValues(autoAnswers) : prefill),
+    ...draft.initial,
+  }));
+  const [step, setStep] = useState(() => (stepped ? impliedStep(initialValues, STEP_FIELDS) : 0));
   const lastStep = !stepped || step === STEPS.length - 1;
   const visible = stepped ? STEPS[step]!.sections.map((i) => SECTIONS[i]!) : SECTIONS;
   // Issue 16.11: the work city from the visitor's location (not for the automatic form, whose city
@@ -259,8 +294,13 @@ export function ApplicationForm({
     }
     if (identity.status === 'loading') return;
     const values = form.getFieldsValue(true) as FormValues;
-    const draft = toDraft(values, adChannelCode, isHuaweiPhone(), autoForm, identity.status === 'verified');
-    save.mutate(draft, { onSuccess: (result) => onSaved(result) });
+    const body = toDraft(values, adChannelCode, isHuaweiPhone(), autoForm, identity.status === 'verified');
+    save.mutate(body, {
+      onSuccess: (result) => {
+        draft.clear();
+        onSaved(result);
+      },
+    });
   };
 
   const next = async () => {
@@ -290,7 +330,8 @@ export function ApplicationForm({
       )}
       <Form
         form={form}
-        initialValues={autoAnswers ? toSelectorValues(autoAnswers) : prefill}
+        initialValues={initialValues}
+        onValuesChange={() => draft.onChange(form.getFieldsValue(true) as FormValues)}
         layout="vertical"
         mode="card"
         requiredMarkStyle="none"

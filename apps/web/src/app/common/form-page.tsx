@@ -14,6 +14,7 @@ import styles from './forms.module.css';
 import { useLinkedMatch } from './linked-match';
 import { MATCH_SESSION_KEYS, type ParsedMatch, parseMatch, storeMatch } from './matched-products';
 import { readQueryOptions, withQuery } from './query-options';
+import { RequireLogin } from './require-login';
 import { useDelayedNavigate } from './use-delayed-navigate';
 
 interface FormPageProps {
@@ -32,8 +33,20 @@ interface FormPageProps {
   prefill?: FormValues;
 }
 
-/** An application-form page: header, banner, the form, and what happens after saving. */
-export function FormPage({ title, banner, layout, submitText, next, intro, prefill }: FormPageProps) {
+/**
+ * An application-form page: header, banner, the form, and what happens after saving. It needs a
+ * session: a visitor without one logs in first and comes back here (issue 16.4), before typing
+ * anything the submit would then refuse.
+ */
+export function FormPage(props: FormPageProps) {
+  return (
+    <RequireLogin>
+      <LoggedInFormPage {...props} />
+    </RequireLogin>
+  );
+}
+
+function LoggedInFormPage({ title, banner, layout, submitText, next, intro, prefill }: FormPageProps) {
   const config = useH5Config();
   const adChannelCode = useChannelStore((s) => s.adChannelCode);
   const { search } = useLocation();

@@ -3,10 +3,13 @@ import type { FormItemProps } from 'antd-mobile';
 
 type Rules = NonNullable<FormItemProps['rules']>;
 
+/** Chinese name as printed on the ID card (REAL_NAME_PATTERN of the shared schema, without zod). */
+export const REAL_NAME_PATTERN = /^[\u4e00-\u9fa5·]{2,20}$/;
+
 /** Chinese name as printed on the ID card (the middle dot of minority names allowed). */
 export const REAL_NAME_RULES: Rules = [
   { required: true, message: '请输入真实姓名' },
-  { pattern: /^[\u4e00-\u9fa5·]{2,20}$/, message: '请输入身份证上的中文姓名' },
+  { pattern: REAL_NAME_PATTERN, message: '请输入身份证上的中文姓名' },
 ];
 
 /** National ID number checked with the shared GB 11643 validator (spec §5). */

@@ -1,8 +1,6 @@
 import { Button, CapsuleTabs, InfiniteScroll } from 'antd-mobile';
 import { useState } from 'react';
-import { useNavigate } from 'react-router';
 import { EmptyState } from '@/components/empty-state';
-import { useH5Config } from '@/features/channel/store';
 import { type ProductListFilters, useProductList } from '@/features/products/api/get-product-list';
 import { useRandomRecommend } from '@/features/products/api/get-random-recommend';
 import { useTopRecommend } from '@/features/products/api/get-top-recommend';
@@ -25,13 +23,13 @@ function ProductListSection({
   filters,
   onApply,
   applyingId,
+  goToForm,
 }: {
   filters: ProductListFilters;
   onApply: ReturnType<typeof useProductActions>['onApply'];
   applyingId: string | null;
+  goToForm: () => void;
 }) {
-  const config = useH5Config();
-  const navigate = useNavigate();
   const list = useProductList(filters);
   const products = list.data?.pages.flatMap((p) => p.list);
   const total = list.data?.pages[0]?.total;
@@ -49,12 +47,7 @@ function ProductListSection({
       skeletons={3}
       empty={
         <EmptyState compact title="暂无符合条件的产品" description="换个分类看看，或完善资料后为您精准匹配">
-          <Button
-            size="small"
-            color="primary"
-            shape="rounded"
-            onClick={() => navigate(config.flowRoutes.form)}
-          >
+          <Button size="small" color="primary" shape="rounded" onClick={goToForm}>
             完善资料，匹配机构
           </Button>
         </EmptyState>
@@ -83,7 +76,7 @@ function ProductListSection({
  */
 export function AdvertisingRoute() {
   const [category, setCategory] = useState<string>('all');
-  const { onApply, applyingId } = useProductActions();
+  const { onApply, applyingId, goToForm } = useProductActions();
   const top = useTopRecommend(3);
   const random = useRandomRecommend(top.data?.[0]?.id, !top.isLoading);
   const filters = CATEGORIES.find((c) => c.key === category)?.filters ?? {};
@@ -134,7 +127,13 @@ export function AdvertisingRoute() {
             <CapsuleTabs.Tab key={c.key} title={c.title} />
           ))}
         </CapsuleTabs>
-        <ProductListSection key={category} filters={filters} onApply={onApply} applyingId={applyingId} />
+        <ProductListSection
+          key={category}
+          filters={filters}
+          onApply={onApply}
+          applyingId={applyingId}
+          goToForm={goToForm}
+        />
         <p className={styles.note}>所有机构均公示综合年化利率（不超过24%），放款前不收取任何费用。</p>
       </main>
     </ExposureProvider>

@@ -1,7 +1,6 @@
 import { Button } from 'antd-mobile';
-import { Link, useNavigate } from 'react-router';
+import { Link } from 'react-router';
 import { EmptyState } from '@/components/empty-state';
-import { useH5Config } from '@/features/channel/store';
 import { useAppIndexIcons } from '@/features/landing/api/get-app-index-icons';
 import { useColumnRecommend } from '@/features/products/api/get-column-recommend';
 import { ProductSection } from '@/features/products/components/product-section';
@@ -56,10 +55,8 @@ function Shortcuts() {
  * recommended products by column (placement 5, home list) with exposure reporting.
  */
 export function BorrowMoneyRoute() {
-  const config = useH5Config();
-  const navigate = useNavigate();
   const columns = useColumnRecommend(6);
-  const { onApply, applyingId } = useProductActions();
+  const { onApply, applyingId, goToForm } = useProductActions();
   const empty =
     !columns.isLoading && !columns.isError && (columns.data ?? []).every((c) => c.list.length === 0);
   return (
@@ -71,13 +68,7 @@ export function BorrowMoneyRoute() {
             <strong>{MAX_AMOUNT_YUAN.toLocaleString('en-US')}</strong>
           </h1>
           <p className={styles.bannerText}>{APR_LINE}</p>
-          <Button
-            block
-            shape="rounded"
-            size="large"
-            className={styles.bannerAction}
-            onClick={() => navigate(config.flowRoutes.form)}
-          >
+          <Button block shape="rounded" size="large" className={styles.bannerAction} onClick={goToForm}>
             立即申请
           </Button>
         </header>
@@ -114,12 +105,7 @@ export function BorrowMoneyRoute() {
               title="暂无推荐产品"
               description="完善资料后，我们将根据您的资质为您匹配合适的机构"
             >
-              <Button
-                size="small"
-                color="primary"
-                shape="rounded"
-                onClick={() => navigate(config.flowRoutes.form)}
-              >
+              <Button size="small" color="primary" shape="rounded" onClick={goToForm}>
                 去完善资料
               </Button>
             </EmptyState>

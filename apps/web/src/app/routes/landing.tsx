@@ -4,6 +4,7 @@ import { SiteFooter } from '@/components/site-footer';
 import { reportStep } from '@/features/analytics/reporter';
 import { useFirstInteraction } from '@/features/banners/first-interaction';
 import { useChannelStore, useH5Config } from '@/features/channel/store';
+import { useLiveSessionForward } from '@/features/flow/live-session';
 import { LoginPlaceholder } from '@/features/landing/components/login-placeholder';
 import { RiskNotice } from '@/features/landing/components/risk-notice';
 import { TrustBadges } from '@/features/landing/components/trust-badges';
@@ -74,8 +75,10 @@ export function LandingRoute() {
   // Not over the first view, nor over the login form the ad brought the visitor to: the dialog waits
   // for a scroll or a tap elsewhere (and out of the LCP, which stops at the first input).
   const interacted = useFirstInteraction(loginSlot, !waiting);
+  // A live session is not asked to log in again: it goes on at its next step (issue 16.5).
+  const forwarding = useLiveSessionForward(search);
 
-  if (waiting) {
+  if (waiting || forwarding) {
     return <main className={styles.landingSkeleton} aria-busy="true" aria-label="加载中" />;
   }
 

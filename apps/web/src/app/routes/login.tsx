@@ -1,7 +1,8 @@
-import { useSearchParams } from 'react-router';
+import { useLocation, useSearchParams } from 'react-router';
 import { SiteFooter } from '@/components/site-footer';
 import { LoginForm } from '@/features/auth/components/login-form';
 import { useChannelStore, useH5Config } from '@/features/channel/store';
+import { useLiveSessionForward } from '@/features/flow/live-session';
 import { DEFAULT_TITLE } from '../route-handle';
 import styles from './routes.module.css';
 
@@ -13,6 +14,9 @@ export function LoginRoute() {
   // keeps its height meanwhile.
   const loading = useChannelStore((s) => s.status === 'loading' && s.adChannelCode !== '');
   const brand = loading ? '\u00a0' : config.title?.trim() || DEFAULT_TITLE;
+  // A live session is not asked to log in again: it goes on at its next step (issue 16.5).
+  const forwarding = useLiveSessionForward(useLocation().search);
+  if (forwarding) return <main className={styles.login} aria-busy="true" aria-label="加载中" />;
   return (
     <main className={styles.login}>
       <header className={styles.loginHeader}>

@@ -1,10 +1,13 @@
 import type { ProductItem } from '@lm/shared/schemas/product';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { vouchPartnerUrl } from '@/app/common/consent-result';
 import { quotaPath } from '@/app/common/require-login';
 import { useChannelStore } from '@/features/channel/store';
+import { nextStepOfLiveSession } from '@/features/flow/live-session';
+import { followDecision } from '@/features/flow/navigate';
 import { useApplyProduct } from '@/features/products/use-apply-product';
 import { reportClick } from '@/features/reporting/client';
+import { isLoggedIn } from '@/lib/session';
 import { toast } from '@/lib/toast';
 
 /**
@@ -14,10 +17,26 @@ import { toast } from '@/lib/toast';
  */
 export function useProductActions() {
   const navigate = useNavigate();
+  const location = useLocation();
   const code = useChannelStore((s) => s.adChannelCode);
   const formRoute = useChannelStore((s) => s.config.flowRoutes.form);
+  /**
+   * 完善资料 / 立即申请 and a product's form flow: a logged-in person goes on at their next step (issue
+   * 16.5) — their form (with what they typed), or, already submitted, the re-match and its lenders,
+   * never an empty form to fill again; a visitor goes to the form, which asks for the login first.
+   */
+  const goToForm = () => {
+    if (!isLoggedIn()) {
+      navigate(formRoute);
+      return;
+    }
+    void nextStepOfLiveSession().then(
+      (decision) => followDecision({ ...decision, delayMs: 0 }),
+      () => navigate(formRoute),
+    );
+  };
   const { apply, applyingId } = useApplyProduct({
-    onLogin: () => navigate(quotaPath(code)),
+    onLogin: () => navigate(quotaPath(code, `${location.pathname}${location.search}`)),
     onPartnerPage: (url, product) => {
       vouchPartnerUrl(url);
       const name = product.yqlWholeProcessBumpVO?.partnerProductName || product.productName;
@@ -25,12 +44,12 @@ export function useProductActions() {
     },
     onFormFlow: (product) => {
       toast.show(`${product.productName}需完善资料后由机构审核`);
-      navigate(formRoute);
+      goToForm();
     },
   });
   const onApply = (product: ProductItem, placement: number) => {
     void reportClick('product_apply', { productId: product.id, placement });
     apply(product, placement);
   };
-  return { onApply, applyingId };
+  return { onApply, applyingId, goToForm };
 }

@@ -9,6 +9,7 @@ import { postLoginDeps } from './api';
 import type { LoginUserFacts, NavigateDecision, PostLoginInput } from './decide';
 import { runPostLogin } from './run-post-login';
 
+export { liveSessionTarget } from './live-session';
 export { followDecision, navigateAfterDelay } from './navigate';
 
 /** A user without login facts, for the credit ordering (it does not read them). */

@@ -20,6 +20,7 @@ import { saveSession } from '@/lib/session';
 import { toast } from '@/lib/toast';
 import { reportStep } from '../../analytics/reporter';
 import { useChannelStore } from '../../channel/store';
+import { returnToOf } from '../../flow/return-to';
 import { type EncryptionMobileInput, useEncryptionMobile } from '../api/get-encryption-mobile';
 import { type LoginData, useLogin } from '../api/login';
 import { type PhoneCarrier, useSendVerifyCode } from '../api/send-verify-code';
@@ -161,9 +162,14 @@ export function LoginForm({ submitText = '登录', defaultPhone = '' }: LoginFor
     void reportStep('login');
     setDeciding(true);
     try {
-      const { decideAfterLogin, followDecision } = await loadPostLogin();
-      const decision = await decideAfterLogin(data.loginUser);
-      if (mounted.current) cancelNavigation.current = followDecision(decision);
+      const { decideAfterLogin, followDecision, liveSessionTarget } = await loadPostLogin();
+      // Back to the page that asked for the login (issue 16.4), else the decision; the login page is
+      // replaced, so the back arrow of the next page does not return to it.
+      const returnTo = returnToOf(location.search);
+      const decided = returnTo ? null : await decideAfterLogin(data.loginUser);
+      // After the 登录成功 toast: the decision's own delay, else the helper's.
+      const target = { ...liveSessionTarget(returnTo, decided), delayMs: decided?.delayMs };
+      if (mounted.current) cancelNavigation.current = followDecision(target);
     } catch (error) {
       // The decision module failed to load (network): the person is logged in; let them retry.
       setDeciding(false);

@@ -1,0 +1,43 @@
+/**
+ * Where the application-form drafts are kept on the device (issue 16.3): one per person and channel,
+ * `FORM_DRAFT:<uid>:<channel>`. The answers live in localStorage (a reload, a crash of the tab or a
+ * re-login finds them); the name and ID number only in sessionStorage (this tab, kept across a
+ * re-login). A person's drafts are never shown to another: the login of a different person removes
+ * every draft that is not theirs.
+ */
+export const DRAFT_PREFIX = 'FORM_DRAFT:';
+
+export function draftKey(uid: string, adChannelCode: string): string {
+  return `${DRAFT_PREFIX}${uid}:${adChannelCode || '-'}`;
+}
+
+export function isDraftKey(key: string): boolean {
+  return key.startsWith(DRAFT_PREFIX);
+}
+
+/** The draft keys of `store` that do not belong to `uid` (all of them when `uid` is null). */
+export function draftKeysOfOthers(keys: readonly string[], uid: string | null): string[] {
+  const own = uid === null ? null : `${DRAFT_PREFIX}${uid}:`;
+  return keys.filter((key) => isDraftKey(key) && (own === null || !key.startsWith(own)));
+}
+
+function keysOf(store: Storage): string[] {
+  const keys: string[] = [];
+  for (let i = 0; i < store.length; i++) {
+    const key = store.key(i);
+    if (key !== null) keys.push(key);
+  }
+  return keys;
+}
+
+/** Removes, from both web storages, every form draft that is not `uid`'s. */
+export function forgetDraftsOfOthers(uid: string | null): void {
+  for (const pick of [() => window.localStorage, () => window.sessionStorage]) {
+    try {
+      const store = pick();
+      for (const key of draftKeysOfOthers(keysOf(store), uid)) store.removeItem(key);
+    } catch {
+      // Storage unavailable: nothing was kept there either.
+    }
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * Helpers for journeys on the application form (apps/web/src/app/common/application-form.tsx): the
+ * questions by their label, a Selector option, the city picker, and a person's session put into the
+ * browser once (a later logout or re-login of the page is not undone on reload).
+ */
+import type { BrowserContext, Page } from 'playwright-core';
+import { expect } from 'vitest';
+import type { Person } from './person.ts';
+
+const exact = (text: string) => new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+
+export function formItem(page: Page, label: string) {
+  return page
+    .locator('.adm-form-item')
+    .filter({ has: page.locator('.adm-form-item-label', { hasText: exact(label) }) });
+}
+
+/** The Selector option `option` of question `label`. */
+export function option(page: Page, label: string, text: string) {
+  return formItem(page, label).locator('.adm-selector-item', { hasText: exact(text) });
+}
+
+/** Picks an option (a tap on the chosen option would clear it: skipped). */
+export async function choose(page: Page, label: string, text: string) {
+  const item = option(page, label, text);
+  const cls = (await item.getAttribute('class')) ?? '';
+  if (!cls.includes('adm-selector-item-active')) await item.click();
+}
+
+export async function isChosen(page: Page, label: string, text: string): Promise<boolean> {
+  return ((await option(page, label, text).getAttribute('class')) ?? '').includes('adm-selector-item-active');
+}
+
+/** Province → city in the cascade picker. */
+export async function chooseCity(page: Page, province: string, city: string) {
+  await formItem(page, '工作城市').locator('button').click();
+  const columns = page.locator('.adm-picker-view-column');
+  const item = (col: number, text: string) =>
+    columns.nth(col).locator('.adm-picker-view-column-item', { hasText: exact(text) });
+  await expect.poll(() => item(0, province).count(), { timeout: 10_000 }).toBeGreaterThan(0);
+  await item(0, province).first().dispatchEvent('click');
+  await expect.poll(() => item(1, city).count()).toBeGreaterThan(0);
+  await item(1, city).first().dispatchEvent('click');
+  await page.waitForTimeout(300);
+  await page.locator('.adm-picker-header-button', { hasText: '确定' }).click();
+  await page.locator('.adm-picker-header').waitFor({ state: 'hidden' });
+  await expect.poll(() => formItem(page, '工作城市').locator('button').innerText()).toContain(city);
+}
+
+export const input = (page: Page, label: string) => formItem(page, label).locator('input');
+
+/**
+ * The person's session as the H5 stores it at login, put into the browser before the first page of
+ * `context` loads, once: a logout (1005) or a new login in the page is not undone by a reload.
+ */
+export async function seedSession(
+  context: BrowserContext,
+  person: Person,
+  adChannelCode: string,
+): Promise<void> {
+  await context.addInitScript(
+    ([p, code]) => {
+      if (localStorage.getItem('e2e-seeded')) return;
+      localStorage.setItem('e2e-seeded', '1');
+      localStorage.setItem('ad_channel_code', code);
+      localStorage.setItem('TOKEN', p.token);
+      localStorage.setItem('user_uid', String(p.uid));
+      localStorage.setItem('user_phone', p.phone);
+    },
+    [person, adChannelCode] as const,
+  );
+}
