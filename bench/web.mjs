@@ -2,7 +2,8 @@
 /**
  * Page weight and speed of the H5 (issues 3 and 8).
  *   node bench/web.mjs [--no-build] [--no-lighthouse] [--runs 2] [--routes …] [--lighthouse-routes …]
- *                      [--methods simulate,devtools]
+ *                      [--methods simulate,devtools] [--categories performance,accessibility]
+ * Routes may carry a query (`/login?adChannelCode=demo-skin8`): the page is then checked by its path.
  * 1. builds the front ends (npm run build:ui: Vite, the pre-render, pre-compression),
  * 2. starts the real server (development mode: the SMS outbox) on a fresh embedded database, logs a
  *    person in through the API (code from the dev SMS outbox) and saves the demo application form,
@@ -21,7 +22,8 @@
  * Writes everything (and each Lighthouse report) to bench/results/web-<date>/. `WEB_DIST=<dir>` with
  * `--no-build` measures another build (e.g. of an earlier commit) with today's server.
  * Goals (issue 8): performance ≥ 95 and LCP ≤ 1.8 s on every route in both methods; first-load JS of
- * / and /login ≤ 150 KB gzipped. CLS < 0.05 (issue 3).
+ * / and /login ≤ 150 KB gzipped. CLS < 0.05 (issue 3). Accessibility ≥ 95 on every route (issue 17;
+ * `--categories accessibility` also lists each failing audit with the elements it names).
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -52,13 +54,23 @@ const { values } = parseArgs({
     'lighthouse-routes': { type: 'string', default: `/,/login,${FORM},${AUTHORIZE}` },
     methods: { type: 'string', default: 'simulate,devtools' },
     runs: { type: 'string', default: '2' },
+    categories: { type: 'string', default: 'performance' },
   },
 });
+const CATEGORIES = values.categories.split(',');
+const PERFORMANCE = CATEGORIES.includes('performance');
+const ACCESSIBILITY = CATEGORIES.includes('accessibility');
+if (!CATEGORIES.every((c) => c === 'performance' || c === 'accessibility')) {
+  throw new Error('--categories: performance and/or accessibility');
+}
+/** The path of a route that may carry a query (`/login?adChannelCode=demo-skin8` → `/login`). */
+const pathOf = (route) => route.split('?')[0];
 const RUNS = Number(values.runs);
 if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error('--runs must be a positive integer');
 
 /** Routes that need the logged-in person (and, for the authorise page, a match result). */
-const LOGGED_IN = new Set([FORM, AUTHORIZE, '/credit-process/identity-verification', '/my']);
+const LOGGED_IN_PATHS = new Set([FORM, AUTHORIZE, '/credit-process/identity-verification', '/my']);
+const LOGGED_IN = { has: (route) => LOGGED_IN_PATHS.has(pathOf(route)) };
 
 const kb = (n) => (n / 1024).toFixed(1);
 
@@ -149,11 +161,11 @@ const loginStorage = (person) => ({
  * not survive into a new tab), and what must be on the page for it to be the page asked for.
  */
 function visitOf(route, person) {
-  if (route === AUTHORIZE) {
+  if (pathOf(route) === AUTHORIZE) {
     const options = encodeURIComponent(JSON.stringify({ adChannelCode: 'demo', rqResult: person.match }));
     return { path: `${AUTHORIZE}?options=${options}`, mustShow: person.offerNames[0] };
   }
-  if (route === FORM) return { path: FORM, mustShow: '职业身份' };
+  if (pathOf(route) === FORM) return { path: route, mustShow: '职业身份' };
   return { path: route, mustShow: null };
 }
 
@@ -188,7 +200,7 @@ async function firstLoad(browser, url, route, person) {
   const visit = visitOf(route, person);
   await page.goto(url + visit.path, { waitUntil: 'networkidle' });
   const finalPath = new URL(page.url()).pathname;
-  if (loggedIn && finalPath !== route) {
+  if (loggedIn && finalPath !== pathOf(route)) {
     throw new Error(`${route}: the browser ended on ${finalPath}, not the page asked for`);
   }
   if (visit.mustShow) {
@@ -269,7 +281,7 @@ function lighthouseOnce(url, method, profile, outDir, name) {
     '--yes',
     LIGHTHOUSE,
     url,
-    '--only-categories=performance',
+    `--only-categories=${CATEGORIES.join(',')}`,
     '--output=json',
     `--output-path=${out}`,
     '--quiet',
@@ -317,6 +329,10 @@ function lighthouseOnce(url, method, profile, outDir, name) {
 }
 
 function summarise(report, a) {
+  const accessibility = ACCESSIBILITY ? accessibilityOf(report, a) : {};
+  if (!PERFORMANCE) {
+    return { finalUrl: report.finalDisplayedUrl, ...accessibility, unauthorised: unauthorisedOf(a) };
+  }
   const requests = a['network-requests']?.details?.items ?? [];
   const lcpElement = a['largest-contentful-paint-element']?.details?.items ?? [];
   const lcpNode = lcpElement[0]?.items?.[0]?.node;
@@ -337,8 +353,27 @@ function summarise(report, a) {
     scriptKB: Number(
       kb(requests.filter((r) => r.resourceType === 'Script').reduce((n, r) => n + (r.transferSize ?? 0), 0)),
     ),
-    unauthorised: requests.filter((r) => r.statusCode === 401).map((r) => r.url),
+    unauthorised: unauthorisedOf(a),
+    ...accessibility,
   };
+}
+
+const unauthorisedOf = (a) =>
+  (a['network-requests']?.details?.items ?? []).filter((r) => r.statusCode === 401).map((r) => r.url);
+
+/** The accessibility score and each failing audit with (up to 5 of) the elements it names. */
+function accessibilityOf(report, a) {
+  const failing = report.categories.accessibility.auditRefs
+    .filter((ref) => ref.weight > 0 && a[ref.id]?.score === 0)
+    .map((ref) => ({
+      id: ref.id,
+      elements: (a[ref.id].details?.items ?? [])
+        .slice(0, 5)
+        .map((i) =>
+          `${i.node?.selector ?? ''} ${i.node?.explanation?.split('\n').slice(-1)[0] ?? ''}`.trim(),
+        ),
+    }));
+  return { a11y: Math.round(report.categories.accessibility.score * 100), a11yFailing: failing };
 }
 
 const spread = (xs) => {
@@ -414,14 +449,8 @@ async function main() {
         'route'.padEnd(48),
         'method'.padEnd(9),
         'run',
-        'score',
-        'LCP ms',
-        'FCP ms',
-        'TBT ms',
-        '  CLS',
-        'SI ms',
-        'JS KB',
-        'load',
+        ...(PERFORMANCE ? ['score', 'LCP ms', 'FCP ms', 'TBT ms', '  CLS', 'SI ms', 'JS KB', 'load'] : []),
+        ...(ACCESSIBILITY ? ['a11y'] : []),
       );
       for (let run = 1; run <= RUNS; run++) {
         for (const route of lhRoutes) {
@@ -437,7 +466,7 @@ async function main() {
               ...lighthouse(url + visit.path, method, loggedIn ? profile : null, outDir, name),
             };
             const finalPath = new URL(r.finalUrl).pathname;
-            if (finalPath !== route) {
+            if (finalPath !== pathOf(route)) {
               throw new Error(
                 `${route} (${method}): Lighthouse measured ${r.finalUrl}, not the page asked for`,
               );
@@ -450,35 +479,65 @@ async function main() {
               (route + (loggedIn ? ' (logged in)' : '')).padEnd(48),
               method.padEnd(9),
               String(run).padStart(3),
-              String(r.score).padStart(5),
-              String(r.lcpMs).padStart(6),
-              String(r.fcpMs).padStart(6),
-              String(r.tbtMs).padStart(6),
-              String(r.cls).padStart(5),
-              String(r.speedIndexMs).padStart(5),
-              String(r.scriptKB).padStart(5),
-              String(r.load1).padStart(4),
+              ...(PERFORMANCE
+                ? [
+                    String(r.score).padStart(5),
+                    String(r.lcpMs).padStart(6),
+                    String(r.fcpMs).padStart(6),
+                    String(r.tbtMs).padStart(6),
+                    String(r.cls).padStart(5),
+                    String(r.speedIndexMs).padStart(5),
+                    String(r.scriptKB).padStart(5),
+                    String(r.load1).padStart(4),
+                  ]
+                : []),
+              ...(ACCESSIBILITY ? [String(r.a11y).padStart(4)] : []),
+            );
+            for (const f of r.a11yFailing ?? []) console.log(`    ${f.id}: ${f.elements.join(' | ')}`);
+          }
+        }
+      }
+      if (ACCESSIBILITY) {
+        console.log(`\nAccessibility over ${RUNS} run(s), min–max (goal: ≥ 95 in every run)`);
+        for (const route of lhRoutes) {
+          for (const method of methods) {
+            const rs = results.lighthouse.filter((r) => r.route === route && r.method === method);
+            const met = rs.every((r) => r.a11y >= 95);
+            results.summary.push({
+              route,
+              method,
+              runs: rs.length,
+              a11y: rs.map((r) => r.a11y),
+              a11yGoalMet: met,
+            });
+            console.log(
+              route.padEnd(48),
+              method.padEnd(9),
+              spread(rs.map((r) => r.a11y)).padStart(7),
+              met ? ' met' : ' MISSED',
             );
           }
         }
       }
-      console.log(
-        `\nSpread over ${RUNS} run(s), min–max (goal: score ≥ 95 and LCP ≤ 1800 ms in every run);` +
-          ' first-load JS from the table above',
-      );
-      console.log(
-        'route'.padEnd(36),
-        'method'.padEnd(9),
-        'score'.padStart(7),
-        'LCP ms'.padStart(11),
-        'FCP ms'.padStart(11),
-        'TBT ms'.padStart(9),
-        'CLS'.padStart(5),
-        'TTI ms'.padStart(11),
-        'JS gz/br KB'.padStart(12),
-        ' goal',
-      );
-      for (const route of lhRoutes) {
+      if (PERFORMANCE)
+        console.log(
+          `\nSpread over ${RUNS} run(s), min–max (goal: score ≥ 95 and LCP ≤ 1800 ms in every run);` +
+            ' first-load JS from the table above',
+        );
+      if (PERFORMANCE)
+        console.log(
+          'route'.padEnd(36),
+          'method'.padEnd(9),
+          'score'.padStart(7),
+          'LCP ms'.padStart(11),
+          'FCP ms'.padStart(11),
+          'TBT ms'.padStart(9),
+          'CLS'.padStart(5),
+          'TTI ms'.padStart(11),
+          'JS gz/br KB'.padStart(12),
+          ' goal',
+        );
+      for (const route of PERFORMANCE ? lhRoutes : []) {
         const firstVisit = results.routes.find((r) => r.route === route);
         for (const method of methods) {
           const rs = results.lighthouse.filter((r) => r.route === route && r.method === method);
