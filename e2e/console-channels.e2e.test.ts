@@ -1,3 +1,4 @@
+import { THEMES } from '@lm/shared/channel';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch, phonePage, shot } from './browser.ts';
@@ -10,10 +11,10 @@ const PASSWORD = 'channel console e2e';
 const ADMIN_PHONE = '13500000071';
 const OPERATOR_PHONE = '13500000072';
 const CODE = `e2e-purple-${Date.now().toString(36)}`;
-/** skin12 uses the banner-benefits landing layout; purple is #7B4DFF. */
+/** skin12 uses the banner-benefits landing layout; purple is #7B4DFF, painted as its shade #7a4cfc. */
 const SKIN = 12;
 const LAYOUT = 'banner-benefits';
-const PURPLE = '#7b4dff';
+const PURPLE = THEMES.purple.ink;
 
 beforeAll(async () => {
   server = await startServer();

@@ -7,12 +7,18 @@ export const DEFAULT_SKIN = 17;
 export const SKINS = [8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23] as const;
 export type Skin = (typeof SKINS)[number];
 
+/**
+ * Channel colours. `primary` is the brand colour (spec §1, what h5Config.themeColor carries); `ink` is its
+ * accessible shade (issue 17: `accessibleShade(primary)` from ./contrast.ts, the same hue darkened until
+ * white text on it and it as text on white and on the page grey reach 4.5:1), which the H5 uses for
+ * buttons, links and coloured text.
+ */
 export const THEMES = {
-  red: { name: '经典红', primary: '#FF2C3E' },
-  purple: { name: '紫色', primary: '#7B4DFF' },
-  shallowBlue: { name: '浅蓝', primary: '#3D8BFF' },
-  halo: { name: '光晕蓝', primary: '#1F6BFF' },
-  teal: { name: '青色', primary: '#14B8A6' },
+  red: { name: '经典红', primary: '#FF2C3E', ink: '#d92535' },
+  purple: { name: '紫色', primary: '#7B4DFF', ink: '#7a4cfc' },
+  shallowBlue: { name: '浅蓝', primary: '#3D8BFF', ink: '#316fcc' },
+  halo: { name: '光晕蓝', primary: '#1F6BFF', ink: '#1e67f5' },
+  teal: { name: '青色', primary: '#14B8A6', ink: '#0e7f73' },
 } as const;
 export type ThemeName = keyof typeof THEMES;
 export const DEFAULT_THEME: ThemeName = 'red';

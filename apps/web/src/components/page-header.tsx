@@ -1,5 +1,16 @@
 import { NavBar } from 'antd-mobile';
+import type { CSSProperties } from 'react';
 import { useNavigate } from 'react-router';
+
+/** Read by screen readers, not shown: the name of the back arrow (antd-mobile's role="button"). */
+const VISUALLY_HIDDEN: CSSProperties = {
+  position: 'absolute',
+  width: 1,
+  height: 1,
+  overflow: 'hidden',
+  clip: 'rect(0 0 0 0)',
+  whiteSpace: 'nowrap',
+};
 
 interface PageHeaderProps {
   title: string;
@@ -21,7 +32,7 @@ export function PageHeader({ title, fallback = '/' }: PageHeaderProps) {
     }
   };
   return (
-    <NavBar onBack={back} style={{ background: '#fff' }}>
+    <NavBar onBack={back} left={<span style={VISUALLY_HIDDEN}>返回</span>} style={{ background: '#fff' }}>
       {title}
     </NavBar>
   );

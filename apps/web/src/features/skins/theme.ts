@@ -4,30 +4,9 @@
  * antd-mobile component follows it) and our own `--app-*` tokens used by the page styles.
  */
 import { DEFAULT_THEME, THEMES, type ThemeName } from '@lm/shared/channel';
+import { accessibleShade, parseHex, type Rgb, toHex } from '@lm/shared/contrast';
 
 export type ThemeTokens = Record<`--${string}`, string>;
-
-type Rgb = readonly [number, number, number];
-
-const HEX = /^#?([0-9a-f]{3}|[0-9a-f]{6})$/i;
-
-function parseHex(value: string): Rgb | null {
-  const m = HEX.exec(value.trim());
-  if (!m) return null;
-  let hex = m[1]!;
-  if (hex.length === 3) hex = [...hex].map((c) => c + c).join('');
-  const n = Number.parseInt(hex, 16);
-  return [(n >> 16) & 255, (n >> 8) & 255, n & 255];
-}
-
-const toHex = (rgb: Rgb) =>
-  `#${rgb
-    .map((c) =>
-      Math.round(Math.min(255, Math.max(0, c)))
-        .toString(16)
-        .padStart(2, '0'),
-    )
-    .join('')}`;
 
 /** Mixes `rgb` with `target` by `amount` (0 = rgb, 1 = target). */
 const mix = (rgb: Rgb, target: Rgb, amount: number): Rgb =>
@@ -49,13 +28,18 @@ export function resolveThemeColor(themeColor: string | null | undefined, theme?:
 
 /** All tokens for one colour. `theme` adds the halo variant's glow behind the hero. */
 export function themeTokens(color: string, theme?: string | null): ThemeTokens {
-  const rgb = parseHex(color) ?? parseHex(THEMES[DEFAULT_THEME].primary)!;
-  const primary = toHex(rgb);
+  const brand = parseHex(color) ?? parseHex(THEMES[DEFAULT_THEME].primary)!;
+  // Buttons, links, coloured text and the hero behind white text use the accessible shade of the
+  // channel colour (issue 17: 4.5:1 for white on it and for it on white / the page grey); the pale
+  // decorative tints keep the brand colour itself.
+  const primary = accessibleShade(toHex(brand));
+  const rgb = parseHex(primary)!;
   const dark = toHex(mix(rgb, BLACK, 0.12));
-  const light = toHex(mix(rgb, WHITE, 0.93));
-  const soft = toHex(mix(rgb, WHITE, 0.75));
-  const start = toHex(mix(rgb, WHITE, 0.28));
-  const gradient = `linear-gradient(160deg, ${start} 0%, ${primary} 60%, ${dark} 100%)`;
+  // 95 % white: the shade as text on this tint still reaches 4.5:1.
+  const light = toHex(mix(rgb, WHITE, 0.95));
+  const soft = toHex(mix(brand, WHITE, 0.75));
+  // White text sits on every part of the hero, so it runs from the shade to darker, never lighter.
+  const gradient = `linear-gradient(160deg, ${primary} 0%, ${primary} 45%, ${dark} 100%)`;
   const hero =
     theme === 'halo'
       ? `radial-gradient(circle at 85% 10%, rgba(255, 255, 255, 0.45) 0, rgba(255, 255, 255, 0) 45%), ${gradient}`
@@ -66,7 +50,7 @@ export function themeTokens(color: string, theme?: string | null): ThemeTokens {
     '--app-primary-dark': dark,
     '--app-primary-light': light,
     '--app-primary-soft': soft,
-    '--app-primary-shadow': `rgba(${rgb.join(', ')}, 0.12)`,
+    '--app-primary-shadow': `rgba(${brand.join(', ')}, 0.12)`,
     '--app-hero-bg': hero,
   };
 }
