@@ -6,6 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { drawnSelfie, idCardFront, landscape } from '../apps/server/test/specimens.ts';
 import { launch, phonePage, shot, unexpectedErrors } from './browser.ts';
+import { exact, formItem, GOOD_ANSWERS } from './form.ts';
 import { DEMO_FORM } from './person.ts';
 import { newDataDir, type RunningServer, runCli, startServer } from './server.ts';
 
@@ -198,14 +199,6 @@ const liveTracks = (page: Page) =>
         .filter((t) => t.readyState === 'live').length,
   );
 
-const exact = (text: string) => new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
-
-function formItem(page: Page, label: string) {
-  return page
-    .locator('.adm-form-item')
-    .filter({ has: page.locator('.adm-form-item-label', { hasText: exact(label) }) });
-}
-
 /**
  * Step 1 of identity verification: name + ID number → identityNameVerify. With `ocr`, a photo of the
  * card front (drawn with the known name and number) is read first: the fields are only pre-filled,
@@ -386,26 +379,13 @@ async function fillWizard(page: Page) {
   expect(await saveStep(page, '提交资料')).toBe('DONE');
 }
 
-const APPLICATION: [string, string][] = [
-  ['借款金额', '1-5万'],
-  ['职业身份', '上班族'],
-  ['工资发放形式', '银行代发'],
-  ['社保', '缴纳6个月以上'],
-  ['公积金', '缴纳6个月以上'],
-  ['商业保险', '缴纳1年以上'],
-  ['房产', '无房产'],
-  ['车产', '无车产'],
-  ['芝麻分', '700分以上'],
-  ['信用记录', '信用良好，无逾期'],
-];
-
 /**
  * The application form after the credit information (Selector questions, city). The name and ID
  * number are those of the passed face check: shown read-only (ID masked), not typed, not sent.
  */
 async function fillApplication(page: Page, who: Who = ZHANG, keepShot?: string) {
   await page.waitForURL(/\/credit-process\/credit-application-form/, { timeout: 20_000 });
-  for (const [label, option] of APPLICATION) {
+  for (const [label, option] of GOOD_ANSWERS) {
     const item = formItem(page, label).locator('.adm-selector-item', { hasText: exact(option) });
     const cls = (await item.getAttribute('class')) ?? '';
     if (!cls.includes('adm-selector-item-active')) await item.click();

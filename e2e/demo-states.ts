@@ -4,12 +4,7 @@
  */
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
-
-const exact = (text: string) => new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
-export const formItem = (page: Page, label: string) =>
-  page
-    .locator('.adm-form-item')
-    .filter({ has: page.locator('.adm-form-item-label', { hasText: exact(label) }) });
+import { choose, chooseCity, formItem, GOOD_ANSWERS } from './form.ts';
 
 export interface Profile {
   answers: [string, string][];
@@ -18,30 +13,11 @@ export interface Profile {
   identity: string;
 }
 
-export async function chooseCity(page: Page, province: string, city: string) {
-  await formItem(page, '工作城市').locator('button').click();
-  const columns = page.locator('.adm-picker-view-column');
-  const item = (col: number, text: string) =>
-    columns.nth(col).locator('.adm-picker-view-column-item', { hasText: exact(text) });
-  await expect.poll(() => item(0, province).count(), { timeout: 10_000 }).toBeGreaterThan(0);
-  await item(0, province).first().dispatchEvent('click');
-  await expect.poll(() => item(1, city).count()).toBeGreaterThan(0);
-  await item(1, city).first().dispatchEvent('click');
-  await page.waitForTimeout(300);
-  await page.locator('.adm-picker-header-button', { hasText: '确定' }).click();
-  await page.locator('.adm-picker-header').waitFor({ state: 'hidden' });
-  await expect.poll(() => formItem(page, '工作城市').locator('button').innerText()).toContain(city);
-}
-
 /** A logged-in person's form on the demo channel, filled with `p` and submitted; answers the save. */
 export async function submitForm(page: Page, baseUrl: string, p: Profile): Promise<Match> {
   await page.goto(`${baseUrl}/fill-information`);
   await formItem(page, '借款金额').waitFor({ timeout: 15_000 });
-  for (const [label, option] of p.answers) {
-    const choice = formItem(page, label).locator('.adm-selector-item', { hasText: exact(option) });
-    if (!((await choice.getAttribute('class')) ?? '').includes('adm-selector-item-active'))
-      await choice.click();
-  }
+  for (const [label, text] of p.answers) await choose(page, label, text);
   await chooseCity(page, p.province, p.city);
   await formItem(page, '真实姓名').locator('input').fill('张三');
   await formItem(page, '身份证号').locator('input').fill(p.identity);
@@ -84,18 +60,7 @@ export const LHASA_NOTHING_ELSE: Profile = {
 };
 
 export const YINCHUAN: Profile = {
-  answers: [
-    ['借款金额', '1-5万'],
-    ['职业身份', '上班族'],
-    ['工资发放形式', '银行代发'],
-    ['社保', '缴纳6个月以上'],
-    ['公积金', '缴纳6个月以上'],
-    ['商业保险', '缴纳1年以上'],
-    ['房产', '无房产'],
-    ['车产', '无车产'],
-    ['芝麻分', '700分以上'],
-    ['信用记录', '信用良好，无逾期'],
-  ],
+  answers: GOOD_ANSWERS,
   province: '宁夏回族自治区',
   city: '银川市',
   identity: '110101199003074514',

@@ -7,7 +7,8 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { Person } from './person.ts';
 
-const exact = (text: string) => new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+/** A RegExp matching `text` exactly (escaped). */
+export const exact = (text: string) => new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
 
 export function formItem(page: Page, label: string) {
   return page
@@ -46,6 +47,20 @@ export async function chooseCity(page: Page, province: string, city: string) {
   await page.locator('.adm-picker-header').waitFor({ state: 'hidden' });
   await expect.poll(() => formItem(page, '工作城市').locator('button').innerText()).toContain(city);
 }
+
+/** Answers of a person every demo lender takes (salaried, contributions, good credit). */
+export const GOOD_ANSWERS: [string, string][] = [
+  ['借款金额', '1-5万'],
+  ['职业身份', '上班族'],
+  ['工资发放形式', '银行代发'],
+  ['社保', '缴纳6个月以上'],
+  ['公积金', '缴纳6个月以上'],
+  ['商业保险', '缴纳1年以上'],
+  ['房产', '无房产'],
+  ['车产', '无车产'],
+  ['芝麻分', '700分以上'],
+  ['信用记录', '信用良好，无逾期'],
+];
 
 export const input = (page: Page, label: string) => formItem(page, label).locator('input');
 

@@ -8,9 +8,9 @@
  * the proxy header the server trusts with TRUST_PROXY), shown with its note and left as it is; the
  * person could change it with the picker.
  */
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { phonePage, shot, unexpectedErrors } from './browser.ts';
+import { exact, formItem, GOOD_ANSWERS } from './form.ts';
 import { useServerAndBrowser } from './harness.ts';
 import { apiCall } from './person.ts';
 
@@ -21,25 +21,6 @@ const MAX_TAPS = 6;
 const SHENZHEN_IP = '113.116.1.1';
 
 const e2e = useServerAndBrowser({ TRUST_PROXY: 'true' });
-
-const exact = (text: string) => new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
-const formItem = (page: Page, label: string) =>
-  page
-    .locator('.adm-form-item')
-    .filter({ has: page.locator('.adm-form-item-label', { hasText: exact(label) }) });
-
-const ANSWERS: [string, string][] = [
-  ['借款金额', '1-5万'],
-  ['职业身份', '上班族'],
-  ['工资发放形式', '银行代发'],
-  ['社保', '缴纳6个月以上'],
-  ['公积金', '缴纳6个月以上'],
-  ['商业保险', '缴纳1年以上'],
-  ['房产', '无房产'],
-  ['车产', '无车产'],
-  ['芝麻分', '700分以上'],
-  ['信用记录', '信用良好，无逾期'],
-];
 
 describe('friction of the default channel', () => {
   it('landing to consent: the inputs and taps, counted; the work city comes from the location', async () => {
@@ -80,7 +61,7 @@ describe('friction of the default channel', () => {
     expect(await city.getByText('已按您当前网络所在城市预填').isVisible()).toBe(true);
     await shot(page, 'friction-form-city-prefilled');
 
-    for (const [label, option] of ANSWERS) {
+    for (const [label, option] of GOOD_ANSWERS) {
       await input(() =>
         formItem(page, label)
           .locator('.adm-selector-item', { hasText: exact(option) })

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Page, Response } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { phonePage, unexpectedErrors } from './browser.ts';
+import { choose, chooseCity, formItem } from './form.ts';
 import { useServerAndBrowser } from './harness.ts';
 
 /**
@@ -94,37 +95,6 @@ const SELECTS: [keyof Profile, string][] = [
   ['sesameCredit', '芝麻分'],
   ['creditInvestigation', '信用记录'],
 ];
-
-const exact = (text: string) => new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
-
-function formItem(page: Page, label: string) {
-  return page
-    .locator('.adm-form-item')
-    .filter({ has: page.locator('.adm-form-item-label', { hasText: exact(label) }) });
-}
-
-/** Picks an option of a Selector question (a tap on the chosen option would clear it: skipped). */
-async function choose(page: Page, label: string, option: string) {
-  const item = formItem(page, label).locator('.adm-selector-item', { hasText: exact(option) });
-  const cls = (await item.getAttribute('class')) ?? '';
-  if (!cls.includes('adm-selector-item-active')) await item.click();
-}
-
-/** Province → city in the cascade picker (wheel items are selected by a tap). */
-async function chooseCity(page: Page, province: string, city: string) {
-  await formItem(page, '工作城市').locator('button').click();
-  const columns = page.locator('.adm-picker-view-column');
-  const item = (col: number, text: string) =>
-    columns.nth(col).locator('.adm-picker-view-column-item', { hasText: exact(text) });
-  await expect.poll(() => item(0, province).count(), { timeout: 10_000 }).toBeGreaterThan(0);
-  await item(0, province).first().dispatchEvent('click');
-  await expect.poll(() => item(1, city).count()).toBeGreaterThan(0);
-  await item(1, city).first().dispatchEvent('click');
-  await page.waitForTimeout(300);
-  await page.locator('.adm-picker-header-button', { hasText: '确定' }).click();
-  await page.locator('.adm-picker-header').waitFor({ state: 'hidden' });
-  await expect.poll(() => formItem(page, '工作城市').locator('button').innerText()).toContain(city);
-}
 
 async function fillIdentity(page: Page, p: Profile) {
   await formItem(page, '真实姓名').locator('input').fill(p.realName);

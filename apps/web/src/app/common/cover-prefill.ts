@@ -1,8 +1,8 @@
 import type { CityValue } from '@/components/city-picker/city-picker';
 import type { ShownDraft } from './api';
 
-/** The application form's option questions (applicationFormBody of @lm/shared). */
-const SELECT_FIELDS = [
+/** The application form's option questions (applicationFormBody of @lm/shared; Selector fields hold [code]). */
+export const SELECT_FIELDS = [
   'applyLimit',
   'job',
   'payoffForm',

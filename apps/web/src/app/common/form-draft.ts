@@ -6,21 +6,8 @@
 import { checkIdCard } from '@lm/shared/validators/id-card';
 import type { CityValue } from '@/components/city-picker/city-picker';
 import type { FormValues } from './application-form';
+import { SELECT_FIELDS } from './cover-prefill';
 import { REAL_NAME_PATTERN } from './identity-rules';
-
-/** The option questions (Selector fields hold [code]). */
-export const SELECT_FIELDS = [
-  'applyLimit',
-  'job',
-  'payoffForm',
-  'socialSecurity',
-  'housingFund',
-  'insurance',
-  'houseProperty',
-  'carProperty',
-  'sesameCredit',
-  'creditInvestigation',
-] as const;
 
 /** Name and ID number: kept on the device for this tab only (sessionStorage), never in localStorage. */
 export type WhoValues = Pick<FormValues, 'realName' | 'identity'>;
