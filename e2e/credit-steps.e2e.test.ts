@@ -24,9 +24,9 @@ async function crmPerson() {
   return { token: login.token, uid: login.loginUser.uid, phone };
 }
 
-/** The stepper's titles and the title of its current step. */
+/** The stepper's titles and the title of its current step (once the page knows the person's step). */
 async function stepper(page: Page) {
-  await page.locator('.adm-steps').first().waitFor();
+  await page.locator('.adm-steps .adm-step-status-process').first().waitFor();
   return page.evaluate(() => {
     const all = Array.from(document.querySelectorAll('.adm-steps'));
     return {

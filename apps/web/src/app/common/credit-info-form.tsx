@@ -266,13 +266,11 @@ export function CreditInfoForm({ onDone, onIdentityNeeded }: CreditInfoFormProps
     );
   };
   const back = step ? previousStep(step) : null;
+  const known = step ?? data?.step ?? null;
 
   return (
     <div className={styles.formWrap}>
-      <CreditSteps
-        current={creditProcessStepOf(step ?? data?.step ?? 'INFORMATION')}
-        className={styles.steps}
-      />
+      <CreditSteps current={known ? creditProcessStepOf(known) : null} className={styles.steps} />
       {data ? (
         <Form
           form={form}

@@ -2,11 +2,20 @@ import { Steps } from 'antd-mobile';
 import { CREDIT_PROCESS_STEPS, type CreditProcessStep, creditProcessIndex } from '../steps';
 import styles from './credit-steps.module.css';
 
-/** The credit process's stepper (the same steps on every page of it), at `current`. */
-export function CreditSteps({ current, className }: { current: CreditProcessStep; className?: string }) {
+/**
+ * The credit process's stepper (the same steps on every page of it), at `current`; `null` while the
+ * person's step is not known yet (no step marked rather than a wrong one).
+ */
+export function CreditSteps({
+  current,
+  className,
+}: {
+  current: CreditProcessStep | null;
+  className?: string;
+}) {
   return (
     <Steps
-      current={creditProcessIndex(current)}
+      current={current === null ? -1 : creditProcessIndex(current)}
       className={className ? `${styles.steps} ${className}` : styles.steps}
     >
       {CREDIT_PROCESS_STEPS.map((s) => (
