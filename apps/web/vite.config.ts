@@ -291,8 +291,11 @@ function funnelChunkName(id: string): string | null {
   return set.has('other') ? null : 'form';
 }
 
-export default defineConfig({
+export default defineConfig(({ isSsrBuild }) => ({
   base: '/',
+  // The render module (src/prerender.tsx) runs in the server: React's production renderer (faster, and
+  // its pages carry no development messages naming files of the build).
+  ...(isSsrBuild ? { define: { 'process.env.NODE_ENV': JSON.stringify('production') } } : {}),
   plugins: [antdMobileDeepImports(), react(), funnelChunks(), routeLoader()],
   resolve: {
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
@@ -342,4 +345,4 @@ export default defineConfig({
       },
     },
   },
-});
+}));

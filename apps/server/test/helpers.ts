@@ -48,6 +48,8 @@ export async function createTestApp(
     env?: Record<string, string>;
     plugins?: FastifyPluginAsync[];
     logStream?: { write(line: string): void };
+    /** Serve the H5 and the console (WEB_DIST / ADMIN_DIST in `env`): the page tests. */
+    serveStatic?: boolean;
   } = {},
 ): Promise<TestContext> {
   const config = testConfig(opts.env);
@@ -62,7 +64,7 @@ export async function createTestApp(
     logger: Boolean(opts.logStream),
     ...(opts.logStream ? { logStream: opts.logStream } : {}),
     plugins: [...(opts.plugins ?? []), routeMarker],
-    serveStatic: false,
+    serveStatic: opts.serveStatic ?? false,
   });
   // Every answer of an API test is checked against the OpenAPI document (api-contract.ts).
   checkEveryAnswer(app);
@@ -89,15 +91,18 @@ export async function createTestApp(
 }
 
 /** A second app instance on the same database and limiter store as `ctx`. */
-export async function secondInstance(ctx: TestContext): Promise<FastifyInstance> {
+export async function secondInstance(
+  ctx: TestContext,
+  opts: { env?: Record<string, string>; serveStatic?: boolean } = {},
+): Promise<FastifyInstance> {
   const app = await buildApp({
-    config: testConfig(),
+    config: testConfig(opts.env),
     database: ctx.shared.database,
     ...(ctx.shared.schemaName ? { schemaName: ctx.shared.schemaName } : {}),
     limiterPrefix: ctx.shared.limiterPrefix,
     logger: false,
     plugins: [routeMarker],
-    serveStatic: false,
+    serveStatic: opts.serveStatic ?? false,
   });
   checkEveryAnswer(app);
   return app;

@@ -3,14 +3,18 @@
 // the default skin, hidden when the visit comes with a channel (whose own skin the app renders); the
 // application form's frame and a page the server rendered for this request (<html data-ssr>, the
 // authorise page of a re-match link) look the same in every skin but for the channel colour, which
-// is set here from the app's last visit (features/skins/theme.ts keeps it per channel).
+// is set here from the app's last visit (features/skins/theme.ts keeps it per channel). A channel's
+// landing or login page the server rendered in its skin (data-ssr names the shell, data-ssr-path the
+// address it was rendered for, data-ssr-channel the channel; issue 17.1) is shown as it is, in the
+// colours the server set on <html>.
 (() => {
   const html = document.documentElement;
   try {
     const path = location.pathname.replace(/\/+$/, '') || '/';
     const rendered = html.dataset.ssr;
+    const renderedFor = html.dataset.ssrPath || rendered;
     const shellPath =
-      rendered === path
+      rendered !== undefined && renderedFor === path
         ? rendered
         : {
             '/': '/',
@@ -20,7 +24,7 @@
             '/h5': '/login',
             '/fill-information': '/fill-information',
           }[path];
-    const skinFree = shellPath === '/fill-information' || (rendered !== undefined && shellPath === rendered);
+    const skinFree = shellPath === '/fill-information' || (rendered !== undefined && renderedFor === path);
     const query = new URLSearchParams(location.search);
     const linkChannel = ['source', 'apiChannelCode', 'adRouteCode'].some((k) => query.get(k));
     const stored = localStorage.getItem('ad_channel_code') || '';
@@ -28,7 +32,7 @@
     if (!shellPath || ((channel || linkChannel) && !skinFree)) html.classList.add('lm-no-shell');
     else html.dataset.shell = shellPath;
     const theme = JSON.parse(localStorage.getItem('THEME_TOKENS') || 'null');
-    if (theme && !linkChannel && theme.channel === channel) {
+    if (theme && !linkChannel && theme.channel === channel && html.dataset.ssrChannel === undefined) {
       for (const [name, value] of Object.entries(theme.tokens)) {
         if (name.startsWith('--')) html.style.setProperty(name, String(value));
       }

@@ -72,6 +72,31 @@ if (!authorize.includes('data-ssr=') || authorize.split(SSR_SLOT).length !== 2) 
   throw new Error('dist-ssr/authorize.html: the template lacks data-ssr or has not exactly one slot');
 }
 writeFileSync(join(ssr, 'authorize.html'), authorize);
+
+// The channel pages' templates (issue 17.1): the server renders `/`, `/download`, `/login`, `/getQuota`
+// and `/h5` of an ad link in the channel's skin (apps/server/src/lib/web-ssr.ts fills the markers: the
+// <html> attributes with data-ssr and the colour tokens, title, icon, theme colour, the rendered shell
+// and the channel configuration the app starts with, modules/channels/pages.ts caches the result).
+const MARKERS = {
+  html: [HTML_TAG, '<html lang="zh-CN" __LM_HTML_ATTRS__>'],
+  title: [/<title>[^<]*<\/title>/, '<title>__LM_TITLE__</title>'],
+  themeColor: [
+    /<meta name="theme-color" content="[^"]*"/,
+    '<meta name="theme-color" content="__LM_THEME_COLOR__"',
+  ],
+  icon: [/<link rel="icon" href="[^"]*"/, '<link rel="icon" href="__LM_ICON__"'],
+  data: ['</body>', '<script type="application/json" id="lm-channel">__LM_DATA__</script></body>'],
+};
+for (const shell of ['/', '/login']) {
+  let page = withShells({ [shell]: SSR_SLOT });
+  for (const [name, [from, to]] of Object.entries(MARKERS)) {
+    const next = page.replace(from, to);
+    if (next === page) throw new Error(`channel template ${shell}: no place for ${name}`);
+    page = next;
+  }
+  if (page.split(SSR_SLOT).length !== 2) throw new Error(`channel template ${shell}: not exactly one slot`);
+  writeFileSync(join(ssr, shell === '/' ? 'channel-landing.html' : 'channel-login.html'), page);
+}
 console.log(
-  'pre-rendered / and /fill-information (index.html), /login (login.html); template dist-ssr/authorize.html',
+  'pre-rendered / and /fill-information (index.html), /login (login.html); templates dist-ssr/authorize.html, channel-landing.html, channel-login.html',
 );

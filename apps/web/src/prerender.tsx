@@ -5,16 +5,21 @@
  * renders the authorise page of a link that carries its match (`renderAuthorize`, ADR 017). In both
  * cases the client then renders the real page (its channel's skin) over the pre-rendered one.
  */
+import type { H5Config } from '@lm/shared/channel';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { MemoryRouter } from 'react-router';
 import { parseMatch } from './app/common/matched-products';
 import { readQueryOptions } from './app/common/query-options';
+import { type ChannelPagePath, channelPageHandle, resolveHead } from './app/route-handle';
 import { FillInformationShell } from './app/routes/fill-information';
 import { CommonAuthorizeRoute } from './app/routes/fill-information/common-authorize';
 import { LandingRoute } from './app/routes/landing';
 import { LoginRoute } from './app/routes/login';
+import { CLEAR_PHONE_KEYS, ENCRYPTED_PHONE_KEYS } from './features/auth/phone-link';
+import { useChannelStore } from './features/channel/store';
+import { resolveThemeColor, type ThemeTokens, themeTokens } from './features/skins/theme';
 
 export const SHELLS = {
   '/': () => <LandingRoute />,
@@ -53,3 +58,66 @@ export function renderAuthorize(search: string): string | null {
   if (parseMatch(readQueryOptions(query).rqResult).products.length === 0) return null;
   return toHtml(`${AUTHORIZE_PATH}?${query}`, <CommonAuthorizeRoute />);
 }
+
+/** The pages the server renders in a channel's skin (issue 17.1): path → the shell it fills. */
+export const CHANNEL_PAGES: Readonly<Record<ChannelPagePath, '/' | '/login'>> = {
+  '/': '/',
+  '/download': '/',
+  '/login': '/login',
+  '/getQuota': '/login',
+  '/h5': '/login',
+};
+const CHANNEL_SHELLS = { '/': () => <LandingRoute />, '/login': () => <LoginRoute /> } as const;
+
+export interface ChannelPage {
+  /** The page's markup (the shell's content). */
+  html: string;
+  /** The shell it fills (`/` or `/login`). */
+  shell: '/' | '/login';
+  /** The document title and favicon (the channel's, else the page's own, as the app sets them). */
+  title: string;
+  icon: string;
+  /** The channel colour's design tokens, for <html style> (what the app sets, features/skins/theme.ts). */
+  tokens: ThemeTokens;
+}
+
+/**
+ * A landing or login page as the app renders it for a channel whose configuration has loaded
+ * (`config`: the h5Config answer), at `path` with the query `search` (which must not change the
+ * markup: the server caches the page per channel configuration). The app, started with the same
+ * configuration (inlined in the page), renders the same markup over it. Synchronous: the channel store
+ * is set for this render only.
+ */
+export function renderChannelPage(path: ChannelPagePath, search: string, config: H5Config): ChannelPage {
+  const shell = CHANNEL_PAGES[path];
+  const query = search.startsWith('?') ? search.slice(1) : search;
+  const url = query ? `${path}?${query}` : path;
+  const store = useChannelStore.getState();
+  const before = { adChannelCode: store.adChannelCode, config: store.config, status: store.status };
+  useChannelStore.setState({ adChannelCode: config.adChannelCode, config, status: 'ready' });
+  try {
+    const Page = CHANNEL_SHELLS[shell];
+    const head = resolveHead([channelPageHandle(path)], new URLSearchParams(query), config);
+    return {
+      html: toHtml(url, <Page />),
+      shell,
+      title: head.title,
+      icon: head.icon,
+      tokens: themeTokens(resolveThemeColor(config.themeColor, config.theme), config.theme),
+    };
+  } finally {
+    useChannelStore.setState(before);
+  }
+}
+
+/**
+ * Query keys that change the markup of these pages: a phone carried by the link (prefilled or shown
+ * masked, features/auth/phone-link.ts), the landing's expired-share note, the console's preview. The
+ * server renders a channel page once per configuration, so links with these are left to the app.
+ */
+export const CHANNEL_PAGE_MARKUP_KEYS = [
+  ...ENCRYPTED_PHONE_KEYS,
+  ...CLEAR_PHONE_KEYS,
+  'linkExpired',
+  'previewToken',
+] as const;

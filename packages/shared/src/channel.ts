@@ -228,3 +228,18 @@ export interface H5Config {
    */
   skinArms?: { skin: number; weight: number }[];
 }
+
+/** Query keys that may carry the advertising channel code, in order of preference (spec §3). */
+export const CHANNEL_QUERY_KEYS = ['adChannelCode', 'source', 'apiChannelCode'] as const;
+
+/** Query key of a route code (spec §3: exchanged for a channel code and a plan target URL). */
+export const ROUTE_CODE_QUERY_KEY = 'adRouteCode';
+
+/** The channel code a query carries: the first non-blank of adChannelCode, source, apiChannelCode. */
+export function pickChannelCode(query: { get(key: string): string | null }): string | undefined {
+  for (const key of CHANNEL_QUERY_KEYS) {
+    const value = query.get(key)?.trim();
+    if (value) return value;
+  }
+  return undefined;
+}

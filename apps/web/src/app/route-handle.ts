@@ -16,6 +16,26 @@ export interface RouteHandle {
 
 export const DEFAULT_TITLE = '借款超市';
 
+/**
+ * The landing and login entries (spec §2): their own titles, replaced by the channel's h5Config.title.
+ * The server renders them in the channel's skin (issue 17.1) with the same titles.
+ */
+export const CHANNEL_PAGE_TITLES = {
+  '/': DEFAULT_TITLE,
+  '/download': DEFAULT_TITLE,
+  '/login': '登录',
+  // The login-as-form-request entries.
+  '/getQuota': '立即领取额度',
+  '/h5': '立即领取额度',
+} as const;
+export type ChannelPagePath = keyof typeof CHANNEL_PAGE_TITLES;
+
+/** The handle of a landing or login entry. */
+export const channelPageHandle = (path: ChannelPagePath): RouteHandle => ({
+  title: CHANNEL_PAGE_TITLES[path],
+  channelTitle: true,
+});
+
 const svgIcon = (body: string) => `data:image/svg+xml,${encodeURIComponent(body)}`;
 
 /** The ¥ tile of index.html. */

@@ -7,7 +7,7 @@ import { loadChunk } from '@/features/rum/chunk-guard';
 import { configureRum } from '@/features/rum/config';
 import { routePatternOf } from '@/features/rum/route-pattern';
 import { queryClient } from '@/lib/react-query';
-import { type RouteHandle, STAFF_ICON } from './route-handle';
+import { channelPageHandle, type RouteHandle, STAFF_ICON } from './route-handle';
 import { RootLayout, RouteError } from './routes/root';
 
 export type { RouteHandle } from './route-handle';
@@ -128,7 +128,6 @@ const title = (t: RouteHandle['title'], extra?: Omit<RouteHandle, 'title'>): Rou
   ...extra,
 });
 const main = (t: string): RouteHandle => ({ title: t, mainLayout: true });
-const channel = (t: string): RouteHandle => ({ title: t, channelTitle: true });
 
 const agreementRoutes: RouteObject[] = AGREEMENT_PAGES.map((a) => {
   const Agreement = agreementPage(a.key);
@@ -141,12 +140,12 @@ export const routes: RouteObject[] = [
     element: <RootLayout />,
     errorElement: <RouteError />,
     children: [
-      { path: '/', element: <Landing />, handle: channel('借款超市') },
-      { path: '/download', element: <Landing />, handle: channel('借款超市') },
+      { path: '/', element: <Landing />, handle: channelPageHandle('/') },
+      { path: '/download', element: <Landing />, handle: channelPageHandle('/download') },
       // /getQuota and /h5 are the login-as-form-request entries (spec §2).
-      { path: '/login', element: <Login />, handle: channel('登录') },
-      { path: '/getQuota', element: <Login />, handle: channel('立即领取额度') },
-      { path: '/h5', element: <Login />, handle: channel('立即领取额度') },
+      { path: '/login', element: <Login />, handle: channelPageHandle('/login') },
+      { path: '/getQuota', element: <Login />, handle: channelPageHandle('/getQuota') },
+      { path: '/h5', element: <Login />, handle: channelPageHandle('/h5') },
       { path: '/loan-application', element: <LoanApplication />, handle: title('申请借款') },
       {
         path: '/inline-page',

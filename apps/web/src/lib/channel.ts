@@ -1,17 +1,9 @@
+import { pickChannelCode } from '@lm/shared/channel';
 import { STORAGE_KEYS } from '@/config/constants';
 import { type KeyValueStore, storage } from './storage';
 
-/** Query keys that may carry the advertising channel code, in order of preference (spec §3). */
-export const CHANNEL_QUERY_KEYS = ['adChannelCode', 'source', 'apiChannelCode'] as const;
-
-/** The channel code a query carries: the first non-blank of adChannelCode, source, apiChannelCode. */
-export function pickChannelCode(query: URLSearchParams): string | undefined {
-  for (const key of CHANNEL_QUERY_KEYS) {
-    const value = query.get(key)?.trim();
-    if (value) return value;
-  }
-  return undefined;
-}
+// One rule for the server's channel pages and the app (packages/shared).
+export { CHANNEL_QUERY_KEYS, pickChannelCode } from '@lm/shared/channel';
 
 export function getStoredChannelCode(store: KeyValueStore = storage): string | undefined {
   return store.get(STORAGE_KEYS.adChannelCode) || undefined;

@@ -41,6 +41,18 @@ export const adChannelQuery = z.object({ adChannelCode: channelCodeSchema });
 /** GET /api/adChannel/exchange/adChannelCode */
 export const exchangeRouteCodeQuery = z.object({ adRouteCode: routeCodeSchema });
 
+/**
+ * The channel keys of an H5 page address (`/?adChannelCode=…`, `/login?source=…`, `/?adRouteCode=…`) that
+ * the server renders in the channel's skin (issue 17.1). A page address is never refused: a value that
+ * does not parse means the page is served as the app renders it (the app shows what it makes of it).
+ */
+export const channelPageQuery = z.object({
+  adChannelCode: z.preprocess(emptyAsAbsent, channelCodeSchema.optional()),
+  source: z.preprocess(emptyAsAbsent, channelCodeSchema.optional()),
+  apiChannelCode: z.preprocess(emptyAsAbsent, channelCodeSchema.optional()),
+  adRouteCode: z.preprocess(emptyAsAbsent, routeCodeSchema.optional()),
+});
+
 /** GET /api/adChannel/h5Config: without a code (or with an unknown one) the default configuration. */
 export const h5ConfigQuery = z.object({
   adChannelCode: z.preprocess(emptyAsAbsent, channelCodeSchema.optional()),

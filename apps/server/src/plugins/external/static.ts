@@ -3,8 +3,16 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import { ErrorCode, errorCatalogue } from '@lm/shared/errors';
+import type { FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
-import { encodePage, loadWebPageRenderer, type WebPageRenderer } from '../../lib/web-ssr.ts';
+import {
+  encodePage,
+  loadChannelPageRenderer,
+  loadWebPageRenderer,
+  preferredEncoding,
+  type WebPageRenderer,
+} from '../../lib/web-ssr.ts';
+import { type ChannelPage, ChannelPages } from '../../modules/channels/pages.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const WEB_DIST_DEFAULT = resolve(here, '../../../../web/dist');
@@ -36,6 +44,48 @@ export default fp(
         app.log.warn({ webDir }, 'no H5 render build (apps/web/dist-ssr): pages render in the browser');
     }
 
+    // A channel's landing and login pages, rendered in its skin (issue 17.1, ADR 022).
+    let channelPages: ChannelPages | null = null;
+    if (hasWeb) {
+      try {
+        const pageRenderer = await loadChannelPageRenderer(webDir);
+        if (pageRenderer) {
+          channelPages = new ChannelPages({
+            channels: app.services.channels,
+            renderer: pageRenderer,
+            log: app.log,
+          });
+        } else {
+          app.log.warn(
+            { webDir },
+            'no channel page templates in dist-ssr: ad links show the default page first',
+          );
+        }
+      } catch (err) {
+        app.log.error(
+          { err },
+          'the channel page render build is unusable; ad links show the default page first',
+        );
+      }
+    }
+    const sendChannelPage = (
+      req: { headers: Record<string, string | string[] | undefined> },
+      reply: FastifyReply,
+      page: ChannelPage,
+    ) => {
+      reply
+        .status(200)
+        .header('cache-control', 'no-cache')
+        .header('vary', 'accept-encoding')
+        .header('etag', page.etag)
+        .type('text/html; charset=utf-8');
+      if (req.headers['if-none-match'] === page.etag) return reply.status(304).send();
+      const accept = req.headers['accept-encoding'];
+      const encoding = preferredEncoding(Array.isArray(accept) ? accept.join(',') : accept);
+      if (encoding) reply.header('content-encoding', encoding);
+      return reply.send(encoding === 'br' ? page.br : encoding === 'gzip' ? page.gzip : page.raw);
+    };
+
     const setHeaders = (reply: { header(k: string, v: string): unknown }, path: string) => {
       reply.header(
         'cache-control',
@@ -64,10 +114,22 @@ export default fp(
       });
     }
 
-    app.setNotFoundHandler((req, reply) => {
+    app.setNotFoundHandler(async (req, reply) => {
       const path = req.url.split('?')[0] ?? '';
       const isPage = req.method === 'GET' || req.method === 'HEAD';
       if (!path.startsWith('/api') && isPage) {
+        const query = req.url.slice(path.length + 1);
+        const bare = path.replace(/\/+$/, '') || '/';
+        if (channelPages && query.length > 0 && channelPages.handles(bare)) {
+          let page: ChannelPage | null = null;
+          try {
+            page = await channelPages.page(bare, query, req.ip);
+          } catch (err) {
+            // The pre-rendered default page and the app still serve the visitor.
+            req.log.warn({ err }, 'channel page unavailable; serving the default page');
+          }
+          if (page) return sendChannelPage(req, reply, page);
+        }
         const hasExt = /\.[a-z0-9]+$/i.test(path);
         if (!hasExt && (path === '/admin' || path.startsWith('/admin/')) && hasAdmin) {
           return reply.header('cache-control', 'no-cache').sendFile('index.html', adminDir);
@@ -80,8 +142,7 @@ export default fp(
         ) {
           return reply.header('cache-control', 'no-cache').sendFile('login.html', webDir);
         }
-        const query = req.url.slice(path.length);
-        if (renderer && path.replace(/\/+$/, '') === renderer.path && query.length > 1) {
+        if (renderer && bare === renderer.path && query.length > 0) {
           let html: string | null = null;
           try {
             html = renderer.render(query);
@@ -110,5 +171,5 @@ export default fp(
       });
     });
   },
-  { name: 'static', dependencies: ['errors'] },
+  { name: 'static', dependencies: ['errors', 'services'] },
 );

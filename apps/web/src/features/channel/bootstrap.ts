@@ -2,6 +2,7 @@
 import { navigateTo } from '@/lib/navigation';
 import { sessionStore, storage } from '@/lib/storage';
 import { exchangeRouteCode, fetchH5Config } from './api';
+import { takeInlinedChannel } from './inlined';
 import { type BootstrapDeps, type BootstrapResult, runChannelBootstrap } from './resolve';
 import { useChannelStore } from './store';
 
@@ -27,6 +28,7 @@ function browserDeps(): BootstrapDeps {
     setConfig: store.setConfig,
     setStatus: store.setStatus,
     setPreview: store.setPreview,
+    inlined: takeInlinedChannel(),
   };
 }
 

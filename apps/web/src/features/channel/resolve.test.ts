@@ -42,6 +42,45 @@ function setup(href: string, over: Partial<BootstrapDeps> = {}) {
   return { deps, local, session, state };
 }
 
+describe('runChannelBootstrap on a page the server rendered for the channel (issue 17.1)', () => {
+  const skin8 = config({ adChannelCode: 'demo-skin8', skin: 8, title: '星河易借' });
+
+  it('starts with the inlined configuration: no h5Config call, ready at once', async () => {
+    const { deps, state } = setup('https://h5.test/?adChannelCode=demo-skin8', {
+      inlined: { adChannelCode: 'demo-skin8', config: skin8, route: null },
+    });
+    const result = await runChannelBootstrap(deps);
+    expect(deps.fetchH5Config).not.toHaveBeenCalled();
+    expect(state).toMatchObject({ channel: 'demo-skin8', status: 'ready' });
+    expect(result.config).toEqual(normalizeConfig(skin8, 'demo-skin8'));
+  });
+
+  it("asks h5Config when the inlined channel is not the link's", async () => {
+    const { deps } = setup('https://h5.test/?adChannelCode=demo', {
+      inlined: { adChannelCode: 'demo-skin8', config: skin8, route: null },
+    });
+    await runChannelBootstrap(deps);
+    expect(deps.fetchH5Config).toHaveBeenCalledWith('demo');
+  });
+
+  it("uses the server's exchange of the link's route code and caches it for the day", async () => {
+    const { deps, local } = setup('https://h5.test/?adRouteCode=R8', {
+      inlined: {
+        adChannelCode: 'demo-skin8',
+        config: skin8,
+        route: { adRouteCode: 'R8', adChannelCode: 'demo-skin8', planTargetUrl: null },
+      },
+    });
+    const result = await runChannelBootstrap(deps);
+    expect(deps.exchangeRouteCode).not.toHaveBeenCalled();
+    expect(deps.fetchH5Config).not.toHaveBeenCalled();
+    expect(result).toMatchObject({ adChannelCode: 'demo-skin8', fromLink: true, outcome: 'ready' });
+    expect(JSON.parse(local.get('ROUTE_CODE_MAP')!)).toEqual({
+      R8: { channelCode: 'demo-skin8', planTargetUrl: null, expire: '2026-05-10' },
+    });
+  });
+});
+
 describe('runChannelBootstrap', () => {
   it('stores the query channel code and loads its h5Config', async () => {
     const { deps, local, state } = setup('https://h5.test/?adChannelCode=demo-fenqile');

@@ -7,6 +7,8 @@
  *    `GET /api/adChannel/exchange/adChannelCode` (cached for the day). A route code that resolves wins
  *    over a channel code in the same link; one that fails is logged and ignored.
  * 3. `GET /api/adChannel/h5Config` (silent, no token) → channel store; DEFAULT_H5_CONFIG on failure.
+ *    A page the server rendered for the channel carries its configuration (and the route code's
+ *    exchange): then neither call is made (issue 17.1, inlined.ts).
  * 4. The ad platform's callback parameters (h5Config `trackReport.params`) are captured from the
  *    landing URL for the channel (the api-client sends them as `track_report`).
  * 5. channelStatus 0 → reload at the original address, once per channel and browser session
@@ -26,6 +28,7 @@ import { getStoredChannelCode, pickChannelCode, setStoredChannelCode } from '@/l
 import { type KeyValueStore, readJson, writeJson } from '@/lib/storage';
 import { captureTrackReport, saveTrackReport } from '@/lib/track-report';
 import type { RouteCodeExchange } from './api';
+import type { InlinedChannel } from './inlined';
 import { resolveRedirect } from './redirect';
 import { cachedRouteCode, cacheRouteCode } from './route-code';
 import { type ChannelStatus, DEFAULT_H5_CONFIG } from './store';
@@ -52,6 +55,8 @@ export interface BootstrapDeps {
   setConfig(config: H5Config): void;
   setStatus(status: ChannelStatus): void;
   setPreview?(preview: boolean): void;
+  /** What a server-rendered page carries: used instead of the calls for the same codes. */
+  inlined?: InlinedChannel | null;
 }
 
 export type BootstrapOutcome = 'ready' | 'redirected' | 'reloading' | 'preview';
@@ -94,6 +99,11 @@ async function resolveRouteCode(
   deps: BootstrapDeps,
   routeCode: string,
 ): Promise<{ channelCode: string; planTargetUrl: string | null } | null> {
+  const inlined = deps.inlined?.route;
+  if (inlined?.adRouteCode === routeCode) {
+    const exchange = { channelCode: inlined.adChannelCode, planTargetUrl: inlined.planTargetUrl };
+    return cacheRouteCode(deps.local, routeCode, exchange, deps.now());
+  }
   const cached = cachedRouteCode(deps.local, routeCode, deps.now());
   if (cached) return cached;
   try {
@@ -150,7 +160,8 @@ export async function runChannelBootstrap(deps: BootstrapDeps): Promise<Bootstra
 
   let config: H5Config;
   try {
-    config = normalizeConfig(await deps.fetchH5Config(code), code);
+    const inlined = deps.inlined?.adChannelCode === code && code !== '' ? deps.inlined.config : null;
+    config = normalizeConfig(inlined ?? (await deps.fetchH5Config(code)), code);
     deps.setConfig(config);
     deps.setStatus('ready');
   } catch (error) {

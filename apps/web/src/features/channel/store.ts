@@ -6,7 +6,8 @@ import {
   type H5Config,
   THEMES,
 } from '@lm/shared/channel';
-import { create } from 'zustand';
+import { useSyncExternalStore } from 'react';
+import { createStore } from 'zustand/vanilla';
 
 /** The configuration used before h5Config answers, and when it cannot be loaded. */
 export const DEFAULT_H5_CONFIG: H5Config = {
@@ -46,8 +47,7 @@ interface ChannelState {
   setPreview(preview: boolean): void;
 }
 
-/** Channel state of the H5: code, h5Config and its loading status. */
-export const useChannelStore = create<ChannelState>((set) => ({
+const channelStore = createStore<ChannelState>((set) => ({
   adChannelCode: '',
   config: DEFAULT_H5_CONFIG,
   status: 'idle',
@@ -57,6 +57,16 @@ export const useChannelStore = create<ChannelState>((set) => ({
   setConfig: (config) => set({ config }),
   setStatus: (status) => set({ status }),
 }));
+
+/**
+ * Channel state of the H5: code, h5Config and its loading status. A zustand store whose server
+ * snapshot is its current state (zustand's own hook renders the initial state on the server): the
+ * server renders a channel's landing with that channel's configuration set (prerender.tsx, issue 17.1).
+ */
+export const useChannelStore = Object.assign(<T>(selector: (state: ChannelState) => T): T => {
+  const read = () => selector(channelStore.getState());
+  return useSyncExternalStore(channelStore.subscribe, read, read);
+}, channelStore);
 
 /** The current channel configuration (defaults until h5Config has answered). */
 export function useH5Config(): H5Config {

@@ -17,6 +17,7 @@ import { getStoredChannelCode } from '@/lib/channel';
 import { queryClient } from '@/lib/react-query';
 import { browserOnline, sendCodeStep, waitAfterSendFailure } from '@/lib/send-code';
 import { saveSession } from '@/lib/session';
+import { shellChecked, shellFocusedLabel, shellValue } from '@/lib/shell-input';
 import { toast } from '@/lib/toast';
 import { reportStep } from '../../analytics/reporter';
 import { useChannelStore } from '../../channel/store';
@@ -28,6 +29,8 @@ import { readPhoneLink } from '../phone-link';
 import styles from './login-form.module.css';
 
 const CODE_RESEND_SECONDS = 60;
+const PHONE_LABEL = '手机号';
+const CODE_LABEL = '验证码';
 const LOGIN_TOAST_MS = 1000;
 
 interface LoginFormProps {
@@ -73,11 +76,18 @@ export function LoginForm({ submitText = '登录', defaultPhone = '' }: LoginFor
   const ticket = lookup && encrypted.status === 'success' ? encrypted.data : null;
   const resolvingLink = lookup !== null && encrypted.status === 'pending';
 
+  // A server-rendered login page (issue 17.1) may have been typed into before the app took it over.
   const [phone, setPhone] = useState(() =>
-    digitsOnly(defaultPhone || (link?.kind === 'clear' ? link.phone : ''), 11),
+    digitsOnly(defaultPhone || (link?.kind === 'clear' ? link.phone : '') || shellValue(PHONE_LABEL), 11),
   );
-  const [code, setCode] = useState('');
-  const [agreed, setAgreed] = useState(false);
+  const [code, setCode] = useState(() => digitsOnly(shellValue(CODE_LABEL), 6));
+  const [agreed, setAgreed] = useState(shellChecked);
+  const [shellFocus] = useState(shellFocusedLabel);
+  const formRef = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    if (shellFocus)
+      formRef.current?.querySelector<HTMLInputElement>(`input[aria-label="${shellFocus}"]`)?.focus();
+  }, [shellFocus]);
   const [deciding, setDeciding] = useState(false);
   const countdown = useCountdown();
   const sendCode = useSendVerifyCode();
@@ -209,6 +219,7 @@ export function LoginForm({ submitText = '登录', defaultPhone = '' }: LoginFor
 
   return (
     <form
+      ref={formRef}
       className={styles.form}
       // The toast component is loaded on demand: start while the network is likely there.
       onFocus={() => toast.preload()}
@@ -232,7 +243,7 @@ export function LoginForm({ submitText = '登录', defaultPhone = '' }: LoginFor
             inputMode="numeric"
             autoComplete="tel"
             placeholder="请输入手机号"
-            aria-label="手机号"
+            aria-label={PHONE_LABEL}
             maxLength={11}
             clearable
             value={phone}
@@ -246,7 +257,7 @@ export function LoginForm({ submitText = '登录', defaultPhone = '' }: LoginFor
           inputMode="numeric"
           autoComplete="one-time-code"
           placeholder="请输入验证码"
-          aria-label="验证码"
+          aria-label={CODE_LABEL}
           maxLength={6}
           value={code}
           onChange={(value) => setCode(digitsOnly(value, 6))}

@@ -1,0 +1,313 @@
+/**
+ * Issue 17.1 (ADR 022): `/`, `/download`, `/login`, `/getQuota` and `/h5` of an ad link are answered with
+ * the channel's page in its skin and its h5Config inlined; everything else keeps the pre-rendered default
+ * page. The web build here is a small one written by the test (the render module's contract of
+ * apps/web/src/prerender.tsx), so the server's part is tested without building the H5 —
+ * e2e/channel-pages.e2e.test.ts opens the real build in Chromium. Runs on both backends (with Redis the
+ * channel cache is shared, and a second instance serves the edited page at once).
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import type { H5Config } from '@lm/shared/channel';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pageChannelOf } from '../src/modules/channels/pages.ts';
+import { body, createTestApp, newIp, secondInstance, staffLogin, type TestContext } from './helpers.ts';
+
+const INDEX =
+  '<!doctype html><html lang="zh-CN"><body><div id="root"></div><p>default landing</p></body></html>';
+const LOGIN =
+  '<!doctype html><html lang="zh-CN"><body><div id="root"></div><p>default login</p></body></html>';
+const template = (shell: string) =>
+  '<!doctype html><html lang="zh-CN" __LM_HTML_ATTRS__><head>' +
+  '<meta name="theme-color" content="__LM_THEME_COLOR__"><link rel="icon" href="__LM_ICON__">' +
+  `<title>__LM_TITLE__</title></head><body><div id="lm-shell"><div data-shell="${shell}"><!--lm-ssr--></div></div>` +
+  '<div id="root"></div><script type="application/json" id="lm-channel">__LM_DATA__</script></body></html>';
+
+// The render module's contract (apps/web/src/prerender.tsx). It counts its renders, and a channel titled
+// "throw" makes it fail.
+const RENDER_MODULE = `
+export const AUTHORIZE_PATH = '/fill-information/common-authorize';
+export function renderAuthorize() { return null; }
+export const CHANNEL_PAGES = { '/': '/', '/download': '/', '/login': '/login', '/getQuota': '/login', '/h5': '/login' };
+export const CHANNEL_PAGE_MARKUP_KEYS = ['encryptionMobile', 'rp', 'rsaPhone', 'phone', 'mobile', 'linkExpired', 'previewToken'];
+globalThis.__lmRenders = 0;
+const esc = (t) => String(t).replaceAll('&', '&amp;').replaceAll('<', '&lt;');
+export function renderChannelPage(path, search, config) {
+  globalThis.__lmRenders += 1;
+  if (config.title === 'throw') throw new Error('render failed');
+  const shell = CHANNEL_PAGES[path];
+  return {
+    html: '<main data-skin="' + config.skin + '">' + esc(config.title ?? '') + ' ' + path + '</main>',
+    shell,
+    title: config.title || (shell === '/' ? '借款超市' : '登录'),
+    icon: config.icon || 'data:,',
+    tokens: { '--app-primary': config.themeColor },
+  };
+}
+`;
+
+function webBuild(root: string): string {
+  const dist = join(root, 'dist');
+  const ssr = join(root, 'dist-ssr');
+  mkdirSync(dist, { recursive: true });
+  mkdirSync(ssr, { recursive: true });
+  writeFileSync(join(dist, 'index.html'), INDEX);
+  writeFileSync(join(dist, 'login.html'), LOGIN);
+  writeFileSync(join(ssr, 'prerender.js'), RENDER_MODULE);
+  writeFileSync(join(ssr, 'authorize.html'), '<html><body><!--lm-ssr--></body></html>');
+  writeFileSync(join(ssr, 'channel-landing.html'), template('/'));
+  writeFileSync(join(ssr, 'channel-login.html'), template('/login'));
+  return dist;
+}
+
+const renders = () => (globalThis as unknown as { __lmRenders: number }).__lmRenders;
+
+let root: string;
+let env: Record<string, string>;
+let ctx: TestContext;
+let app: FastifyInstance;
+let operator: string;
+
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), 'lm-channel-pages-'));
+  env = { WEB_DIST: webBuild(root), ADMIN_DIST: join(root, 'no-admin') };
+  ctx = await createTestApp({ env, serveStatic: true });
+  app = ctx.app;
+  operator = (await staffLogin(app, 'operator', { name: '渠道页测试', password: 'channel pages pw' })).token;
+});
+afterAll(async () => {
+  await ctx?.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+const get = (url: string, headers: Record<string, string> = {}, on: FastifyInstance = app) =>
+  on.inject({ method: 'GET', url, headers, remoteAddress: newIp() });
+
+/** The inlined channel of a rendered page. */
+function inlined(html: string): { adChannelCode: string; config: H5Config; route: unknown } {
+  const m = html.match(/<script type="application\/json" id="lm-channel">([\s\S]*?)<\/script>/);
+  if (!m?.[1]) throw new Error(`no inlined channel in ${html.slice(0, 200)}`);
+  return JSON.parse(m[1]);
+}
+
+const htmlAttrs = (html: string) => html.match(/<html [^>]*>/)?.[0] ?? '';
+
+async function h5Config(code: string): Promise<H5Config> {
+  const res = await get(`/api/adChannel/h5Config?adChannelCode=${code}`);
+  return body<H5Config>(res).data;
+}
+
+let seq = 0;
+async function createChannel(over: Record<string, unknown> = {}) {
+  const adChannelCode = `t-page-${Date.now().toString(36)}-${++seq}`;
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/admin/channels',
+    headers: { accesstoken: operator },
+    remoteAddress: newIp(),
+    payload: {
+      adChannelCode,
+      name: '页面测试渠道',
+      linkType: 4,
+      skin: 8,
+      flags: [],
+      allowedHosts: [],
+      ...over,
+    },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return body<{ id: number; adChannelCode: string }>(res).data;
+}
+
+async function editChannel(id: number, over: Record<string, unknown>) {
+  const res = await app.inject({
+    method: 'PUT',
+    url: `/api/admin/channels/${id}`,
+    headers: { accesstoken: operator },
+    remoteAddress: newIp(),
+    payload: { name: '页面测试渠道', linkType: 4, skin: 8, flags: [], allowedHosts: [], ...over },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+}
+
+describe("a channel's landing and login pages in the first HTML", () => {
+  it("answers the channel's page with its configuration inlined, as h5Config answers it", async () => {
+    const res = await get('/?adChannelCode=demo-skin8');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.headers['cache-control']).toBe('no-cache');
+    const html = res.body;
+    expect(html).toContain('<main data-skin="8">');
+    expect(htmlAttrs(html)).toContain('data-ssr="/"');
+    expect(htmlAttrs(html)).toContain('data-shell="/"');
+    expect(htmlAttrs(html)).toContain('data-ssr-path="/"');
+    expect(htmlAttrs(html)).toContain('data-ssr-channel="demo-skin8"');
+    const config = await h5Config('demo-skin8');
+    expect(htmlAttrs(html)).toContain(`style="--app-primary:${config.themeColor}"`);
+    expect(html).toContain(`<title>${config.title}</title>`);
+    expect(html).toContain(`<meta name="theme-color" content="${config.themeColor}">`);
+    expect(inlined(html)).toEqual({ adChannelCode: 'demo-skin8', config, route: null });
+  });
+
+  it('renders the login entries in the login shell, for every channel query key', async () => {
+    for (const [url, code, path] of [
+      ['/login?adChannelCode=demo-skin10', 'demo-skin10', '/login'],
+      ['/getQuota?source=demo-skin10', 'demo-skin10', '/getQuota'],
+      ['/h5/?apiChannelCode=demo-skin17', 'demo-skin17', '/h5'],
+      ['/download?adChannelCode=demo-skin8', 'demo-skin8', '/download'],
+    ] as const) {
+      const html = (await get(url)).body;
+      expect(htmlAttrs(html), url).toContain(`data-ssr-path="${path}"`);
+      expect(htmlAttrs(html), url).toContain(`data-ssr="${path === '/download' ? '/' : '/login'}"`);
+      expect(html, url).toContain(` ${path}</main>`);
+      expect(inlined(html).adChannelCode, url).toBe(code);
+    }
+  });
+
+  it('sends the encoding asked for, precompressed, and answers 304 to a visitor holding the page', async () => {
+    const plain = await get('/?adChannelCode=demo-skin10', { 'accept-encoding': 'identity' });
+    const br = await get('/?adChannelCode=demo-skin10', { 'accept-encoding': 'gzip, deflate, br' });
+    const gz = await get('/?adChannelCode=demo-skin10', { 'accept-encoding': 'gzip' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(brotliDecompressSync(br.rawPayload).toString('utf8')).toBe(plain.body);
+    expect(gunzipSync(gz.rawPayload).toString('utf8')).toBe(plain.body);
+    expect(br.headers.vary).toBe('accept-encoding');
+    const etag = String(plain.headers.etag);
+    expect(br.headers.etag).toBe(etag);
+    const again = await get('/?adChannelCode=demo-skin10', { 'if-none-match': etag });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+  });
+
+  it('renders a page once per channel configuration, not per visit (ad clicks and tracking keys alike)', async () => {
+    await get('/?adChannelCode=demo');
+    const before = renders();
+    for (let i = 0; i < 5; i++) {
+      expect((await get(`/?adChannelCode=demo&clickid=${i}`)).body).toContain('data-ssr-channel="demo"');
+    }
+    expect(renders()).toBe(before);
+  });
+
+  it("exchanges a route code and inlines the exchange; a route to a plan URL is left to the app's redirect", async () => {
+    const html = (await get('/?adRouteCode=r-demo')).body;
+    expect(inlined(html)).toMatchObject({
+      adChannelCode: 'demo',
+      route: { adRouteCode: 'r-demo', adChannelCode: 'demo', planTargetUrl: null },
+    });
+    // r-plan sends the visitor to a plan target URL: no landing is shown.
+    expect((await get('/?adRouteCode=r-plan')).body).toBe(INDEX);
+    // A disabled route code is ignored, as the app does: the link's channel code counts.
+    const off = (await get('/?adRouteCode=r-off&adChannelCode=demo-skin8')).body;
+    expect(inlined(off)).toMatchObject({ adChannelCode: 'demo-skin8', route: null });
+    // A route code that resolves wins over a channel code in the same link.
+    expect(
+      inlined((await get('/login?adRouteCode=r-demo&adChannelCode=demo-skin8')).body).adChannelCode,
+    ).toBe('demo');
+  });
+
+  it("keeps today's pages for unknown or closed channels, malformed codes, the preview and phones in the link", async () => {
+    for (const [url, page] of [
+      ['/?adChannelCode=no-such-channel', INDEX],
+      ['/?adChannelCode=demo-off', INDEX],
+      ['/?adChannelCode=%3Cscript%3E', INDEX],
+      ['/?adRouteCode=no-such-route', INDEX],
+      ['/?adChannelCode=demo-skin8&previewToken=x', INDEX],
+      ['/?adChannelCode=demo-skin8&linkExpired=1', INDEX],
+      ['/login?adChannelCode=demo-skin8&phone=13800138000', LOGIN],
+      ['/getQuota?source=demo-skin8&encryptionMobile=abc', LOGIN],
+      ['/', INDEX],
+      ['/login', LOGIN],
+    ] as const) {
+      const res = await get(url);
+      expect(res.statusCode, url).toBe(200);
+      expect(res.body, url).toBe(page);
+    }
+  });
+
+  it("shows a console edit of the channel at once, and escapes the channel's text", async () => {
+    const created = await createChannel({ pageTitle: '初始标题' });
+    const url = `/getQuota?adChannelCode=${created.adChannelCode}`;
+    expect((await get(url)).body).toContain('<title>初始标题</title>');
+    await editChannel(created.id, { pageTitle: '</title><script>alert(1)</script>' });
+    const html = (await get(url)).body;
+    expect(html).toContain('<title>&lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;</title>');
+    expect(html).not.toContain('<script>alert(1)');
+    // In the inlined JSON nothing can close the script element.
+    const data = html.match(/id="lm-channel">([\s\S]*?)<\/script>/)?.[1] ?? '';
+    expect(data).not.toMatch(/[<>]/);
+    expect(inlined(html).config).toEqual(await h5Config(created.adChannelCode));
+    // Closing the channel hands its pages back to the app (which reloads once, spec §3).
+    const status = await app.inject({
+      method: 'PUT',
+      url: `/api/admin/channels/${created.id}/status`,
+      headers: { accesstoken: operator },
+      remoteAddress: newIp(),
+      payload: { channelStatus: 0 },
+    });
+    expect(status.statusCode, status.body).toBe(200);
+    expect((await get(url)).body).toBe(LOGIN);
+  });
+
+  it("another instance serves the edited page at once (the channel's configuration is shared)", async () => {
+    const other = await secondInstance(ctx, { env, serveStatic: true });
+    try {
+      const created = await createChannel({ pageTitle: '实例一' });
+      const url = `/?adChannelCode=${created.adChannelCode}`;
+      expect((await get(url, {}, other)).body).toContain('<title>实例一</title>');
+      await editChannel(created.id, { pageTitle: '实例二' });
+      const html = (await get(url, {}, other)).body;
+      // Without Redis each instance caches the configuration for H5_CONFIG_TTL_SECONDS: one instance
+      // of the embedded database is the single-instance setup (README "Configuration").
+      if (process.env.TEST_REDIS_URL) expect(html).toContain('<title>实例二</title>');
+      else expect(html).toMatch(/<title>实例[一二]<\/title>/);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('a page that fails to render is served as the default page (never a 5xx), and not kept', async () => {
+    const created = await createChannel({ pageTitle: 'throw' });
+    const res = await get(`/?adChannelCode=${created.adChannelCode}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toBe(INDEX);
+    const before = renders();
+    await get(`/?adChannelCode=${created.adChannelCode}`);
+    expect(renders()).toBe(before + 1);
+  });
+});
+
+describe('pageChannelOf (which channel a page address names)', () => {
+  const keys = ['phone', 'previewToken'];
+  const exchange = async (code: string) =>
+    ({
+      R1: { adChannelCode: 'c1', planTargetUrl: null },
+      R2: { adChannelCode: 'c2', planTargetUrl: 'https://partner.example.com/x' },
+    })[code] ?? null;
+  const of = (q: string) => pageChannelOf(new URLSearchParams(q), keys, exchange);
+
+  it('takes the first non-blank of adChannelCode, source, apiChannelCode', async () => {
+    expect(await of('apiChannelCode=c&source=b&adChannelCode=a')).toEqual({ code: 'a', route: null });
+    expect(await of('adChannelCode=&source=b')).toEqual({ code: 'b', route: null });
+    expect(await of('clickid=1')).toBeNull();
+  });
+
+  it('lets a resolving route code win; a failing one falls back; a plan URL is not a page', async () => {
+    expect(await of('adRouteCode=R1&adChannelCode=a')).toEqual({
+      code: 'c1',
+      route: { adRouteCode: 'R1', adChannelCode: 'c1', planTargetUrl: null },
+    });
+    expect(await of('adRouteCode=R9&adChannelCode=a')).toEqual({ code: 'a', route: null });
+    expect(await of('adRouteCode=R2&adChannelCode=a')).toBeNull();
+  });
+
+  it('leaves links with markup keys or malformed codes to the app', async () => {
+    expect(await of('adChannelCode=a&phone=13800138000')).toBeNull();
+    expect(await of('adChannelCode=a%20b')).toBeNull();
+    expect(await of(`adChannelCode=${'x'.repeat(65)}`)).toBeNull();
+  });
+});
