@@ -52,7 +52,8 @@ export async function startServer(
   child.stdout?.on('data', (d) => logs.push(String(d)));
   child.stderr?.on('data', (d) => logs.push(String(d)));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
+  // A fresh embedded database migrates and seeds first: on a busy machine that takes a while.
+  const deadline = Date.now() + 180_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited early:\n${logs.join('')}`);
     try {
@@ -61,7 +62,11 @@ export async function startServer(
     } catch {
       // not up yet
     }
-    if (Date.now() > deadline) throw new Error(`server did not start:\n${logs.join('')}`);
+    if (Date.now() > deadline) {
+      // Not left running behind the failed test file.
+      child.kill('SIGKILL');
+      throw new Error(`server did not start in 180 s:\n${logs.join('')}`);
+    }
     await new Promise((r) => setTimeout(r, 250));
   }
   return {

@@ -22,7 +22,7 @@ import { useChannelStore } from './features/channel/store';
 import { resolveThemeColor, type ThemeTokens, themeTokens } from './features/skins/theme';
 
 export const SHELLS = {
-  '/': () => <LandingRoute />,
+  '/': () => <LandingRoute serverRendered />,
   '/login': () => <LoginRoute />,
   // The form's frame (header, banner, a placeholder): see FormPageShell.
   '/fill-information': () => <FillInformationShell />,
@@ -67,7 +67,10 @@ export const CHANNEL_PAGES: Readonly<Record<ChannelPagePath, '/' | '/login'>> = 
   '/getQuota': '/login',
   '/h5': '/login',
 };
-const CHANNEL_SHELLS = { '/': () => <LandingRoute />, '/login': () => <LoginRoute /> } as const;
+const CHANNEL_SHELLS = {
+  '/': () => <LandingRoute serverRendered />,
+  '/login': () => <LoginRoute />,
+} as const;
 
 export interface ChannelPage {
   /** The page's markup (the shell's content). */

@@ -53,13 +53,14 @@ const reportBannerTap = (id: number) =>
     .catch(() => undefined);
 
 /**
- * `/` and `/download`: the channel's skin (spec §1) with the login form embedded. While the
+ * `/` and `/download` (`serverRendered`: the page rendered by the build or the server, ADR 013/022):
+ * the channel's skin (spec §1) with the login form embedded. While the
  * configuration of a channel link loads, a neutral skeleton avoids flashing the default skin.
  * After the first paint: the home dialog banner (once a day per channel; loaded then, shown at the
  * first scroll or tap outside the login card), the device report, and on /download the download card
  * below the login card.
  */
-export function LandingRoute() {
+export function LandingRoute({ serverRendered = false }: { serverRendered?: boolean } = {}) {
   const config = useH5Config();
   const status = useChannelStore((s) => s.status);
   const code = useChannelStore((s) => s.adChannelCode);
@@ -91,9 +92,15 @@ export function LandingRoute() {
           // A fixed-height slot: the pre-rendered placeholder and the form take the same room, so
           // nothing below moves (no layout shift, and the largest paint stays the pre-rendered one).
           <div ref={loginSlot} className={styles.loginSlot}>
-            <Suspense fallback={<LoginPlaceholder />}>
-              <LoginForm submitText="立即申请" />
-            </Suspense>
+            {serverRendered ? (
+              // The server's page always holds the placeholder, as the app's first frame does (a form
+              // the server had loaded already would be replaced by the placeholder, then the form).
+              <LoginPlaceholder />
+            ) : (
+              <Suspense fallback={<LoginPlaceholder />}>
+                <LoginForm submitText="立即申请" />
+              </Suspense>
+            )}
           </div>
         }
         trust={

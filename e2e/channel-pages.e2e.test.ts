@@ -1,0 +1,173 @@
+/**
+ * Issue 17.1: an ad link's first HTML already shows its channel's page — the skin's layout, colour,
+ * product name and title — before any script runs, and the app takes it over without a second look:
+ * no skeleton, no h5Config or route code call, the same pixels, nothing typed lost.
+ * Each page is opened twice in Chromium: with JavaScript off (what the server's HTML alone shows) and
+ * on (what the visitor ends up with).
+ */
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { shot, unexpectedErrors } from './browser.ts';
+import { useServerAndBrowser } from './harness.ts';
+import { apiCall } from './person.ts';
+import { comparePngs, MAX_DIFF_RATIO } from './visual.ts';
+
+const e2e = useServerAndBrowser();
+
+interface ChannelPage {
+  url: string;
+  code: string;
+  /** The landing layout (spec §1 skins → layouts), or the login page. */
+  layout: 'amount-dial' | 'steps-list' | 'hero-card' | 'banner-benefits' | 'login';
+  /** Text of the skin's own page. */
+  text: string;
+}
+
+// A login page first: the server has then loaded the login form, which the landing must still not
+// show before the app does (its first frame holds a placeholder there).
+const PAGES: ChannelPage[] = [
+  { url: '/login?adChannelCode=demo-skin8', code: 'demo-skin8', layout: 'login', text: '手机号登录' },
+  { url: '/?adChannelCode=demo-skin8', code: 'demo-skin8', layout: 'amount-dial', text: '测一测我能借多少' },
+  { url: '/?adChannelCode=demo-skin10', code: 'demo-skin10', layout: 'steps-list', text: '三步申请' },
+  { url: '/?adChannelCode=demo-skin17', code: 'demo-skin17', layout: 'hero-card', text: '手机号快速申请' },
+  { url: '/?source=demo-skin12', code: 'demo-skin12', layout: 'banner-benefits', text: '立即申请，在线测额' },
+  { url: '/?adRouteCode=r-demo', code: 'demo', layout: 'hero-card', text: '手机号快速申请' },
+  { url: '/getQuota?adChannelCode=demo-skin10', code: 'demo-skin10', layout: 'login', text: '手机号登录' },
+];
+
+const PHONE = {
+  viewport: { width: 375, height: 812 },
+  deviceScaleFactor: 2,
+  isMobile: true,
+  hasTouch: true,
+  locale: 'zh-CN',
+};
+
+async function open(browser: Browser, url: string, javaScriptEnabled: boolean) {
+  const context = await browser.newContext({ ...PHONE, javaScriptEnabled });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  const calls: string[] = [];
+  page.on('pageerror', (err) => errors.push(err.message));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') errors.push(msg.text());
+  });
+  page.on('request', (req) => {
+    const path = new URL(req.url()).pathname;
+    if (/^\/api\/adChannel\/(h5Config|exchange)/.test(path)) calls.push(path);
+  });
+  // Whether the app ever showed its waiting skeleton (what a channel link showed before).
+  await page.addInitScript(() => {
+    const w = window as unknown as { __skeleton: boolean };
+    w.__skeleton = false;
+    new MutationObserver(() => {
+      if (document.querySelector('main[aria-busy="true"]')) w.__skeleton = true;
+    }).observe(document, { childList: true, subtree: true });
+  });
+  await page.goto(`${e2e.server.url}${url}`);
+  return { context, page, errors, calls };
+}
+
+/** The channel colour as painted (antd-mobile's primary colour variable). */
+const primaryColour = (page: Page) =>
+  page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--app-primary').trim());
+
+/** The top of the page: hero and card title (landing) or header and form (login). */
+const topOf = (page: Page, layout: ChannelPage['layout']) =>
+  page.screenshot({
+    clip: { x: 0, y: 0, width: 375, height: layout === 'login' ? 400 : 200 },
+    animations: 'disabled',
+    caret: 'hide',
+    scale: 'css',
+  });
+
+describe("an ad link's first HTML shows its channel's page", () => {
+  it.each(PAGES)('$url: the server’s page is the skin’s, and the app takes it over unchanged', async (p) => {
+    const config = await apiCall<{ title: string | null; skin: number }>(
+      e2e.server.url,
+      `/api/adChannel/h5Config?adChannelCode=${p.code}`,
+    );
+    const name = config.title ?? '';
+    expect(name).not.toBe('');
+
+    // JavaScript off: the server's HTML alone.
+    const first = await open(e2e.browser, p.url, false);
+    let firstTop: Buffer;
+    let firstColour: string;
+    try {
+      const { page } = first;
+      if (p.layout !== 'login') {
+        await expect(page.locator(`main[data-layout="${p.layout}"]`).first().isVisible()).resolves.toBe(true);
+      }
+      await expect(page.getByText(p.text).first().isVisible()).resolves.toBe(true);
+      // The login page's form is real (typing is kept); the landing's slot holds the placeholder that
+      // the app's first frame shows too.
+      expect(await page.locator('#lm-shell input').count()).toBe(p.layout === 'login' ? 3 : 0);
+      await expect(page.getByText(name).first().isVisible()).resolves.toBe(true);
+      expect(await page.title()).toBe(name);
+      firstColour = await primaryColour(page);
+      expect(firstColour).toMatch(/^#[0-9a-f]{6}$/);
+      await page.evaluate(() => document.fonts.ready.then(() => undefined));
+      firstTop = await topOf(page, p.layout);
+      await shot(page, `channel-page-first-html-${p.code}-${p.layout}`);
+    } finally {
+      await first.context.close();
+    }
+
+    // JavaScript on: the app starts from the inlined configuration and replaces the page with itself.
+    const app = await open(e2e.browser, p.url, true);
+    try {
+      const { page } = app;
+      await page.waitForFunction(() => !document.getElementById('lm-shell'), undefined, { timeout: 15_000 });
+      await page.getByText(p.text).first().waitFor();
+      if (p.layout !== 'login') await page.locator(`main[data-layout="${p.layout}"]`).first().waitFor();
+      expect(await page.evaluate(() => (window as unknown as { __skeleton: boolean }).__skeleton)).toBe(
+        false,
+      );
+      expect(app.calls).toEqual([]);
+      expect(await primaryColour(page)).toBe(firstColour);
+      expect(await page.title()).toBe(name);
+      // The same pixels at the top of the page (the login form's own slot below is the app's).
+      await page.getByPlaceholder('请输入手机号').waitFor();
+      await page.evaluate(() => document.fonts.ready.then(() => undefined));
+      const comparison = await comparePngs(await topOf(page, p.layout), firstTop);
+      expect(comparison.ratio, `${p.url}: ${comparison.differing} pixels differ`).toBeLessThanOrEqual(
+        MAX_DIFF_RATIO,
+      );
+      expect(unexpectedErrors(app.errors)).toEqual([]);
+    } finally {
+      await app.context.close();
+    }
+  });
+
+  it('what a visitor types on the server’s login page before the app arrives stays', async () => {
+    const context: BrowserContext = await e2e.browser.newContext(PHONE);
+    try {
+      const page = await context.newPage();
+      // A slow network: the app's entry script arrives 2 s after the page.
+      let release!: () => void;
+      const arrived = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      await page.route(/\/assets\/index-[\w-]+\.js$/, async (route) => {
+        await arrived;
+        await route.continue();
+      });
+      await page.goto(`${e2e.server.url}/login?adChannelCode=demo-skin10`);
+      const shellPhone = page.locator('#lm-shell input[aria-label="手机号"]');
+      await shellPhone.click();
+      await page.keyboard.type('13912345678');
+      expect(await page.evaluate(() => Boolean(document.getElementById('lm-shell')))).toBe(true);
+      release();
+      await page.waitForFunction(() => !document.getElementById('lm-shell'), undefined, { timeout: 15_000 });
+      const phone = page.locator('#root input[aria-label="手机号"]');
+      await expect.poll(() => phone.inputValue()).toBe('13912345678');
+      // The focus stays in the field: typing goes on.
+      await page.keyboard.press('Backspace');
+      await expect.poll(() => phone.inputValue()).toBe('1391234567');
+      await shot(page, 'channel-page-typed-before-app');
+    } finally {
+      await context.close();
+    }
+  });
+});
