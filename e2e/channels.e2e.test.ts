@@ -132,13 +132,24 @@ describe('channels in Chromium', () => {
     page.on('request', (r) => {
       if (r.url().includes('/api/adChannel/exchange/adChannelCode')) exchanges++;
     });
-    await page.goto(`${e2e.server.url}/?adRouteCode=r-fenqile`);
-    await page.waitForLoadState('networkidle');
-    expect(await page.evaluate(() => localStorage.getItem('ad_channel_code'))).toBe('demo-fenqile');
-    const map = JSON.parse((await page.evaluate(() => localStorage.getItem('ROUTE_CODE_MAP'))) ?? '{}');
     const today = new Date(Date.now() + 8 * 3600_000).toISOString().slice(0, 10);
-    expect(map['r-fenqile']).toMatchObject({ channelCode: 'demo-fenqile', expire: today });
+    const routeMap = async () =>
+      JSON.parse((await page.evaluate(() => localStorage.getItem('ROUTE_CODE_MAP'))) ?? '{}');
+    // The landing of a route code link comes from the server with its exchange (ADR 022): no call.
     await page.goto(`${e2e.server.url}/?adRouteCode=r-fenqile`);
+    await expect
+      .poll(() => page.evaluate(() => localStorage.getItem('ad_channel_code')))
+      .toBe('demo-fenqile');
+    await page.waitForLoadState('networkidle');
+    expect((await routeMap())['r-fenqile']).toMatchObject({ channelCode: 'demo-fenqile', expire: today });
+    expect(exchanges).toBe(0);
+    // A page the server does not render exchanges the code itself, once a day.
+    await page.evaluate(() => localStorage.removeItem('ROUTE_CODE_MAP'));
+    await page.goto(`${e2e.server.url}/borrow-money?adRouteCode=r-fenqile`);
+    await page.waitForLoadState('networkidle');
+    await expect.poll(() => exchanges).toBe(1);
+    expect((await routeMap())['r-fenqile']).toMatchObject({ channelCode: 'demo-fenqile', expire: today });
+    await page.goto(`${e2e.server.url}/borrow-money?adRouteCode=r-fenqile`);
     await page.waitForLoadState('networkidle');
     expect(exchanges).toBe(1);
     // An entry of an earlier day is exchanged again.
@@ -147,9 +158,9 @@ describe('channels in Chromium', () => {
       m['r-fenqile'].expire = '2000-01-01';
       localStorage.setItem('ROUTE_CODE_MAP', JSON.stringify(m));
     });
-    await page.goto(`${e2e.server.url}/?adRouteCode=r-fenqile`);
+    await page.goto(`${e2e.server.url}/borrow-money?adRouteCode=r-fenqile`);
     await page.waitForLoadState('networkidle');
-    expect(exchanges).toBe(2);
+    await expect.poll(() => exchanges).toBe(2);
   });
 
   it('follows a route code plan target URL', async () => {

@@ -100,6 +100,8 @@ describe('H5 login journey in Chromium', () => {
     });
     const token = ((await res.json()) as { data: { token: string } }).data.token;
     await page.goto(`${e2e.server.url}/login?adChannelCode=demo`);
+    // The app has started and kept the link's channel (the server's page paints before it runs).
+    await expect.poll(() => page.evaluate(() => localStorage.getItem('ad_channel_code'))).toBe('demo');
     await page.evaluate((t) => localStorage.setItem('TOKEN', t), token);
     // The session ends elsewhere (logout on another tab), then the page calls the API with it.
     await fetch(`${e2e.server.url}/api/logout`, { method: 'POST', headers: { accessToken: token } });

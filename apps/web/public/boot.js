@@ -40,4 +40,17 @@
   } catch {
     if (!html.dataset.shell) html.classList.add('lm-no-shell');
   }
+  // Taps on a server-rendered page before the app runs (ADR 022): its form is never submitted by the
+  // browser (that would reload the page without its query), and the button tapped last is noted for
+  // the app, which acts on it when it takes over (the login form sends the code that was asked for).
+  const inShell = (e) => (e.target instanceof Element ? e.target.closest('#lm-shell') : null);
+  document.addEventListener('submit', (e) => inShell(e) && e.preventDefault(), true);
+  document.addEventListener(
+    'click',
+    (e) => {
+      const button = inShell(e) && e.target.closest('button');
+      if (button) html.dataset.shellTap = (button.textContent || '').trim();
+    },
+    true,
+  );
 })();

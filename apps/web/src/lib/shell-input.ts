@@ -28,3 +28,15 @@ export function shellFocusedLabel(): string | null {
   if (!(active instanceof HTMLInputElement) || !active.closest(SHELL)) return null;
   return active.getAttribute('aria-label');
 }
+
+/**
+ * The text of the shell's button tapped last before the app took over (noted by boot.js), once;
+ * null when none was.
+ */
+export function takeShellTap(): string | null {
+  if (typeof document === 'undefined') return null;
+  const html = document.documentElement;
+  const tap = html.dataset.shellTap ?? null;
+  delete html.dataset.shellTap;
+  return tap;
+}

@@ -17,7 +17,7 @@ import { getStoredChannelCode } from '@/lib/channel';
 import { queryClient } from '@/lib/react-query';
 import { browserOnline, sendCodeStep, waitAfterSendFailure } from '@/lib/send-code';
 import { saveSession } from '@/lib/session';
-import { shellChecked, shellFocusedLabel, shellValue } from '@/lib/shell-input';
+import { shellChecked, shellFocusedLabel, shellValue, takeShellTap } from '@/lib/shell-input';
 import { toast } from '@/lib/toast';
 import { reportStep } from '../../analytics/reporter';
 import { useChannelStore } from '../../channel/store';
@@ -31,6 +31,8 @@ import styles from './login-form.module.css';
 const CODE_RESEND_SECONDS = 60;
 const PHONE_LABEL = '手机号';
 const CODE_LABEL = '验证码';
+/** The code button's text (components/code-button.tsx) as a tap on the server's page notes it. */
+const SEND_CODE_TEXT = '获取验证码';
 const LOGIN_TOAST_MS = 1000;
 
 interface LoginFormProps {
@@ -163,6 +165,12 @@ export function LoginForm({ submitText = '登录', defaultPhone = '' }: LoginFor
       },
     });
   };
+
+  // 获取验证码 tapped on the server's page before the app arrived: the visitor asked for a code.
+  const sendOnTakeOver = useRef(onSendCode);
+  useEffect(() => {
+    if (takeShellTap() === SEND_CODE_TEXT) sendOnTakeOver.current();
+  }, []);
 
   const afterLogin = async (data: LoginData, shownPhone: string) => {
     saveSession({ token: data.token, uid: data.loginUser.uid, phone: shownPhone });
