@@ -165,7 +165,8 @@ async function startServer(build) {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 240; i++) {
+  // Up to 3 minutes: a fresh embedded database migrates and seeds first, slowly on a busy machine.
+  for (let i = 0; i < 720; i++) {
     if (child.exitCode !== null) throw new Error(`server (${build.label}) exited with ${child.exitCode}`);
     try {
       if ((await fetch(`${url}/api/user/health`)).ok) return { url, child, dataDir };
