@@ -166,15 +166,25 @@ async function startServer(build) {
   });
   const url = `http://127.0.0.1:${port}`;
   // Up to 3 minutes: a fresh embedded database migrates and seeds first, slowly on a busy machine.
-  for (let i = 0; i < 720; i++) {
-    if (child.exitCode !== null) throw new Error(`server (${build.label}) exited with ${child.exitCode}`);
+  for (let i = 0; i < 720 && child.exitCode === null; i++) {
     try {
       if ((await fetch(`${url}/api/user/health`)).ok) return { url, child, dataDir };
     } catch {}
     await new Promise((r) => setTimeout(r, 250));
   }
-  child.kill();
-  throw new Error(`server (${build.label}) did not start`);
+  const exited = child.exitCode;
+  await stopServer({ child, dataDir });
+  throw new Error(`server (${build.label}) ${exited === null ? 'did not start' : `exited with ${exited}`}`);
+}
+
+/** SIGTERM, up to 15 s for the exit, then its database goes. */
+async function stopServer({ child, dataDir }) {
+  if (child.exitCode === null && child.signalCode === null) {
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGTERM');
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
+  }
+  rmSync(dataDir, { recursive: true, force: true });
 }
 
 async function api(url, path, { body, token } = {}) {
@@ -713,12 +723,9 @@ async function main() {
       printGoals(results);
     }
   } finally {
-    for (const s of servers) s.child.kill('SIGTERM');
+    await Promise.all(servers.map(stopServer));
     for (const p of profiles) rmSync(p, { recursive: true, force: true });
   }
-  // The servers' databases, once they have exited.
-  await new Promise((r) => setTimeout(r, 1000));
-  for (const s of servers) rmSync(s.dataDir, { recursive: true, force: true });
   const file = join(outDir, 'summary.json');
   writeFileSync(file, JSON.stringify(results, null, 2));
   console.log(`\nwritten ${file} (and the Lighthouse reports beside it)`);
