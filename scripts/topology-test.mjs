@@ -294,6 +294,7 @@ function phoneClient(base, ca, stats) {
     for (let i = 1; RETRYABLE(r) && i <= 8; i++) {
       lost = true;
       stats.retries++;
+      stats.retriesByPhase[stats.phase] = (stats.retriesByPhase[stats.phase] ?? 0) + 1;
       stats.retryCauses[`${r.status || r.error}`] = (stats.retryCauses[`${r.status || r.error}`] ?? 0) + 1;
       await sleep(300 * i);
       r = await attempt(method, url, body, token);
@@ -496,6 +497,8 @@ async function main() {
       failures: {},
       byInstance: {},
       recovered: { send: 0, login: 0, auth: 0 },
+      phase: 'before the SIGKILL',
+      retriesByPhase: {},
     };
     const loadStart = Date.now();
     // The load runs for --duration, and on for 3 s after the second restart in any case.
@@ -504,14 +507,17 @@ async function main() {
       await sleep(Math.min(5000, DURATION_MS / 4));
       log('SIGKILL api1 mid-load');
       a.stats.proc.child.kill('SIGKILL');
+      stats.phase = 'SIGKILL of api1 until it is back';
       await a.stats.proc.exited;
       await sleep(1000);
       log('api1 restarts (as systemd Restart= would)');
       await waitHealthy(a.base, 'api1 (after SIGKILL)', a.start());
       log('SIGTERM api2 (restart)');
+      stats.phase = 'SIGTERM restart of api2';
       const exit = await stopChild(b.stats.proc, 'api2');
       log(`api2 exited ${JSON.stringify(exit)}; starting it again`);
       await waitHealthy(b.base, 'api2 (after SIGTERM)', b.start());
+      stats.phase = 'after both restarts';
       until = Math.max(until, Date.now() + 3000);
     })();
     const load = runLoad(base, ca, () => until, stats);
@@ -574,7 +580,7 @@ async function main() {
         `${stats.ok} completed, ${stats.failed} failed; ${stats.consented} consented to ${stats.consentedProducts} lenders`,
     );
     console.log(
-      `  phone retries ${stats.retries} ${JSON.stringify(stats.retryCauses)}; recovered after a lost answer ${JSON.stringify(stats.recovered)}; ` +
+      `  phone retries ${stats.retries} ${JSON.stringify(stats.retryCauses)}, by phase ${JSON.stringify(stats.retriesByPhase)}; recovered after a lost answer ${JSON.stringify(stats.recovered)}; ` +
         `answers nginx took from a second instance ${stats.nginxRetried}`,
     );
     console.log(`  answers by instance (X-Upstream): ${JSON.stringify(stats.byInstance)}`);
