@@ -284,7 +284,11 @@ function phoneClient(base, ca, stats) {
     const r = await inner.call(method, url, body, token);
     const ups = upstreams(r);
     const last = ups.at(-1);
-    if (last) stats.byInstance[last] = (stats.byInstance[last] ?? 0) + 1;
+    if (last) {
+      stats.byInstance[last] = (stats.byInstance[last] ?? 0) + 1;
+      const phase = (stats.byPhase[stats.phase] ??= {});
+      phase[last] = (phase[last] ?? 0) + 1;
+    }
     if (ups.length > 1) stats.nginxRetried++;
     return r;
   }
@@ -439,13 +443,34 @@ async function main() {
         stats.proc = proc;
         return proc;
       };
-      return { stats, start, base: `http://127.0.0.1:${port}` };
+      const base = `http://127.0.0.1:${port}`;
+      /**
+       * Starts the instance and waits until it answers; one that exits while starting is started
+       * again, as systemd's Restart=always would (counted and reported: on a saturated machine a
+       * plugin can exceed Fastify's 10 s plugin timeout).
+       */
+      const up = async (what) => {
+        for (let attempt = 1; ; attempt++) {
+          const proc = start();
+          try {
+            return await waitHealthy(base, what, proc);
+          } catch (err) {
+            if (!proc.hasExited() || attempt >= 3) throw err;
+            stats.startupRestarts = (stats.startupRestarts ?? 0) + 1;
+            log(
+              `${what}: exited while starting (${JSON.stringify(proc.exitInfo())}); starting again as Restart= would`,
+            );
+            log(proc.output().slice(-600));
+          }
+        }
+      };
+      return { stats, start, up, base };
     };
     const a = instance(api1, metrics1, 'api1');
     const b = instance(api2, metrics2, 'api2');
     // One at a time: the first migrates the fresh schema.
-    await waitHealthy(a.base, 'api1', a.start());
-    await waitHealthy(b.base, 'api2', b.start());
+    await a.up('api1');
+    await b.up('api2');
     const worker = startChild(process.execPath, ['--import', 'tsx', 'src/cli/worker.ts'], {
       cwd: SERVER_DIR,
       env: {
@@ -457,7 +482,9 @@ async function main() {
         DELIVERY_BACKOFF_BASE_MS: '200',
         DELIVERY_BACKOFF_MAX_MS: '1000',
         DELIVERY_MAX_ATTEMPTS: '50',
-        DELIVERY_LEASE_MS: '5000',
+        // The lease well above the timeout, as the defaults (60 s, 10 s): a delivery still in flight is
+        // never claimed again (the worker is not killed here).
+        DELIVERY_LEASE_MS: '30000',
         DELIVERY_TIMEOUT_MS: '5000',
       },
     });
@@ -499,10 +526,11 @@ async function main() {
       recovered: { send: 0, login: 0, auth: 0 },
       phase: 'before the SIGKILL',
       retriesByPhase: {},
+      byPhase: {},
     };
     const loadStart = Date.now();
-    // The load runs for --duration, and on for 3 s after the second restart in any case.
-    let until = loadStart + DURATION_MS;
+    // The load runs for --duration, and in any case until 3 s after the second restart.
+    let until = Number.POSITIVE_INFINITY;
     const chaos = (async () => {
       await sleep(Math.min(5000, DURATION_MS / 4));
       log('SIGKILL api1 mid-load');
@@ -511,15 +539,19 @@ async function main() {
       await a.stats.proc.exited;
       await sleep(1000);
       log('api1 restarts (as systemd Restart= would)');
-      await waitHealthy(a.base, 'api1 (after SIGKILL)', a.start());
+      await a.up('api1 (after SIGKILL)');
       log('SIGTERM api2 (restart)');
       stats.phase = 'SIGTERM restart of api2';
       const exit = await stopChild(b.stats.proc, 'api2');
       log(`api2 exited ${JSON.stringify(exit)}; starting it again`);
-      await waitHealthy(b.base, 'api2 (after SIGTERM)', b.start());
+      await b.up('api2 (after SIGTERM)');
       stats.phase = 'after both restarts';
-      until = Math.max(until, Date.now() + 3000);
+      until = Math.max(loadStart + DURATION_MS, Date.now() + 3000);
     })();
+    // A failed restart ends the load too (and the test, with its error).
+    chaos.catch(() => {
+      until = 0;
+    });
     const load = runLoad(base, ca, () => until, stats);
     await Promise.all([load, chaos]);
     const loadSeconds = (Date.now() - loadStart) / 1000;
@@ -584,15 +616,18 @@ async function main() {
         `answers nginx took from a second instance ${stats.nginxRetried}`,
     );
     console.log(`  answers by instance (X-Upstream): ${JSON.stringify(stats.byInstance)}`);
+    for (const [phase, counts] of Object.entries(stats.byPhase))
+      console.log(`    ${phase}: ${JSON.stringify(counts)}`);
     for (const s of [a.stats, b.stats])
       console.log(
-        `  ${s.label} :${s.port}: ${s.requests} requests logged, ${s.visitorIps} with a visitor's address, ${s.proxyIps} with nginx's; exits ${JSON.stringify(s.exits)}`,
+        `  ${s.label} :${s.port}: ${s.requests} requests logged, ${s.visitorIps} with a visitor's address, ${s.proxyIps} with nginx's; exits ${JSON.stringify(s.exits)}; restarted while starting ${s.startupRestarts ?? 0}×`,
       );
     console.log(
       `  leads ${allLeads} (API lenders ${apiLeads}, delivered ${apiDelivered}, still pending ${pending}); consents ${consents}; ` +
         `partner sandbox ${sandbox[0]} received (${sandbox[1]} distinct keys, ${sandbox[2]} unknown); attempts ${attemptsByOutcome}`,
     );
     if (stats.failed) console.log(`  failures: ${JSON.stringify(stats.failures)}`);
+    console.log(`  nginx's error log: ${JSON.stringify(nginxErrorKinds(path.join(dir, 'error.log')))}`);
 
     check(stats.failed === 0, `no journey failed (${stats.failed} of ${stats.started})`);
     check(stats.ok >= CONNECTIONS * 2, `journeys completed under load (${stats.ok})`);
@@ -600,6 +635,8 @@ async function main() {
       check((stats.byInstance[`127.0.0.1:${s.port}`] ?? 0) > 0, `${s.label} answered journeys through nginx`);
       check(s.visitorIps > 0, `${s.label} logged visitors' addresses (X-Forwarded-For from a trusted proxy)`);
     }
+    const rejoined = stats.byPhase['SIGTERM restart of api2']?.[`127.0.0.1:${a.stats.port}`] ?? 0;
+    check(rejoined > 0, `api1, killed and started again, answered while api2 restarted (${rejoined})`);
     check(
       a.stats.exits.some((e) => e.signal === 'SIGKILL'),
       `api1 was killed with SIGKILL (${JSON.stringify(a.stats.exits)})`,
@@ -647,6 +684,28 @@ async function main() {
     for (const f of failures) console.error(`  failed: ${f}`);
     process.exitCode = 1;
   }
+}
+
+/** nginx's error log lines by kind (what the instances' restarts looked like from nginx). */
+function nginxErrorKinds(file) {
+  const kinds = {
+    'connect() failed': 0,
+    'no live upstreams': 0,
+    'upstream prematurely closed': 0,
+    'timed out': 0,
+    'temporarily disabled': 0,
+    'limiting connections': 0,
+  };
+  let text = '';
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return kinds;
+  }
+  for (const line of text.split('\n')) {
+    for (const k of Object.keys(kinds)) if (line.includes(k)) kinds[k]++;
+  }
+  return kinds;
 }
 
 function readTail(file) {
