@@ -20,7 +20,8 @@ const MAX_TAPS = 6;
 /** A Shenzhen address in the server's IP database (ip2region). */
 const SHENZHEN_IP = '113.116.1.1';
 
-const e2e = useServerAndBrowser({ TRUST_PROXY: 'true' });
+// The browser is the proxy's peer here: the server believes X-Forwarded-For from loopback only.
+const e2e = useServerAndBrowser({ TRUST_PROXY: '127.0.0.1' });
 
 describe('friction of the default channel', () => {
   it('landing to consent: the inputs and taps, counted; the work city comes from the location', async () => {

@@ -79,6 +79,9 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     },
     connectionTimeout: 30_000,
     requestTimeout: 30_000,
+    // Fastify's default 10 s per plugin is too short for an instance restarted on a saturated host
+    // (the topology test saw the static plugin, which loads the render build, exceed it at load 30).
+    pluginTimeout: 60_000,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

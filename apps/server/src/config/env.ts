@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { parseOriginList } from '../lib/outbound-address.ts';
 
@@ -8,11 +9,52 @@ import { parseOriginList } from '../lib/outbound-address.ts';
 const intFromEnv = (def: number, min = 0, max = Number.MAX_SAFE_INTEGER) =>
   z.coerce.number().int().min(min).max(max).default(def);
 
-const boolFromEnv = (def: boolean) =>
-  z
-    .enum(['true', 'false', '1', '0'])
-    .default(def ? 'true' : 'false')
-    .transform((v) => v === 'true' || v === '1');
+/**
+ * One TRUST_PROXY entry: an IPv4 or IPv6 address, or a CIDR range of either, that is not every
+ * address (`0.0.0.0/0`, `::/0` would let any client choose its address). Returns a problem or null.
+ */
+export function trustedProxyProblem(entry: string): string | null {
+  const [addr = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(addr);
+  if (family === 0 || rest.length > 0) return `"${entry}" is not an IP address or CIDR range`;
+  if (prefix === undefined) return null;
+  const bits = family === 4 ? 32 : 128;
+  if (!/^\d{1,3}$/.test(prefix) || Number(prefix) > bits)
+    return `"${entry}": the prefix length must be 0 to ${bits}`;
+  if (Number(prefix) === 0) return `"${entry}" is every address: list the proxies themselves`;
+  return null;
+}
+
+/**
+ * TRUST_PROXY: the reverse proxies (addresses or CIDR ranges, comma separated) whose X-Forwarded-For
+ * is believed. A request from any other peer keeps its socket address, whatever header it sends.
+ * Unset, `false`/`0`/`off`: no proxy is trusted. A bare `true` is refused: it would let every
+ * client set its own address (and so escape the per-address limits) by sending the header.
+ */
+const trustProxyFromEnv = z
+  .string()
+  .default('false')
+  .transform((raw, ctx): false | string[] => {
+    const v = raw.trim();
+    if (/^(false|0|off|no)$/i.test(v)) return false;
+    if (/^(true|1|on|yes)$/i.test(v)) {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          'list the proxy addresses or CIDR ranges (e.g. 127.0.0.1,10.0.1.0/24), not a bare yes: ' +
+          'trusting every peer lets any client set its address with X-Forwarded-For',
+      });
+      return z.NEVER;
+    }
+    const entries = v
+      .split(',')
+      .map((e) => e.trim())
+      .filter(Boolean);
+    const problems = entries.map(trustedProxyProblem).filter((p): p is string => p !== null);
+    if (entries.length === 0) problems.push('no address given');
+    for (const message of problems) ctx.addIssue({ code: 'custom', message });
+    return problems.length ? z.NEVER : entries;
+  });
 
 export const envSchema = z
   .object({
@@ -31,7 +73,7 @@ export const envSchema = z
       .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
       .optional(),
     REDIS_KEY_PREFIX: z.string().default('lm:'),
-    TRUST_PROXY: boolFromEnv(false),
+    TRUST_PROXY: trustProxyFromEnv,
     BODY_LIMIT_BYTES: intFromEnv(1_048_576, 1024, 50 * 1_048_576),
     SESSION_TTL_HOURS: intFromEnv(24 * 7, 1, 24 * 365),
     STAFF_SESSION_TTL_HOURS: intFromEnv(12, 1, 24 * 30),
