@@ -140,7 +140,7 @@ describe("an ad link's first HTML shows its channel's page", () => {
     }
   });
 
-  it('what a visitor types on the server’s login page before the app arrives stays', async () => {
+  it('what a visitor types and taps on the server’s login page before the app arrives is kept', async () => {
     const context: BrowserContext = await e2e.browser.newContext(PHONE);
     try {
       const page = await context.newPage();
@@ -155,16 +155,30 @@ describe("an ad link's first HTML shows its channel's page", () => {
       });
       await page.goto(`${e2e.server.url}/login?adChannelCode=demo-skin10`);
       const shellPhone = page.locator('#lm-shell input[aria-label="手机号"]');
+      const phoneNumber = `139${String(Date.now()).slice(-8)}`;
+      // The agreement ticked, 获取验证码 tapped (no native submit: the address keeps its query), then
+      // back in the phone field, still typing.
+      await page.locator('#lm-shell').getByText('我已阅读并同意').click();
+      await page.locator('#lm-shell').getByRole('button', { name: '获取验证码' }).click();
       await shellPhone.click();
-      await page.keyboard.type('13912345678');
+      await page.keyboard.type(phoneNumber);
+      expect(page.url()).toContain('?adChannelCode=demo-skin10');
       expect(await page.evaluate(() => Boolean(document.getElementById('lm-shell')))).toBe(true);
       release();
       await page.waitForFunction(() => !document.getElementById('lm-shell'), undefined, { timeout: 15_000 });
       const phone = page.locator('#root input[aria-label="手机号"]');
-      await expect.poll(() => phone.inputValue()).toBe('13912345678');
+      await expect.poll(() => phone.inputValue()).toBe(phoneNumber);
+      expect(await page.locator('#root .adm-checkbox-checked').count()).toBe(1);
+      // The code asked for on the server's page is sent when the app takes over.
+      await expect.poll(() => page.getByText('验证码已发送').count(), { timeout: 10_000 }).toBeGreaterThan(0);
+      const outbox = await apiCall<{ code: string }[]>(
+        e2e.server.url,
+        `/api/dev/sms-outbox?phone=${phoneNumber}`,
+      );
+      expect(outbox).toHaveLength(1);
       // The focus stays in the field: typing goes on.
       await page.keyboard.press('Backspace');
-      await expect.poll(() => phone.inputValue()).toBe('1391234567');
+      await expect.poll(() => phone.inputValue()).toBe(phoneNumber.slice(0, -1));
       await shot(page, 'channel-page-typed-before-app');
     } finally {
       await context.close();
