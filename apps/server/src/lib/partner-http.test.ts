@@ -322,31 +322,28 @@ describe('partnerDeadline: the partner is charged only for time our loop was fre
 });
 
 /**
- * A lender in its own thread, so it answers while this thread is blocked: `flag[0]` becomes 1 when
- * it has read a request. `/silent` is never answered.
+ * A lender in its own thread, so it answers while this thread is blocked: it posts its port, then
+ * 'read' for every request it has read, and answers when told to. `/silent` is never answered.
  */
 const LENDER_THREAD = `
-const { parentPort, workerData } = require('node:worker_threads');
+const { parentPort } = require('node:worker_threads');
 const http = require('node:http');
-const flag = new Int32Array(workerData);
 const server = http.createServer((req, res) => {
   req.resume();
   req.on('end', () => {
-    Atomics.store(flag, 0, 1);
-    Atomics.notify(flag, 0);
-    if (req.url !== '/silent') res.end('{"id":"on-time"}');
+    parentPort.postMessage('read');
+    if (req.url !== '/silent') parentPort.once('message', () => res.end('{"id":"on-time"}'));
   });
 });
 server.listen(0, '127.0.0.1', () => parentPort.postMessage(server.address().port));
 `;
 
 describe('PartnerHttp: a stall of our own process is not charged to the partner', () => {
-  const flag = new Int32Array(new SharedArrayBuffer(4));
   const nothing = new Int32Array(new SharedArrayBuffer(4));
   let lender: Worker;
   let origin = '';
   beforeAll(async () => {
-    lender = new Worker(LENDER_THREAD, { eval: true, workerData: flag.buffer });
+    lender = new Worker(LENDER_THREAD, { eval: true });
     origin = `http://127.0.0.1:${await new Promise<number>((r) => lender.once('message', r))}`;
   });
   afterAll(async () => {
@@ -356,27 +353,28 @@ describe('PartnerHttp: a stall of our own process is not charged to the partner'
     new PartnerHttp(new OutboundPolicy({ production: false, allow: [{ origin, pathPrefix: '/' }] }));
 
   /**
-   * Posts, waits until the lender has read the request, then blocks this thread for `stallMs` in the
-   * check phase (so the next phase is the timers': a wall-clock timeout would fire before the
-   * answer waiting in the socket is read). Answers the call's answer or error.
+   * Posts, waits until the lender has read the request, tells it to answer and blocks this thread
+   * for `stallMs` in the check phase: the answer arrives while we are blocked, and the next phase is
+   * the timers' (a wall-clock timeout would fire there, before the poll phase reads the answer
+   * waiting in the socket). Answers the call's answer or error.
    */
   async function stalledCall(client: PartnerHttp, path: string, timeoutMs: number, stallMs: number) {
-    Atomics.store(flag, 0, 0);
+    const read = new Promise((r) => lender.once('message', r));
     const call = post(client, `${origin}${path}`, timeoutMs).then(
       (a) => a,
       (e: unknown) => e,
     );
-    const read = Atomics.waitAsync(flag, 0, 0);
-    if (read.async) await read.value;
+    expect(await read).toBe('read');
     await new Promise((r) => setImmediate(r));
+    lender.postMessage('answer');
     expect(Atomics.wait(nothing, 0, 0, stallMs)).toBe('timed-out');
     return call;
   }
 
-  it('an answer that came while this thread was blocked for 5× the timeout is read, not a timeout', async () => {
+  it('an answer that came while this thread was blocked for 3× the timeout is read, not a timeout', async () => {
     const client = http();
     try {
-      const answer = await stalledCall(client, '/leads', 200, 1000);
+      const answer = await stalledCall(client, '/leads', 1000, 3000);
       expect(answer).toEqual({ status: 200, text: '{"id":"on-time"}' });
     } finally {
       await client.close();
