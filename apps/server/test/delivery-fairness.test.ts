@@ -72,9 +72,8 @@ describe(`delivery worker: one hanging lender does not hold up the others (${BAC
     const slowLeads = all.filter((l) => l.partnerId === slowId);
     const healthyLeads = all.filter((l) => l.partnerId !== slowId);
 
-    const startedAt = Date.now();
     ctx.app.services.delivery.start(20);
-    const deadline = startedAt + 60_000;
+    // Until every healthy lead is delivered (the test's timeout guards against a hang).
     for (;;) {
       const rows = await db()
         .select({ status: leads.status })
@@ -86,7 +85,6 @@ describe(`delivery worker: one hanging lender does not hold up the others (${BAC
           ),
         );
       if (rows.every((r) => r.status === 'delivered')) break;
-      if (Date.now() > deadline) throw new Error('healthy lenders’ leads not delivered');
       await new Promise((r) => setTimeout(r, 25));
     }
     // Every other lender's leads were delivered while the hanging lender had not answered once.
@@ -104,5 +102,5 @@ describe(`delivery worker: one hanging lender does not hold up the others (${BAC
     // The hanging lender got its share of slots, no more.
     expect(slow.requests.length).toBeGreaterThan(0);
     expect(slow.requests.length).toBeLessThanOrEqual(PER_PARTNER);
-  }, 90_000);
+  });
 });

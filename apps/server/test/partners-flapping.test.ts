@@ -153,7 +153,7 @@ beforeAll(async () => {
       ),
     );
   ctx.app.services.matching.invalidateCatalog();
-}, 60_000);
+});
 
 afterAll(async () => {
   for (const local of locals.values()) await local.stop();
@@ -211,7 +211,6 @@ describe(`five lenders at once: healthy, slow, flapping, dead, unreachable (${BA
           }),
       ),
     ];
-    const deadline = Date.now() + 90_000;
     let done = false;
     const pendingLeft = async () =>
       (
@@ -224,9 +223,9 @@ describe(`five lenders at once: healthy, slow, flapping, dead, unreachable (${BA
       workers.map(async (w) => {
         while (!done) {
           if ((await w.runOnce()) > 0) continue;
+          // Nothing due: done, or waiting out a backoff (the test's timeout guards against a hang).
           if ((await pendingLeft()) === 0) done = true;
-          else if (Date.now() > deadline) throw new Error('leads still pending after 90 s');
-          else await sleep(25); // waiting out a backoff
+          else await sleep(25);
         }
       }),
     );
