@@ -70,6 +70,10 @@ export class LocalPartner {
         },
       );
     });
+    // Idle connections are closed by the caller, never by the lender first: a lender closing one
+    // as the caller reuses it drops that request unread (nodejs/undici#3141), more likely when a
+    // loaded machine stalls both timers.
+    this.server.keepAliveTimeout = 120_000;
     await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', resolve));
   }
 

@@ -258,7 +258,10 @@ describe(`five lenders at once: healthy, slow, flapping, dead, unreachable (${BA
     const sentAsAttempted = (kind: Exclude<Kind, 'refused'>) => {
       const local = locals.get(kind)!;
       for (const lead of byKind(kind)) {
-        expect(ours(local).filter((r) => r.key === lead.idempotencyKey)).toHaveLength(lead.attempts);
+        expect(
+          ours(local).filter((r) => r.key === lead.idempotencyKey),
+          `${kind} lead ${lead.id}: ${JSON.stringify(attemptsOf(lead.id).map((a) => [a.outcome, a.httpStatus, a.error, a.durationMs]))}`,
+        ).toHaveLength(lead.attempts);
       }
       expect(ours(local)).toHaveLength(byKind(kind).reduce((n, l) => n + l.attempts, 0));
     };
