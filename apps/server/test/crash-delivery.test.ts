@@ -24,10 +24,10 @@ afterAll(async () => {
 
 describe(`delivery survives kill -9 (${BACKEND})`, () => {
   it('after a SIGKILL mid-delivery and a restart, every consented lead is delivered once', async () => {
-    // The partner: the first try of each lead answers too late (it still takes the lead), the second
+    // The partner: the first try of each lead is never answered (it still takes the lead), the second
     // fails, later ones succeed; it de-duplicates on the idempotency key.
     const partner = new LocalPartner(secretOfPath, (attempt) =>
-      attempt === 1 ? { hangMs: 1200, thenStatus: 200 } : attempt === 2 ? { status: 500 } : { status: 200 },
+      attempt === 1 ? { holdStatus: 200 } : attempt === 2 ? { status: 500 } : { status: 200 },
     );
     await partner.start();
     cleanups.push(() => partner.stop());

@@ -14,11 +14,12 @@ import { LocalPartner } from './partner-server.ts';
  */
 const SECRETS = new Map(DEMO_PARTNERS.map((p) => [p.code, p.signingSecret!]));
 const secretOfPath = (path: string) => SECRETS.get(path.split('/')[1] ?? '') ?? 'unknown';
-const HANG_MS = 8000;
 const PER_PARTNER = 3;
 
 let ctx: TestContext;
-const slow = new LocalPartner(secretOfPath, () => ({ hangMs: HANG_MS, thenStatus: 200 }));
+// The hanging lender never answers (until the caller gives up): no race between its clock and the
+// healthy lenders' deliveries on a busy machine.
+const slow = new LocalPartner(secretOfPath, () => ({ holdStatus: 200 }));
 const healthy = new LocalPartner(secretOfPath, () => ({ status: 200 }));
 
 beforeAll(async () => {
@@ -35,8 +36,11 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
-  await ctx?.app.services.delivery.stop();
+  // Stop claiming first, then close the held connections, so the deliveries in flight end now
+  // rather than at the 20 s timeout.
+  const stopping = ctx?.app.services.delivery.stop();
   await slow.stop();
+  await stopping;
   await healthy.stop();
   await ctx?.close();
 });
@@ -68,9 +72,8 @@ describe(`delivery worker: one hanging lender does not hold up the others (${BAC
     const slowLeads = all.filter((l) => l.partnerId === slowId);
     const healthyLeads = all.filter((l) => l.partnerId !== slowId);
 
-    const startedAt = Date.now();
     ctx.app.services.delivery.start(20);
-    const deadline = startedAt + 60_000;
+    // Until every healthy lead is delivered (the test's timeout guards against a hang).
     for (;;) {
       const rows = await db()
         .select({ status: leads.status })
@@ -82,10 +85,9 @@ describe(`delivery worker: one hanging lender does not hold up the others (${BAC
           ),
         );
       if (rows.every((r) => r.status === 'delivered')) break;
-      if (Date.now() > deadline) throw new Error('healthy lenders’ leads not delivered');
       await new Promise((r) => setTimeout(r, 25));
     }
-    // Every other lender's leads were delivered before the hanging lender answered even once.
+    // Every other lender's leads were delivered while the hanging lender had not answered once.
     const slowRows = await db()
       .select({ status: leads.status })
       .from(leads)
@@ -100,5 +102,5 @@ describe(`delivery worker: one hanging lender does not hold up the others (${BAC
     // The hanging lender got its share of slots, no more.
     expect(slow.requests.length).toBeGreaterThan(0);
     expect(slow.requests.length).toBeLessThanOrEqual(PER_PARTNER);
-  }, 90_000);
+  });
 });

@@ -76,7 +76,7 @@ async function deliverAll(ids: number[], timeoutMs = 15_000) {
 describe(`lead delivery (${BACKEND})`, () => {
   it('fails, times out, then succeeds: one lead for the partner, signed, only the consented fields', async () => {
     script = (attempt) =>
-      attempt === 1 ? { status: 500 } : attempt === 2 ? { hangMs: 800, thenStatus: 503 } : { status: 201 };
+      attempt === 1 ? { status: 500 } : attempt === 2 ? { holdStatus: 503 } : { status: 201 };
     const { leadIds } = await consentToApiProducts();
     await deliverAll(leadIds);
 
@@ -93,6 +93,8 @@ describe(`lead delivery (${BACKEND})`, () => {
       expect(attempts.map((a) => a.outcome)).toEqual(['retry', 'retry', 'delivered']);
       expect(attempts[0]!.httpStatus).toBe(500);
       expect(attempts[1]!.error).toMatch(/超时/);
+      // The held second try was given up by us (its connection closed), not answered late.
+      expect(partner!.abandoned.filter((k) => k === lead.idempotencyKey)).toHaveLength(1);
       expect(attempts[2]!.httpStatus).toBe(201);
 
       const sent = partner!.requests.filter((r) => r.key === lead.idempotencyKey);

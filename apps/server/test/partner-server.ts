@@ -2,8 +2,15 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { verifySignature } from '../src/modules/delivery/signing.ts';
 
-/** What the local partner does with one request: answer with a status, or hang for `ms`. */
-export type PartnerStep = { status: number } | { hangMs: number; thenStatus: number };
+/**
+ * What the local partner does with one request: answer with a status; hang for `ms`, then answer;
+ * or decide `holdStatus` (a 2xx takes the lead) and never answer, until the caller gives up and
+ * closes the connection — a lender slower than any timeout, without racing a clock.
+ */
+export type PartnerStep =
+  | { status: number }
+  | { hangMs: number; thenStatus: number }
+  | { holdStatus: number };
 
 export interface ReceivedLead {
   key: string;
@@ -25,6 +32,8 @@ export class LocalPartner {
   readonly accepted = new Map<string, Record<string, unknown>>();
   /** Keys accepted again (a partner that did not de-duplicate would have taken these twice). */
   readonly duplicates: string[] = [];
+  /** Keys of held requests (`holdStatus`) whose caller gave up (closed the connection), in order. */
+  readonly abandoned: string[] = [];
   /** Notices received (consent.withdrawn, data.deletion_requested), every attempt. */
   readonly notices: ReceivedLead[] = [];
   /** Answer to a notice: 200 by default (a deletion then stays unconfirmed until a callback). */
@@ -45,7 +54,11 @@ export class LocalPartner {
   async start(port = 0): Promise<void> {
     this.server = createServer((req, res) => {
       void this.handle(req).then(
-        ({ status, body, delay }) => {
+        ({ status, body, delay, hold, key }) => {
+          if (hold) {
+            res.on('close', () => this.abandoned.push(key));
+            return;
+          }
           setTimeout(() => {
             res.writeHead(status, { 'content-type': 'application/json' });
             res.end(JSON.stringify(body));
@@ -57,15 +70,21 @@ export class LocalPartner {
         },
       );
     });
+    // Idle connections are closed by the caller, never by the lender first: a lender closing one
+    // as the caller reuses it drops that request unread (nodejs/undici#3141), more likely when a
+    // loaded machine stalls both timers.
+    this.server.keepAliveTimeout = 120_000;
     await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', resolve));
   }
 
-  private async handle(req: IncomingMessage): Promise<{ status: number; body: unknown; delay: number }> {
+  private async handle(
+    req: IncomingMessage,
+  ): Promise<{ status: number; body: unknown; delay: number; hold?: boolean; key: string }> {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const raw = Buffer.concat(chunks).toString('utf8');
     const path = req.url ?? '/';
-    if (path.endsWith('/dup-check')) return { status: 200, body: { exists: false }, delay: 0 };
+    if (path.endsWith('/dup-check')) return { status: 200, body: { exists: false }, delay: 0, key: '' };
     const key = String(req.headers['idempotency-key'] ?? '');
     const body = JSON.parse(raw) as Record<string, unknown>;
     const signatureOk =
@@ -79,28 +98,29 @@ export class LocalPartner {
     if (body.type === 'consent.withdrawn' || body.type === 'data.deletion_requested') {
       this.notices.push({ key, body, signatureOk, at: Date.now() });
       const n = this.notices.filter((x) => x.key === key).length;
-      if (!signatureOk) return { status: 401, body: { error: 'bad signature' }, delay: 0 };
+      if (!signatureOk) return { status: 401, body: { error: 'bad signature' }, delay: 0, key };
       const step = this.noticeScript(body, n);
-      return { status: step.status, body: step.body ?? { received: true }, delay: 0 };
+      return { status: step.status, body: step.body ?? { received: true }, delay: 0, key };
     }
     this.requests.push({ key, body, signatureOk, at: Date.now() });
     const attempt = (this.seen.get(key) ?? 0) + 1;
     this.seen.set(key, attempt);
-    if (!signatureOk) return { status: 401, body: { error: 'bad signature' }, delay: 0 };
+    if (!signatureOk) return { status: 401, body: { error: 'bad signature' }, delay: 0, key };
     const step = this.script(attempt);
-    const status = 'status' in step ? step.status : step.thenStatus;
+    const status = 'status' in step ? step.status : 'holdStatus' in step ? step.holdStatus : step.thenStatus;
     const delay = 'hangMs' in step ? step.hangMs : 0;
+    const hold = 'holdStatus' in step;
     if (status >= 200 && status < 300) {
       // A real partner commits the lead when it decides to answer 2xx — even if the caller has
       // given up waiting by then.
       if (this.accepted.has(key)) {
         this.duplicates.push(key);
-        return { status: 200, body: { id: `P-${key.slice(0, 8)}`, duplicate: true }, delay };
+        return { status: 200, body: { id: `P-${key.slice(0, 8)}`, duplicate: true }, delay, hold, key };
       }
       this.accepted.set(key, body);
-      return { status, body: { id: `P-${key.slice(0, 8)}` }, delay };
+      return { status, body: { id: `P-${key.slice(0, 8)}` }, delay, hold, key };
     }
-    return { status, body: { error: 'try later' }, delay };
+    return { status, body: { error: 'try later' }, delay, hold, key };
   }
 
   async stop(): Promise<void> {

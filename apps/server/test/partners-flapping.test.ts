@@ -12,8 +12,8 @@ import { BACKEND, body, createTestApp, loginAs, type TestContext } from './helpe
 import { LocalPartner } from './partner-server.ts';
 
 /**
- * Several lenders at once under load (issue 8): one healthy, one slow (some answers come after the
- * delivery timeout, though the lender keeps the lead), one flapping (503 on odd attempts), one dead
+ * Several lenders at once under load (issue 8): one healthy, one slow (half the first tries are never
+ * answered until we give up, though the lender keeps the lead), one flapping (503 on odd attempts), one dead
  * (always 500) and one unreachable (connection refused). Every applicant consents to all five; three
  * workers deliver concurrently. The healthy lender is not held back by the others, the slow and the
  * flapping ones end up with every lead exactly once, the dead and unreachable ones get exactly
@@ -23,8 +23,7 @@ const APPLICANTS = 40;
 const TIMEOUT_MS = 2000;
 const BASE_MS = 300;
 const MAX_ATTEMPTS = 4;
-/** The slow lender's late answers: well after the timeout. Its prompt ones: well before it. */
-const SLOW_LATE_MS = 3000;
+/** The slow lender's prompt answers: well before the timeout (its late ones never come). */
 const SLOW_PROMPT_MS = 50;
 /** The lenders' lead endpoint path, unique to this run. */
 const LEAD_PATH = `/${randomBytes(6).toString('hex')}/leads`;
@@ -78,10 +77,11 @@ beforeAll(async () => {
   let lateTurn = 0;
   const scripts: Record<Exclude<Kind, 'refused'>, ConstructorParameters<typeof LocalPartner>[1]> = {
     healthy: () => ({ status: 200 }),
-    // Every other lead's first try is answered after the timeout (the lender still takes the lead).
+    // Every other lead's first try is held until we give up (the lender still takes the lead): a
+    // timeout by construction, not by a race between its clock and ours.
     slow: (attempt) =>
       attempt === 1 && lateTurn++ % 2 === 0
-        ? { hangMs: SLOW_LATE_MS, thenStatus: 200 }
+        ? { holdStatus: 200 }
         : { hangMs: SLOW_PROMPT_MS, thenStatus: 200 },
     flapping: (attempt) => (attempt % 2 === 1 ? { status: 503 } : { status: 200 }),
     dead: () => ({ status: 500 }),
@@ -153,7 +153,7 @@ beforeAll(async () => {
       ),
     );
   ctx.app.services.matching.invalidateCatalog();
-}, 60_000);
+});
 
 afterAll(async () => {
   for (const local of locals.values()) await local.stop();
@@ -211,7 +211,6 @@ describe(`five lenders at once: healthy, slow, flapping, dead, unreachable (${BA
           }),
       ),
     ];
-    const deadline = Date.now() + 90_000;
     let done = false;
     const pendingLeft = async () =>
       (
@@ -224,9 +223,9 @@ describe(`five lenders at once: healthy, slow, flapping, dead, unreachable (${BA
       workers.map(async (w) => {
         while (!done) {
           if ((await w.runOnce()) > 0) continue;
+          // Nothing due: done, or waiting out a backoff (the test's timeout guards against a hang).
           if ((await pendingLeft()) === 0) done = true;
-          else if (Date.now() > deadline) throw new Error('leads still pending after 90 s');
-          else await sleep(25); // waiting out a backoff
+          else await sleep(25);
         }
       }),
     );
@@ -259,7 +258,10 @@ describe(`five lenders at once: healthy, slow, flapping, dead, unreachable (${BA
     const sentAsAttempted = (kind: Exclude<Kind, 'refused'>) => {
       const local = locals.get(kind)!;
       for (const lead of byKind(kind)) {
-        expect(ours(local).filter((r) => r.key === lead.idempotencyKey)).toHaveLength(lead.attempts);
+        expect(
+          ours(local).filter((r) => r.key === lead.idempotencyKey),
+          `${kind} lead ${lead.id}: ${JSON.stringify(attemptsOf(lead.id).map((a) => [a.outcome, a.httpStatus, a.error, a.durationMs]))}`,
+        ).toHaveLength(lead.attempts);
       }
       expect(ours(local)).toHaveLength(byKind(kind).reduce((n, l) => n + l.attempts, 0));
     };
@@ -295,14 +297,16 @@ describe(`five lenders at once: healthy, slow, flapping, dead, unreachable (${BA
     expect(flapping.accepted.size).toBe(APPLICANTS);
     expect(flapping.duplicates).toEqual([]);
 
-    // Slow: the leads answered after the timeout were tried again and delivered; the lender, which
-    // had already taken them, recognised the key: each lead taken once.
+    // Slow: the leads held past the timeout were tried again and delivered; the lender, which had
+    // already taken them, recognised the key: each lead taken once. Exactly the held ones timed out
+    // (we closed each of their connections), every prompt answer came in time.
     const slow = locals.get('slow')!;
     const timedOut = byKind('slow').filter((l) => attemptsOf(l.id).some((a) => /超时/.test(a.error ?? '')));
-    expect(timedOut.length, 'some slow answers came after the timeout').toBeGreaterThanOrEqual(
-      APPLICANTS / 2,
-    );
-    expect(timedOut.length, 'some slow answers came in time').toBeLessThan(APPLICANTS);
+    expect(timedOut.length, 'half the first tries were held past the timeout').toBe(APPLICANTS / 2);
+    expect(
+      slow.abandoned.filter((k) => keys.has(k)).sort(),
+      'the held requests are the timed-out ones, each given up once',
+    ).toEqual(timedOut.map((l) => l.idempotencyKey).sort());
     for (const lead of byKind('slow')) {
       expect(lead.status).toBe('delivered');
       expect(attemptsOf(lead.id).at(-1)).toMatchObject({ outcome: 'delivered', httpStatus: 200 });
@@ -354,5 +358,5 @@ describe(`five lenders at once: healthy, slow, flapping, dead, unreachable (${BA
       return `${kind} ${ls.filter((l) => l.status === 'delivered').length} delivered / ${ls.filter((l) => l.status === 'dead').length} dead in ${tries} tries, last try at ${((settled - firstAt) / 1000).toFixed(1)} s`;
     });
     console.info(`partners-flapping (${BACKEND}): ${rows.length} leads; ${summary.join('; ')}`);
-  });
+  }, 600_000); // a guard against a hang: 200 leads on PGlite took 175 s of wall time at load 22 on 2 cores
 });

@@ -1,13 +1,15 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Worker } from 'node:worker_threads';
 import type { buildConnector } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   failureReason,
   guardedConnector,
   OutboundError,
   OutboundPolicy,
   PartnerHttp,
+  partnerDeadline,
   statusReason,
 } from './partner-http.ts';
 
@@ -41,6 +43,16 @@ class Counted {
   }
 }
 
+/** A promise and its resolver. */
+function signal(): { promise: Promise<void>; resolve: () => void } {
+  let resolve = () => {};
+  const promise = new Promise<void>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+}
+/** Resolved when the caller has given up on /slow (closed the connection). */
+let slowClosed = signal();
 const target = new Counted((_url, res) => res.end('{"internal":"secret"}'));
 const redirector = new Counted((url, res) => {
   if (url === '/big') {
@@ -49,7 +61,8 @@ const redirector = new Counted((url, res) => {
     return;
   }
   if (url === '/slow') {
-    setTimeout(() => res.end('late'), 1000);
+    // Never answers: the caller gives up (the connection closes) — no race with a late answer.
+    res.on('close', () => slowClosed.resolve());
     return;
   }
   res.writeHead(307, { location: `${target.origin}/latest/meta-data/` });
@@ -221,7 +234,9 @@ describe('PartnerHttp', () => {
   it('maps failures to our own short reasons', async () => {
     const http = allowed();
     try {
+      slowClosed = signal();
       expect((await refusal(post(http, `${redirector.origin}/slow`, 200))).reason).toBe('超时（200 ms）');
+      await slowClosed.promise; // the timed-out request's connection is closed, not left hanging
       expect((await refusal(post(http, 'http://127.0.0.1:1/leads'))).reason).toBe('连接被拒绝');
     } finally {
       await http.close();
@@ -249,6 +264,131 @@ describe('PartnerHttp', () => {
       expect(target.connections).toBe(before);
     } finally {
       await http.close();
+    }
+  });
+});
+
+describe('partnerDeadline: the partner is charged only for time our loop was free', () => {
+  // Timers and Date are faked; setImmediate stays real (the expiry waits for the check phase).
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+  const checkPhase = () => new Promise((r) => setImmediate(r));
+
+  it('expires once after timeoutMs of a free loop, not before', async () => {
+    let expired = 0;
+    const d = partnerDeadline(2000, () => expired++, { now: Date.now });
+    vi.advanceTimersByTime(1999);
+    await checkPhase();
+    expect([expired, d.charged()]).toEqual([0, 1900]);
+    vi.advanceTimersByTime(1);
+    await checkPhase();
+    expect([expired, d.charged()]).toEqual([1, 2000]);
+    vi.advanceTimersByTime(10_000);
+    await checkPhase();
+    expect(expired).toBe(1);
+  });
+
+  it('a stall of our own loop is not charged: a late tick charges only the tick it asked for', async () => {
+    let expired = 0;
+    const d = partnerDeadline(2000, () => expired++, { now: Date.now });
+    vi.advanceTimersByTime(500);
+    expect(d.charged()).toBe(500);
+    // The loop was blocked for 10 s (no timer ran); then the tick that was due runs.
+    vi.setSystemTime(Date.now() + 10_000);
+    vi.advanceTimersByTime(100);
+    await checkPhase();
+    expect([expired, d.charged()]).toEqual([0, 600]);
+    vi.advanceTimersByTime(1399);
+    await checkPhase();
+    expect(expired).toBe(0);
+    vi.advanceTimersByTime(1);
+    await checkPhase();
+    expect(expired).toBe(1);
+  });
+
+  it('an answer read in the turn of the last tick wins: stop() before the check phase', async () => {
+    let expired = 0;
+    const d = partnerDeadline(300, () => expired++, { now: Date.now });
+    vi.advanceTimersByTime(300);
+    expect(d.charged()).toBe(300);
+    d.stop(); // the poll phase read the answer
+    await checkPhase();
+    expect(expired).toBe(0);
+  });
+});
+
+/**
+ * A lender in its own thread, so it answers while this thread is blocked: it posts its port, then
+ * 'read' for every request it has read, and answers when told to. `/silent` is never answered.
+ */
+const LENDER_THREAD = `
+const { parentPort } = require('node:worker_threads');
+const http = require('node:http');
+const server = http.createServer((req, res) => {
+  req.resume();
+  req.on('end', () => {
+    parentPort.postMessage('read');
+    if (req.url !== '/silent') parentPort.once('message', () => res.end('{"id":"on-time"}'));
+  });
+});
+server.listen(0, '127.0.0.1', () => parentPort.postMessage(server.address().port));
+`;
+
+describe('PartnerHttp: a stall of our own process is not charged to the partner', () => {
+  const nothing = new Int32Array(new SharedArrayBuffer(4));
+  let lender: Worker;
+  let origin = '';
+  beforeAll(async () => {
+    lender = new Worker(LENDER_THREAD, { eval: true });
+    origin = `http://127.0.0.1:${await new Promise<number>((r) => lender.once('message', r))}`;
+  });
+  afterAll(async () => {
+    await lender.terminate();
+  });
+  const http = () =>
+    new PartnerHttp(new OutboundPolicy({ production: false, allow: [{ origin, pathPrefix: '/' }] }));
+
+  /**
+   * Posts, waits until the lender has read the request, tells it to answer and blocks this thread
+   * for `stallMs` in the check phase: the answer arrives while we are blocked, and the next phase is
+   * the timers' (a wall-clock timeout would fire there, before the poll phase reads the answer
+   * waiting in the socket). Answers the call's answer or error.
+   */
+  async function stalledCall(client: PartnerHttp, path: string, timeoutMs: number, stallMs: number) {
+    const read = new Promise((r) => lender.once('message', r));
+    const call = post(client, `${origin}${path}`, timeoutMs).then(
+      (a) => a,
+      (e: unknown) => e,
+    );
+    expect(await read).toBe('read');
+    await new Promise((r) => setImmediate(r));
+    lender.postMessage('answer');
+    expect(Atomics.wait(nothing, 0, 0, stallMs)).toBe('timed-out');
+    return call;
+  }
+
+  it('an answer that came while this thread was blocked for 3× the timeout is read, not a timeout', async () => {
+    const client = http();
+    try {
+      const answer = await stalledCall(client, '/leads', 1000, 3000);
+      expect(answer).toEqual({ status: 200, text: '{"id":"on-time"}' });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('a partner that never answers still times out after the stall', async () => {
+    const client = http();
+    try {
+      const err = await stalledCall(client, '/silent', 200, 1000);
+      expect(err).toBeInstanceOf(OutboundError);
+      expect((err as OutboundError).reason).toBe('超时（200 ms）');
+    } finally {
+      await client.close();
     }
   });
 });

@@ -16,7 +16,8 @@ import {
  * docs/decisions/019-outbound-partner-requests.md. An undici Agent whose connector resolves the host
  * itself, checks every address and dials only a checked one (so a DNS answer that changed since the
  * endpoint was saved is judged again, and nothing re-resolves between the check and the dial); no
- * redirect is ever followed; at most `maxAnswerBytes` of an answer are read.
+ * redirect is ever followed; at most `maxAnswerBytes` of an answer are read. The timeout charges the
+ * partner only for time our own event loop was free to read its answer (`partnerDeadline`, ADR 024).
  */
 
 /** Bytes of a partner's answer read at most (the rest is discarded unread). */
@@ -171,6 +172,73 @@ export function failureReason(err: unknown, timeoutMs: number): OutboundError {
   return new OutboundError(`请求失败（${safe}）`, safe);
 }
 
+/** A running partner deadline: `stop()` once the call has settled. */
+export interface PartnerDeadline {
+  stop(): void;
+  /** Milliseconds charged to the partner so far. */
+  charged(): number;
+}
+
+/** The clock's tick for a timeout: a twentieth of it, between 10 and 100 ms. */
+export const deadlineTickMs = (timeoutMs: number) => Math.max(10, Math.min(100, Math.floor(timeoutMs / 20)));
+
+/**
+ * Calls `onExpire` once the partner has had `timeoutMs` of time in which this process was free to
+ * read its answer (ADR 024). The clock ticks every `tickMs`; each tick charges the time since the
+ * previous one, but never more than the tick it asked for: when our own event loop was stalled
+ * (PGlite runs queries on the server's thread, a CPU-bound request, a busy machine), the stall is
+ * not charged to the partner, whose answer may have been waiting in our socket all along. Each tick
+ * charges at least what it asked for when the loop is free, so the deadline always comes, after at
+ * most timeoutMs / tickMs turns of our loop. When the time is up, the expiry still waits for the
+ * check phase (setImmediate), after this turn's poll phase has read what the sockets hold: an answer
+ * that came during the last stall is read, not thrown away (undici's connect timeout does the same).
+ */
+export function partnerDeadline(
+  timeoutMs: number,
+  onExpire: () => void,
+  opts: { tickMs?: number; now?: () => number } = {},
+): PartnerDeadline {
+  const tickMs = opts.tickMs ?? deadlineTickMs(timeoutMs);
+  const now = opts.now ?? (() => performance.now());
+  let charged = 0;
+  let last = now();
+  let asked = 0;
+  let timer: NodeJS.Timeout | null = null;
+  let immediate: NodeJS.Immediate | null = null;
+  let stopped = false;
+  const arm = () => {
+    asked = Math.max(1, Math.min(tickMs, timeoutMs - charged));
+    timer = setTimeout(tick, asked);
+  };
+  const tick = () => {
+    timer = null;
+    const t = now();
+    charged += Math.min(Math.max(t - last, 0), asked);
+    last = t;
+    if (charged < timeoutMs) {
+      arm();
+      return;
+    }
+    immediate = setImmediate(() => {
+      immediate = null;
+      if (stopped) return;
+      stopped = true;
+      onExpire();
+    });
+  };
+  arm();
+  return {
+    stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      if (immediate) clearImmediate(immediate);
+      timer = null;
+      immediate = null;
+    },
+    charged: () => charged,
+  };
+}
+
 /** The client for partner calls: `post` never follows a redirect and reads a bounded answer. */
 export class PartnerHttp implements PartnerClient {
   private readonly agent: Agent;
@@ -195,15 +263,24 @@ export class PartnerHttp implements PartnerClient {
   ): Promise<PartnerAnswer> {
     const problem = endpointProblem(url, this.policy);
     if (problem) throw new OutboundError(`接收地址不允许：${problem}`, 'ENDPOINT_REFUSED');
+    // One deadline for connect, answer and body, charging the partner only for time our loop was
+    // free (ADR 024). undici's own header and body timeouts are wall-clock timers that fire after a
+    // stall of ours before the answer waiting in the socket is read: they are off.
+    const abort = new AbortController();
+    let timedOut = false;
+    const deadline = partnerDeadline(init.timeoutMs, () => {
+      timedOut = true;
+      abort.abort();
+    });
     try {
       const res = await request(url, {
         method: 'POST',
         headers: init.headers,
         body: init.body,
         dispatcher: this.agent,
-        signal: AbortSignal.timeout(init.timeoutMs),
-        headersTimeout: init.timeoutMs,
-        bodyTimeout: init.timeoutMs,
+        signal: abort.signal,
+        headersTimeout: 0,
+        bodyTimeout: 0,
       });
       const chunks: Buffer[] = [];
       let size = 0;
@@ -219,7 +296,10 @@ export class PartnerHttp implements PartnerClient {
       }
       return { status: res.statusCode, text: Buffer.concat(chunks).toString('utf8') };
     } catch (err) {
+      if (timedOut) throw new OutboundError(`超时（${init.timeoutMs} ms）`, 'TIMEOUT');
       throw failureReason(err, init.timeoutMs);
+    } finally {
+      deadline.stop();
     }
   }
 
