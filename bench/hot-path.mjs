@@ -20,7 +20,8 @@ import autocannon from 'autocannon';
 import { checkQuiet, freePort, log, sleep, startChild, startHello, stopChild, warnings } from './lib.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const SERVER_DIR = path.join(ROOT, 'apps/server');
+// --server-root: another checkout's server (e.g. main, for before/after figures on the same machine).
+let SERVER_DIR = path.join(ROOT, 'apps/server');
 const RESULTS_DIR = path.join(ROOT, 'bench/results');
 const REDIS_PREFIX = 'lmbench-hot:';
 const SECTIONS = ['hello', 'h5config', 'landing', 'click-new', 'click-repeat'];
@@ -37,15 +38,17 @@ const { values: args } = parseArgs({
     'redis-url': { type: 'string' },
     'skip-pglite': { type: 'boolean', default: false },
     'skip-paced': { type: 'boolean', default: false },
+    'server-root': { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
 if (args.help) {
   console.log(
-    'usage: node bench/hot-path.mjs [--only hello,h5config,landing,click-new,click-repeat] [--duration s] [--connections n] [--pg-url url [--redis-url url]] [--skip-pglite] [--skip-paced]',
+    'usage: node bench/hot-path.mjs [--only hello,h5config,landing,click-new,click-repeat] [--duration s] [--connections n] [--pg-url url [--redis-url url]] [--skip-pglite] [--skip-paced] [--server-root checkout]',
   );
   process.exit(0);
 }
+if (args['server-root']) SERVER_DIR = path.join(path.resolve(args['server-root']), 'apps/server');
 const DURATION = Number(args.duration);
 const CONNECTIONS = Number(args.connections);
 const only = args.only ? args.only.split(',') : SECTIONS;
@@ -132,15 +135,20 @@ function psql(url, sql) {
 function clearRedisKeys() {
   const u = new URL(REDIS_URL);
   const cli = `redis-cli -h ${u.hostname} -p ${u.port || 6379}`;
-  execFileSync('sh', ['-c', `${cli} --scan --pattern '${REDIS_PREFIX}*' | xargs -r -n 500 ${cli} del > /dev/null`], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  execFileSync(
+    'sh',
+    ['-c', `${cli} --scan --pattern '${REDIS_PREFIX}*' | xargs -r -n 500 ${cli} del > /dev/null`],
+    {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
 }
 
 function preparePostgres() {
   const db = new URL(PG_URL).pathname.slice(1);
   if (!/^[a-z_][a-z0-9_]*$/.test(db)) throw new Error(`unexpected database name ${db}`);
-  if (db === 'test' || db === 'postgres') throw new Error(`refusing to wipe database ${db}: use a bench database`);
+  if (db === 'test' || db === 'postgres')
+    throw new Error(`refusing to wipe database ${db}: use a bench database`);
   const admin = new URL(PG_URL);
   admin.pathname = '/postgres';
   if (psql(admin.href, `select 1 from pg_database where datname = '${db}'`).trim() !== '1') {
@@ -212,7 +220,10 @@ function answerChecker(kind) {
       let problem = null;
       if (kind === 'html') {
         if (status !== 200) problem = `${status}`;
-        else if (headers && !/text\/html/.test(String(headers['content-type'] ?? headers['Content-Type'] ?? '')))
+        else if (
+          headers &&
+          !/text\/html/.test(String(headers['content-type'] ?? headers['Content-Type'] ?? ''))
+        )
           problem = `content-type ${headers['content-type']}`;
       } else {
         try {
@@ -310,7 +321,10 @@ async function runBackend(backend) {
       for (const s of sections) {
         const rate = Math.max(1, Math.round(out.sections[s].saturation.reqPerSec * 0.8));
         log(`${backend}: ${s}: paced at ${rate} req/s (80 % of saturation) for ${DURATION} s`);
-        out.sections[s].paced = { targetReqPerSec: rate, ...(await measure(baseOf(s), s, { overallRate: rate })) };
+        out.sections[s].paced = {
+          targetReqPerSec: rate,
+          ...(await measure(baseOf(s), s, { overallRate: rate })),
+        };
       }
     }
   } finally {
@@ -365,15 +379,19 @@ function table(runs) {
     }
   }
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const fmt = (cells) => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  const fmt = (cells) =>
+    cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   return [fmt(head), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(fmt)].join('\n');
 }
 
-function gitCommit() {
+function gitCommit(root) {
   try {
-    const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
+    const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], {
+      cwd: root,
+      encoding: 'utf8',
+    }).trim();
     const dirty = execFileSync('git', ['status', '--porcelain', '--', 'apps', 'packages'], {
-      cwd: ROOT,
+      cwd: root,
       encoding: 'utf8',
     }).trim();
     return dirty ? `${head}+dirty` : head;
@@ -392,8 +410,15 @@ async function main() {
       node: process.version,
       loadAvgAtStart: os.loadavg().map((x) => Math.round(x * 100) / 100),
     },
-    commit: gitCommit(),
-    options: { durationSec: DURATION, connections: CONNECTIONS, sections, backends, redisKeyPrefix: REDIS_PREFIX },
+    commit: gitCommit(path.dirname(path.dirname(SERVER_DIR))),
+    serverDir: SERVER_DIR,
+    options: {
+      durationSec: DURATION,
+      connections: CONNECTIONS,
+      sections,
+      backends,
+      redisKeyPrefix: REDIS_PREFIX,
+    },
     goals: { ratios: GOALS, p99AtEightyPercentMs: P99_GOAL_MS },
     runs: [],
     failures: [],

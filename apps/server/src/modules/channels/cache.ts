@@ -5,9 +5,9 @@ import type { Redis } from 'ioredis';
 export const H5_CONFIG_TTL_SECONDS = 30;
 
 /**
- * How long an instance keeps a configuration in its own memory in front of Redis (the L1). Every
- * invalidation reaches every instance's L1 at once through Redis pub/sub; the TTL bounds the staleness
- * only if a message is lost while the subscription is being re-established (the L1 is off meanwhile).
+ * How long an instance keeps a configuration in its own memory in front of Redis (the L1), by default
+ * (CHANNEL_L1_TTL_MS). Every invalidation reaches every instance's L1 at once through Redis pub/sub; the
+ * TTL bounds the staleness only if a message were lost (the L1 is off while the subscription is down).
  */
 export const H5_CONFIG_L1_TTL_MS = 5_000;
 

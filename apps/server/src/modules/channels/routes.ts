@@ -1,3 +1,4 @@
+import type { H5Config } from '@lm/shared/channel';
 import { h5ConfigWithPreviewQuery } from '@lm/shared/schemas/admin-channels';
 import {
   adChannelQuery,
@@ -8,7 +9,6 @@ import {
   reportClickData,
   reportClickQuery,
 } from '@lm/shared/schemas/channel';
-import type { H5Config } from '@lm/shared/channel';
 import type { FastifyPluginAsync } from 'fastify';
 import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { envelope, ok } from '../../lib/envelope.ts';

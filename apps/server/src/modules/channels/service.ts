@@ -23,6 +23,8 @@ export interface ChannelServiceDeps {
   deviceHash(fingerprint: string): string;
   /** Tells every instance that a code changed (Redis pub/sub); their L1 drops it (`dropLocal`). */
   announce?(code: string): Promise<void>;
+  /** The L1's TTL in front of Redis (default H5_CONFIG_L1_TTL_MS). */
+  l1TtlMs?: number;
 }
 
 export interface ClickInput {
@@ -56,7 +58,10 @@ export class ChannelService {
   readonly clicks: ClickRecorder;
 
   constructor(private readonly d: ChannelServiceDeps) {
-    this.l1 = d.cache instanceof MemoryConfigCache ? d.cache : new MemoryConfigCache(H5_CONFIG_L1_TTL_MS);
+    this.l1 =
+      d.cache instanceof MemoryConfigCache
+        ? d.cache
+        : new MemoryConfigCache(d.l1TtlMs ?? H5_CONFIG_L1_TTL_MS);
     this.l1On = this.l1 === d.cache;
     this.clicks = new ClickRecorder(d.db);
   }

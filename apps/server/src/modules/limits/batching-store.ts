@@ -61,7 +61,9 @@ export class BatchingCounterStore implements CounterStore {
     for (const p of batch) {
       const r = seen.get(p.key) ?? 0;
       seen.set(p.key, r + 1);
-      (rounds[r] ??= []).push(p);
+      const round = rounds[r] ?? [];
+      rounds[r] = round;
+      round.push(p);
     }
     for (const round of rounds) {
       try {
@@ -69,7 +71,7 @@ export class BatchingCounterStore implements CounterStore {
           round.length > 1 && this.inner.incrementMany
             ? await this.inner.incrementMany(round.map((p) => ({ key: p.key, expiresAt: p.expiresAt })))
             : await Promise.all(round.map((p) => this.inner.increment(p.key, p.expiresAt)));
-        round.forEach((p, i) => p.resolve(hits[i]!));
+        for (const [i, p] of round.entries()) p.resolve(hits[i]!);
       } catch (err) {
         for (const p of round) p.reject(err);
       }

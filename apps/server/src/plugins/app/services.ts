@@ -163,6 +163,7 @@ export default fp<ServicesOptions>(
       // Click bursts: the per-IP counts of one turn of the event loop in one round trip (same limits).
       limiter: new Limiter(new BatchingCounterStore(limiter.store), limiter.name),
       deviceHash,
+      l1TtlMs: config.CHANNEL_L1_TTL_MS,
       ...(configCache instanceof RedisConfigCache ? { announce: (code) => configCache.announce(code) } : {}),
     });
     if (app.redis && configCache instanceof RedisConfigCache) {

@@ -1,5 +1,5 @@
-import helmet from 'helmet';
 import fp from 'fastify-plugin';
+import helmet from 'helmet';
 import { inlineScriptHashes } from '../../lib/csp.ts';
 import { storageOrigins } from '../../providers/storage/index.ts';
 import { WEB_DIST_DEFAULT } from './static.ts';
