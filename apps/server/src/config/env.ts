@@ -157,6 +157,8 @@ export const envSchema = z
     DELIVERY_TIMEOUT_MS: intFromEnv(10_000, 100, 120_000),
     DELIVERY_LEASE_MS: intFromEnv(60_000, 1000, 3_600_000),
     DELIVERY_POLL_MS: intFromEnv(1000, 50, 60_000),
+    /** With Redis: how long an instance keeps a channel's configuration in its own memory (issue 17.3). */
+    CHANNEL_L1_TTL_MS: intFromEnv(5_000, 0, 30_000),
     /** Leads of one lender in flight at once (the worker keeps 20 in flight in all). */
     DELIVERY_PARTNER_CONCURRENCY: intFromEnv(5, 1, 20),
     /** Dev-only partner sandbox (/api/dev/partner-sandbox); seeded lenders deliver to it. */

@@ -4,6 +4,13 @@ import type { Redis } from 'ioredis';
 /** How long a channel's configuration is cached (server cache and the browser's cache-control). */
 export const H5_CONFIG_TTL_SECONDS = 30;
 
+/**
+ * How long an instance keeps a configuration in its own memory in front of Redis (the L1), by default
+ * (CHANNEL_L1_TTL_MS). Every invalidation reaches every instance's L1 at once through Redis pub/sub; the
+ * TTL bounds the staleness only if a message were lost (the L1 is off while the subscription is down).
+ */
+export const H5_CONFIG_L1_TTL_MS = 5_000;
+
 /** `null` caches "no such channel" so that unknown codes do not reach the database each time. */
 export type CachedConfig = H5Config | null;
 
@@ -26,7 +33,8 @@ export class MemoryConfigCache implements ConfigCache {
     private readonly now: () => number = Date.now,
   ) {}
 
-  async get(code: string): Promise<CachedConfig | undefined> {
+  /** The fresh entry for `code` without a promise (the hot path reads it synchronously). */
+  peek(code: string): CachedConfig | undefined {
     const hit = this.entries.get(code);
     if (!hit) return undefined;
     if (hit.expiresAt <= this.now()) {
@@ -36,7 +44,7 @@ export class MemoryConfigCache implements ConfigCache {
     return hit.value;
   }
 
-  async set(code: string, value: CachedConfig): Promise<void> {
+  put(code: string, value: CachedConfig): void {
     this.entries.delete(code);
     if (this.entries.size >= this.maxEntries) {
       const oldest = this.entries.keys().next().value;
@@ -45,8 +53,24 @@ export class MemoryConfigCache implements ConfigCache {
     this.entries.set(code, { value, expiresAt: this.now() + this.ttlMs });
   }
 
-  async delete(code: string): Promise<void> {
+  drop(code: string): void {
     this.entries.delete(code);
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+
+  async get(code: string): Promise<CachedConfig | undefined> {
+    return this.peek(code);
+  }
+
+  async set(code: string, value: CachedConfig): Promise<void> {
+    this.put(code, value);
+  }
+
+  async delete(code: string): Promise<void> {
+    this.drop(code);
   }
 
   get size(): number {
@@ -93,5 +117,15 @@ export class RedisConfigCache implements ConfigCache {
 
   async delete(code: string): Promise<void> {
     await this.redis.del(this.key(code));
+  }
+
+  /** The pub/sub channel on which invalidated codes are announced to every instance. */
+  get invalidationChannel(): string {
+    return `${this.prefix}h5config:invalidate`;
+  }
+
+  /** Tells every instance (their L1) that `code` changed. */
+  async announce(code: string): Promise<void> {
+    await this.redis.publish(this.invalidationChannel, code);
   }
 }

@@ -1,3 +1,4 @@
+import type { H5Config } from '@lm/shared/channel';
 import { h5ConfigWithPreviewQuery } from '@lm/shared/schemas/admin-channels';
 import {
   adChannelQuery,
@@ -9,14 +10,45 @@ import {
   reportClickQuery,
 } from '@lm/shared/schemas/channel';
 import type { FastifyPluginAsync } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { envelope, ok } from '../../lib/envelope.ts';
 import { clientMeta } from '../../plugins/app/auth.ts';
 import { H5_CONFIG_TTL_SECONDS } from './cache.ts';
 import { previewRow, verifyPreview } from './preview.ts';
 import { buildH5Config, withSkin } from './rules.ts';
+import type { H5Answer } from './service.ts';
 
 const tags = ['channel'];
+
+const PUBLIC_CACHE = `public, max-age=${H5_CONFIG_TTL_SECONDS}`;
+const PRIVATE_CACHE = `private, max-age=${H5_CONFIG_TTL_SECONDS}`;
+const H5_CONFIG_URL = '/api/adChannel/h5Config';
+const h5ConfigResponse = envelope(h5ConfigData);
+const serializeH5Config = serializerCompiler({
+  schema: h5ConfigResponse,
+  method: 'GET',
+  url: H5_CONFIG_URL,
+  httpStatus: '200',
+});
+/**
+ * h5Config answers as sent, per cached channel object and skin: serialised (and checked against the
+ * response schema) by the route's own serializer once, not per request (issue 17.3). A channel object
+ * leaves the cache when it changes, and its answers with it.
+ */
+const serialized = new WeakMap<H5Config, Map<number, string>>();
+function h5ConfigJson(answer: H5Answer): string {
+  let bySkin = serialized.get(answer.channel);
+  if (!bySkin) {
+    bySkin = new Map();
+    serialized.set(answer.channel, bySkin);
+  }
+  let json = bySkin.get(answer.skin);
+  if (json === undefined) {
+    json = serializeH5Config(ok(answer.config));
+    bySkin.set(answer.skin, json);
+  }
+  return json;
+}
 
 /** Spec §7 "Channel" (location calls live in the geo module). */
 const channelRoutes: FastifyPluginAsync = async (root) => {
@@ -66,7 +98,7 @@ const channelRoutes: FastifyPluginAsync = async (root) => {
   );
 
   app.get(
-    '/api/adChannel/h5Config',
+    H5_CONFIG_URL,
     {
       schema: {
         tags,
@@ -75,7 +107,7 @@ const channelRoutes: FastifyPluginAsync = async (root) => {
           "with the console's previewToken, the unsaved draft's configuration (never cached)",
         querystring: h5ConfigWithPreviewQuery,
         refusals: [401],
-        response: { 200: envelope(h5ConfigData) },
+        response: { 200: h5ConfigResponse },
       },
     },
     async (req, reply) => {
@@ -88,14 +120,13 @@ const channelRoutes: FastifyPluginAsync = async (root) => {
       const meta = clientMeta(req);
       // Without a fingerprint (a first visit computes it after this call) the arm follows the IP.
       const visitor = meta.fingerprint ?? `ip:${meta.ip}`;
-      const { config, split } = await channels.h5Answer(code, visitor);
+      // From the L1 without a promise when it has the code (the ad-burst path), else through the caches.
+      const answer = channels.h5AnswerNow(code, visitor) ?? (await channels.h5Answer(code, visitor));
       // An A/B answer depends on the visitor: not for shared caches.
-      reply.header(
-        'cache-control',
-        split ? `private, max-age=${H5_CONFIG_TTL_SECONDS}` : `public, max-age=${H5_CONFIG_TTL_SECONDS}`,
-      );
-      if (split) reply.header('vary', 'platform_param');
-      return ok(config);
+      reply.header('cache-control', answer.split ? PRIVATE_CACHE : PUBLIC_CACHE);
+      if (answer.split) reply.header('vary', 'platform_param');
+      // A JSON string is sent as it is (Fastify serialises only objects); the type provider knows only objects.
+      return reply.type('application/json; charset=utf-8').send(h5ConfigJson(answer) as never);
     },
   );
 

@@ -1,11 +1,12 @@
 import type { H5Config } from '@lm/shared/channel';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { channelClicks, channels, routeCodes } from '../../db/schema.ts';
+import { channels, routeCodes } from '../../db/schema.ts';
 import { appError } from '../../lib/errors.ts';
 import { shanghaiDate } from '../../lib/time.ts';
 import type { Limiter } from '../limits/limiter.ts';
-import type { ConfigCache } from './cache.ts';
+import { type CachedConfig, type ConfigCache, H5_CONFIG_L1_TTL_MS, MemoryConfigCache } from './cache.ts';
+import { ClickRecorder } from './clicks.ts';
 import { buildH5Config, channelDetail, pickArm, safeTargetUrl, withSkin } from './rules.ts';
 
 export const CHANNEL_NOT_FOUND_MSG = '渠道不存在';
@@ -20,6 +21,10 @@ export interface ChannelServiceDeps {
   limiter: Limiter;
   /** Keyed hash of a device fingerprint. */
   deviceHash(fingerprint: string): string;
+  /** Tells every instance that a code changed (Redis pub/sub); their L1 drops it (`dropLocal`). */
+  announce?(code: string): Promise<void>;
+  /** The L1's TTL in front of Redis (default H5_CONFIG_L1_TTL_MS). */
+  l1TtlMs?: number;
 }
 
 export interface ClickInput {
@@ -28,26 +33,97 @@ export interface ClickInput {
   abTestType?: number | undefined;
 }
 
+/**
+ * An h5Config answer: `config` is `channel` (the cached object itself) or, for an A/B channel, a copy
+ * with the visitor's arm's `skin`; `split` says the answer depends on the visitor.
+ */
+export interface H5Answer {
+  config: H5Config;
+  split: boolean;
+  channel: H5Config;
+  skin: number;
+}
+
 export class ChannelService {
-  constructor(private readonly d: ChannelServiceDeps) {}
+  /**
+   * The L1: configurations in this process's memory, read without a promise on the hot path. The cache
+   * itself when that is in memory (no Redis); in front of Redis a short-lived copy, on only while
+   * invalidations reach this instance (`setLocalCache`, driven by the pub/sub subscription).
+   */
+  private readonly l1: MemoryConfigCache;
+  private l1On: boolean;
+  /** Bumped by every drop: a read that started before one does not fill the L1 with what it read. */
+  private generation = 0;
+  private defaultConfig: H5Config | null = null;
+  readonly clicks: ClickRecorder;
+
+  constructor(private readonly d: ChannelServiceDeps) {
+    this.l1 =
+      d.cache instanceof MemoryConfigCache
+        ? d.cache
+        : new MemoryConfigCache(d.l1TtlMs ?? H5_CONFIG_L1_TTL_MS);
+    this.l1On = this.l1 === d.cache;
+    this.clicks = new ClickRecorder(d.db);
+  }
 
   get cacheName() {
     return this.d.cache.name;
   }
 
+  /** In front of Redis: the L1 is used only while `on` (invalidations arrive); off clears it. */
+  setLocalCache(on: boolean): void {
+    if (this.l1 === this.d.cache) return;
+    this.l1On = on;
+    if (!on) {
+      this.generation++;
+      this.l1.clear();
+    }
+  }
+
+  /** Another instance invalidated `code`: forget this instance's copy. */
+  dropLocal(code: string): void {
+    if (this.l1 === this.d.cache) return;
+    this.generation++;
+    this.l1.drop(code);
+  }
+
+  /** The L1's fresh entry, without a promise: `undefined` when it has none. */
+  peek(code: string): CachedConfig | undefined {
+    return this.l1On ? this.l1.peek(code) : undefined;
+  }
+
   /** A channel's configuration (cached), or null when there is no such channel. */
   async find(code: string): Promise<H5Config | null> {
-    const cached = await this.d.cache.get(code);
-    if (cached !== undefined) return cached;
+    const local = this.peek(code);
+    if (local !== undefined) return local;
+    const generation = this.generation;
+    const fill = (value: CachedConfig) => {
+      if (this.l1On && this.l1 !== this.d.cache && generation === this.generation) this.l1.put(code, value);
+    };
+    if (this.l1 !== this.d.cache) {
+      const cached = await this.d.cache.get(code);
+      if (cached !== undefined) {
+        fill(cached);
+        return cached;
+      }
+    }
     const [row] = await this.d.db.select().from(channels).where(eq(channels.adChannelCode, code)).limit(1);
     const config = row ? buildH5Config(row) : null;
     await this.d.cache.set(code, config);
+    fill(config);
     return config;
   }
 
   /** Call after a channel changes (console edits) so that no instance serves the old value. */
   async invalidate(code: string): Promise<void> {
+    if (this.l1 === this.d.cache) {
+      this.l1.drop(code);
+      return;
+    }
+    this.dropLocal(code);
+    // Redis first, then the announcement: an instance that drops its copy reads the database.
     await this.d.cache.delete(code);
+    await this.d.announce?.(code);
   }
 
   private async require(code: string): Promise<H5Config> {
@@ -67,10 +143,27 @@ export class ChannelService {
   }
 
   /** h5Config with whether the answer depends on the visitor (an A/B channel). */
-  async h5Answer(code: string | undefined, visitor?: string): Promise<{ config: H5Config; split: boolean }> {
-    const config = (code ? await this.find(code) : null) ?? buildH5Config(null);
-    if (!config.skinArms) return { config, split: false };
-    return { config: withSkin(config, this.armFor(config, visitor ?? '').skin), split: true };
+  async h5Answer(code: string | undefined, visitor?: string): Promise<H5Answer> {
+    return this.answerOf((code ? await this.find(code) : null) ?? this.defaults(), visitor);
+  }
+
+  /** h5Answer from the L1 alone, without a promise; `undefined` when the L1 does not have the code. */
+  h5AnswerNow(code: string | undefined, visitor?: string): H5Answer | undefined {
+    if (!code) return this.answerOf(this.defaults(), visitor);
+    const local = this.peek(code);
+    return local === undefined ? undefined : this.answerOf(local ?? this.defaults(), visitor);
+  }
+
+  /** The default configuration (no channel), built once: answers never change it. */
+  private defaults(): H5Config {
+    this.defaultConfig ??= buildH5Config(null);
+    return this.defaultConfig;
+  }
+
+  private answerOf(channel: H5Config, visitor: string | undefined): H5Answer {
+    if (!channel.skinArms) return { config: channel, split: false, channel, skin: channel.skin };
+    const skin = this.armFor(channel, visitor ?? '').skin;
+    return { config: withSkin(channel, skin), split: true, channel, skin };
   }
 
   /**
@@ -115,21 +208,21 @@ export class ChannelService {
    */
   async reportClick(input: ClickInput, ip: string): Promise<{ counted: boolean; flagged: boolean }> {
     await this.d.limiter.enforce(`click:ip:${ip}`, CLICKS_PER_IP_PER_HOUR, { ms: 3600_000 }, '点击上报');
-    await this.require(input.adChannelCode);
+    if (this.peek(input.adChannelCode) == null) await this.require(input.adChannelCode);
     const fingerprintHash = input.fingerprint ? this.d.deviceHash(input.fingerprint) : null;
-    const inserted = await this.d.db
-      .insert(channelClicks)
-      .values({
-        adChannelCode: input.adChannelCode,
-        fingerprintHash,
-        day: shanghaiDate(),
-        abTestType: input.abTestType ?? null,
-        flagged: fingerprintHash === null,
-        ip,
-      })
-      .onConflictDoNothing()
-      .returning({ id: channelClicks.id });
+    const day = shanghaiDate();
+    // A returning visitor already counted today: nothing to write (the insert would do nothing).
+    if (fingerprintHash !== null && this.clicks.known(input.adChannelCode, fingerprintHash, day)) {
+      return { counted: false, flagged: false };
+    }
+    const inserted = await this.clicks.record({
+      adChannelCode: input.adChannelCode,
+      fingerprintHash,
+      day,
+      abTestType: input.abTestType ?? null,
+      ip,
+    });
     if (fingerprintHash === null) return { counted: false, flagged: true };
-    return { counted: inserted.length === 1, flagged: false };
+    return { counted: inserted, flagged: false };
   }
 }

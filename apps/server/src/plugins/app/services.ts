@@ -18,6 +18,7 @@ import { ChannelService } from '../../modules/channels/service.ts';
 import { ConsentService } from '../../modules/consent/service.ts';
 import { DeliveryWorker } from '../../modules/delivery/worker.ts';
 import { GeoService } from '../../modules/geo/service.ts';
+import { BatchingCounterStore } from '../../modules/limits/batching-store.ts';
 import { DbCounterStore } from '../../modules/limits/db-store.ts';
 import { FallbackCounterStore } from '../../modules/limits/fallback-store.ts';
 import { Limiter } from '../../modules/limits/limiter.ts';
@@ -156,7 +157,41 @@ export default fp<ServicesOptions>(
           app.log.warn({ err: { message: err.message } }, 'channel cache unavailable; reading the database'),
         )
       : new MemoryConfigCache(ttlMs);
-    const channels = new ChannelService({ db: database.db, cache: configCache, limiter, deviceHash });
+    const channels = new ChannelService({
+      db: database.db,
+      cache: configCache,
+      // Click bursts: the per-IP counts of one turn of the event loop in one round trip (same limits).
+      limiter: new Limiter(new BatchingCounterStore(limiter.store), limiter.name),
+      deviceHash,
+      l1TtlMs: config.CHANNEL_L1_TTL_MS,
+      ...(configCache instanceof RedisConfigCache ? { announce: (code) => configCache.announce(code) } : {}),
+    });
+    if (app.redis && configCache instanceof RedisConfigCache) {
+      // Every instance hears every invalidation and drops its L1 copy; while this subscription is down
+      // (and until it is back) the L1 is off, so no instance serves a copy it might not hear about.
+      const subscriber = app.redis.duplicate();
+      const channel = configCache.invalidationChannel;
+      subscriber.on('message', (ch: string, code: string) => {
+        if (ch === channel) channels.dropLocal(code);
+      });
+      subscriber.on('error', (err: Error) =>
+        app.log.warn({ err: { message: err.message } }, 'channel invalidation subscription: redis error'),
+      );
+      subscriber.on('close', () => channels.setLocalCache(false));
+      subscriber.on('ready', () => {
+        subscriber.subscribe(channel).then(
+          () => channels.setLocalCache(true),
+          (err: Error) =>
+            app.log.warn({ err: { message: err.message } }, 'channel invalidation subscription failed'),
+        );
+      });
+      subscriber.connect().catch(() => {
+        // Logged by the error handler; the subscriber keeps retrying (retryStrategy) and the L1 stays off.
+      });
+      app.addHook('onClose', async () => {
+        subscriber.disconnect();
+      });
+    }
     const analytics = new AnalyticsService({ db: database.db, limiter, deviceHash });
     const geo = new GeoService({
       db: database.db,

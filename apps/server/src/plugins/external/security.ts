@@ -1,5 +1,5 @@
-import helmet from '@fastify/helmet';
 import fp from 'fastify-plugin';
+import helmet from 'helmet';
 import { inlineScriptHashes } from '../../lib/csp.ts';
 import { storageOrigins } from '../../providers/storage/index.ts';
 import { WEB_DIST_DEFAULT } from './static.ts';
@@ -39,9 +39,33 @@ export const H5_PERMISSIONS_POLICY = permissionsPolicy(['camera', 'geolocation']
 
 /** An H5 page: HTML outside /api and /admin (index.html, login.html, the rendered authorise page). */
 export function isH5Page(url: string, contentType: unknown): boolean {
+  // The type first: every API answer stops at this cheap test.
+  if (!/^text\/html\b/i.test(String(contentType ?? ''))) return false;
   const path = url.split('?')[0] ?? '';
-  if (/^\/(api|admin)(\/|$)/.test(path)) return false;
-  return /^text\/html\b/i.test(String(contentType ?? ''));
+  return !/^\/(api|admin)(\/|$)/.test(path);
+}
+
+/**
+ * The headers helmet sets for `options`, computed once: helmet builds its middleware (and @fastify/helmet
+ * calls helmet per request) from the options every time, though ours never change (issue 17.3). Lower-case
+ * names, as reply.header stores them.
+ */
+export function helmetHeaders(options: Parameters<typeof helmet>[0]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const res = {
+    setHeader(name: string, value: string | number | readonly string[]) {
+      headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
+    },
+    removeHeader(name: string) {
+      delete headers[name.toLowerCase()];
+    },
+  };
+  let failed: unknown;
+  helmet(options)({} as never, res as never, (err?: unknown) => {
+    failed = err;
+  });
+  if (failed) throw failed;
+  return headers;
 }
 
 /** Security headers. Styles allow inline: antd and antd-mobile inject their CSS at run time. */
@@ -51,7 +75,7 @@ export default fp(
     const scriptHashes = inlineScriptHashes(app.config.WEB_DIST ?? WEB_DIST_DEFAULT);
     // With Aliyun OSS the browser posts uploads to the bucket and shows public images from it.
     const storage = storageOrigins(app.config);
-    await app.register(helmet, {
+    const headers = helmetHeaders({
       contentSecurityPolicy: {
         directives: {
           defaultSrc: ["'self'"],
@@ -70,15 +94,17 @@ export default fp(
       },
       crossOriginEmbedderPolicy: false,
     });
-    // Set before anything can fail, so refusals carry it too; H5 pages get theirs when they are sent.
-    app.addHook('onRequest', async (_req, reply) => {
-      reply.header('permissions-policy', PERMISSIONS_POLICY);
+    // Set before anything can fail, so refusals carry them too; H5 pages get their permissions when sent.
+    headers['permissions-policy'] = PERMISSIONS_POLICY;
+    app.addHook('onRequest', (_req, reply, done) => {
+      reply.headers(headers);
+      done();
     });
-    app.addHook('onSend', async (req, reply, payload) => {
+    app.addHook('onSend', (req, reply, payload, done) => {
       if (isH5Page(req.url, reply.getHeader('content-type'))) {
         reply.header('permissions-policy', H5_PERMISSIONS_POLICY);
       }
-      return payload;
+      done(null, payload);
     });
   },
   { name: 'security' },

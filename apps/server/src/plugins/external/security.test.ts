@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { helmetHeaders, isH5Page } from './security.ts';
+
+describe('helmetHeaders (computed once at start-up)', () => {
+  it("are helmet's headers for the options, lower-case, the CSP from the directives", () => {
+    const headers = helmetHeaders({
+      contentSecurityPolicy: {
+        directives: { defaultSrc: ["'self'"], scriptSrc: ["'self'", "'sha256-abc='"], objectSrc: ["'none'"] },
+      },
+      crossOriginEmbedderPolicy: false,
+    });
+    expect(Object.keys(headers).sort()).toEqual(
+      [
+        'content-security-policy',
+        'cross-origin-opener-policy',
+        'cross-origin-resource-policy',
+        'origin-agent-cluster',
+        'referrer-policy',
+        'strict-transport-security',
+        'x-content-type-options',
+        'x-dns-prefetch-control',
+        'x-download-options',
+        'x-frame-options',
+        'x-permitted-cross-domain-policies',
+        'x-xss-protection',
+      ].sort(),
+    );
+    expect(headers['content-security-policy']).toBe(
+      "default-src 'self';base-uri 'self';font-src 'self' https: data:;form-action 'self';frame-ancestors 'self';img-src 'self' data:;object-src 'none';script-src 'self' 'sha256-abc=';script-src-attr 'none';style-src 'self' https: 'unsafe-inline';upgrade-insecure-requests",
+    );
+    expect(headers['x-content-type-options']).toBe('nosniff');
+    expect(headers['x-frame-options']).toBe('SAMEORIGIN');
+  });
+
+  it('throws on options helmet refuses (as it did per request before)', () => {
+    expect(() =>
+      helmetHeaders({
+        contentSecurityPolicy: { directives: { defaultSrc: ["'self'"], scriptSrc: ['self'] } },
+      }),
+    ).toThrow();
+  });
+});
+
+describe('isH5Page', () => {
+  it('is HTML outside /api and /admin', () => {
+    expect(isH5Page('/?adChannelCode=demo', 'text/html; charset=utf-8')).toBe(true);
+    expect(isH5Page('/login', 'text/html')).toBe(true);
+    expect(isH5Page('/api/adChannel/h5Config', 'application/json; charset=utf-8')).toBe(false);
+    expect(isH5Page('/api/docs', 'text/html')).toBe(false);
+    expect(isH5Page('/admin/channels', 'text/html')).toBe(false);
+    expect(isH5Page('/assets/app.js', 'application/javascript')).toBe(false);
+    expect(isH5Page('/', undefined)).toBe(false);
+  });
+});

@@ -1,0 +1,459 @@
+#!/usr/bin/env node
+// The ad-burst hot path (issue 17.3): bare Fastify, the cached h5Config read, the channel landing HTML and
+// the click report, each as a ratio to bare Fastify in the same run, then each at 80 % of its own
+// saturation rate for its p99. See bench/README.md.
+//
+//   node bench/hot-path.mjs [--only hello,h5config,landing,click-new,click-repeat] [--duration 10]
+//                           [--connections 10] [--pg-url url [--redis-url url]] [--skip-pglite]
+//
+// PGlite always (unless --skip-pglite); with --pg-url also PostgreSQL (its `public` schema wiped, as in
+// login.mjs), with --redis-url too that run has Redis (keys under their own prefix, deleted after).
+// Results go to bench/results/hot-path-<timestamp>.json.
+
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { checkQuiet, freePort, log, sleep, startChild, startHello, stopChild, warnings } from './lib.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+// --server-root: another checkout's server (e.g. main, for before/after figures on the same machine).
+let SERVER_DIR = path.join(ROOT, 'apps/server');
+const RESULTS_DIR = path.join(ROOT, 'bench/results');
+const REDIS_PREFIX = 'lmbench-hot:';
+const SECTIONS = ['hello', 'h5config', 'landing', 'click-new', 'click-repeat'];
+/** Goals of issue 17.3: req/s as a share of bare Fastify's in the same run; p99 at 80 % of saturation. */
+const GOALS = { h5config: 0.5, landing: 0.25, 'click-new': 0.2, 'click-repeat': 0.2 };
+const P99_GOAL_MS = 20;
+
+const { values: args } = parseArgs({
+  options: {
+    only: { type: 'string' },
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '10' },
+    'pg-url': { type: 'string' },
+    'redis-url': { type: 'string' },
+    'skip-pglite': { type: 'boolean', default: false },
+    'skip-paced': { type: 'boolean', default: false },
+    'server-root': { type: 'string' },
+    help: { type: 'boolean', short: 'h', default: false },
+  },
+});
+if (args.help) {
+  console.log(
+    'usage: node bench/hot-path.mjs [--only hello,h5config,landing,click-new,click-repeat] [--duration s] [--connections n] [--pg-url url [--redis-url url]] [--skip-pglite] [--skip-paced] [--server-root checkout]',
+  );
+  process.exit(0);
+}
+if (args['server-root']) SERVER_DIR = path.join(path.resolve(args['server-root']), 'apps/server');
+const DURATION = Number(args.duration);
+const CONNECTIONS = Number(args.connections);
+const only = args.only ? args.only.split(',') : SECTIONS;
+for (const s of only) {
+  if (!SECTIONS.includes(s)) {
+    console.error(`unknown section ${s}; expected some of ${SECTIONS.join(', ')}`);
+    process.exit(2);
+  }
+}
+// The ratio needs the ceiling of the same run.
+const sections = SECTIONS.filter((s) => s === 'hello' || only.includes(s));
+if (!(DURATION > 0) || !(CONNECTIONS > 0)) {
+  console.error('--duration and --connections must be positive numbers');
+  process.exit(2);
+}
+const PG_URL = args['pg-url'];
+const REDIS_URL = args['redis-url'];
+if (REDIS_URL && !PG_URL) {
+  console.error('--redis-url goes with --pg-url (the PostgreSQL run gets Redis)');
+  process.exit(2);
+}
+const backends = [
+  ...(args['skip-pglite'] ? [] : ['pglite']),
+  ...(PG_URL ? [REDIS_URL ? 'postgres+redis' : 'postgres'] : []),
+];
+
+// ---------------------------------------------------------------------------------------------
+// visitors of an ad burst
+
+let visitorCounter = Math.floor(Math.random() * 1e9);
+/** A visitor never seen before: a fresh fingerprint, an IP of a carrier pool (10.0.0.0/8, 16 M addresses). */
+function newVisitor() {
+  const n = visitorCounter++;
+  return { fingerprint: `bench-${n.toString(36)}`, ip: `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}` };
+}
+/** Returning visitors (reloads): this pool, already counted today by the warm-up. */
+const REPEAT_POOL = Array.from({ length: 1000 }, () => newVisitor());
+let repeatIndex = 0;
+
+// The server sits behind a proxy (TRUST_PROXY=true), as in production: the visitor's IP is X-Forwarded-For.
+const ENDPOINTS = {
+  h5config: () => ({ method: 'GET', path: '/api/adChannel/h5Config?adChannelCode=demo' }),
+  landing: () => ({
+    method: 'GET',
+    path: '/?adChannelCode=demo-skin8',
+    headers: { 'accept-encoding': 'br, gzip' },
+  }),
+  'click-new': () => ({
+    method: 'GET',
+    setupRequest: (req) => {
+      const v = newVisitor();
+      return {
+        ...req,
+        path: `/api/reportAdChannelClick?adChannelCode=demo&fingerprint=${v.fingerprint}`,
+        headers: { ...req.headers, 'x-forwarded-for': v.ip },
+      };
+    },
+  }),
+  'click-repeat': () => ({
+    method: 'GET',
+    setupRequest: (req) => {
+      const v = REPEAT_POOL[repeatIndex++ % REPEAT_POOL.length];
+      return {
+        ...req,
+        path: `/api/reportAdChannelClick?adChannelCode=demo&fingerprint=${v.fingerprint}`,
+        headers: { ...req.headers, 'x-forwarded-for': v.ip },
+      };
+    },
+  }),
+};
+
+// ---------------------------------------------------------------------------------------------
+// servers
+
+const psqlEnv = { ...process.env, PGOPTIONS: '--client-min-messages=warning' };
+function psql(url, sql) {
+  return execFileSync('psql', [url, '-q', '-At', '-v', 'ON_ERROR_STOP=1', '-c', sql], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: psqlEnv,
+  });
+}
+
+function clearRedisKeys() {
+  const u = new URL(REDIS_URL);
+  const cli = `redis-cli -h ${u.hostname} -p ${u.port || 6379}`;
+  execFileSync(
+    'sh',
+    ['-c', `${cli} --scan --pattern '${REDIS_PREFIX}*' | xargs -r -n 500 ${cli} del > /dev/null`],
+    {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
+}
+
+function preparePostgres() {
+  const db = new URL(PG_URL).pathname.slice(1);
+  if (!/^[a-z_][a-z0-9_]*$/.test(db)) throw new Error(`unexpected database name ${db}`);
+  if (db === 'test' || db === 'postgres')
+    throw new Error(`refusing to wipe database ${db}: use a bench database`);
+  const admin = new URL(PG_URL);
+  admin.pathname = '/postgres';
+  if (psql(admin.href, `select 1 from pg_database where datname = '${db}'`).trim() !== '1') {
+    log(`creating database ${db}`);
+    psql(admin.href, `create database ${db}`);
+  }
+  psql(PG_URL, 'drop schema public cascade; create schema public; drop schema if exists drizzle cascade;');
+}
+
+async function startServer(backend) {
+  if (backend !== 'pglite') preparePostgres();
+  if (backend === 'postgres+redis') clearRedisKeys();
+  const port = await freePort();
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'lm-bench-hot-'));
+  const env = {
+    ...process.env,
+    // Not production: NODE_ENV=production needs an SMS gateway's credentials and the PII keys, and does
+    // not seed the demo channels this bench reads (see bench/README.md).
+    NODE_ENV: 'development',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    TRUST_PROXY: 'true',
+  };
+  delete env.DATABASE_URL;
+  delete env.REDIS_URL;
+  if (backend !== 'pglite') env.DATABASE_URL = PG_URL;
+  if (backend === 'postgres+redis') {
+    env.REDIS_URL = REDIS_URL;
+    env.REDIS_KEY_PREFIX = REDIS_PREFIX;
+  }
+  const started = Date.now();
+  const proc = startChild(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: SERVER_DIR, env });
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 90_000;
+  let last = '';
+  while (Date.now() < deadline && !proc.hasExited()) {
+    try {
+      const body = await (await fetch(`${base}/api/user/health`)).json();
+      last = JSON.stringify(body);
+      if (body?.code === 200) return { proc, base, port, dataDir, startupMs: Date.now() - started };
+    } catch (err) {
+      last = String(err?.cause?.code ?? err);
+    }
+    await sleep(200);
+  }
+  await stopChild(proc, backend);
+  rmSync(dataDir, { recursive: true, force: true });
+  throw new Error(`server (${backend}) did not become healthy: ${last}\n${proc.output()}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// autocannon
+
+function runCannon(opts) {
+  return new Promise((resolve, reject) => {
+    autocannon({ connections: CONNECTIONS, ...opts }, (err, result) => (err ? reject(err) : resolve(result)));
+  });
+}
+
+/** Answers that are not what the endpoint should answer (a JSON envelope with code 200, or HTML). */
+function answerChecker(kind) {
+  const state = { bad: 0, samples: {}, startedAt: performance.now(), lastAt: 0 };
+  return {
+    state,
+    onResponse(status, body, _ctx, headers) {
+      state.lastAt = performance.now();
+      let problem = null;
+      if (kind === 'html') {
+        if (status !== 200) problem = `${status}`;
+        else if (
+          headers &&
+          !/text\/html/.test(String(headers['content-type'] ?? headers['Content-Type'] ?? ''))
+        )
+          problem = `content-type ${headers['content-type']}`;
+      } else {
+        try {
+          const j = JSON.parse(body);
+          if (j?.code !== 200) problem = `${status}/${j?.code}: ${String(j?.msg).slice(0, 80)}`;
+        } catch {
+          problem = `${status}/unparseable`;
+        }
+      }
+      if (problem) {
+        state.bad++;
+        state.samples[problem] = (state.samples[problem] ?? 0) + 1;
+      }
+    },
+  };
+}
+
+function summarize(result, checker) {
+  const seconds = checker.state.lastAt
+    ? (checker.state.lastAt - checker.state.startedAt) / 1000
+    : result.duration;
+  return {
+    reqPerSec: Math.round((result.requests.total / seconds) * 10) / 10,
+    reqPerSecAutocannonMean: result.requests.average,
+    latencyMs: {
+      mean: result.latency.mean,
+      p50: result.latency.p50,
+      p90: result.latency.p90,
+      p99: result.latency.p99,
+      max: result.latency.max,
+    },
+    total: result.requests.total,
+    durationSec: Math.round(seconds * 1000) / 1000,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    badAnswers: checker.state.bad,
+    badSamples: checker.state.samples,
+    statusCodes: result.statusCodeStats,
+  };
+}
+
+async function measure(base, section, opts) {
+  const checker = answerChecker(section === 'landing' ? 'html' : 'json');
+  const request = section === 'hello' ? { method: 'GET', path: '/' } : ENDPOINTS[section]();
+  const result = await runCannon({
+    url: base,
+    duration: DURATION,
+    ...opts,
+    requests: [{ ...request, onResponse: checker.onResponse }],
+  });
+  return summarize(result, checker);
+}
+
+async function warmUp(base, section) {
+  const request = section === 'hello' ? { method: 'GET', path: '/' } : ENDPOINTS[section]();
+  await runCannon({ url: base, amount: 2000, requests: [request] });
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function runBackend(backend) {
+  const out = { backend, loadAvgAtStart: os.loadavg().map((x) => Math.round(x * 100) / 100), sections: {} };
+  out.cpuBusyBeforePercent = await checkQuiet(backend);
+  const hello = await startHello(ROOT);
+  log(`${backend}: starting server`);
+  const server = await startServer(backend);
+  out.startupMs = server.startupMs;
+  log(`${backend}: healthy after ${server.startupMs} ms`);
+  const baseOf = (s) => (s === 'hello' ? hello.base : server.base);
+  try {
+    // The returning visitors are counted once (and their IPs seen) before anything is measured.
+    for (const v of REPEAT_POOL) {
+      await fetch(`${server.base}/api/reportAdChannelClick?adChannelCode=demo&fingerprint=${v.fingerprint}`, {
+        headers: { 'x-forwarded-for': v.ip },
+      });
+    }
+    for (const s of sections) await warmUp(baseOf(s), s);
+    // Saturation: as fast as `connections` go. Bare Fastify first and last; its ratio uses the mean.
+    const order = [...sections, 'hello'];
+    for (const [i, s] of order.entries()) {
+      const name = i === order.length - 1 ? 'hello (again)' : s;
+      log(`${backend}: ${name}: saturation, ${DURATION} s at ${CONNECTIONS} connections`);
+      out.sections[name] = { saturation: await measure(baseOf(s), s, {}) };
+      out.sections[name].loadAvg1 = Math.round(os.loadavg()[0] * 100) / 100;
+    }
+    const ceiling =
+      (out.sections.hello.saturation.reqPerSec + out.sections['hello (again)'].saturation.reqPerSec) / 2;
+    out.ceilingReqPerSec = ceiling;
+    for (const s of sections) {
+      out.sections[s].ratio = Math.round((out.sections[s].saturation.reqPerSec / ceiling) * 1000) / 1000;
+      if (GOALS[s]) out.sections[s].goalRatio = GOALS[s];
+    }
+    if (!args['skip-paced']) {
+      for (const s of sections) {
+        const rate = Math.max(1, Math.round(out.sections[s].saturation.reqPerSec * 0.8));
+        log(`${backend}: ${s}: paced at ${rate} req/s (80 % of saturation) for ${DURATION} s`);
+        out.sections[s].paced = {
+          targetReqPerSec: rate,
+          ...(await measure(baseOf(s), s, { overallRate: rate })),
+        };
+      }
+    }
+  } finally {
+    const exit = await stopChild(server.proc, backend);
+    await stopChild(hello.proc, 'hello');
+    out.exit = exit;
+    rmSync(server.dataDir, { recursive: true, force: true });
+    if (backend === 'postgres+redis') clearRedisKeys();
+  }
+  const tail = server.proc.output().trim();
+  if (tail) out.serverOutputTail = tail.slice(-8000);
+  out.loadAvgAtEnd = os.loadavg().map((x) => Math.round(x * 100) / 100);
+  return out;
+}
+
+function table(runs) {
+  const head = [
+    'backend',
+    'endpoint',
+    'req/s',
+    'ratio',
+    'goal',
+    'p50',
+    'p99',
+    'non2xx',
+    'errors',
+    'bad',
+    '80% rate',
+    'p99@80%',
+    'errors@80%',
+  ];
+  const rows = [];
+  for (const run of runs) {
+    for (const [name, s] of Object.entries(run.sections)) {
+      const sat = s.saturation;
+      const p = s.paced;
+      rows.push([
+        run.backend,
+        name,
+        sat.reqPerSec.toFixed(0),
+        s.ratio === undefined ? '' : `${(s.ratio * 100).toFixed(1)}%`,
+        s.goalRatio ? `≥${s.goalRatio * 100}%` : '',
+        String(sat.latencyMs.p50),
+        String(sat.latencyMs.p99),
+        String(sat.non2xx),
+        String(sat.errors),
+        String(sat.badAnswers),
+        p ? `${p.reqPerSec.toFixed(0)}/${p.targetReqPerSec}` : '',
+        p ? String(p.latencyMs.p99) : '',
+        p ? String(p.errors + p.non2xx + p.badAnswers) : '',
+      ]);
+    }
+  }
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const fmt = (cells) =>
+    cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  return [fmt(head), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(fmt)].join('\n');
+}
+
+function gitCommit(root) {
+  try {
+    const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], {
+      cwd: root,
+      encoding: 'utf8',
+    }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'apps', 'packages'], {
+      cwd: root,
+      encoding: 'utf8',
+    }).trim();
+    return dirty ? `${head}+dirty` : head;
+  } catch {
+    return null;
+  }
+}
+
+async function main() {
+  const startedAt = new Date();
+  const results = {
+    startedAt: startedAt.toISOString(),
+    machine: {
+      cpus: os.cpus().length,
+      cpuModel: os.cpus()[0]?.model,
+      node: process.version,
+      loadAvgAtStart: os.loadavg().map((x) => Math.round(x * 100) / 100),
+    },
+    commit: gitCommit(path.dirname(path.dirname(SERVER_DIR))),
+    serverDir: SERVER_DIR,
+    options: {
+      durationSec: DURATION,
+      connections: CONNECTIONS,
+      sections,
+      backends,
+      redisKeyPrefix: REDIS_PREFIX,
+    },
+    goals: { ratios: GOALS, p99AtEightyPercentMs: P99_GOAL_MS },
+    runs: [],
+    failures: [],
+  };
+  for (const backend of backends) {
+    try {
+      results.runs.push(await runBackend(backend));
+    } catch (err) {
+      log(`${backend}: FAILED: ${err.message}`);
+      results.failures.push({ backend, error: String(err.stack ?? err) });
+    }
+  }
+  results.warnings = warnings;
+  results.machine.loadAvgAtEnd = os.loadavg().map((x) => Math.round(x * 100) / 100);
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  const file = path.join(RESULTS_DIR, `hot-path-${startedAt.toISOString().replace(/[:.]/g, '-')}.json`);
+  writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+  console.log(table(results.runs));
+  console.log(
+    `\nratio = req/s ÷ bare Fastify's (mean of its two runs) in the same run; latencies in ms; ` +
+      `load average ${results.machine.loadAvgAtStart.join(' ')} → ${results.machine.loadAvgAtEnd.join(' ')}`,
+  );
+  console.log(`results: ${path.relative(process.cwd(), file)}`);
+  const problems = results.runs.flatMap((r) =>
+    Object.entries(r.sections)
+      .filter(([, s]) => s.saturation.errors || s.saturation.non2xx || s.saturation.badAnswers)
+      .map(([n]) => `${r.backend} ${n}`),
+  );
+  if (results.failures.length || problems.length) {
+    if (problems.length) console.log(`errors or bad answers in: ${problems.join(', ')}`);
+    process.exitCode = 1;
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
