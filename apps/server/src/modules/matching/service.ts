@@ -10,6 +10,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { type Db, rowsOf } from '../../db/client.ts';
 import { consents, matchOffers, matchRuns, partners, products, users } from '../../db/schema.ts';
 import { decryptField, encryptField, type KeyRing, seal, unseal } from '../../lib/crypto.ts';
+import type { Metrics } from '../../lib/metrics.ts';
 import { failureReason, type PartnerClient, statusReason } from '../../lib/partner-http.ts';
 import { shanghaiDate } from '../../lib/time.ts';
 import type { AuthUser } from '../auth/service.ts';
@@ -36,6 +37,8 @@ export interface MatchDeps {
   config: MatchConfig;
   /** Partner calls: no redirects, checked addresses, bounded answers (ADR 019). */
   http: PartnerClient;
+  /** Counts match runs by outcome. */
+  metrics?: Metrics | undefined;
 }
 
 /** A product row with what the offer and the consent page need from its partner. */
@@ -140,6 +143,9 @@ export function runOfMatchKey(ring: KeyRing, key: string, userId: number): numbe
 }
 
 /** The answer of save / direct match: the top offer's fields at the top level, the others listed. */
+/** The match counter's outcome by applyStatus (null: nothing matched). */
+const MATCH_OUTCOME: Record<string, string> = { '1': 'offers', '0': 'sold_out', '2': 'registered' };
+
 export function toMatchResult(
   run: { id: number; key: string } | null,
   offers: ProductOffer[],
@@ -345,6 +351,12 @@ export class MatchService {
 
   /** Matches `form` for `user` and stores the run and its offers. */
   async run(user: AuthUser, form: ApplicationForm, opts: RunOptions): Promise<MatchResultData> {
+    const result = await this.runOnce(user, form, opts);
+    this.d.metrics?.matches.inc({ outcome: MATCH_OUTCOME[String(result.applyStatus)] ?? 'none' });
+    return result;
+  }
+
+  private async runOnce(user: AuthUser, form: ApplicationForm, opts: RunOptions): Promise<MatchResultData> {
     const now = opts.now ?? new Date();
     const { config } = this.d;
     const day = shanghaiDate(now);
