@@ -84,6 +84,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.decorate('config', config);
   app.addHook('onSend', async (req, reply) => {
     reply.header('x-request-id', req.id);
+    // Shutting down: the client's next request opens a connection elsewhere (the load balancer's).
+    if (app.draining) reply.header('connection', 'close');
   });
 
   await app.register(errorsPlugin);

@@ -40,7 +40,9 @@ describe('Metrics', () => {
     const textA = await a.registry.metrics();
     const textB = await b.registry.metrics();
     expect(textA).toContain('lm_logins_total{kind="user",outcome="success"} 1');
-    expect(textA).toContain('lm_http_request_duration_seconds_count{method="GET",route="unmatched",status="404"} 1');
+    expect(textA).toContain(
+      'lm_http_request_duration_seconds_count{method="GET",route="unmatched",status="404"} 1',
+    );
     expect(textB).toContain('# TYPE lm_logins_total counter');
     expect(textB).not.toContain('outcome="success"');
     // No process metrics until asked for (tests build many apps).

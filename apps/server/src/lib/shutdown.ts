@@ -42,6 +42,9 @@ export async function gracefulShutdown(app: FastifyInstance, opts: ShutdownOptio
   if (opts.delayMs > 0) await sleep(opts.delayMs);
   app.log.info({ timeoutMs: opts.timeoutMs }, 'listener closing: finishing requests in flight');
   const closed = app.close().then(() => true);
+  // A connection whose request ends now goes idle: close it then, not at the keep-alive timeout.
+  const idle = setInterval(() => app.server.closeIdleConnections(), 100);
+  closed.finally(() => clearInterval(idle)).catch(() => {});
   if (await within(closed, opts.timeoutMs, false)) {
     app.log.info('shut down cleanly');
     return true;
