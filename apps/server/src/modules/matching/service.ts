@@ -69,6 +69,9 @@ export interface RunOptions {
   /** Second match: keep the open offers and offer other lenders only. */
   secondMatch: boolean;
   now?: Date;
+  /** The request's logger (its lines carry the request id) and id, sent with duplicate pre-checks. */
+  log?: FastifyBaseLogger | undefined;
+  requestId?: string | undefined;
 }
 
 /** Link types whose lenders may take a duplicate pre-check (API integration, SaaS API). */
@@ -232,7 +235,11 @@ export class MatchService {
   }
 
   /** Whether the lender already has this phone (false when it cannot tell in time). */
-  private async dupCheck(entry: CatalogEntry, phone: string): Promise<boolean> {
+  private async dupCheck(
+    entry: CatalogEntry,
+    phone: string,
+    ctx: Pick<RunOptions, 'log' | 'requestId'> = {},
+  ): Promise<boolean> {
     const { partner } = entry;
     if (!partner.dupCheckEndpoint || !partner.signingSecretEnc) return false;
     const secret = decryptField(this.d.ring, partner.signingSecretEnc);
@@ -241,7 +248,10 @@ export class MatchService {
     let refused: { host?: string; address?: string } = {};
     try {
       const res = await this.d.http.post(partner.dupCheckEndpoint, {
-        headers: { 'content-type': 'application/json' },
+        headers: {
+          'content-type': 'application/json',
+          ...(ctx.requestId ? { 'x-request-id': ctx.requestId } : {}),
+        },
         body: JSON.stringify({ phoneHash: phoneHash(secret, phone) }),
         timeoutMs,
       });
@@ -257,7 +267,7 @@ export class MatchService {
       reason = e ? e.reason : '应答不是有效的 JSON';
       if (e?.address) refused = { host: e.host, address: e.address };
     }
-    this.d.log.warn(
+    (ctx.log ?? this.d.log).warn(
       { partner: partner.code, err: { message: reason }, ...refused },
       'duplicate pre-check failed; lender kept',
     );
@@ -419,7 +429,7 @@ export class MatchService {
         .slice(0, checkCount)
         .map((r) => byId.get(r.productId)!)
         .filter((e) => DUP_CHECK_LINK_TYPES.has(e.row.linkType) && e.partner.dupCheckEndpoint);
-      const answers = await Promise.all(toCheck.map((e) => this.dupCheck(e, phone)));
+      const answers = await Promise.all(toCheck.map((e) => this.dupCheck(e, phone, opts)));
       toCheck.forEach((e, i) => {
         if (answers[i]) duplicates.add(e.engine.id);
       });
