@@ -239,7 +239,7 @@ describe(`graceful shutdown (${BACKEND})`, () => {
         ...partnerEnv(),
         DELIVERY_WORKER: 'inline',
         DELIVERY_POLL_MS: '50',
-        SHUTDOWN_TIMEOUT_MS: '6000',
+        SHUTDOWN_TIMEOUT_MS: '10000',
       },
     });
     const db = ctx.shared.database.db;
@@ -271,7 +271,7 @@ describe(`graceful shutdown (${BACKEND})`, () => {
       const slow = fetch(`${base}/api/test/slow`);
       await started;
 
-      const done = gracefulShutdown(ctx.app, { signal: 'test', delayMs: 400, timeoutMs: 6000 });
+      const done = gracefulShutdown(ctx.app, { signal: 'test', delayMs: 3000, timeoutMs: 10_000 });
       const readyz = await fetch(`${opsUrl}/readyz`);
       expect(readyz.status, 'not ready at once').toBe(503);
       // During the delay the listener still takes connections and answers.

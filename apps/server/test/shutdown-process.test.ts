@@ -69,8 +69,8 @@ describe(`SIGTERM (${BACKEND})`, () => {
       DELIVERY_TIMEOUT_MS: '60000',
       DELIVERY_LEASE_MS: '120000',
       METRICS_PORT: String(metricsPort),
-      SHUTDOWN_DELAY_MS: '1000',
-      SHUTDOWN_TIMEOUT_MS: '6000',
+      SHUTDOWN_DELAY_MS: '3000',
+      SHUTDOWN_TIMEOUT_MS: '10000',
       WEB_DIST: join(dataDir, 'no-web'),
       ADMIN_DIST: join(dataDir, 'no-admin'),
     });
@@ -128,7 +128,7 @@ describe(`SIGTERM (${BACKEND})`, () => {
     const exited = new Promise<number | null>((r) => server.child!.once('exit', (c) => r(c)));
     server.child!.kill('SIGTERM');
     let status = 0;
-    for (const until = Date.now() + 900; status !== 503 && Date.now() < until; ) {
+    for (const until = Date.now() + 2500; status !== 503 && Date.now() < until; ) {
       status = (await fetch(readyz)).status;
       if (status !== 503) await sleep(20);
     }
