@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import Fastify, {
   type FastifyInstance,
   type FastifyPluginAsync,
@@ -12,6 +11,7 @@ import type { Env } from './config/env.ts';
 import { partnerSandboxBase, partnerSandboxOn } from './config/outbound.ts';
 import type { Database } from './db/client.ts';
 import { loggerOptions } from './lib/logger.ts';
+import { requestIdGenerator } from './lib/request-id.ts';
 import analyticsRoutes from './modules/analytics/routes.ts';
 import applicationRoutes from './modules/applications/routes.ts';
 import authRoutes from './modules/auth/routes.ts';
@@ -26,6 +26,7 @@ import staffRoutes from './modules/staff/routes.ts';
 import systemRoutes from './modules/system/routes.ts';
 import authPlugin from './plugins/app/auth.ts';
 import errorsPlugin from './plugins/app/errors.ts';
+import metricsPlugin from './plugins/app/metrics.ts';
 import servicesPlugin from './plugins/app/services.ts';
 import dbPlugin from './plugins/external/db.ts';
 import redisPlugin from './plugins/external/redis.ts';
@@ -63,10 +64,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     logger,
     bodyLimit: config.BODY_LIMIT_BYTES,
     trustProxy: config.TRUST_PROXY,
-    genReqId: (req) => {
-      const given = req.headers['x-request-id'];
-      return typeof given === 'string' && /^[\w-]{8,64}$/.test(given) ? given : randomUUID();
-    },
+    // X-Request-Id from a trusted proxy (TRUST_PROXY), else a new one; in every log line of the request.
+    genReqId: requestIdGenerator(config.TRUST_PROXY),
     requestIdHeader: false,
     routerOptions: { maxParamLength: 200 },
     // A malformed path (bad percent-encoding …) is answered with the envelope like every other error.
@@ -88,10 +87,13 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.decorate('config', config);
   app.addHook('onSend', (req, reply, payload, done) => {
     reply.header('x-request-id', req.id);
+    // Shutting down: the client's next request opens a connection elsewhere (the load balancer's).
+    if (app.draining) reply.header('connection', 'close');
     done(null, payload);
   });
 
   await app.register(errorsPlugin);
+  await app.register(metricsPlugin);
   await app.register(securityPlugin);
   await app.register(dbPlugin, { database: opts.database, schemaName: opts.schemaName });
   await app.register(redisPlugin, { redis: opts.redis });
@@ -147,7 +149,15 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   }
   if ((config.DELIVERY_WORKER ?? (config.NODE_ENV === 'test' ? 'off' : 'inline')) === 'inline') {
     app.addHook('onListen', async () => app.services.delivery.start(config.DELIVERY_POLL_MS));
-    app.addHook('preClose', async () => app.services.delivery.stop());
+    // The worker stops while the requests in flight finish (not before the listener closes); what it
+    // has not finished within the shutdown budget is given back (none stays claimed).
+    let stopping: Promise<number> | null = null;
+    app.addHook('preClose', async () => {
+      stopping = app.services.delivery.stop(Math.max(0, config.SHUTDOWN_TIMEOUT_MS - 2000));
+    });
+    app.addHook('onClose', async () => {
+      await stopping;
+    });
   }
   await app.ready();
   return app;

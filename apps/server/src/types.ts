@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import type { Env } from './config/env.ts';
 import type { Keys } from './config/keys.ts';
 import type { Database } from './db/client.ts';
+import type { Metrics } from './lib/metrics.ts';
 import type { PartnerHttp } from './lib/partner-http.ts';
 import type { AnalyticsService } from './modules/analytics/service.ts';
 import type { AuthService, AuthUser } from './modules/auth/service.ts';
@@ -53,6 +54,10 @@ declare module 'fastify' {
     database: Database;
     redis: Redis | null;
     services: Services;
+    /** Prometheus metrics of this instance (lib/metrics.ts). */
+    metrics: Metrics;
+    /** Set on SIGTERM: /readyz answers 503 while the instance finishes its work. */
+    draining: boolean;
   }
   interface FastifyRequest {
     user: AuthUser | null;

@@ -42,7 +42,14 @@ export class ServerProcess {
 
   static async create(env: Record<string, string>): Promise<ServerProcess> {
     const port = await freePort();
-    return new ServerProcess(`http://127.0.0.1:${port}`, { ...env, PORT: String(port), HOST: '127.0.0.1' });
+    return new ServerProcess(`http://127.0.0.1:${port}`, {
+      // No metrics listener (tests run servers side by side) and no drain delay unless asked for.
+      METRICS_PORT: '0',
+      SHUTDOWN_DELAY_MS: '0',
+      ...env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+    });
   }
 
   get output(): string {

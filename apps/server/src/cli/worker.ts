@@ -8,6 +8,7 @@
 import { parseArgs } from 'node:util';
 import { buildApp } from '../app.ts';
 import { ConfigError, loadConfig } from '../config/env.ts';
+import { closeOpsServer, startOpsServer } from '../lib/ops-server.ts';
 
 async function main() {
   const { values } = parseArgs({ options: { drain: { type: 'boolean', default: false } } });
@@ -27,12 +28,25 @@ async function main() {
     await app.close();
     return;
   }
+  // Its own metrics listener (lead deliveries, queue depth, process): give it a port of its own
+  // when API instances run on the same host.
+  const ops =
+    config.METRICS_PORT !== 0
+      ? await startOpsServer(app, { host: config.METRICS_HOST, port: config.METRICS_PORT })
+      : null;
   worker.start(config.DELIVERY_POLL_MS);
   app.log.info({ pollMs: config.DELIVERY_POLL_MS }, 'delivery worker started');
+  let stopping = false;
   const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.draining = true;
     app.log.info({ signal }, 'delivery worker stopping');
-    await worker.stop();
+    // Deliveries in flight finish, or their claims are given back: no lead stays locked.
+    const released = await worker.stop(config.SHUTDOWN_TIMEOUT_MS);
     await app.close();
+    if (ops) await closeOpsServer(ops);
+    app.log.info({ released }, 'delivery worker stopped');
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));

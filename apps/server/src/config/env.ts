@@ -74,6 +74,16 @@ export const envSchema = z
       .optional(),
     REDIS_KEY_PREFIX: z.string().default('lm:'),
     TRUST_PROXY: trustProxyFromEnv,
+    /**
+     * The internal listener for Prometheus metrics, /livez and /readyz (never the public port).
+     * METRICS_PORT=0 opens none. Each process on a host (API instances, the worker) needs its own port.
+     */
+    METRICS_PORT: intFromEnv(9464, 0, 65535),
+    METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+    /** SIGTERM: /readyz answers 503 at once; the listener closes after this delay (load balancers notice). */
+    SHUTDOWN_DELAY_MS: intFromEnv(2000, 0, 120_000),
+    /** Then requests in flight and deliveries get this long before they are cut (and claims released). */
+    SHUTDOWN_TIMEOUT_MS: intFromEnv(10_000, 100, 300_000),
     BODY_LIMIT_BYTES: intFromEnv(1_048_576, 1024, 50 * 1_048_576),
     SESSION_TTL_HOURS: intFromEnv(24 * 7, 1, 24 * 365),
     STAFF_SESSION_TTL_HOURS: intFromEnv(12, 1, 24 * 30),

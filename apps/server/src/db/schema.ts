@@ -557,6 +557,8 @@ export const leads = pgTable(
     partnerRef: text('partner_ref'),
     /** The partner's callback (link types 5 and 8): status and details. */
     callback: jsonb('callback').$type<Record<string, unknown> | null>(),
+    /** Id of the request that created the lead: sent as x-request-id with each delivery, logged with it. */
+    requestId: text('request_id'),
     deliveredAt: ts('delivered_at'),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),

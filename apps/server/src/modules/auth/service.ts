@@ -16,6 +16,7 @@ import {
   unseal,
 } from '../../lib/crypto.ts';
 import { appError } from '../../lib/errors.ts';
+import { loginOutcome, type Metrics } from '../../lib/metrics.ts';
 import { sessionVerdict } from './rules.ts';
 import type { ClientMeta, SmsCodes } from './sms-codes.ts';
 
@@ -36,6 +37,8 @@ export interface AuthDeps {
   codes: SmsCodes;
   sessionTtlHours: number;
   phoneIndex(phone: string): string;
+  /** Counts logins by outcome. */
+  metrics?: Metrics | undefined;
   /**
    * Runs inside the cancellation transaction (PrivacyService.onCancellation): withdraws consents,
    * stops pending leads, queues deletion notices to lenders, erases copies of the answers.
@@ -98,6 +101,17 @@ export class AuthService {
   }
 
   async login(input: LoginInput, meta: ClientMeta) {
+    try {
+      const result = await this.loginOnce(input, meta);
+      this.d.metrics?.logins.inc({ kind: 'user', outcome: 'success' });
+      return result;
+    } catch (err) {
+      this.d.metrics?.logins.inc({ kind: 'user', outcome: loginOutcome(err) });
+      throw err;
+    }
+  }
+
+  private async loginOnce(input: LoginInput, meta: ClientMeta) {
     // Every try counts against the address, whatever it is for (issue 15).
     await this.d.codes.limitLoginTries(meta.ip);
     const phone = this.resolvePhone(input);

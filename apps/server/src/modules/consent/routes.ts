@@ -37,7 +37,7 @@ const consentRoutes: FastifyPluginAsync = async (root) => {
       const result = await consent.consent(
         req.user!,
         { productIds: req.body.productIds, matchId: req.body.matchId },
-        { ip: meta.ip, userAgent: meta.userAgent },
+        { ip: meta.ip, userAgent: meta.userAgent, requestId: req.id },
       );
       return ok({ submitStatus: 10 as const, ...result });
     },

@@ -17,6 +17,7 @@ import {
 } from '../../db/schema.ts';
 import { decryptField, encryptField, type KeyRing } from '../../lib/crypto.ts';
 import { appError } from '../../lib/errors.ts';
+import type { Metrics } from '../../lib/metrics.ts';
 import type { AuthUser } from '../auth/service.ts';
 import { isAllowedPartnerUrl, MatchService } from '../matching/service.ts';
 import { identityMismatch, VerifiedIdentities } from '../verification/identity.ts';
@@ -25,11 +26,15 @@ import { type RenderedAgreement, renderInfoAgreement } from './agreement.ts';
 export interface ConsentDeps {
   db: Db;
   ring: KeyRing;
+  /** Counts consents and declines. */
+  metrics?: Metrics | undefined;
 }
 
 export interface ConsentMeta {
   ip: string | undefined;
   userAgent: string | undefined;
+  /** The consenting request's id: stored on its leads and sent to the lenders (x-request-id). */
+  requestId?: string | undefined;
 }
 
 export interface ConsentedItem {
@@ -253,6 +258,7 @@ export class ConsentService {
           autoForm: run.source === 'auto',
           status: initialLeadStatus(mode, Boolean(offer.partner.apiEndpoint)),
           lastError: mode === 'api' && !offer.partner.apiEndpoint ? '机构未配置接收地址' : null,
+          requestId: meta.requestId ?? null,
         })),
       );
       await tx
@@ -284,6 +290,9 @@ export class ConsentService {
     });
     // Declined offers' cap slots go back after the commit (short statements, no long row locks).
     await MatchService.giveBackSlots(this.d.db, slots);
+    if (result.consented.length)
+      this.d.metrics?.consents.inc({ outcome: 'consented' }, result.consented.length);
+    if (result.declined.length) this.d.metrics?.consents.inc({ outcome: 'declined' }, result.declined.length);
     return result;
   }
 }

@@ -11,6 +11,7 @@ import {
   products,
 } from '../../db/schema.ts';
 import { decryptField, type KeyRing } from '../../lib/crypto.ts';
+import type { Metrics } from '../../lib/metrics.ts';
 import { failureReason, type PartnerClient, statusReason } from '../../lib/partner-http.ts';
 import { type NoticeOutcome, noticeOutcome, noticePayload } from '../privacy/rules.ts';
 import { type BackoffOptions, backoffMs, sign } from './signing.ts';
@@ -36,11 +37,15 @@ export interface DeliveryDeps {
   /** Partner calls: no redirects, checked addresses, bounded answers (ADR 019). */
   http: PartnerClient;
   random?: () => number;
+  /** Counts deliveries by partner and outcome. */
+  metrics?: Metrics | undefined;
 }
 
 interface Claimed {
   id: number;
   attempts: number;
+  /** Set when stop() gave the claim back: the delivery in flight must not settle the row. */
+  released?: boolean;
 }
 
 interface ClaimedLead extends Claimed {
@@ -48,6 +53,7 @@ interface ClaimedLead extends Claimed {
 }
 
 type Outcome = 'delivered' | 'duplicate' | 'retry' | 'dead';
+type ClaimTable = 'leads' | 'partner_notices';
 
 /**
  * The lead-delivery worker (docs/matching-consent-delivery.md): claims due `pending` leads (and
@@ -66,6 +72,11 @@ export class DeliveryWorker {
   private readonly perPartner = new Map<number, number>();
   private noticesInFlight = 0;
   private again = false;
+  /** Claims whose delivery has started and not settled (stop() releases those it stops waiting for). */
+  private readonly claimedLeads = new Set<Claimed>();
+  private readonly claimedNotices = new Set<Claimed>();
+  /** stop() stopped waiting: claims are given back, new ones at once. */
+  private releasing = false;
 
   constructor(private readonly d: DeliveryDeps) {}
 
@@ -163,7 +174,30 @@ export class DeliveryWorker {
     return total;
   }
 
+  /** Leads waiting to be delivered and the age of the oldest (metrics). */
+  async queue(): Promise<{ depth: number; oldestAgeSeconds: number }> {
+    const [row] = rowsOf<{ depth: number | string; oldest: number | string | null }>(
+      await this.d.db.execute(sql`
+        select count(*) as depth, extract(epoch from now() - min(created_at)) as oldest
+          from leads where status = 'pending'`),
+    );
+    return { depth: Number(row?.depth ?? 0), oldestAgeSeconds: Math.max(0, Number(row?.oldest ?? 0)) };
+  }
+
   private async deliver(c: Claimed): Promise<void> {
+    if (this.releasing) {
+      await this.giveBack(c, 'leads');
+      return;
+    }
+    this.claimedLeads.add(c);
+    try {
+      await this.deliverClaimed(c);
+    } finally {
+      this.claimedLeads.delete(c);
+    }
+  }
+
+  private async deliverClaimed(c: Claimed): Promise<void> {
     const [row] = await this.d.db
       .select({
         key: leads.idempotencyKey,
@@ -177,6 +211,7 @@ export class DeliveryWorker {
         endpoint: partners.apiEndpoint,
         secretEnc: partners.signingSecretEnc,
         partnerCode: partners.code,
+        requestId: leads.requestId,
       })
       .from(leads)
       .innerJoin(consents, eq(leads.consentId, consents.id))
@@ -214,6 +249,8 @@ export class DeliveryWorker {
             'idempotency-key': row.key,
             'x-lm-timestamp': String(ts),
             'x-lm-signature': sign(secret, ts, body),
+            // The consenting request's id: the lender's logs and ours name the same request.
+            ...(row.requestId ? { 'x-request-id': row.requestId } : {}),
           },
           body,
           timeoutMs: this.d.config.timeoutMs,
@@ -237,6 +274,12 @@ export class DeliveryWorker {
       if (outcome === 'retry' && c.attempts >= this.d.config.maxAttempts) outcome = 'dead';
     }
 
+    // Given back by stop() while the partner was answering: the lead is another worker's now.
+    if (c.released) return;
+    this.d.metrics?.leads.inc({
+      partner: row.partnerCode,
+      outcome: outcome === 'duplicate' ? 'delivered' : outcome === 'retry' ? 'failed' : outcome,
+    });
     const durationMs = Date.now() - startedAt.getTime();
     await this.d.db.insert(leadAttempts).values({
       leadId: c.id,
@@ -268,7 +311,7 @@ export class DeliveryWorker {
         .set({ status: 'dead', lockedUntil: null, lastError: error, updatedAt: new Date() })
         .where(mine);
       this.d.log.warn(
-        { lead: c.id, partner: row.partnerCode, attempts: c.attempts },
+        { lead: c.id, partner: row.partnerCode, attempts: c.attempts, reqId: row.requestId ?? undefined },
         'lead moved to dead letters',
       );
     } else {
@@ -292,6 +335,19 @@ export class DeliveryWorker {
    * `maxAttempts`.
    */
   private async deliverNotice(c: Claimed): Promise<void> {
+    if (this.releasing) {
+      await this.giveBack(c, 'partner_notices');
+      return;
+    }
+    this.claimedNotices.add(c);
+    try {
+      await this.deliverNoticeClaimed(c);
+    } finally {
+      this.claimedNotices.delete(c);
+    }
+  }
+
+  private async deliverNoticeClaimed(c: Claimed): Promise<void> {
     const [row] = await this.d.db
       .select({
         kind: partnerNotices.kind,
@@ -342,6 +398,7 @@ export class DeliveryWorker {
       if (outcome === 'retry' && c.attempts >= this.d.config.maxAttempts) outcome = 'dead';
     }
 
+    if (c.released) return;
     await this.d.db.insert(partnerNoticeAttempts).values({
       noticeId: c.id,
       attempt: c.attempts,
@@ -415,6 +472,7 @@ export class DeliveryWorker {
    */
   start(intervalMs: number): void {
     this.stopped = false;
+    this.releasing = false;
     const tick = () => {
       if (this.stopped) return;
       void this.pump().finally(() => {
@@ -484,12 +542,60 @@ export class DeliveryWorker {
     this.inFlight.add(p);
   }
 
-  /** Stops polling and waits for the deliveries in flight. */
-  async stop(): Promise<void> {
+  /**
+   * Stops polling and waits for the deliveries in flight — at most `graceMs` when given: the claims
+   * still in flight then are given back (lock lifted, the attempt not counted), so no lead or notice
+   * stays locked until its lease passes; what their partners answer later is not recorded (the
+   * idempotency key covers a lead they did receive). Returns how many claims were given back.
+   */
+  async stop(graceMs?: number): Promise<number> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
-    await this.pumping;
-    await Promise.all([...this.inFlight]);
+    const settled = (async () => {
+      await this.pumping;
+      await Promise.all([...this.inFlight]);
+    })();
+    if (graceMs === undefined) {
+      await settled;
+      return 0;
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const expired = await Promise.race([
+      settled.then(() => false),
+      new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(true), graceMs);
+      }),
+    ]);
+    clearTimeout(timer);
+    return expired ? this.release() : 0;
+  }
+
+  /** Gives back the claims of deliveries in flight (see stop), and any a claim still running returns. */
+  private async release(): Promise<number> {
+    this.releasing = true;
+    const held: { c: Claimed; table: ClaimTable }[] = [
+      ...[...this.claimedLeads].map((c) => ({ c, table: 'leads' as const })),
+      ...[...this.claimedNotices].map((c) => ({ c, table: 'partner_notices' as const })),
+    ];
+    let released = 0;
+    for (const { c, table } of held) released += await this.giveBack(c, table);
+    if (held.length > 0) {
+      this.d.log.warn(
+        { released, inFlight: held.length },
+        'delivery worker stopped: claims in flight given back',
+      );
+    }
+    return released;
+  }
+
+  /** Lifts one claim and uncounts its attempt, unless the row has moved on. */
+  private async giveBack(c: Claimed, table: ClaimTable): Promise<number> {
+    c.released = true;
+    const result = await this.d.db.execute(sql`
+      update ${sql.identifier(table)} set locked_until = null, attempts = attempts - 1, updated_at = now()
+       where id = ${c.id} and attempts = ${c.attempts} and status = 'pending'
+      returning id`);
+    return rowsOf(result).length;
   }
 }
 

@@ -49,6 +49,8 @@ export class Limiter {
   constructor(
     readonly store: CounterStore,
     readonly name: 'database' | 'redis',
+    /** Told the key of each refused attempt (metrics count refusals by limit). */
+    private readonly onRefused?: (key: string) => void,
   ) {}
 
   /** Counts one attempt against `limit`; refused attempts are not counted. */
@@ -56,6 +58,7 @@ export class Limiter {
     const hit = await this.store.increment(key, expiryOf(window, now));
     if (hit.count <= limit) return { allowed: true, count: hit.count, retryAfterMs: 0 };
     await this.store.decrement(key);
+    this.onRefused?.(key);
     return {
       allowed: false,
       count: hit.count - 1,
@@ -96,6 +99,7 @@ export class Limiter {
       const refused = rules.findIndex((r, i) => hits[i]!.count > r.limit);
       if (refused === -1) return { allowed: true, counts: hits.map((h) => h.count) };
       for (const r of rules) await this.store.decrement(r.key);
+      this.onRefused?.(rules[refused]!.key);
       return {
         allowed: false,
         reason: rules[refused]!.reason,

@@ -83,6 +83,8 @@ const matchingRoutes: FastifyPluginAsync = async (root) => {
         directMatchType: null,
         adChannelCode: form.adChannelCode,
         secondMatch: false,
+        log: req.log,
+        requestId: req.id,
       });
       return ok(result);
     },
@@ -117,6 +119,8 @@ const matchingRoutes: FastifyPluginAsync = async (root) => {
         adChannelCode: req.body.adChannelCode ?? req.user!.adChannelCode ?? null,
         phoneModel: req.body.phoneModel,
         secondMatch: second,
+        log: req.log,
+        requestId: req.id,
       });
       return ok(result);
     },

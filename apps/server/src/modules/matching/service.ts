@@ -10,6 +10,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { type Db, rowsOf } from '../../db/client.ts';
 import { consents, matchOffers, matchRuns, partners, products, users } from '../../db/schema.ts';
 import { decryptField, encryptField, type KeyRing, seal, unseal } from '../../lib/crypto.ts';
+import type { Metrics } from '../../lib/metrics.ts';
 import { failureReason, type PartnerClient, statusReason } from '../../lib/partner-http.ts';
 import { shanghaiDate } from '../../lib/time.ts';
 import type { AuthUser } from '../auth/service.ts';
@@ -36,6 +37,8 @@ export interface MatchDeps {
   config: MatchConfig;
   /** Partner calls: no redirects, checked addresses, bounded answers (ADR 019). */
   http: PartnerClient;
+  /** Counts match runs by outcome. */
+  metrics?: Metrics | undefined;
 }
 
 /** A product row with what the offer and the consent page need from its partner. */
@@ -66,6 +69,9 @@ export interface RunOptions {
   /** Second match: keep the open offers and offer other lenders only. */
   secondMatch: boolean;
   now?: Date;
+  /** The request's logger (its lines carry the request id) and id, sent with duplicate pre-checks. */
+  log?: FastifyBaseLogger | undefined;
+  requestId?: string | undefined;
 }
 
 /** Link types whose lenders may take a duplicate pre-check (API integration, SaaS API). */
@@ -140,6 +146,9 @@ export function runOfMatchKey(ring: KeyRing, key: string, userId: number): numbe
 }
 
 /** The answer of save / direct match: the top offer's fields at the top level, the others listed. */
+/** The match counter's outcome by applyStatus (null: nothing matched). */
+const MATCH_OUTCOME: Record<string, string> = { '1': 'offers', '0': 'sold_out', '2': 'registered' };
+
 export function toMatchResult(
   run: { id: number; key: string } | null,
   offers: ProductOffer[],
@@ -226,7 +235,11 @@ export class MatchService {
   }
 
   /** Whether the lender already has this phone (false when it cannot tell in time). */
-  private async dupCheck(entry: CatalogEntry, phone: string): Promise<boolean> {
+  private async dupCheck(
+    entry: CatalogEntry,
+    phone: string,
+    ctx: Pick<RunOptions, 'log' | 'requestId'> = {},
+  ): Promise<boolean> {
     const { partner } = entry;
     if (!partner.dupCheckEndpoint || !partner.signingSecretEnc) return false;
     const secret = decryptField(this.d.ring, partner.signingSecretEnc);
@@ -235,7 +248,10 @@ export class MatchService {
     let refused: { host?: string; address?: string } = {};
     try {
       const res = await this.d.http.post(partner.dupCheckEndpoint, {
-        headers: { 'content-type': 'application/json' },
+        headers: {
+          'content-type': 'application/json',
+          ...(ctx.requestId ? { 'x-request-id': ctx.requestId } : {}),
+        },
         body: JSON.stringify({ phoneHash: phoneHash(secret, phone) }),
         timeoutMs,
       });
@@ -251,7 +267,7 @@ export class MatchService {
       reason = e ? e.reason : '应答不是有效的 JSON';
       if (e?.address) refused = { host: e.host, address: e.address };
     }
-    this.d.log.warn(
+    (ctx.log ?? this.d.log).warn(
       { partner: partner.code, err: { message: reason }, ...refused },
       'duplicate pre-check failed; lender kept',
     );
@@ -345,6 +361,12 @@ export class MatchService {
 
   /** Matches `form` for `user` and stores the run and its offers. */
   async run(user: AuthUser, form: ApplicationForm, opts: RunOptions): Promise<MatchResultData> {
+    const result = await this.runOnce(user, form, opts);
+    this.d.metrics?.matches.inc({ outcome: MATCH_OUTCOME[String(result.applyStatus)] ?? 'none' });
+    return result;
+  }
+
+  private async runOnce(user: AuthUser, form: ApplicationForm, opts: RunOptions): Promise<MatchResultData> {
     const now = opts.now ?? new Date();
     const { config } = this.d;
     const day = shanghaiDate(now);
@@ -407,7 +429,7 @@ export class MatchService {
         .slice(0, checkCount)
         .map((r) => byId.get(r.productId)!)
         .filter((e) => DUP_CHECK_LINK_TYPES.has(e.row.linkType) && e.partner.dupCheckEndpoint);
-      const answers = await Promise.all(toCheck.map((e) => this.dupCheck(e, phone)));
+      const answers = await Promise.all(toCheck.map((e) => this.dupCheck(e, phone, opts)));
       toCheck.forEach((e, i) => {
         if (answers[i]) duplicates.add(e.engine.id);
       });

@@ -13,6 +13,7 @@ import type { Db } from '../../db/client.ts';
 import { channels, staff, staffSessions } from '../../db/schema.ts';
 import { encryptField, type KeyRing, newToken, sha256 } from '../../lib/crypto.ts';
 import { appError } from '../../lib/errors.ts';
+import { loginOutcome, type Metrics } from '../../lib/metrics.ts';
 import { recordAudit } from '../audit/service.ts';
 import { describeWait } from '../auth/rules.ts';
 import type { ClientMeta, SmsCodes } from '../auth/sms-codes.ts';
@@ -55,6 +56,8 @@ export interface StaffDeps {
   codes: SmsCodes;
   sessionTtlHours: number;
   phoneIndex(phone: string): string;
+  /** Counts console logins by outcome. */
+  metrics?: Metrics | undefined;
 }
 
 export function publicStaff(s: StaffRow) {
@@ -289,6 +292,20 @@ export class StaffService {
    * elsewhere a fresh hundred. The lock's start is written to the audit log (`login-lock`).
    */
   async login(
+    input: { phone: string; password?: string | undefined; code?: string | undefined },
+    meta: ClientMeta,
+  ) {
+    try {
+      const result = await this.loginOnce(input, meta);
+      this.d.metrics?.logins.inc({ kind: 'staff', outcome: 'success' });
+      return result;
+    } catch (err) {
+      this.d.metrics?.logins.inc({ kind: 'staff', outcome: loginOutcome(err) });
+      throw err;
+    }
+  }
+
+  private async loginOnce(
     input: { phone: string; password?: string | undefined; code?: string | undefined },
     meta: ClientMeta,
   ) {

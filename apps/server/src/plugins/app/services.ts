@@ -3,6 +3,7 @@ import type { Env } from '../../config/env.ts';
 import { loadKeys } from '../../config/keys.ts';
 import { outboundPolicy, ownSandboxEntries, partnerSandboxOn } from '../../config/outbound.ts';
 import { blindIndex } from '../../lib/crypto.ts';
+import type { Metrics } from '../../lib/metrics.ts';
 import { PartnerHttp } from '../../lib/partner-http.ts';
 import { AnalyticsService } from '../../modules/analytics/service.ts';
 import { DEFAULT_PHONE_LIMITS } from '../../modules/auth/rules.ts';
@@ -35,6 +36,22 @@ import { ConsoleSmsProvider } from '../../providers/sms/console.ts';
 import type { SmsProvider } from '../../providers/sms/types.ts';
 import { createStorageProvider } from '../../providers/storage/index.ts';
 
+/** The provider, counting each send by provider and outcome (sent, failed). */
+function countedSends(sms: SmsProvider, metrics: Metrics): SmsProvider {
+  return {
+    name: sms.name,
+    async send(message) {
+      try {
+        await sms.send(message);
+      } catch (err) {
+        metrics.smsSends.inc({ provider: sms.name, outcome: 'failed' });
+        throw err;
+      }
+      metrics.smsSends.inc({ provider: sms.name, outcome: 'sent' });
+    },
+  };
+}
+
 /** The delivery worker's settings from the environment. */
 export function deliveryConfig(config: Env) {
   return {
@@ -57,7 +74,8 @@ export interface ServicesOptions {
 /** Wires the services from configuration: keys, limiter store, SMS provider. */
 export default fp<ServicesOptions>(
   async (app, opts) => {
-    const { config, database } = app;
+    const { config, database, metrics } = app;
+    const refused = (key: string) => metrics.refused(key);
     const keys = loadKeys(config);
     const phoneIndex = (phone: string) => blindIndex(keys.ring, 'phone', phone);
 
@@ -77,20 +95,24 @@ export default fp<ServicesOptions>(
     let strictLimiter: Limiter;
     if (app.redis) {
       const redisStore = new RedisCounterStore(app.redis, config.REDIS_KEY_PREFIX + prefix);
-      strictLimiter = new Limiter(redisStore, 'redis');
-      limiter = new Limiter(
-        new FallbackCounterStore(redisStore, dbStore, isRedisDown, (usingFallback, err) => {
+      strictLimiter = new Limiter(redisStore, 'redis', refused);
+      const fallbackStore = new FallbackCounterStore(
+        redisStore,
+        dbStore,
+        isRedisDown,
+        (usingFallback, err) => {
           if (usingFallback) {
             app.log.warn(
               { err: { message: (err as Error | undefined)?.message } },
               'redis unreachable: limits counted in the database until it is back; SMS sends and staff logins refused',
             );
           } else app.log.info('redis is back: limits counted in redis again');
-        }),
-        'redis',
+        },
       );
+      limiter = new Limiter(fallbackStore, 'redis', refused);
+      metrics.redisFallback = () => fallbackStore.usingFallback;
     } else {
-      limiter = new Limiter(dbStore, 'database');
+      limiter = new Limiter(dbStore, 'database', refused);
       strictLimiter = limiter;
     }
 
@@ -106,6 +128,7 @@ export default fp<ServicesOptions>(
     } else {
       sms = new ConsoleSmsProvider(database.db, app.log, phoneIndex);
     }
+    sms = countedSends(sms, metrics);
 
     const codes = new SmsCodes({
       db: database.db,
@@ -139,6 +162,7 @@ export default fp<ServicesOptions>(
       codes,
       sessionTtlHours: config.SESSION_TTL_HOURS,
       phoneIndex,
+      metrics,
       // Cancellation withdraws consents and asks every lender that received data to delete it.
       onCancel: (tx, userId, now) => privacy.onCancellation(tx, userId, now),
     });
@@ -149,6 +173,7 @@ export default fp<ServicesOptions>(
       codes,
       sessionTtlHours: config.STAFF_SESSION_TTL_HOURS,
       phoneIndex,
+      metrics,
     });
     const deviceHash = (fingerprint: string) => blindIndex(keys.ring, 'device', fingerprint);
     const ttlMs = H5_CONFIG_TTL_SECONDS * 1000;
@@ -207,7 +232,18 @@ export default fp<ServicesOptions>(
       await Promise.all([ocr.close?.(), face.close?.()]);
     });
     const partnerHttp = new PartnerHttp(outboundPolicy(config));
-    app.addHook('onClose', async () => partnerHttp.close());
+    // Requests have ended by now; a partner call still open belongs to a delivery the worker gave
+    // back on shutdown (its answer is not recorded): it is not waited for beyond a second.
+    app.addHook('onClose', async () => {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        partnerHttp.close(),
+        new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, 1000);
+        }),
+      ]);
+      clearTimeout(timer);
+    });
     // The sandbox is reached on the port actually listened on (PORT=0 picks one).
     app.addHook('onListen', async () => {
       const address = app.server.address();
@@ -225,15 +261,18 @@ export default fp<ServicesOptions>(
         periodDays: config.MATCH_PERIOD_DAYS,
         dupCheckTimeoutMs: config.DUP_CHECK_TIMEOUT_MS,
       },
+      metrics,
     });
-    const consent = new ConsentService({ db: database.db, ring: keys.ring });
+    const consent = new ConsentService({ db: database.db, ring: keys.ring, metrics });
     const delivery = new DeliveryWorker({
       db: database.db,
       ring: keys.ring,
       log: app.log,
       config: deliveryConfig(config),
       http: partnerHttp,
+      metrics,
     });
+    metrics.queueProbe = () => delivery.queue();
     const storage = createStorageProvider(config, { db: database.db, ring: keys.ring });
     app.addHook('onClose', async () => storage.close?.());
     app.decorate('services', {
@@ -262,5 +301,5 @@ export default fp<ServicesOptions>(
       'services ready',
     );
   },
-  { name: 'services', dependencies: ['db', 'redis'] },
+  { name: 'services', dependencies: ['db', 'redis', 'metrics'] },
 );
