@@ -29,6 +29,13 @@
     const linkChannel = ['source', 'apiChannelCode', 'adRouteCode'].some((k) => query.get(k));
     const stored = localStorage.getItem('ad_channel_code') || '';
     const channel = query.get('adChannelCode') || stored;
+    // The link's channel is kept at once, as the app's channel bootstrap keeps it when it starts
+    // (features/channel/resolve.ts; not in the console's preview): a tap on the server's page before
+    // the app runs (an agreement link, a reload) must not lose it.
+    const linkCode = query.get('previewToken')
+      ? ''
+      : ['adChannelCode', 'source', 'apiChannelCode'].map((k) => (query.get(k) || '').trim()).find(Boolean);
+    if (linkCode) localStorage.setItem('ad_channel_code', linkCode);
     if (!shellPath || ((channel || linkChannel) && !skinFree)) html.classList.add('lm-no-shell');
     else html.dataset.shell = shellPath;
     const theme = JSON.parse(localStorage.getItem('THEME_TOKENS') || 'null');
