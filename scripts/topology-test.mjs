@@ -23,9 +23,8 @@
 //   - a forged X-Forwarded-For does not escape the per-address SMS cap; platform_param (an
 //     underscore header) reaches the API (the per-device cap); nginx's SMS connection limit answers
 //     the envelope; the hashed build files come pre-compressed from disk.
-// TODO(lead, after merging ops-metrics): also read both instances' metrics listeners (METRICS_PORT is
-// set per instance below) and require request counts on each; until then traffic per instance is
-// read from X-Upstream and each instance's request log.
+//   - each instance's metrics listener (METRICS_PORT, issue 19.1) counts the requests it answered since
+//     its last start.
 
 import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -286,7 +285,8 @@ function phoneClient(base, ca, stats) {
     const last = ups.at(-1);
     if (last) {
       stats.byInstance[last] = (stats.byInstance[last] ?? 0) + 1;
-      const phase = (stats.byPhase[stats.phase] ??= {});
+      stats.byPhase[stats.phase] ??= {};
+      const phase = stats.byPhase[stats.phase];
       phase[last] = (phase[last] ?? 0) + 1;
     }
     if (ups.length > 1) stats.nginxRetried++;
@@ -426,7 +426,7 @@ async function main() {
       NODE_EXTRA_CA_CERTS: cert,
     });
     const instance = (port, metricsPort, label) => {
-      const stats = { label, port, requests: 0, visitorIps: 0, proxyIps: 0, exits: [] };
+      const stats = { label, port, metricsPort, requests: 0, visitorIps: 0, proxyIps: 0, exits: [] };
       const start = () => {
         const proc = startChild(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
           cwd: SERVER_DIR,
@@ -606,6 +606,21 @@ async function main() {
       .trim()
       .replace(/\n/g, ', ');
 
+    // Each instance's own count of what it answered since it last started (its metrics listener).
+    const countedRequests = async (s) => {
+      try {
+        const res = await fetch(`http://127.0.0.1:${s.metricsPort}/metrics`);
+        const text = res.ok ? await res.text() : '';
+        return [...text.matchAll(/^lm_http_request_duration_seconds_count\{[^}]*\} (\d+)/gm)].reduce(
+          (sum, m) => sum + Number(m[1]),
+          0,
+        );
+      } catch {
+        return 0;
+      }
+    };
+    const metricsCounts = [await countedRequests(a.stats), await countedRequests(b.stats)];
+
     // ---- report
     console.log(
       `\ntopology: ${CONNECTIONS} phones for ${loadSeconds.toFixed(1)} s through nginx (TLS): ${stats.started} journeys, ` +
@@ -616,6 +631,9 @@ async function main() {
         `answers nginx took from a second instance ${stats.nginxRetried}`,
     );
     console.log(`  answers by instance (X-Upstream): ${JSON.stringify(stats.byInstance)}`);
+    console.log(
+      `  requests counted by each instance's metrics since its last start: ${a.stats.label} ${metricsCounts[0]}, ${b.stats.label} ${metricsCounts[1]}`,
+    );
     for (const [phase, counts] of Object.entries(stats.byPhase))
       console.log(`    ${phase}: ${JSON.stringify(counts)}`);
     for (const s of [a.stats, b.stats])
@@ -635,6 +653,8 @@ async function main() {
       check((stats.byInstance[`127.0.0.1:${s.port}`] ?? 0) > 0, `${s.label} answered journeys through nginx`);
       check(s.visitorIps > 0, `${s.label} logged visitors' addresses (X-Forwarded-For from a trusted proxy)`);
     }
+    check(metricsCounts[0] > 0, `${a.stats.label}'s metrics show its traffic (${metricsCounts[0]} requests)`);
+    check(metricsCounts[1] > 0, `${b.stats.label}'s metrics show its traffic (${metricsCounts[1]} requests)`);
     const rejoined = stats.byPhase['SIGTERM restart of api2']?.[`127.0.0.1:${a.stats.port}`] ?? 0;
     check(rejoined > 0, `api1, killed and started again, answered while api2 restarted (${rejoined})`);
     check(
