@@ -88,7 +88,7 @@ function newVisitor() {
 const REPEAT_POOL = Array.from({ length: 1000 }, () => newVisitor());
 let repeatIndex = 0;
 
-// The server sits behind a proxy (TRUST_PROXY=true), as in production: the visitor's IP is X-Forwarded-For.
+// The server sits behind a proxy (TRUST_PROXY: this machine), as in production: the visitor's IP is X-Forwarded-For.
 const ENDPOINTS = {
   h5config: () => ({ method: 'GET', path: '/api/adChannel/h5Config?adChannelCode=demo' }),
   landing: () => ({
@@ -172,7 +172,10 @@ async function startServer(backend) {
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',
-    TRUST_PROXY: 'true',
+    // The proxy's address (issue 19.3); a checkout from before that change (--server-root) takes a bare yes.
+    TRUST_PROXY: args['server-root'] ? 'true' : '127.0.0.1',
+    // Several servers on one machine: the metrics listener is not what is measured.
+    METRICS_PORT: '0',
   };
   delete env.DATABASE_URL;
   delete env.REDIS_URL;

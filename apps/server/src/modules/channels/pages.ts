@@ -51,6 +51,21 @@ export interface PageChannel {
   route: InlinedRoute | null;
 }
 
+/** Checked channel keys of page addresses (an ad burst repeats a handful of links). */
+const checked = new Map<string, boolean>();
+
+/** Whether the link's channel keys pass `channelPageQuery` (remembered per set of values). */
+function wellFormed(values: Record<string, string | undefined>): boolean {
+  const key = `${values.adChannelCode}\u0000${values.source}\u0000${values.apiChannelCode}\u0000${values.adRouteCode}`;
+  let ok = checked.get(key);
+  if (ok === undefined) {
+    ok = channelPageQuery.safeParse(values).success;
+    if (checked.size >= 1000) checked.clear();
+    checked.set(key, ok);
+  }
+  return ok;
+}
+
 /**
  * The channel a page address names, or null when the page is not to be rendered for a channel (pure:
  * `exchange` answers a route code, null when it is unknown or disabled).
@@ -61,15 +76,15 @@ export async function pageChannelOf(
   exchange: (routeCode: string) => Promise<{ adChannelCode: string; planTargetUrl: string | null } | null>,
 ): Promise<PageChannel | null> {
   if (markupKeys.some((key) => query.has(key))) return null;
-  const parsed = channelPageQuery.safeParse({
+  const values = {
     adChannelCode: query.get('adChannelCode') ?? undefined,
     source: query.get('source') ?? undefined,
     apiChannelCode: query.get('apiChannelCode') ?? undefined,
     adRouteCode: query.get(ROUTE_CODE_QUERY_KEY) ?? undefined,
-  });
+  };
   // The app shows what it makes of a malformed link.
-  if (!parsed.success) return null;
-  const routeCode = parsed.data.adRouteCode;
+  if (!wellFormed(values)) return null;
+  const routeCode = values.adRouteCode?.trim();
   if (routeCode) {
     const route = await exchange(routeCode);
     // A route code that sends the visitor elsewhere: the app redirects (no landing to show).
@@ -87,7 +102,12 @@ export async function pageChannelOf(
 }
 
 export class ChannelPages {
-  private readonly pages = new Map<string, Promise<ChannelPage | null>>();
+  /**
+   * Pages by configuration (its JSON: the same string object while the configuration is cached, so
+   * the lookup does not hash it again), then by build, address and route exchange.
+   */
+  private readonly pages = new Map<string, Map<string, Promise<ChannelPage | null>>>();
+  private count = 0;
   private readonly exchanges = new Map<string, { value: InlinedRoute | null; expiresAt: number }>();
   /** The configuration as JSON, per configuration object (the channel cache hands out the same one). */
   private readonly configJson = new WeakMap<H5Config, string>();
@@ -124,29 +144,42 @@ export class ChannelPages {
       this.configJson.set(config, json);
     }
     const route = named.route;
-    const key = `${this.d.renderer.version()}\u0000${path}\u0000${route ? JSON.stringify(route) : ''}\u0000${json}`;
-    let entry = this.pages.get(key);
-    if (entry) {
+    const key = `${this.d.renderer.version()}\u0000${path}\u0000${route ? route.adRouteCode : ''}`;
+    let forConfig = this.pages.get(json);
+    if (forConfig) {
       // Most recently used last.
-      this.pages.delete(key);
+      this.pages.delete(json);
+      this.pages.set(json, forConfig);
     } else {
+      if (this.count >= this.maxPages) this.dropOldest();
+      forConfig = new Map();
+      this.pages.set(json, forConfig);
+    }
+    let entry = forConfig.get(key);
+    if (!entry) {
+      const pages = forConfig;
       entry = this.render(path, config, route).catch((err: unknown) => {
         this.d.log.warn({ err, path, adChannelCode: config.adChannelCode }, 'channel page render failed');
-        this.pages.delete(key);
+        if (pages.delete(key)) this.count -= 1;
         return null;
       });
-      if (this.pages.size >= this.maxPages) {
-        const oldest = this.pages.keys().next().value;
-        if (oldest !== undefined) this.pages.delete(oldest);
-      }
+      forConfig.set(key, entry);
+      this.count += 1;
     }
-    this.pages.set(key, entry);
     return entry;
+  }
+
+  /** Drops the pages of the configuration used longest ago. */
+  private dropOldest(): void {
+    const oldest = this.pages.keys().next();
+    if (oldest.done) return;
+    this.count -= this.pages.get(oldest.value)?.size ?? 0;
+    this.pages.delete(oldest.value);
   }
 
   /** Pages held (for tests and metrics). */
   get size(): number {
-    return this.pages.size;
+    return this.count;
   }
 
   private async render(path: string, config: H5Config, route: InlinedRoute | null): Promise<ChannelPage> {
