@@ -11,13 +11,13 @@
 // Results go to bench/results/hot-path-<timestamp>.json.
 
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { checkQuiet, freePort, log, sleep, startChild, startHello, stopChild, warnings } from './lib.mjs';
+import { checkQuiet, log, startBenchServer, startHello, stopChild, warnings } from './lib.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // --server-root: another checkout's server (e.g. main, for before/after figures on the same machine).
@@ -161,47 +161,21 @@ function preparePostgres() {
 async function startServer(backend) {
   if (backend !== 'pglite') preparePostgres();
   if (backend === 'postgres+redis') clearRedisKeys();
-  const port = await freePort();
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'lm-bench-hot-'));
-  const env = {
-    ...process.env,
+  return startBenchServer({
+    serverDir: SERVER_DIR,
+    label: backend,
+    tmpPrefix: 'lm-bench-hot-',
     // Not production: NODE_ENV=production needs an SMS gateway's credentials and the PII keys, and does
     // not seed the demo channels this bench reads (see bench/README.md).
-    NODE_ENV: 'development',
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'warn',
-    // The proxy's address (issue 19.3); a checkout from before that change (--server-root) takes a bare yes.
-    TRUST_PROXY: args['server-root'] ? 'true' : '127.0.0.1',
-    // Several servers on one machine: the metrics listener is not what is measured.
-    METRICS_PORT: '0',
-  };
-  delete env.DATABASE_URL;
-  delete env.REDIS_URL;
-  if (backend !== 'pglite') env.DATABASE_URL = PG_URL;
-  if (backend === 'postgres+redis') {
-    env.REDIS_URL = REDIS_URL;
-    env.REDIS_KEY_PREFIX = REDIS_PREFIX;
-  }
-  const started = Date.now();
-  const proc = startChild(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: SERVER_DIR, env });
-  const base = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 90_000;
-  let last = '';
-  while (Date.now() < deadline && !proc.hasExited()) {
-    try {
-      const body = await (await fetch(`${base}/api/user/health`)).json();
-      last = JSON.stringify(body);
-      if (body?.code === 200) return { proc, base, port, dataDir, startupMs: Date.now() - started };
-    } catch (err) {
-      last = String(err?.cause?.code ?? err);
-    }
-    await sleep(200);
-  }
-  await stopChild(proc, backend);
-  rmSync(dataDir, { recursive: true, force: true });
-  throw new Error(`server (${backend}) did not become healthy: ${last}\n${proc.output()}`);
+    env: {
+      // The proxy's address (issue 19.3); a checkout from before that change (--server-root) takes a bare yes.
+      TRUST_PROXY: args['server-root'] ? 'true' : '127.0.0.1',
+      // Several servers on one machine: the metrics listener is not what is measured.
+      METRICS_PORT: '0',
+    },
+    ...(backend !== 'pglite' ? { pgUrl: PG_URL } : {}),
+    ...(backend === 'postgres+redis' ? { redisUrl: REDIS_URL, redisPrefix: REDIS_PREFIX } : {}),
+  });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -2,8 +2,10 @@
 // accounting from /proc, quiet-machine checks, child-process servers.
 
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 export const warnings = [];
 export let phoneCounter = 0;
@@ -157,3 +159,62 @@ export const DEMO_FORM = Object.freeze({
   workCity: '深圳市',
   workCityCode: '440300',
 });
+
+/**
+ * Starts `apps/server` (in `serverDir`) as `node --import tsx src/main.ts` — what `npx tsx` runs, minus
+ * the npx and tsx-cli wrapper processes, so that SIGTERM reaches the server — on a free port with a
+ * fresh `DATA_DIR`, not in production (demo channels, the SMS outbox), LOG_LEVEL=warn; on PostgreSQL
+ * (`pgUrl`) and Redis (`redisUrl`, keys under `redisPrefix`) when given. Waits (90 s at most) for
+ * `GET /api/user/health` to answer code 200; a server that does not is stopped, its data removed.
+ */
+export async function startBenchServer({
+  serverDir,
+  label,
+  env: extra = {},
+  pgUrl,
+  redisUrl,
+  redisPrefix,
+  tmpPrefix,
+}) {
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), tmpPrefix ?? 'lm-bench-'));
+  const env = {
+    ...process.env,
+    NODE_ENV: 'development',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    ...extra,
+  };
+  delete env.DATABASE_URL;
+  delete env.REDIS_URL;
+  if (pgUrl) env.DATABASE_URL = pgUrl;
+  if (redisUrl) {
+    env.REDIS_URL = redisUrl;
+    env.REDIS_KEY_PREFIX = redisPrefix;
+  }
+  const started = Date.now();
+  const proc = startChild(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: serverDir, env });
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 90_000;
+  let last = '';
+  while (Date.now() < deadline && !proc.hasExited()) {
+    try {
+      const body = await (await fetch(`${base}/api/user/health`)).json();
+      last = JSON.stringify(body);
+      if (body?.code === 200) {
+        return { proc, base, port, dataDir, startupMs: Date.now() - started, health: body.data };
+      }
+    } catch (err) {
+      last = String(err?.cause?.code ?? err);
+    }
+    await sleep(200);
+  }
+  await stopChild(proc, label);
+  rmSync(dataDir, { recursive: true, force: true });
+  throw new Error(
+    `server (${label}) did not become healthy: last health answer ${last}; exit ${JSON.stringify(proc.exitInfo())}\n` +
+      `--- server output ---\n${proc.output()}`,
+  );
+}

@@ -13,13 +13,13 @@
 // and stop the server (SIGTERM, wait for exit). Results go to bench/results/login-<timestamp>.json.
 
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { checkQuiet, freePort, log, nextPhone, sleep, startChild, stopChild, warnings } from './lib.mjs';
+import { checkQuiet, log, nextPhone, startBenchServer, stopChild, warnings } from './lib.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SERVER_DIR = path.join(ROOT, 'apps/server');
@@ -165,53 +165,13 @@ async function startServer(backend) {
     }
   }
   prepareBackend(backend);
-  const port = await freePort();
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'lm-bench-'));
-  const env = {
-    ...process.env,
-    NODE_ENV: 'development',
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'warn',
-    SMS_IP_HOURLY_LIMIT: '100000000',
-    SMS_DEVICE_HOURLY_LIMIT: '100000000',
-  };
-  delete env.DATABASE_URL;
-  delete env.REDIS_URL;
-  if (backend !== 'pglite') env.DATABASE_URL = PG_URL;
-  if (backend === 'postgres+redis') {
-    env.REDIS_URL = REDIS_URL;
-    env.REDIS_KEY_PREFIX = REDIS_PREFIX;
-  }
-
-  // `node --import tsx` is what `npx tsx` runs, minus the npx and tsx-cli wrapper processes, so the
-  // SIGTERM reaches the server itself.
-  const started = Date.now();
-  const proc = startChild(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: SERVER_DIR, env });
-  const base = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 90_000;
-  let last = '';
-  while (Date.now() < deadline) {
-    if (proc.hasExited()) break;
-    try {
-      const res = await fetch(`${base}/api/user/health`);
-      const body = await res.json();
-      last = JSON.stringify(body);
-      if (body?.code === 200) {
-        return { proc, base, port, dataDir, startupMs: Date.now() - started, health: body.data };
-      }
-    } catch (err) {
-      last = String(err?.cause?.code ?? err);
-    }
-    await sleep(200);
-  }
-  await stopChild(proc, backend);
-  rmSync(dataDir, { recursive: true, force: true });
-  throw new Error(
-    `server (${backend}) did not become healthy: last health answer ${last}; exit ${JSON.stringify(proc.exitInfo())}\n` +
-      `--- server output ---\n${proc.output()}`,
-  );
+  return startBenchServer({
+    serverDir: SERVER_DIR,
+    label: backend,
+    env: { SMS_IP_HOURLY_LIMIT: '100000000', SMS_DEVICE_HOURLY_LIMIT: '100000000' },
+    ...(backend !== 'pglite' ? { pgUrl: PG_URL } : {}),
+    ...(backend === 'postgres+redis' ? { redisUrl: REDIS_URL, redisPrefix: REDIS_PREFIX } : {}),
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
