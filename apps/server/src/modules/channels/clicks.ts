@@ -120,6 +120,9 @@ export class ClickRecorder {
         rows.push(p.row);
       }
     }
+    // In one order on every instance: two instances inserting overlapping keys in different orders
+    // deadlock on PostgreSQL (each holding a key the other waits for); sorted, one waits for the other.
+    rows.sort((a, b) => compareKeys(a, b));
     let inserted: { adChannelCode: string; fingerprintHash: string | null; day: string }[];
     try {
       inserted = await this.db
@@ -150,4 +153,16 @@ export class ClickRecorder {
       p.resolve(first.get(key) === p && insertedKeys.has(key));
     }
   }
+}
+
+const order = (a: string | null, b: string | null) =>
+  a === b ? 0 : a === null ? 1 : b === null ? -1 : a < b ? -1 : 1;
+
+/** The unique key's order (channel, fingerprint hash, day), rows without a fingerprint last. */
+function compareKeys(a: ClickRow, b: ClickRow): number {
+  return (
+    order(a.adChannelCode, b.adChannelCode) ||
+    order(a.fingerprintHash, b.fingerprintHash) ||
+    order(a.day, b.day)
+  );
 }
