@@ -159,7 +159,7 @@ const order = (a: string | null, b: string | null) =>
   a === b ? 0 : a === null ? 1 : b === null ? -1 : a < b ? -1 : 1;
 
 /** The unique key's order (channel, fingerprint hash, day), rows without a fingerprint last. */
-function compareKeys(a: ClickRow, b: ClickRow): number {
+export function compareKeys(a: ClickRow, b: ClickRow): number {
   return (
     order(a.adChannelCode, b.adChannelCode) ||
     order(a.fingerprintHash, b.fingerprintHash) ||
