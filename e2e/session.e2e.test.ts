@@ -22,6 +22,8 @@ async function outboxCode(phone: string): Promise<string> {
 
 /** Logs in on the login page that is open (phone, code from the dev outbox, consent, 登录). */
 async function loginOnPage(page: Page, phone: string, button = '登录') {
+  // The app has taken over the server's page (ADR 022; typing before that is e2e/channel-pages' subject).
+  await page.waitForFunction(() => !document.getElementById('lm-shell'), undefined, { timeout: 15_000 });
   await page.getByPlaceholder('请输入手机号').fill(phone);
   await page.getByRole('button', { name: '获取验证码' }).click();
   await expect.poll(() => page.getByText('验证码已发送').count(), { timeout: 10_000 }).toBeGreaterThan(0);
