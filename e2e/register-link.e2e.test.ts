@@ -5,7 +5,7 @@ import { useServerAndBrowser } from './harness.ts';
 
 const e2e = useServerAndBrowser();
 
-/** demo-link1's plan URL (apps/server/src/modules/channels/seed.ts, README "Demo channels"). */
+/** demo-link1's plan URL (apps/server/src/modules/channels/seed.ts, docs/demo.md "Demo channels"). */
 const PLAN_URL = 'https://partner.example.com/apply';
 
 async function outboxCode(phone: string): Promise<string> {

@@ -1,6 +1,6 @@
 /**
  * Issue 16.9: answers of a match that the demo data never produced, now reachable at any hour with the
- * demo products of apps/server/src/modules/products/seed.ts (STATE_DEMO_PRODUCTS; README "Demo states"):
+ * demo products of apps/server/src/modules/products/seed.ts (STATE_DEMO_PRODUCTS; docs/demo.md "Demo states"):
  * - Lhasa: the person qualifies only for a product whose daily cap is 0 → applyStatus 0, the sold-out
  *   alert, then the result page without a submission;
  * - Yinchuan: the match offers an H5-redirect lender (link type 1) and a joint-login lender (link type

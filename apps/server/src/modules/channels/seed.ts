@@ -4,7 +4,7 @@ import type { Db } from '../../db/client.ts';
 import { channels, type LicensedCompany, routeCodes } from '../../db/schema.ts';
 
 type NewChannel = Omit<typeof channels.$inferInsert, 'id' | 'createdAt' | 'updatedAt'>;
-/** A demo channel and one line on what it shows (README). */
+/** A demo channel and one line on what it shows (docs/demo.md). */
 export type DemoChannel = NewChannel & { note: string };
 export type DemoRouteCode = typeof routeCodes.$inferInsert & { note: string };
 

@@ -98,7 +98,7 @@ const base = {
 
 /**
  * Demo products that make the rarer answers of a match reachable at any hour (issue 16.9), each in a
- * city no other product singles out (see README "Demo states"):
+ * city no other product singles out (see docs/demo.md "Demo states"):
  * - Lhasa (540100): a product whose daily cap is 0 — a person who qualifies for nothing else (a large
  *   amount, no contributions, assets or good credit, over 50) gets applyStatus 0, the sold-out alert.
  * - Yinchuan (640100): an H5-redirect (link type 1) and a joint-login (link type 8) product ranked

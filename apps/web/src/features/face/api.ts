@@ -1,5 +1,5 @@
 /**
- * Calls of the identity part of the credit process (issue 5; README "ID-card OCR and face
+ * Calls of the identity part of the credit process (issue 5; docs/credit-process.md "ID-card OCR and face
  * verification"). Shapes: ocrIdCardData and faceVerifyData of @lm/shared/schemas/credit (types only
  * here: the browser bundle does not carry zod).
  */
