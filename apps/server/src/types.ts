@@ -4,17 +4,35 @@ import type { Keys } from './config/keys.ts';
 import type { Database } from './db/client.ts';
 import type { Metrics } from './lib/metrics.ts';
 import type { PartnerHttp } from './lib/partner-http.ts';
+import type { AdminCatalogService } from './modules/admin-catalog/service.ts';
+import type { AdminChannelService } from './modules/admin-channels/service.ts';
+import type { AdminLeadsService } from './modules/admin-leads/service.ts';
 import type { AnalyticsService } from './modules/analytics/service.ts';
+import type { ApplicationService } from './modules/applications/service.ts';
+import type { AuditLog } from './modules/audit/service.ts';
 import type { AuthService, AuthUser } from './modules/auth/service.ts';
 import type { SmsCodes } from './modules/auth/sms-codes.ts';
+import type { CatalogService } from './modules/catalog/service.ts';
 import type { ChannelService } from './modules/channels/service.ts';
 import type { ConsentService } from './modules/consent/service.ts';
+import type { ContentService } from './modules/content/service.ts';
+import type { CreditInfoService } from './modules/credit-info/service.ts';
+import type { PartnerCallbacks } from './modules/delivery/partner-callbacks.ts';
+import type { PartnerSandbox } from './modules/delivery/partner-sandbox.ts';
 import type { DeliveryWorker } from './modules/delivery/worker.ts';
+import type { FunnelService } from './modules/funnel/service.ts';
 import type { GeoService } from './modules/geo/service.ts';
 import type { Limiter } from './modules/limits/limiter.ts';
 import type { MatchService } from './modules/matching/service.ts';
 import type { PrivacyService } from './modules/privacy/service.ts';
+import type { RumService } from './modules/rum/service.ts';
+import type { ManifestStore } from './modules/site/manifest-store.ts';
+import type { SiteService } from './modules/site/service.ts';
+import type { StaffAccounts } from './modules/staff/accounts.ts';
 import type { StaffRow, StaffService } from './modules/staff/service.ts';
+import type { SystemService } from './modules/system/service.ts';
+import type { VerifiedIdentities } from './modules/verification/identity.ts';
+import type { VerificationService } from './modules/verification/service.ts';
 import type { FaceProvider } from './providers/face/types.ts';
 import type { IdCardOcrProvider } from './providers/ocr/types.ts';
 import type { RealNameProvider } from './providers/realname/types.ts';
@@ -46,6 +64,35 @@ export interface Services {
   /** The client for partner calls and its outbound policy (ADR 019). */
   partnerHttp: PartnerHttp;
   phoneIndex(phone: string): string;
+  /** Application drafts and the saved form (spec §3). */
+  applications: ApplicationService;
+  /** The verified identity of a person (issue 16.1). */
+  identities: VerifiedIdentities;
+  /** ID-card OCR and the face check on the person's own uploads (issue 5). */
+  verification: VerificationService;
+  creditInfo: CreditInfoService;
+  /** Product lists, details and apply (spec §7). */
+  catalog: CatalogService;
+  /** Agreements (versioned) and daily news. */
+  content: ContentService;
+  /** The app-download JSON (local file or OSS object). */
+  manifest: ManifestStore;
+  site: SiteService;
+  rum: RumService;
+  funnel: FunnelService;
+  adminChannels: AdminChannelService;
+  adminCatalog: AdminCatalogService;
+  adminLeads: AdminLeadsService;
+  /** Health and the dev SMS outbox. */
+  system: SystemService;
+  /** 账号管理: staff account changes with their audit entries. */
+  staffAccounts: StaffAccounts;
+  /** Signed calls from partners (callbacks, joint login). */
+  partnerCallbacks: PartnerCallbacks;
+  /** The development lender (PARTNER_SANDBOX). */
+  partnerSandbox: PartnerSandbox;
+  /** Audit entries written outside a change's own transaction. */
+  audit: AuditLog;
 }
 
 declare module 'fastify' {

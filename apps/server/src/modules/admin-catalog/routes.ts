@@ -17,10 +17,10 @@ import {
 } from '@lm/shared/schemas/admin-catalog';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { actorOf } from '../../lib/actor.ts';
 import { envelope, ok } from '../../lib/envelope.ts';
 import { appError } from '../../lib/errors.ts';
 import { requireStaff } from '../../plugins/app/auth.ts';
-import { AdminCatalogService } from './service.ts';
 
 const security = [{ accessToken: [] }];
 const EDITORS = ['admin', 'operator'] as const;
@@ -32,19 +32,7 @@ const EDITORS = ['admin', 'operator'] as const;
  */
 const adminCatalogRoutes: FastifyPluginAsync = async (root) => {
   const app = root.withTypeProvider<ZodTypeProvider>();
-  const { matching, channels } = app.services;
-  const service = new AdminCatalogService({
-    db: app.database.db,
-    ring: app.services.keys.ring,
-    matching,
-    outbound: app.services.partnerHttp.policy,
-    matchConfig: {
-      maxLendersPerPeriod: app.config.MATCH_MAX_LENDERS,
-      reapplyLockoutDays: app.config.MATCH_LOCKOUT_DAYS,
-      periodDays: app.config.MATCH_PERIOD_DAYS,
-    },
-    findChannel: (code) => channels.find(code),
-  });
+  const service = app.services.adminCatalog;
 
   await app.register(async (scoped) => {
     const r = scoped.withTypeProvider<ZodTypeProvider>();
@@ -96,7 +84,7 @@ const adminCatalogRoutes: FastifyPluginAsync = async (root) => {
           response: { 200: envelope(partnerSecretData) },
         },
       },
-      async (req) => ok(await service.createPartner(req, req.body)),
+      async (req) => ok(await service.createPartner(actorOf(req), req.body)),
     );
     r.put(
       '/api/admin/partners/:id',
@@ -111,7 +99,7 @@ const adminCatalogRoutes: FastifyPluginAsync = async (root) => {
           response: { 200: envelope(partnerSchema) },
         },
       },
-      async (req) => ok(await service.updatePartner(req, req.params.id, req.body)),
+      async (req) => ok(await service.updatePartner(actorOf(req), req.params.id, req.body)),
     );
     r.post(
       '/api/admin/partners/:id/rotate-secret',
@@ -126,7 +114,7 @@ const adminCatalogRoutes: FastifyPluginAsync = async (root) => {
           response: { 200: envelope(partnerSecretData) },
         },
       },
-      async (req) => ok(await service.rotateSecret(req, req.params.id)),
+      async (req) => ok(await service.rotateSecret(actorOf(req), req.params.id)),
     );
 
     /* —— products —— */
@@ -170,7 +158,7 @@ const adminCatalogRoutes: FastifyPluginAsync = async (root) => {
           response: { 200: envelope(productDetailSchema) },
         },
       },
-      async (req) => ok(await service.createProduct(req, req.body)),
+      async (req) => ok(await service.createProduct(actorOf(req), req.body)),
     );
     r.put(
       '/api/admin/products/:id',
@@ -185,7 +173,7 @@ const adminCatalogRoutes: FastifyPluginAsync = async (root) => {
           response: { 200: envelope(productDetailSchema) },
         },
       },
-      async (req) => ok(await service.updateProduct(req, req.params.id, req.body)),
+      async (req) => ok(await service.updateProduct(actorOf(req), req.params.id, req.body)),
     );
     r.put(
       '/api/admin/products/:id/status',
@@ -201,7 +189,7 @@ const adminCatalogRoutes: FastifyPluginAsync = async (root) => {
           response: { 200: envelope(productDetailSchema) },
         },
       },
-      async (req) => ok(await service.setProductStatus(req, req.params.id, req.body.status)),
+      async (req) => ok(await service.setProductStatus(actorOf(req), req.params.id, req.body.status)),
     );
 
     /* —— rule tester —— */

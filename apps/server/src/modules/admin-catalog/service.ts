@@ -20,9 +20,9 @@ import {
   type RuleTesterData,
 } from '@lm/shared/schemas/admin-catalog';
 import { and, asc, count, desc, eq, ilike, inArray, not, or, type SQL, sql } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import { partners, productCounters, products, productTotals } from '../../db/schema.ts';
+import type { Actor } from '../../lib/actor.ts';
 import { encryptField, type KeyRing } from '../../lib/crypto.ts';
 import { appError } from '../../lib/errors.ts';
 import type { OutboundPolicy } from '../../lib/partner-http.ts';
@@ -176,7 +176,7 @@ export class AdminCatalogService {
   }
 
   /** Creates a partner with a fresh signing secret, answered once. */
-  async createPartner(req: FastifyRequest, body: PartnerCreateBody): Promise<PartnerSecretData> {
+  async createPartner(actor: Actor, body: PartnerCreateBody): Promise<PartnerSecretData> {
     await this.checkEndpoints(body);
     const [dup] = await this.d.db
       .select({ id: partners.id })
@@ -203,7 +203,7 @@ export class AdminCatalogService {
           status: body.status,
         })
         .returning();
-      await recordAudit(tx as unknown as Db, req, {
+      await recordAudit(tx as unknown as Db, actor, {
         action: 'create',
         entity: 'partner',
         entityId: created!.id,
@@ -215,7 +215,7 @@ export class AdminCatalogService {
     return { partner: this.toPartner(row, 0), secret, previousSecretValidUntil: null };
   }
 
-  async updatePartner(req: FastifyRequest, id: number, body: PartnerUpdateBody): Promise<PartnerItem> {
+  async updatePartner(actor: Actor, id: number, body: PartnerUpdateBody): Promise<PartnerItem> {
     await this.checkEndpoints(body);
     const row = await this.d.db.transaction(async (tx) => {
       const before = await this.partnerRow(id, tx as unknown as Db);
@@ -240,7 +240,7 @@ export class AdminCatalogService {
         })
         .where(eq(partners.id, id))
         .returning();
-      await recordAudit(tx as unknown as Db, req, {
+      await recordAudit(tx as unknown as Db, actor, {
         action: 'update',
         entity: 'partner',
         entityId: id,
@@ -257,7 +257,7 @@ export class AdminCatalogService {
    * per delivery); callbacks signed with the previous one are accepted for 24 h (SECRET_GRACE_MS).
    * The audit entry records the rotation, never a secret.
    */
-  async rotateSecret(req: FastifyRequest, id: number): Promise<PartnerSecretData> {
+  async rotateSecret(actor: Actor, id: number): Promise<PartnerSecretData> {
     const secret = newSigningSecret();
     const now = new Date();
     const row = await this.d.db.transaction(async (tx) => {
@@ -272,7 +272,7 @@ export class AdminCatalogService {
         })
         .where(eq(partners.id, id))
         .returning();
-      await recordAudit(tx as unknown as Db, req, {
+      await recordAudit(tx as unknown as Db, actor, {
         action: 'rotate-secret',
         entity: 'partner',
         entityId: id,
@@ -432,7 +432,7 @@ export class AdminCatalogService {
     return partner;
   }
 
-  async createProduct(req: FastifyRequest, body: ProductCreateBody): Promise<ProductDetail> {
+  async createProduct(actor: Actor, body: ProductCreateBody): Promise<ProductDetail> {
     const id = await this.d.db.transaction(async (tx) => {
       const db = tx as unknown as Db;
       await this.checkTarget(db, body);
@@ -446,7 +446,7 @@ export class AdminCatalogService {
         .insert(products)
         .values({ code: body.code, ...this.productValues(body), status: 'draft' })
         .returning();
-      await recordAudit(db, req, {
+      await recordAudit(db, actor, {
         action: 'create',
         entity: 'product',
         entityId: created!.id,
@@ -462,7 +462,7 @@ export class AdminCatalogService {
    * Replaces a product's settings. A published product stays published only if it may still be
    * published: an edit that breaks canPublish (e.g. APR above 24 %) is refused with the reasons.
    */
-  async updateProduct(req: FastifyRequest, id: number, body: ProductBody): Promise<ProductDetail> {
+  async updateProduct(actor: Actor, id: number, body: ProductBody): Promise<ProductDetail> {
     await this.d.db.transaction(async (tx) => {
       const db = tx as unknown as Db;
       const [before] = await tx.select().from(products).where(eq(products.id, id)).limit(1);
@@ -488,7 +488,7 @@ export class AdminCatalogService {
         .set({ ...values, updatedAt: new Date() })
         .where(eq(products.id, id))
         .returning();
-      await recordAudit(db, req, {
+      await recordAudit(db, actor, {
         action: 'update',
         entity: 'product',
         entityId: id,
@@ -500,11 +500,7 @@ export class AdminCatalogService {
   }
 
   /** draft / published / paused; publishing is refused with every reason (canPublish and more). */
-  async setProductStatus(
-    req: FastifyRequest,
-    id: number,
-    status: ProductStatusValue,
-  ): Promise<ProductDetail> {
+  async setProductStatus(actor: Actor, id: number, status: ProductStatusValue): Promise<ProductDetail> {
     await this.d.db.transaction(async (tx) => {
       const db = tx as unknown as Db;
       const [r] = await tx
@@ -527,7 +523,7 @@ export class AdminCatalogService {
       }
       if (r.product.status === status) return;
       await tx.update(products).set({ status, updatedAt: new Date() }).where(eq(products.id, id));
-      await recordAudit(db, req, {
+      await recordAudit(db, actor, {
         action: 'status',
         entity: 'product',
         entityId: id,

@@ -16,9 +16,9 @@ import {
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { actorOf } from '../../lib/actor.ts';
 import { envelope, ok } from '../../lib/envelope.ts';
 import { requireStaff } from '../../plugins/app/auth.ts';
-import { AdminChannelService } from './service.ts';
 
 const tags = ['admin: channels'];
 const security = [{ accessToken: [] }];
@@ -32,12 +32,7 @@ const EDITORS = ['admin', 'operator'] as const;
  */
 const adminChannelsRoutes: FastifyPluginAsync = async (root) => {
   const app = root.withTypeProvider<ZodTypeProvider>();
-  const service = new AdminChannelService({
-    db: app.database.db,
-    ring: app.services.keys.ring,
-    channels: app.services.channels,
-    log: app.log,
-  });
+  const service = app.services.adminChannels;
 
   await app.register(async (scoped) => {
     const r = scoped.withTypeProvider<ZodTypeProvider>();
@@ -102,7 +97,7 @@ const adminChannelsRoutes: FastifyPluginAsync = async (root) => {
           response: { 200: envelope(channelDetailAdminData) },
         },
       },
-      async (req) => ok(await service.create(req, req.body)),
+      async (req) => ok(await service.create(actorOf(req), req.body)),
     );
 
     r.put(
@@ -118,7 +113,7 @@ const adminChannelsRoutes: FastifyPluginAsync = async (root) => {
           response: { 200: envelope(channelDetailAdminData) },
         },
       },
-      async (req) => ok(await service.update(req, req.params.id, req.body)),
+      async (req) => ok(await service.update(actorOf(req), req.params.id, req.body)),
     );
 
     r.put(
@@ -134,7 +129,7 @@ const adminChannelsRoutes: FastifyPluginAsync = async (root) => {
           response: { 200: envelope(channelDetailAdminData) },
         },
       },
-      async (req) => ok(await service.setStatus(req, req.params.id, req.body.channelStatus)),
+      async (req) => ok(await service.setStatus(actorOf(req), req.params.id, req.body.channelStatus)),
     );
 
     r.post(
@@ -150,7 +145,7 @@ const adminChannelsRoutes: FastifyPluginAsync = async (root) => {
           response: { 200: envelope(routeCodeItem) },
         },
       },
-      async (req) => ok(await service.addRouteCode(req, req.params.id, req.body)),
+      async (req) => ok(await service.addRouteCode(actorOf(req), req.params.id, req.body)),
     );
 
     r.put(
@@ -166,7 +161,8 @@ const adminChannelsRoutes: FastifyPluginAsync = async (root) => {
           response: { 200: envelope(routeCodeItem) },
         },
       },
-      async (req) => ok(await service.updateRouteCode(req, req.params.id, req.params.routeCode, req.body)),
+      async (req) =>
+        ok(await service.updateRouteCode(actorOf(req), req.params.id, req.params.routeCode, req.body)),
     );
 
     r.delete(
@@ -181,7 +177,7 @@ const adminChannelsRoutes: FastifyPluginAsync = async (root) => {
           response: { 200: envelope(z.object({ deleted: z.literal(true) })) },
         },
       },
-      async (req) => ok(await service.deleteRouteCode(req, req.params.id, req.params.routeCode)),
+      async (req) => ok(await service.deleteRouteCode(actorOf(req), req.params.id, req.params.routeCode)),
     );
   });
 };

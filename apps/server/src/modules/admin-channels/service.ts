@@ -12,9 +12,10 @@ import {
   targetHost,
 } from '@lm/shared/schemas/admin-channels';
 import { and, asc, count, desc, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
-import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import { channelClicks, channels, routeCodes } from '../../db/schema.ts';
+import type { Actor } from '../../lib/actor.ts';
 import type { KeyRing } from '../../lib/crypto.ts';
 import { appError } from '../../lib/errors.ts';
 import { shanghaiDate } from '../../lib/time.ts';
@@ -180,7 +181,7 @@ export class AdminChannelService {
     }
   }
 
-  async create(req: FastifyRequest, body: CreateChannelBody): Promise<ChannelAdminDetail> {
+  async create(actor: Actor, body: CreateChannelBody): Promise<ChannelAdminDetail> {
     let created: ChannelRow;
     try {
       created = await this.d.db.transaction(async (tx) => {
@@ -192,7 +193,7 @@ export class AdminChannelService {
             ...draftColumns(body),
           })
           .returning();
-        await recordAudit(tx, req, {
+        await recordAudit(tx, actor, {
           action: 'create',
           entity: 'channel',
           entityId: row!.id,
@@ -213,7 +214,7 @@ export class AdminChannelService {
     return this.detail(created, []);
   }
 
-  async update(req: FastifyRequest, id: number, body: ChannelDraft): Promise<ChannelAdminDetail> {
+  async update(actor: Actor, id: number, body: ChannelDraft): Promise<ChannelAdminDetail> {
     const { row, codes } = await this.d.db.transaction(async (tx) => {
       const before = await this.row(tx, id);
       const codes = await tx
@@ -234,7 +235,7 @@ export class AdminChannelService {
         .set({ ...draftColumns(body), channelStatus: body.channelStatus, updatedAt: new Date() })
         .where(eq(channels.id, id))
         .returning();
-      await recordAudit(tx, req, {
+      await recordAudit(tx, actor, {
         action: 'update',
         entity: 'channel',
         entityId: id,
@@ -247,7 +248,7 @@ export class AdminChannelService {
     return this.detail(row, codes);
   }
 
-  async setStatus(req: FastifyRequest, id: number, channelStatus: 0 | 1): Promise<ChannelAdminDetail> {
+  async setStatus(actor: Actor, id: number, channelStatus: 0 | 1): Promise<ChannelAdminDetail> {
     const row = await this.d.db.transaction(async (tx) => {
       const before = await this.row(tx, id);
       const [row] = await tx
@@ -255,7 +256,7 @@ export class AdminChannelService {
         .set({ channelStatus, updatedAt: new Date() })
         .where(eq(channels.id, id))
         .returning();
-      await recordAudit(tx, req, {
+      await recordAudit(tx, actor, {
         action: 'status',
         entity: 'channel',
         entityId: id,
@@ -276,7 +277,7 @@ export class AdminChannelService {
       });
   }
 
-  async addRouteCode(req: FastifyRequest, id: number, body: CreateRouteCodeBody): Promise<RouteCodeItem> {
+  async addRouteCode(actor: Actor, id: number, body: CreateRouteCodeBody): Promise<RouteCodeItem> {
     try {
       return await this.d.db.transaction(async (tx) => {
         const channel = await this.row(tx, id);
@@ -290,7 +291,7 @@ export class AdminChannelService {
             status: body.status,
           })
           .returning();
-        await recordAudit(tx, req, {
+        await recordAudit(tx, actor, {
           action: 'create',
           entity: 'route_code',
           entityId: body.routeCode,
@@ -319,7 +320,7 @@ export class AdminChannelService {
   }
 
   async updateRouteCode(
-    req: FastifyRequest,
+    actor: Actor,
     id: number,
     routeCode: string,
     body: Omit<CreateRouteCodeBody, 'routeCode'>,
@@ -333,7 +334,7 @@ export class AdminChannelService {
         .set({ planTargetUrl: body.planTargetUrl ?? null, status: body.status })
         .where(eq(routeCodes.routeCode, routeCode))
         .returning();
-      await recordAudit(tx, req, {
+      await recordAudit(tx, actor, {
         action: 'update',
         entity: 'route_code',
         entityId: routeCode,
@@ -344,12 +345,12 @@ export class AdminChannelService {
     });
   }
 
-  async deleteRouteCode(req: FastifyRequest, id: number, routeCode: string): Promise<{ deleted: true }> {
+  async deleteRouteCode(actor: Actor, id: number, routeCode: string): Promise<{ deleted: true }> {
     await this.d.db.transaction(async (tx) => {
       const channel = await this.row(tx, id);
       const before = await this.routeCodeOf(tx, channel, routeCode);
       await tx.delete(routeCodes).where(eq(routeCodes.routeCode, routeCode));
-      await recordAudit(tx, req, {
+      await recordAudit(tx, actor, {
         action: 'delete',
         entity: 'route_code',
         entityId: routeCode,

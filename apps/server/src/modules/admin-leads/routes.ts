@@ -19,9 +19,10 @@ import {
 import { PERSONAL_DATA_ROLES } from '@lm/shared/schemas/auth';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { actorOf } from '../../lib/actor.ts';
 import { envelope, ok } from '../../lib/envelope.ts';
 import { requireStaff } from '../../plugins/app/auth.ts';
-import { AdminLeadsService, seesAttemptDetails } from './service.ts';
+import { seesAttemptDetails } from './service.ts';
 
 const security = [{ accessToken: [] }];
 /** Reveals of personal data per staff member per hour. */
@@ -34,8 +35,7 @@ const CHANGERS = ['admin', 'operator'] as const;
  */
 const adminLeadsRoutes: FastifyPluginAsync = async (root) => {
   const app = root.withTypeProvider<ZodTypeProvider>();
-  const { keys, limiter, phoneIndex } = app.services;
-  const service = new AdminLeadsService({ db: app.database.db, ring: keys.ring, phoneIndex });
+  const { limiter, adminLeads: service } = app.services;
   const readers = requireStaff();
   const changers = requireStaff(CHANGERS);
 
@@ -68,7 +68,8 @@ const adminLeadsRoutes: FastifyPluginAsync = async (root) => {
         response: { 200: envelope(adminUserDetailSchema) },
       },
     },
-    async (req) => ok(await service.userDetail(req.params.id, { attemptDetails: seesAttemptDetails(req) })),
+    async (req) =>
+      ok(await service.userDetail(req.params.id, { attemptDetails: seesAttemptDetails(actorOf(req)) })),
   );
 
   app.post(
@@ -94,7 +95,7 @@ const adminLeadsRoutes: FastifyPluginAsync = async (root) => {
         { ms: 3600_000 },
         '查看个人信息',
       );
-      const data = await service.reveal(req, req.params.id, req.body.field, req.body.reason);
+      const data = await service.reveal(actorOf(req), req.params.id, req.body.field, req.body.reason);
       reply.header('cache-control', 'no-store');
       return ok(data);
     },
@@ -129,7 +130,8 @@ const adminLeadsRoutes: FastifyPluginAsync = async (root) => {
         response: { 200: envelope(adminLeadDetailSchema) },
       },
     },
-    async (req) => ok(await service.leadDetail(req.params.id, { attemptDetails: seesAttemptDetails(req) })),
+    async (req) =>
+      ok(await service.leadDetail(req.params.id, { attemptDetails: seesAttemptDetails(actorOf(req)) })),
   );
 
   app.post(
@@ -145,7 +147,7 @@ const adminLeadsRoutes: FastifyPluginAsync = async (root) => {
         response: { 200: envelope(adminLeadDetailSchema) },
       },
     },
-    async (req) => ok(await service.retry(req, req.params.id)),
+    async (req) => ok(await service.retry(actorOf(req), req.params.id)),
   );
 
   app.post(
@@ -161,7 +163,7 @@ const adminLeadsRoutes: FastifyPluginAsync = async (root) => {
         response: { 200: envelope(adminLeadDetailSchema) },
       },
     },
-    async (req) => ok(await service.discard(req, req.params.id, req.body.reason)),
+    async (req) => ok(await service.discard(actorOf(req), req.params.id, req.body.reason)),
   );
 
   app.post(
@@ -178,7 +180,7 @@ const adminLeadsRoutes: FastifyPluginAsync = async (root) => {
         response: { 200: envelope(retryDeadData) },
       },
     },
-    async (req) => ok(await service.retryDead(req, req.body.partnerId)),
+    async (req) => ok(await service.retryDead(actorOf(req), req.body.partnerId)),
   );
 
   app.get(

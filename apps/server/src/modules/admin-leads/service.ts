@@ -14,7 +14,6 @@ import type {
   RevealField,
 } from '@lm/shared/schemas/admin-leads';
 import { and, asc, count, desc, eq, gte, inArray, isNotNull, lt, type SQL, sql } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { type Db, rowsOf } from '../../db/client.ts';
 import {
@@ -32,6 +31,7 @@ import {
   sessions,
   users,
 } from '../../db/schema.ts';
+import type { Actor } from '../../lib/actor.ts';
 import { decryptField, type KeyRing } from '../../lib/crypto.ts';
 import { appError } from '../../lib/errors.ts';
 import { recordAudit } from '../audit/service.ts';
@@ -109,8 +109,8 @@ function leadItem({ consentId: _consent, ...r }: LeadRow & { consentId?: number 
  * Whether a staff member sees the details of delivery attempts (why each one failed): administrators
  * only (ADR 019); other roles see the outcome and the HTTP status.
  */
-export function seesAttemptDetails(req: Pick<FastifyRequest, 'staffMember'>): boolean {
-  return req.staffMember?.role === 'admin';
+export function seesAttemptDetails(actor: Actor): boolean {
+  return actor.staff?.role === 'admin';
 }
 
 /** One delivery attempt for the console; `details` only for administrators. */
@@ -362,15 +362,10 @@ export class AdminLeadsService {
   }
 
   /**
-   * Decrypts one field of a person for the staff member of `req`, and writes the audit entry (who,
+   * Decrypts one field of a person for the staff member acting, and writes the audit entry (who,
    * which field, the reason) in the same transaction. The value itself is never recorded or logged.
    */
-  async reveal(
-    req: FastifyRequest,
-    userId: number,
-    field: RevealField,
-    reason: string,
-  ): Promise<AdminRevealData> {
+  async reveal(actor: Actor, userId: number, field: RevealField, reason: string): Promise<AdminRevealData> {
     return this.d.db.transaction(async (trx) => {
       const tx = trx as unknown as Tx;
       const [u] = await tx
@@ -407,7 +402,7 @@ export class AdminLeadsService {
         }
         out = { field, value, contacts: null };
       }
-      await recordAudit(tx, req, {
+      await recordAudit(tx, actor, {
         action: 'reveal',
         entity: 'user',
         entityId: userId,
@@ -540,7 +535,7 @@ export class AdminLeadsService {
   }
 
   /** A dead letter goes back to the queue: `pending`, attempts reset, due now. */
-  async retry(req: FastifyRequest, leadId: number): Promise<AdminLeadDetail> {
+  async retry(actor: Actor, leadId: number): Promise<AdminLeadDetail> {
     return this.d.db.transaction(async (trx) => {
       const tx = trx as unknown as Tx;
       const lead = await this.lockLead(tx, leadId);
@@ -558,19 +553,19 @@ export class AdminLeadsService {
           updatedAt: now,
         })
         .where(and(eq(leads.id, leadId), eq(leads.status, 'dead')));
-      await recordAudit(tx, req, {
+      await recordAudit(tx, actor, {
         action: 'retry',
         entity: 'lead',
         entityId: leadId,
         before: { status: lead.status, attempts: lead.attempts, lastError: lead.lastError },
         after: { status: 'pending', attempts: 0, lastError: null },
       });
-      return this.leadDetail(leadId, { attemptDetails: seesAttemptDetails(req) }, tx);
+      return this.leadDetail(leadId, { attemptDetails: seesAttemptDetails(actor) }, tx);
     });
   }
 
   /** A dead letter is given up for good: `discarded`, never sent. */
-  async discard(req: FastifyRequest, leadId: number, reason: string): Promise<AdminLeadDetail> {
+  async discard(actor: Actor, leadId: number, reason: string): Promise<AdminLeadDetail> {
     return this.d.db.transaction(async (trx) => {
       const tx = trx as unknown as Tx;
       const lead = await this.lockLead(tx, leadId);
@@ -580,7 +575,7 @@ export class AdminLeadsService {
         .update(leads)
         .set({ status: 'discarded', lockedUntil: null, updatedAt: new Date() })
         .where(and(eq(leads.id, leadId), eq(leads.status, 'dead')));
-      await recordAudit(tx, req, {
+      await recordAudit(tx, actor, {
         action: 'discard',
         entity: 'lead',
         entityId: leadId,
@@ -588,7 +583,7 @@ export class AdminLeadsService {
         after: { status: 'discarded' },
         reason,
       });
-      return this.leadDetail(leadId, { attemptDetails: seesAttemptDetails(req) }, tx);
+      return this.leadDetail(leadId, { attemptDetails: seesAttemptDetails(actor) }, tx);
     });
   }
 
@@ -597,7 +592,7 @@ export class AdminLeadsService {
    * BULK_RETRY_LIMIT per call), each audit-logged. Dead leads of withdrawn consents or cancelled
    * accounts are skipped.
    */
-  async retryDead(req: FastifyRequest, partnerId: number): Promise<RetryDeadData> {
+  async retryDead(actor: Actor, partnerId: number): Promise<RetryDeadData> {
     return this.d.db.transaction(async (trx) => {
       const tx = trx as unknown as Tx;
       const [p] = await tx.select({ id: partners.id }).from(partners).where(eq(partners.id, partnerId));
@@ -641,7 +636,7 @@ export class AdminLeadsService {
             ),
           );
         for (const l of batch) {
-          await recordAudit(tx, req, {
+          await recordAudit(tx, actor, {
             action: 'retry',
             entity: 'lead',
             entityId: l.id,

@@ -16,9 +16,7 @@ import { z } from 'zod';
 import { envelope, ok } from '../../lib/envelope.ts';
 import { requireUser } from '../../plugins/app/auth.ts';
 import { REALNAME_NOTES } from '../../providers/realname/index.ts';
-import { VerifiedIdentities } from '../verification/identity.ts';
 import { submitStatusOf, userFormConfig } from './rules.ts';
-import { ApplicationService } from './service.ts';
 
 const tags = ['user info'];
 const security = [{ accessToken: [] }];
@@ -44,9 +42,7 @@ const identityNameVerifyData = z.object({
 /** Spec §7 "User info": the form draft, apply status and form config (issue 4 "Form calls"). */
 const applicationRoutes: FastifyPluginAsync = async (root) => {
   const app = root.withTypeProvider<ZodTypeProvider>();
-  const drafts = new ApplicationService({ db: app.database.db, ring: app.services.keys.ring });
-  const identities = new VerifiedIdentities({ db: app.database.db, ring: app.services.keys.ring });
-  const { channels } = app.services;
+  const { channels, applications: drafts, identities } = app.services;
 
   // Before body validation: an anonymous caller learns nothing about the form's rules.
   app.addHook('onRequest', requireUser);

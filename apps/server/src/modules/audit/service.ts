@@ -1,6 +1,6 @@
-import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import { auditLog } from '../../db/schema.ts';
+import type { Actor } from '../../lib/actor.ts';
 
 export interface AuditInput {
   action: string;
@@ -30,16 +30,13 @@ export function auditSnapshot(
   return out;
 }
 
-/** Who acts: a request, or its parts (a service writing an entry of the system, e.g. a login lock). */
-export type AuditActor = Pick<FastifyRequest, 'ip'> & { staffMember?: FastifyRequest['staffMember'] };
-
 /**
- * Writes one audit entry for the staff member of `req` (every console change and every reveal);
+ * Writes one audit entry for the staff member acting (every console change and every reveal);
  * without one the entry is the system's ('system'), with the caller's IP.
  * Pass the transaction that makes the change, so the change and its record commit together.
  */
-export async function recordAudit(db: Db, req: AuditActor, input: AuditInput): Promise<void> {
-  const staff = req.staffMember;
+export async function recordAudit(db: Db, actor: Actor, input: AuditInput): Promise<void> {
+  const staff = actor.staff;
   await db.insert(auditLog).values({
     staffId: staff?.id ?? null,
     staffName: staff?.name ?? 'system',
@@ -49,6 +46,15 @@ export async function recordAudit(db: Db, req: AuditActor, input: AuditInput): P
     before: auditSnapshot(input.before),
     after: auditSnapshot(input.after),
     reason: input.reason ?? null,
-    ip: req.ip,
+    ip: actor.ip,
   });
+}
+
+/** The audit log for callers outside a transaction of their own (e.g. a staff member reading a private file). */
+export class AuditLog {
+  constructor(private readonly db: Db) {}
+
+  record(actor: Actor, input: AuditInput): Promise<void> {
+    return recordAudit(this.db, actor, input);
+  }
 }

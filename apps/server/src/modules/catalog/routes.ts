@@ -24,7 +24,6 @@ import { envelope, ok } from '../../lib/envelope.ts';
 import { clientMeta, requireUser } from '../../plugins/app/auth.ts';
 import type { AuthUser } from '../auth/service.ts';
 import { agentFor } from './rules.ts';
-import { CatalogService } from './service.ts';
 
 const tags = ['products'];
 const security = [{ accessToken: [] }];
@@ -47,7 +46,7 @@ async function optionalUser(req: FastifyRequest): Promise<AuthUser | null> {
  */
 const catalogRoutes: FastifyPluginAsync = async (root) => {
   const app = root.withTypeProvider<ZodTypeProvider>();
-  const catalog = new CatalogService({ db: app.database.db, limiter: app.services.limiter });
+  const { catalog } = app.services;
 
   app.get(
     '/api/product/topRecommend',

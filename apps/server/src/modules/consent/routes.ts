@@ -5,7 +5,6 @@ import { z } from 'zod';
 import { envelope, ok } from '../../lib/envelope.ts';
 import { appError } from '../../lib/errors.ts';
 import { clientMeta, requireUser } from '../../plugins/app/auth.ts';
-import { ContentService } from '../content/service.ts';
 
 const tags = ['consent'];
 const security = [{ accessToken: [] }];
@@ -14,7 +13,7 @@ const security = [{ accessToken: [] }];
 const consentRoutes: FastifyPluginAsync = async (root) => {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const { consent } = app.services;
-  const agreements = new ContentService(app.database.db, app.config);
+  const agreements = app.services.content;
 
   app.put(
     '/api/user/info/auth',

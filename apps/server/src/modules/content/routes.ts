@@ -14,7 +14,6 @@ import { z } from 'zod';
 import { envelope, ok } from '../../lib/envelope.ts';
 import { appError } from '../../lib/errors.ts';
 import { operatorInfo } from './rules.ts';
-import { ContentService } from './service.ts';
 
 const tags = ['content'];
 /** Agreements and the operator change rarely: browsers and CDNs may keep them five minutes. */
@@ -42,7 +41,7 @@ function cacheable(reply: FastifyReply, etag?: string) {
  */
 const contentRoutes: FastifyPluginAsync = async (root) => {
   const app = root.withTypeProvider<ZodTypeProvider>();
-  const content = new ContentService(app.database.db, app.config);
+  const { content } = app.services;
   await content.ensureAgreements();
 
   app.get(

@@ -7,11 +7,10 @@ import {
 import { baseTempSaveData, creditInfoData, creditInfoPatchBody } from '@lm/shared/schemas/credit-info';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { blindIndex } from '../../lib/crypto.ts';
 import { envelope, ok } from '../../lib/envelope.ts';
 import { appError } from '../../lib/errors.ts';
 import { requireUser } from '../../plugins/app/auth.ts';
-import { CreditInfoService, type CreditRecord, stepOf } from './service.ts';
+import { type CreditRecord, stepOf } from './service.ts';
 
 const tags = ['credit info'];
 const security = [{ accessToken: [] }];
@@ -34,8 +33,7 @@ function shown(record: CreditRecord) {
  */
 const creditInfoRoutes: FastifyPluginAsync = async (root) => {
   const app = root.withTypeProvider<ZodTypeProvider>();
-  const ring = app.services.keys.ring;
-  const credit = new CreditInfoService({ db: app.database.db, ring });
+  const credit = app.services.creditInfo;
 
   // Before body validation: an anonymous caller learns nothing about the rules.
   app.addHook('onRequest', requireUser);
@@ -81,9 +79,9 @@ const creditInfoRoutes: FastifyPluginAsync = async (root) => {
       const user = req.user!;
       if (req.body.contacts) {
         // The own-phone rule needs the caller's phone: compared through its blind index (users.mobileHash
-        // is blindIndex(ring, 'phone', phone), see plugins/app/services.ts), never decrypted here.
+        // is the phone's blind index, see plugins/app/services.ts), never decrypted here.
         const isOwnPhone = (phone: string) =>
-          user.mobileHash !== null && blindIndex(ring, 'phone', phone) === user.mobileHash;
+          user.mobileHash !== null && app.services.phoneIndex(phone) === user.mobileHash;
         const [first] = contactPairProblems(req.body.contacts, isOwnPhone);
         if (first) {
           const field = `contacts.${first.index}.${first.field}`;

@@ -1,20 +1,11 @@
-import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { partnerSandboxOn } from '../../config/outbound.ts';
-import { leads, partners, sandboxPartnerLeads } from '../../db/schema.ts';
-import { decryptField } from '../../lib/crypto.ts';
 import { envelope, ok } from '../../lib/envelope.ts';
 import { appError } from '../../lib/errors.ts';
-import { isAllowedPartnerUrl } from '../matching/service.ts';
-import {
-  type PartnerSecrets,
-  phoneHash,
-  SIGNATURE_HEADER,
-  TIMESTAMP_HEADER,
-  verifyWithRotation,
-} from './signing.ts';
+import { type SignedRequest, verifySignature } from './partner-callbacks.ts';
+import { SIGNATURE_HEADER, TIMESTAMP_HEADER } from './signing.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -26,6 +17,13 @@ const header = (req: FastifyRequest, name: string) => {
   const v = req.headers[name];
   return Array.isArray(v) ? v[0] : v;
 };
+
+/** What a signature covers: the two headers and the raw body. */
+const signed = (req: FastifyRequest): SignedRequest => ({
+  timestamp: header(req, TIMESTAMP_HEADER),
+  signature: header(req, SIGNATURE_HEADER),
+  rawBody: req.rawBody ?? '',
+});
 
 const leadCallbackBody = z.object({
   leadId: z.string().min(1).max(64),
@@ -50,8 +48,7 @@ const callbackBody = z.union([deletionCallbackBody, leadCallbackBody]);
  */
 const deliveryRoutes: FastifyPluginAsync = async (root) => {
   const app = root.withTypeProvider<ZodTypeProvider>();
-  const { db } = app.database;
-  const ring = app.services.keys.ring;
+  const { partnerCallbacks, partnerSandbox, privacy } = app.services;
 
   // Signatures cover the raw body: keep it (this plugin only).
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
@@ -62,39 +59,6 @@ const deliveryRoutes: FastifyPluginAsync = async (root) => {
       done(appError('VALIDATION_FAILED', '请求体不是有效的 JSON'), undefined);
     }
   });
-
-  const partnerSecret = async (code: string) => {
-    const [p] = await db
-      .select({
-        id: partners.id,
-        secretEnc: partners.signingSecretEnc,
-        previousEnc: partners.previousSigningSecretEnc,
-        rotatedAt: partners.secretRotatedAt,
-        allowedHosts: partners.allowedHosts,
-      })
-      .from(partners)
-      .where(eq(partners.code, code))
-      .limit(1);
-    if (!p?.secretEnc) return null;
-    const secrets: PartnerSecrets = {
-      current: decryptField(ring, p.secretEnc),
-      previous: p.previousEnc ? decryptField(ring, p.previousEnc) : null,
-      rotatedAt: p.rotatedAt,
-    };
-    return { id: p.id, secret: secrets.current, secrets, allowedHosts: p.allowedHosts };
-  };
-
-  /** Current secret, or the previous one within 24 h of a rotation (SECRET_GRACE_MS). */
-  const verify = (req: FastifyRequest, secrets: PartnerSecrets) => {
-    const problem = verifyWithRotation(
-      secrets,
-      header(req, TIMESTAMP_HEADER),
-      header(req, SIGNATURE_HEADER),
-      req.rawBody ?? '',
-      Date.now(),
-    );
-    if (problem) throw appError('BAD_SIGNATURE', problem === 'stale' ? '签名已过期' : undefined);
-  };
 
   app.post(
     '/api/partner/callback',
@@ -116,32 +80,15 @@ const deliveryRoutes: FastifyPluginAsync = async (root) => {
       },
     },
     async (req) => {
-      const code = header(req, 'x-lm-partner');
-      const partner = code ? await partnerSecret(code) : null;
-      if (!partner) throw appError('BAD_SIGNATURE', '未知的合作机构');
-      verify(req, partner.secrets);
+      const partner = await partnerCallbacks.verified(header(req, 'x-lm-partner'), signed(req));
       if ('event' in req.body) {
         const { noticeId } = req.body;
-        const found = await app.services.privacy.confirmDeletion(partner.id, noticeId);
+        const found = await privacy.confirmDeletion(partner.id, noticeId);
         if (!found) throw appError('NOT_FOUND', '删除通知不存在');
         return ok({ noticeId, status: 'confirmed' as const });
       }
-      const { leadId, status, partnerRef, loginUrl, message } = req.body;
-      if (loginUrl && !isAllowedPartnerUrl(loginUrl, partner.allowedHosts)) {
-        throw appError('VALIDATION_FAILED', 'loginUrl 不在该机构允许的域名内');
-      }
-      const [lead] = await db
-        .update(leads)
-        .set({
-          status: 'delivered',
-          deliveredAt: new Date(),
-          callback: { status, ...(loginUrl ? { loginUrl } : {}), ...(message ? { message } : {}) },
-          ...(partnerRef ? { partnerRef } : {}),
-          updatedAt: new Date(),
-        })
-        .where(and(eq(leads.idempotencyKey, leadId), eq(leads.partnerId, partner.id)))
-        .returning({ id: leads.id });
-      if (!lead) throw appError('NOT_FOUND', '线索不存在');
+      await partnerCallbacks.recordLeadCallback(partner, req.body);
+      const { leadId } = req.body;
       return ok({ leadId, status: 'recorded' });
     },
   );
@@ -170,54 +117,11 @@ const deliveryRoutes: FastifyPluginAsync = async (root) => {
       },
     },
     async (req, reply) => {
-      const partner = await partnerSecret(req.params.code);
+      const partner = await partnerCallbacks.signingPartner(req.params.code);
       if (!partner) throw appError('NOT_FOUND', '未知的合作机构');
-      verify(req, partner.secrets);
+      verifySignature(partner.secrets, signed(req));
       const key = header(req, 'idempotency-key');
-      const notice = req.body as { type?: string; noticeId?: string; leadIds?: unknown };
-      if (notice.type === 'consent.withdrawn' || notice.type === 'data.deletion_requested') {
-        // A notice about leads this lender received (docs/privacy.md).
-        if (!key || key !== notice.noticeId)
-          throw appError('VALIDATION_FAILED', 'Idempotency-Key 与 noticeId 不一致');
-        const leadIds = Array.isArray(notice.leadIds)
-          ? notice.leadIds.filter((x): x is string => typeof x === 'string')
-          : [];
-        if (notice.type === 'consent.withdrawn') return reply.send({ received: true });
-        if (leadIds.length > 0) {
-          await db
-            .delete(sandboxPartnerLeads)
-            .where(
-              and(
-                eq(sandboxPartnerLeads.partnerCode, req.params.code),
-                inArray(sandboxPartnerLeads.idempotencyKey, leadIds),
-              ),
-            );
-        }
-        return reply.send({ deleted: true });
-      }
-      const body = req.body as { leadId?: string; fields?: { mobile?: string } };
-      if (!key || key !== body.leadId)
-        throw appError('VALIDATION_FAILED', 'Idempotency-Key 与 leadId 不一致');
-      const inserted = await db
-        .insert(sandboxPartnerLeads)
-        .values({
-          partnerCode: req.params.code,
-          idempotencyKey: key,
-          phoneHash: phoneHash(partner.secret, body.fields?.mobile ?? ''),
-          body: body as Record<string, unknown>,
-        })
-        .onConflictDoNothing()
-        .returning({ id: sandboxPartnerLeads.id });
-      const [row] = await db
-        .select({ id: sandboxPartnerLeads.id })
-        .from(sandboxPartnerLeads)
-        .where(
-          and(
-            eq(sandboxPartnerLeads.partnerCode, req.params.code),
-            eq(sandboxPartnerLeads.idempotencyKey, key),
-          ),
-        );
-      return reply.send({ id: `SB-${row!.id}`, duplicate: inserted.length === 0 });
+      return reply.send(await partnerSandbox.receive(req.params.code, partner.secret, key, req.body));
     },
   );
 
@@ -232,19 +136,7 @@ const deliveryRoutes: FastifyPluginAsync = async (root) => {
         response: { 200: z.object({ exists: z.boolean() }) },
       },
     },
-    async (req) => {
-      const [row] = await db
-        .select({ id: sandboxPartnerLeads.id })
-        .from(sandboxPartnerLeads)
-        .where(
-          and(
-            eq(sandboxPartnerLeads.partnerCode, req.params.code),
-            eq(sandboxPartnerLeads.phoneHash, req.body.phoneHash),
-          ),
-        )
-        .limit(1);
-      return { exists: Boolean(row) };
-    },
+    async (req) => ({ exists: await partnerSandbox.exists(req.params.code, req.body.phoneHash) }),
   );
 
   app.get(
@@ -268,22 +160,7 @@ const deliveryRoutes: FastifyPluginAsync = async (root) => {
         },
       },
     },
-    async (req) => {
-      const rows = await db
-        .select()
-        .from(sandboxPartnerLeads)
-        .where(eq(sandboxPartnerLeads.partnerCode, req.params.code))
-        .orderBy(desc(sandboxPartnerLeads.id))
-        .limit(50);
-      return ok(
-        rows.map((r) => ({
-          idempotencyKey: r.idempotencyKey,
-          receivedAt: r.receivedAt.toISOString(),
-          fieldNames: Object.keys((r.body.fields as Record<string, unknown> | undefined) ?? {}),
-          autoForm: r.body.autoForm === true,
-        })),
-      );
-    },
+    async (req) => ok(await partnerSandbox.received(req.params.code)),
   );
 };
 

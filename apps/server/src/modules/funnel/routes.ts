@@ -21,7 +21,7 @@ import { appError } from '../../lib/errors.ts';
 import { shanghaiDate } from '../../lib/time.ts';
 import { requireStaff } from '../../plugins/app/auth.ts';
 import { addDays, FUNNEL_TREND_DASHBOARD_DAYS, resolveRange, scopeChannels } from './rules.ts';
-import { type FunnelFilter, FunnelService } from './service.ts';
+import type { FunnelFilter } from './service.ts';
 
 const tags = ['console: funnel'];
 const security = [{ accessToken: [] }];
@@ -53,7 +53,7 @@ function echo(f: FunnelFilter) {
 /** Issue 7: the conversion funnel, its trend, per-channel rows, A/B arms, and the dashboard. */
 const funnelRoutes: FastifyPluginAsync = async (root) => {
   const app = root.withTypeProvider<ZodTypeProvider>();
-  const funnel = new FunnelService(app.database.db);
+  const { funnel } = app.services;
 
   await app.register(async (scoped) => {
     const r = scoped.withTypeProvider<ZodTypeProvider>();

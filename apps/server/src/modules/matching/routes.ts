@@ -1,16 +1,14 @@
+import { FaceStatus } from '@lm/shared/credit-info';
 import { withVerifiedIdentity } from '@lm/shared/identity';
 import { applicationFormBody, applicationSaveBody } from '@lm/shared/schemas/application';
 import { directMatchBody, matchKeyParams, matchResultSchema } from '@lm/shared/schemas/matching';
-import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { creditProfiles } from '../../db/schema.ts';
 import { envelope, ok } from '../../lib/envelope.ts';
 import { appError } from '../../lib/errors.ts';
 import { requireUser } from '../../plugins/app/auth.ts';
 import { CRM_LINK_TYPE } from '../applications/rules.ts';
-import { ApplicationService } from '../applications/service.ts';
-import { formValidationError, VerifiedIdentities } from '../verification/identity.ts';
+import { formValidationError } from '../verification/identity.ts';
 import { runOfMatchKey } from './service.ts';
 
 const tags = ['user info'];
@@ -25,9 +23,7 @@ export const SECOND_MATCH_TYPES = new Set([3, 6]);
 /** Spec §7: POST /api/user/info/save and POST /api/user/info/direct/match. */
 const matchingRoutes: FastifyPluginAsync = async (root) => {
   const app = root.withTypeProvider<ZodTypeProvider>();
-  const drafts = new ApplicationService({ db: app.database.db, ring: app.services.keys.ring });
-  const identities = new VerifiedIdentities({ db: app.database.db, ring: app.services.keys.ring });
-  const { matching, limiter, channels } = app.services;
+  const { matching, limiter, channels, applications: drafts, identities, verification } = app.services;
   app.addHook('onRequest', requireUser);
 
   const limit = async (req: FastifyRequest) => {
@@ -42,12 +38,8 @@ const matchingRoutes: FastifyPluginAsync = async (root) => {
     const codes = [...new Set([req.user!.adChannelCode, formChannel].filter((c): c is string => Boolean(c)))];
     const found = await Promise.all(codes.map((c) => channels.find(c)));
     if (!found.some((ch) => ch?.linkType === CRM_LINK_TYPE)) return;
-    const [profile] = await app.database.db
-      .select({ auditStatus: creditProfiles.auditStatus })
-      .from(creditProfiles)
-      .where(eq(creditProfiles.userId, req.user!.id))
-      .limit(1);
-    if (profile?.auditStatus !== 2) throw appError('FACE_NOT_PASSED');
+    if ((await verification.faceStatus(req.user!.id)) !== FaceStatus.PASSED)
+      throw appError('FACE_NOT_PASSED');
   };
 
   app.post(

@@ -14,6 +14,7 @@ import {
 } from '@lm/shared/schemas/privacy';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { actorOf } from '../../lib/actor.ts';
 import { envelope, ok } from '../../lib/envelope.ts';
 import { endOfShanghaiDay } from '../../lib/time.ts';
 import { requireStaff, requireUser } from '../../plugins/app/auth.ts';
@@ -172,7 +173,7 @@ const privacyRoutes: FastifyPluginAsync = async (root) => {
       },
     },
     async (req) => {
-      const item = await privacy.retryNotice(req.params.id, req);
+      const item = await privacy.retryNotice(req.params.id, actorOf(req));
       req.log.info({ notice: req.params.id, staff: req.staffMember?.id }, 'partner notice re-queued');
       return ok(item);
     },

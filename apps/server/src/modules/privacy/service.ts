@@ -8,7 +8,6 @@ import type {
   SessionItem,
 } from '@lm/shared/schemas/privacy';
 import { and, asc, count, desc, eq, gte, inArray, isNull, lt, ne, or, sql } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import {
   applicationDrafts,
@@ -28,6 +27,7 @@ import {
   uploadedFiles,
   users,
 } from '../../db/schema.ts';
+import type { Actor } from '../../lib/actor.ts';
 import { decryptField, encryptField, type KeyRing } from '../../lib/crypto.ts';
 import { appError } from '../../lib/errors.ts';
 import { recordAudit } from '../audit/service.ts';
@@ -702,8 +702,8 @@ export class PrivacyService {
    * Sends a notice again: a dead one (any kind), or a deletion the lender acknowledged but has not
    * confirmed (a reminder; same idempotency key). Attempts count again from zero.
    */
-  /** `req`: the staff member's request; the re-queue is written to the audit log in its transaction. */
-  async retryNotice(id: number, req: FastifyRequest, now = new Date()): Promise<AdminNoticeItem> {
+  /** `actor`: the staff member; the re-queue is written to the audit log in its transaction. */
+  async retryNotice(id: number, actor: Actor, now = new Date()): Promise<AdminNoticeItem> {
     const [n] = await this.d.db
       .select({ status: partnerNotices.status, kind: partnerNotices.kind })
       .from(partnerNotices)
@@ -722,7 +722,7 @@ export class PrivacyService {
         .update(partnerNotices)
         .set({ status: 'pending', attempts: 0, nextAttemptAt: now, lockedUntil: null, updatedAt: now })
         .where(and(eq(partnerNotices.id, id), eq(partnerNotices.status, n.status)));
-      await recordAudit(tx, req, {
+      await recordAudit(tx, actor, {
         action: 'retry',
         entity: 'notice',
         entityId: id,

@@ -8,13 +8,11 @@ import {
 } from '@lm/shared/schemas/rum';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { blindIndex } from '../../lib/crypto.ts';
 import { envelope, ok } from '../../lib/envelope.ts';
 import { appError } from '../../lib/errors.ts';
 import { shanghaiDate } from '../../lib/time.ts';
 import { clientMeta, requireStaff } from '../../plugins/app/auth.ts';
 import { resolveVitalsRange } from './rules.ts';
-import { RumService } from './service.ts';
 
 /** Staff read performance figures; channel partners do not. */
 const RUM_READERS: readonly StaffRole[] = ['admin', 'operator', 'viewer'];
@@ -25,12 +23,7 @@ const RUM_READERS: readonly StaffRole[] = ['admin', 'operator', 'viewer'];
  */
 const rumRoutes: FastifyPluginAsync = async (root) => {
   const app = root.withTypeProvider<ZodTypeProvider>();
-  const ring = app.services.keys.ring;
-  const rum = new RumService({
-    db: app.database.db,
-    limiter: app.services.limiter,
-    deviceHash: (fingerprint) => blindIndex(ring, 'device', fingerprint),
-  });
+  const { rum } = app.services;
 
   app.post(
     '/api/report/vitals',

@@ -22,12 +22,13 @@ import {
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { actorOf } from '../../lib/actor.ts';
 import { envelope, ok } from '../../lib/envelope.ts';
 import { appError } from '../../lib/errors.ts';
 import { clientMeta, requireStaff, requireUser } from '../../plugins/app/auth.ts';
 import { LOCAL_STORAGE_PATH } from '../../providers/storage/index.ts';
 import type { AuthUser } from '../auth/service.ts';
-import { createManifestStore, MANIFEST_CONTENT_TYPE, MANIFEST_KEY } from './manifest-store.ts';
+import { MANIFEST_CONTENT_TYPE, MANIFEST_KEY } from './manifest-store.ts';
 import {
   channelOfPlatformParam,
   sanitizeLogQuery,
@@ -36,7 +37,7 @@ import {
   tempLinkRedirect,
   verifyTempLink,
 } from './rules.ts';
-import { type ReportContext, type ReportKind, SiteService } from './service.ts';
+import type { ReportContext, ReportKind } from './service.ts';
 
 const tags = ['site'];
 const reporting = ['reporting'];
@@ -66,15 +67,7 @@ function channelOf(req: FastifyRequest, given?: string): string | undefined {
  */
 const siteRoutes: FastifyPluginAsync = async (root) => {
   const app = root.withTypeProvider<ZodTypeProvider>();
-  const manifest = createManifestStore(app.config, app.services.storage);
-  const site = new SiteService({
-    db: app.database.db,
-    ring: app.services.keys.ring,
-    limiter: app.services.limiter,
-    manifest,
-    log: app.log,
-    publicBaseUrl: (app.config.PUBLIC_BASE_URL ?? '').replace(/\/+$/, ''),
-  });
+  const { site, manifest } = app.services;
 
   // After the seeds (buildApp runs them before ready): the JSON reflects the versions at start.
   app.addHook('onReady', async () => {
@@ -351,7 +344,7 @@ const siteRoutes: FastifyPluginAsync = async (root) => {
         response: { 200: envelope(bindOpenidData) },
       },
     },
-    async (req) => ok(await site.bindOpenid(req.staffMember!.id, req.body.openid, req)),
+    async (req) => ok(await site.bindOpenid(req.staffMember!.id, req.body.openid, actorOf(req))),
   );
 };
 

@@ -11,9 +11,10 @@ import {
   type TempLinkType,
 } from '@lm/shared/schemas/site';
 import { and, eq, lte, ne, sql } from 'drizzle-orm';
-import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import { appVersions, banners, clientReports, pageConfigs, staff } from '../../db/schema.ts';
+import type { Actor } from '../../lib/actor.ts';
 import { blindIndex, encryptField, type KeyRing } from '../../lib/crypto.ts';
 import { appError } from '../../lib/errors.ts';
 import { shanghaiDate } from '../../lib/time.ts';
@@ -237,8 +238,8 @@ export class SiteService {
    * Binds `openid` to staff member `staffId` (encrypted + blind index). Refused when another staff
    * member holds it; binding the same openid again is fine. Serialised per openid.
    */
-  /** `req`: the staff member's request — the binding is written to the audit log (openid masked). */
-  async bindOpenid(staffId: number, openid: string, req: FastifyRequest, now = new Date()) {
+  /** `actor`: the staff member — the binding is written to the audit log (openid masked). */
+  async bindOpenid(staffId: number, openid: string, actor: Actor, now = new Date()) {
     await this.d.limiter.enforce(
       `bind-openid:staff:${staffId}`,
       OPENID_BINDS_PER_STAFF_PER_HOUR,
@@ -266,7 +267,7 @@ export class SiteService {
         .where(eq(staff.id, staffId))
         .returning({ id: staff.id, boundAt: staff.wechatBoundAt });
       if (!row) throw appError('NOT_FOUND', '员工账号不存在');
-      await recordAudit(tx, req, {
+      await recordAudit(tx, actor, {
         action: 'bind-wechat',
         entity: 'staff',
         entityId: staffId,

@@ -16,11 +16,10 @@ import {
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { actorOf } from '../../lib/actor.ts';
 import { envelope, ok } from '../../lib/envelope.ts';
-import { appError } from '../../lib/errors.ts';
 import { clientMeta, requireStaff } from '../../plugins/app/auth.ts';
-import { recordAudit } from '../audit/service.ts';
-import { auditView, publicStaff, staffListItem as staffListItemOf } from './service.ts';
+import { publicStaff } from './service.ts';
 
 const tags = ['staff'];
 const security = [{ accessToken: [] }];
@@ -74,7 +73,7 @@ const staffRoutes: FastifyPluginAsync = async (root) => {
 
     const adminOnly = requireStaff(['admin']);
     const idParams = z.object({ id: z.coerce.number().int().positive('编号格式不正确') });
-    const { db } = app.database;
+    const { staffAccounts: accounts } = app.services;
 
     authed.get(
       '/api/admin/staff',
@@ -106,23 +105,7 @@ const staffRoutes: FastifyPluginAsync = async (root) => {
           response: { 200: envelope(staffListItem) },
         },
       },
-      async (req) => {
-        const input = req.body;
-        if (await staff.findByPhone(input.phone))
-          throw appError('VALIDATION_FAILED', '该手机号已有后台账号，请在列表中修改');
-        const row = await db.transaction(async (tx) => {
-          await staff.requireChannels(input.channelCodes ?? [], tx);
-          const created = await staff.create(input, tx);
-          await recordAudit(tx, req, {
-            action: 'create',
-            entity: 'staff',
-            entityId: created.id,
-            after: auditView(created),
-          });
-          return created;
-        });
-        return ok(staffListItemOf(row));
-      },
+      async (req) => ok(await accounts.create(actorOf(req), req.body)),
     );
 
     authed.put(
@@ -138,22 +121,7 @@ const staffRoutes: FastifyPluginAsync = async (root) => {
           response: { 200: envelope(staffListItem) },
         },
       },
-      async (req) => {
-        if (req.params.id === req.staffMember!.id && req.body.role && req.body.role !== 'admin')
-          throw appError('FORBIDDEN', '不能修改自己的角色');
-        const row = await db.transaction(async (tx) => {
-          const { before, after } = await staff.update(req.params.id, req.body, tx);
-          await recordAudit(tx, req, {
-            action: 'update',
-            entity: 'staff',
-            entityId: after.id,
-            before: auditView(before),
-            after: auditView(after),
-          });
-          return after;
-        });
-        return ok(staffListItemOf(row));
-      },
+      async (req) => ok(await accounts.update(actorOf(req), req.params.id, req.body)),
     );
 
     authed.put(
@@ -169,21 +137,7 @@ const staffRoutes: FastifyPluginAsync = async (root) => {
           response: { 200: envelope(staffListItem) },
         },
       },
-      async (req) => {
-        if (req.params.id === req.staffMember!.id) throw appError('FORBIDDEN', '不能修改自己的账号状态');
-        const row = await db.transaction(async (tx) => {
-          const { before, after } = await staff.setStatus(req.params.id, req.body.status, tx);
-          await recordAudit(tx, req, {
-            action: 'status',
-            entity: 'staff',
-            entityId: after.id,
-            before: { status: before.status },
-            after: { status: after.status },
-          });
-          return after;
-        });
-        return ok(staffListItemOf(row));
-      },
+      async (req) => ok(await accounts.setStatus(actorOf(req), req.params.id, req.body.status)),
     );
 
     authed.post(
@@ -200,20 +154,8 @@ const staffRoutes: FastifyPluginAsync = async (root) => {
           response: { 200: envelope(resetStaffPasswordData) },
         },
       },
-      async (req) => {
-        const result = await db.transaction(async (tx) => {
-          const result = await staff.resetPassword(req.params.id, req.body.password, tx);
-          await recordAudit(tx, req, {
-            action: 'reset-password',
-            entity: 'staff',
-            entityId: result.after.id,
-            before: { loginMethods: auditView(result.before).loginMethods },
-            after: { loginMethods: 'password+sms', generated: result.generated !== null },
-          });
-          return result;
-        });
-        return ok({ password: result.generated });
-      },
+      async (req) =>
+        ok({ password: await accounts.resetPassword(actorOf(req), req.params.id, req.body.password) }),
     );
 
     authed.get(

@@ -11,6 +11,7 @@ import argon2 from 'argon2';
 import { and, asc, count, desc, eq, ilike, inArray, isNull, ne, or, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { channels, staff, staffSessions } from '../../db/schema.ts';
+import { systemActor } from '../../lib/actor.ts';
 import { encryptField, type KeyRing, newToken, sha256 } from '../../lib/crypto.ts';
 import { appError } from '../../lib/errors.ts';
 import { loginOutcome, type Metrics } from '../../lib/metrics.ts';
@@ -392,17 +393,13 @@ export class StaffService {
     ];
     for (const after of locks) {
       if (!after) continue;
-      await recordAudit(
-        this.d.db,
-        { ip: meta.ip, staffMember: null },
-        {
-          action: 'login-lock',
-          entity: 'staff',
-          entityId: member.id,
-          after,
-          reason: after.scope === 'address' ? '同一网络密码错误次数过多' : '密码错误次数过多（所有网络）',
-        },
-      );
+      await recordAudit(this.d.db, systemActor(meta.ip), {
+        action: 'login-lock',
+        entity: 'staff',
+        entityId: member.id,
+        after,
+        reason: after.scope === 'address' ? '同一网络密码错误次数过多' : '密码错误次数过多（所有网络）',
+      });
     }
   }
 

@@ -1,10 +1,8 @@
 import { maskPhone } from '@lm/shared/mask';
 import { phoneSchema, sourceSchema } from '@lm/shared/schemas/common';
-import { desc, eq } from 'drizzle-orm';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { smsOutbox } from '../../db/schema.ts';
 import { partnerEncrypt } from '../../lib/crypto.ts';
 import { envelope, ok } from '../../lib/envelope.ts';
 import { appError } from '../../lib/errors.ts';
@@ -28,21 +26,7 @@ const systemRoutes: FastifyPluginAsync = async (root) => {
         response: { 200: envelope(healthData) },
       },
     },
-    async () => {
-      const db = await app.database.ping().then(
-        () => 'ok' as const,
-        () => 'down' as const,
-      );
-      let redis: 'ok' | 'down' | 'not configured' = 'not configured';
-      if (app.redis) {
-        redis = await app.redis.ping().then(
-          () => 'ok' as const,
-          () => 'down' as const,
-        );
-      }
-      const status = db === 'ok' && redis !== 'down' ? 'ok' : 'degraded';
-      return ok({ status, db, redis, uptimeSeconds: Math.round(process.uptime()) });
-    },
+    async () => ok(await app.services.system.health()),
   );
 
   // Dev-only helpers: absent when NODE_ENV=production.
@@ -69,22 +53,7 @@ const systemRoutes: FastifyPluginAsync = async (root) => {
         },
       },
     },
-    async (req) => {
-      const rows = await app.database.db
-        .select()
-        .from(smsOutbox)
-        .where(eq(smsOutbox.phoneHash, app.services.phoneIndex(req.query.phone)))
-        .orderBy(desc(smsOutbox.id))
-        .limit(20);
-      return ok(
-        rows.map((r) => ({
-          mobile: r.phoneMasked,
-          message: r.message,
-          code: /(\d{6})/.exec(r.message)?.[1] ?? null,
-          createdAt: r.createdAt.toISOString(),
-        })),
-      );
-    },
+    async (req) => ok(await app.services.system.outbox(req.query.phone)),
   );
 
   app.get(

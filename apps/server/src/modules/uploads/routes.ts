@@ -12,6 +12,7 @@ import {
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { actorOf } from '../../lib/actor.ts';
 import { envelope, ok } from '../../lib/envelope.ts';
 import { type AppError, appError } from '../../lib/errors.ts';
 import { requireStaff, requireUser } from '../../plugins/app/auth.ts';
@@ -23,7 +24,6 @@ import {
   type UploadOwner,
   uploadDir,
 } from '../../providers/storage/policy.ts';
-import { recordAudit } from '../audit/service.ts';
 import type { StaffRow } from '../staff/service.ts';
 
 /** Lifetime of a policy. */
@@ -113,7 +113,7 @@ async function uploaderOf(req: FastifyRequest): Promise<UploaderIdentity> {
  */
 const uploadRoutes: FastifyPluginAsync = async (root) => {
   const app = root.withTypeProvider<ZodTypeProvider>();
-  const { storage, limiter, auth, staff } = app.services;
+  const { storage, limiter, auth, staff, audit } = app.services;
   const uploaders = new WeakMap<FastifyRequest, UploaderIdentity>();
 
   app.get(
@@ -211,16 +211,12 @@ const uploadRoutes: FastifyPluginAsync = async (root) => {
       if (!object) throw notFound;
       if (reader?.as === 'staff') {
         // Like a reveal: who read whose file, without the file name (it may be the person's own).
-        await recordAudit(
-          app.database.db,
-          { ip: req.ip, staffMember: reader.member },
-          {
-            action: 'reveal',
-            entity: parsed.owner.kind === 'user' ? 'user' : 'staff',
-            entityId: parsed.owner.id,
-            after: { field: 'upload', folder: parsed.folder, dir: parsed.dir },
-          },
-        );
+        await audit.record(actorOf({ ip: req.ip, staffMember: reader.member }), {
+          action: 'reveal',
+          entity: parsed.owner.kind === 'user' ? 'user' : 'staff',
+          entityId: parsed.owner.id,
+          after: { field: 'upload', folder: parsed.folder, dir: parsed.dir },
+        });
       }
       return reply
         .header('content-type', object.contentType)

@@ -3,7 +3,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { envelope, ok } from '../../lib/envelope.ts';
 import { requireUser } from '../../plugins/app/auth.ts';
-import { VerificationService } from './service.ts';
+import type { VerificationService } from './service.ts';
 
 /** ID-card readings per person per hour (each may cost a paid OCR call). */
 export const OCR_READS_PER_USER_PER_HOUR = 20;
@@ -19,15 +19,7 @@ const security = [{ accessToken: [] }];
  */
 const verificationRoutes: FastifyPluginAsync = async (root) => {
   const app = root.withTypeProvider<ZodTypeProvider>();
-  const { limiter, storage, ocr, face, keys } = app.services;
-  const service = new VerificationService({
-    db: app.database.db,
-    ring: keys.ring,
-    storage,
-    ocr,
-    face,
-    log: app.log,
-  });
+  const { limiter, verification: service } = app.services;
 
   // Before body validation: an anonymous caller learns nothing.
   app.addHook('onRequest', requireUser);

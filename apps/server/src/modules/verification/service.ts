@@ -129,6 +129,16 @@ export class VerificationService {
     return { realName: name, identity: idNumber, valid, method: result.method, note };
   }
 
+  /** The person's face status (credit_profiles.auditStatus; NOT_STARTED without a record). */
+  async faceStatus(userId: number): Promise<number> {
+    const [profile] = await this.d.db
+      .select({ auditStatus: creditProfiles.auditStatus })
+      .from(creditProfiles)
+      .where(eq(creditProfiles.userId, userId))
+      .limit(1);
+    return profile?.auditStatus ?? FaceStatus.NOT_STARTED;
+  }
+
   /**
    * Checks the person's selfie, records the attempt (face_checks) and sets the face status
    * (credit_profiles.auditStatus: 2 passed, 1 failed — the latest attempt decides). When the check

@@ -5,10 +5,16 @@ import { outboundPolicy, ownSandboxEntries, partnerSandboxOn } from '../../confi
 import { blindIndex } from '../../lib/crypto.ts';
 import type { Metrics } from '../../lib/metrics.ts';
 import { PartnerHttp } from '../../lib/partner-http.ts';
+import { AdminCatalogService } from '../../modules/admin-catalog/service.ts';
+import { AdminChannelService } from '../../modules/admin-channels/service.ts';
+import { AdminLeadsService } from '../../modules/admin-leads/service.ts';
 import { AnalyticsService } from '../../modules/analytics/service.ts';
+import { ApplicationService } from '../../modules/applications/service.ts';
+import { AuditLog } from '../../modules/audit/service.ts';
 import { DEFAULT_PHONE_LIMITS } from '../../modules/auth/rules.ts';
 import { AuthService } from '../../modules/auth/service.ts';
 import { SmsCodes } from '../../modules/auth/sms-codes.ts';
+import { CatalogService } from '../../modules/catalog/service.ts';
 import {
   type ConfigCache,
   H5_CONFIG_TTL_SECONDS,
@@ -17,7 +23,12 @@ import {
 } from '../../modules/channels/cache.ts';
 import { ChannelService } from '../../modules/channels/service.ts';
 import { ConsentService } from '../../modules/consent/service.ts';
+import { ContentService } from '../../modules/content/service.ts';
+import { CreditInfoService } from '../../modules/credit-info/service.ts';
+import { PartnerCallbacks } from '../../modules/delivery/partner-callbacks.ts';
+import { PartnerSandbox } from '../../modules/delivery/partner-sandbox.ts';
 import { DeliveryWorker } from '../../modules/delivery/worker.ts';
+import { FunnelService } from '../../modules/funnel/service.ts';
 import { GeoService } from '../../modules/geo/service.ts';
 import { BatchingCounterStore } from '../../modules/limits/batching-store.ts';
 import { DbCounterStore } from '../../modules/limits/db-store.ts';
@@ -26,7 +37,14 @@ import { Limiter } from '../../modules/limits/limiter.ts';
 import { isRedisDown, RedisCounterStore } from '../../modules/limits/redis-store.ts';
 import { MatchService } from '../../modules/matching/service.ts';
 import { PrivacyService } from '../../modules/privacy/service.ts';
+import { RumService } from '../../modules/rum/service.ts';
+import { createManifestStore } from '../../modules/site/manifest-store.ts';
+import { SiteService } from '../../modules/site/service.ts';
+import { StaffAccounts } from '../../modules/staff/accounts.ts';
 import { StaffService } from '../../modules/staff/service.ts';
+import { SystemService } from '../../modules/system/service.ts';
+import { VerifiedIdentities } from '../../modules/verification/identity.ts';
+import { VerificationService } from '../../modules/verification/service.ts';
 import { createFaceProvider } from '../../providers/face/index.ts';
 import { createGeoProvider } from '../../providers/geo/index.ts';
 import { createIdCardOcrProvider } from '../../providers/ocr/index.ts';
@@ -275,7 +293,66 @@ export default fp<ServicesOptions>(
     metrics.queueProbe = () => delivery.queue();
     const storage = createStorageProvider(config, { db: database.db, ring: keys.ring });
     app.addHook('onClose', async () => storage.close?.());
+
+    // The services of the person's side and the console, each built once (issue 18).
+    const { db } = database;
+    const ring = keys.ring;
+    const applications = new ApplicationService({ db, ring });
+    const identities = new VerifiedIdentities({ db, ring });
+    const verification = new VerificationService({ db, ring, storage, ocr, face, log: app.log });
+    const creditInfo = new CreditInfoService({ db, ring });
+    const catalog = new CatalogService({ db, limiter });
+    const content = new ContentService(db, config);
+    const manifest = createManifestStore(config, storage);
+    const site = new SiteService({
+      db,
+      ring,
+      limiter,
+      manifest,
+      log: app.log,
+      publicBaseUrl: (config.PUBLIC_BASE_URL ?? '').replace(/\/+$/, ''),
+    });
+    const rum = new RumService({ db, limiter, deviceHash });
+    const funnel = new FunnelService(db);
+    const adminChannels = new AdminChannelService({ db, ring, channels, log: app.log });
+    const adminCatalog = new AdminCatalogService({
+      db,
+      ring,
+      matching,
+      outbound: partnerHttp.policy,
+      matchConfig: {
+        maxLendersPerPeriod: config.MATCH_MAX_LENDERS,
+        reapplyLockoutDays: config.MATCH_LOCKOUT_DAYS,
+        periodDays: config.MATCH_PERIOD_DAYS,
+      },
+      findChannel: (code) => channels.find(code),
+    });
+    const adminLeads = new AdminLeadsService({ db, ring, phoneIndex });
+    const staffAccounts = new StaffAccounts({ db, staff });
+    const partnerCallbacks = new PartnerCallbacks({ db, ring });
+    const partnerSandbox = new PartnerSandbox({ db });
+    const audit = new AuditLog(db);
+    const system = new SystemService({ database, redis: app.redis, phoneIndex });
+
     app.decorate('services', {
+      applications,
+      identities,
+      verification,
+      creditInfo,
+      catalog,
+      content,
+      manifest,
+      site,
+      rum,
+      funnel,
+      adminChannels,
+      adminCatalog,
+      adminLeads,
+      system,
+      staffAccounts,
+      partnerCallbacks,
+      partnerSandbox,
+      audit,
       storage,
       partnerHttp,
       matching,

@@ -1,0 +1,96 @@
+import { and, desc, eq, inArray } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { sandboxPartnerLeads } from '../../db/schema.ts';
+import { appError } from '../../lib/errors.ts';
+import { phoneHash } from './signing.ts';
+
+export interface SandboxLeadSummary {
+  idempotencyKey: string;
+  receivedAt: string;
+  fieldNames: string[];
+  autoForm: boolean;
+}
+
+export type SandboxAnswer = { id: string; duplicate: boolean } | { received: true } | { deleted: true };
+
+/**
+ * The local lender of development (PARTNER_SANDBOX): takes signed leads and notices the way a real lender's
+ * API would (de-duplicating on the idempotency key), answers duplicate pre-checks from what it received.
+ */
+export class PartnerSandbox {
+  constructor(private readonly d: { db: Db }) {}
+
+  /** A signed lead or notice for lender `code` (already verified), `key` its Idempotency-Key header. */
+  async receive(
+    code: string,
+    secret: string,
+    key: string | undefined,
+    payload: unknown,
+  ): Promise<SandboxAnswer> {
+    const { db } = this.d;
+    const notice = payload as { type?: string; noticeId?: string; leadIds?: unknown };
+    if (notice.type === 'consent.withdrawn' || notice.type === 'data.deletion_requested') {
+      // A notice about leads this lender received (docs/privacy.md).
+      if (!key || key !== notice.noticeId)
+        throw appError('VALIDATION_FAILED', 'Idempotency-Key 与 noticeId 不一致');
+      const leadIds = Array.isArray(notice.leadIds)
+        ? notice.leadIds.filter((x): x is string => typeof x === 'string')
+        : [];
+      if (notice.type === 'consent.withdrawn') return { received: true };
+      if (leadIds.length > 0) {
+        await db
+          .delete(sandboxPartnerLeads)
+          .where(
+            and(
+              eq(sandboxPartnerLeads.partnerCode, code),
+              inArray(sandboxPartnerLeads.idempotencyKey, leadIds),
+            ),
+          );
+      }
+      return { deleted: true };
+    }
+    const body = payload as { leadId?: string; fields?: { mobile?: string } };
+    if (!key || key !== body.leadId) throw appError('VALIDATION_FAILED', 'Idempotency-Key 与 leadId 不一致');
+    const inserted = await db
+      .insert(sandboxPartnerLeads)
+      .values({
+        partnerCode: code,
+        idempotencyKey: key,
+        phoneHash: phoneHash(secret, body.fields?.mobile ?? ''),
+        body: body as Record<string, unknown>,
+      })
+      .onConflictDoNothing()
+      .returning({ id: sandboxPartnerLeads.id });
+    const [row] = await db
+      .select({ id: sandboxPartnerLeads.id })
+      .from(sandboxPartnerLeads)
+      .where(and(eq(sandboxPartnerLeads.partnerCode, code), eq(sandboxPartnerLeads.idempotencyKey, key)));
+    return { id: `SB-${row!.id}`, duplicate: inserted.length === 0 };
+  }
+
+  /** Whether lender `code` received a lead for this phone hash. */
+  async exists(code: string, hash: string): Promise<boolean> {
+    const [row] = await this.d.db
+      .select({ id: sandboxPartnerLeads.id })
+      .from(sandboxPartnerLeads)
+      .where(and(eq(sandboxPartnerLeads.partnerCode, code), eq(sandboxPartnerLeads.phoneHash, hash)))
+      .limit(1);
+    return Boolean(row);
+  }
+
+  /** The latest 50 leads lender `code` received: keys, times and field names only. */
+  async received(code: string): Promise<SandboxLeadSummary[]> {
+    const rows = await this.d.db
+      .select()
+      .from(sandboxPartnerLeads)
+      .where(eq(sandboxPartnerLeads.partnerCode, code))
+      .orderBy(desc(sandboxPartnerLeads.id))
+      .limit(50);
+    return rows.map((r) => ({
+      idempotencyKey: r.idempotencyKey,
+      receivedAt: r.receivedAt.toISOString(),
+      fieldNames: Object.keys((r.body.fields as Record<string, unknown> | undefined) ?? {}),
+      autoForm: r.body.autoForm === true,
+    }));
+  }
+}

@@ -1,0 +1,58 @@
+import { desc, eq } from 'drizzle-orm';
+import type { Redis } from 'ioredis';
+import type { Database } from '../../db/client.ts';
+import { smsOutbox } from '../../db/schema.ts';
+
+export interface Health {
+  status: 'ok' | 'degraded';
+  db: 'ok' | 'down';
+  redis: 'ok' | 'down' | 'not configured';
+  uptimeSeconds: number;
+}
+
+export interface OutboxMessage {
+  mobile: string;
+  message: string;
+  code: string | null;
+  createdAt: string;
+}
+
+/** The public health check and the dev outbox of the console SMS provider. */
+export class SystemService {
+  constructor(
+    private readonly d: { database: Database; redis: Redis | null; phoneIndex(phone: string): string },
+  ) {}
+
+  /** The database (and Redis when configured) answer: `ok`; either down: `degraded`. */
+  async health(): Promise<Health> {
+    const db = await this.d.database.ping().then(
+      () => 'ok' as const,
+      () => 'down' as const,
+    );
+    let redis: Health['redis'] = 'not configured';
+    if (this.d.redis) {
+      redis = await this.d.redis.ping().then(
+        () => 'ok' as const,
+        () => 'down' as const,
+      );
+    }
+    const status = db === 'ok' && redis !== 'down' ? 'ok' : 'degraded';
+    return { status, db, redis, uptimeSeconds: Math.round(process.uptime()) };
+  }
+
+  /** The last 20 messages the console SMS provider "sent" to `phone`, newest first, phone masked. */
+  async outbox(phone: string): Promise<OutboxMessage[]> {
+    const rows = await this.d.database.db
+      .select()
+      .from(smsOutbox)
+      .where(eq(smsOutbox.phoneHash, this.d.phoneIndex(phone)))
+      .orderBy(desc(smsOutbox.id))
+      .limit(20);
+    return rows.map((r) => ({
+      mobile: r.phoneMasked,
+      message: r.message,
+      code: /(\d{6})/.exec(r.message)?.[1] ?? null,
+      createdAt: r.createdAt.toISOString(),
+    }));
+  }
+}
