@@ -6,6 +6,8 @@ import type { Metrics } from './lib/metrics.ts';
 import type { PartnerHttp } from './lib/partner-http.ts';
 import type { AdminCatalogService } from './modules/admin-catalog/service.ts';
 import type { AdminChannelService } from './modules/admin-channels/service.ts';
+import type { AuditLogQueries } from './modules/admin-leads/audit-log.ts';
+import type { AdminPeopleService } from './modules/admin-leads/people.ts';
 import type { AdminLeadsService } from './modules/admin-leads/service.ts';
 import type { AnalyticsService } from './modules/analytics/service.ts';
 import type { ApplicationService } from './modules/applications/service.ts';
@@ -24,6 +26,7 @@ import type { FunnelService } from './modules/funnel/service.ts';
 import type { GeoService } from './modules/geo/service.ts';
 import type { Limiter } from './modules/limits/limiter.ts';
 import type { MatchService } from './modules/matching/service.ts';
+import type { AdminNoticesService } from './modules/privacy/admin-notices.ts';
 import type { PrivacyService } from './modules/privacy/service.ts';
 import type { RumService } from './modules/rum/service.ts';
 import type { ManifestStore } from './modules/site/manifest-store.ts';
@@ -83,6 +86,11 @@ export interface Services {
   adminChannels: AdminChannelService;
   adminCatalog: AdminCatalogService;
   adminLeads: AdminLeadsService;
+  adminPeople: AdminPeopleService;
+  /** 操作日志 (reading). */
+  auditLog: AuditLogQueries;
+  /** Privacy notices to lenders, in the console. */
+  adminNotices: AdminNoticesService;
   /** Health and the dev SMS outbox. */
   system: SystemService;
   /** 账号管理: staff account changes with their audit entries. */

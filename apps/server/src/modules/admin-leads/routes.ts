@@ -22,7 +22,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { actorOf } from '../../lib/actor.ts';
 import { envelope, ok } from '../../lib/envelope.ts';
 import { requireStaff } from '../../plugins/app/auth.ts';
-import { seesAttemptDetails } from './service.ts';
+import { seesAttemptDetails } from './lead-rows.ts';
 
 const security = [{ accessToken: [] }];
 /** Reveals of personal data per staff member per hour. */
@@ -35,7 +35,7 @@ const CHANGERS = ['admin', 'operator'] as const;
  */
 const adminLeadsRoutes: FastifyPluginAsync = async (root) => {
   const app = root.withTypeProvider<ZodTypeProvider>();
-  const { limiter, adminLeads: service } = app.services;
+  const { limiter, adminLeads: service, adminPeople: people, auditLog } = app.services;
   const readers = requireStaff();
   const changers = requireStaff(CHANGERS);
 
@@ -52,7 +52,7 @@ const adminLeadsRoutes: FastifyPluginAsync = async (root) => {
         response: { 200: envelope(adminUserListData) },
       },
     },
-    async (req) => ok(await service.listUsers(req.query)),
+    async (req) => ok(await people.listUsers(req.query)),
   );
 
   app.get(
@@ -69,7 +69,7 @@ const adminLeadsRoutes: FastifyPluginAsync = async (root) => {
       },
     },
     async (req) =>
-      ok(await service.userDetail(req.params.id, { attemptDetails: seesAttemptDetails(actorOf(req)) })),
+      ok(await people.userDetail(req.params.id, { attemptDetails: seesAttemptDetails(actorOf(req)) })),
   );
 
   app.post(
@@ -95,7 +95,7 @@ const adminLeadsRoutes: FastifyPluginAsync = async (root) => {
         { ms: 3600_000 },
         '查看个人信息',
       );
-      const data = await service.reveal(actorOf(req), req.params.id, req.body.field, req.body.reason);
+      const data = await people.reveal(actorOf(req), req.params.id, req.body.field, req.body.reason);
       reply.header('cache-control', 'no-store');
       return ok(data);
     },
@@ -210,7 +210,7 @@ const adminLeadsRoutes: FastifyPluginAsync = async (root) => {
         response: { 200: envelope(auditLogData) },
       },
     },
-    async (req) => ok(await service.auditLog(req.query)),
+    async (req) => ok(await auditLog.list(req.query)),
   );
 
   app.get(
@@ -224,7 +224,7 @@ const adminLeadsRoutes: FastifyPluginAsync = async (root) => {
         response: { 200: envelope(auditFacetsData) },
       },
     },
-    async () => ok(await service.auditFacets()),
+    async () => ok(await auditLog.facets()),
   );
 };
 

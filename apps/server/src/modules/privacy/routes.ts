@@ -31,7 +31,7 @@ export const WITHDRAWALS_PER_HOUR = 30;
  */
 const privacyRoutes: FastifyPluginAsync = async (root) => {
   const app = root.withTypeProvider<ZodTypeProvider>();
-  const { privacy, limiter } = app.services;
+  const { privacy, limiter, adminNotices } = app.services;
 
   await app.register(async (scoped) => {
     const authed = scoped.withTypeProvider<ZodTypeProvider>();
@@ -157,7 +157,7 @@ const privacyRoutes: FastifyPluginAsync = async (root) => {
         response: { 200: envelope(adminNoticeListData) },
       },
     },
-    async (req) => ok(await privacy.adminNotices(req.query)),
+    async (req) => ok(await adminNotices.adminNotices(req.query)),
   );
 
   app.post(
@@ -173,7 +173,7 @@ const privacyRoutes: FastifyPluginAsync = async (root) => {
       },
     },
     async (req) => {
-      const item = await privacy.retryNotice(req.params.id, actorOf(req));
+      const item = await adminNotices.retryNotice(req.params.id, actorOf(req));
       req.log.info({ notice: req.params.id, staff: req.staffMember?.id }, 'partner notice re-queued');
       return ok(item);
     },

@@ -7,6 +7,8 @@ import type { Metrics } from '../../lib/metrics.ts';
 import { PartnerHttp } from '../../lib/partner-http.ts';
 import { AdminCatalogService } from '../../modules/admin-catalog/service.ts';
 import { AdminChannelService } from '../../modules/admin-channels/service.ts';
+import { AuditLogQueries } from '../../modules/admin-leads/audit-log.ts';
+import { AdminPeopleService } from '../../modules/admin-leads/people.ts';
 import { AdminLeadsService } from '../../modules/admin-leads/service.ts';
 import { AnalyticsService } from '../../modules/analytics/service.ts';
 import { ApplicationService } from '../../modules/applications/service.ts';
@@ -36,6 +38,7 @@ import { FallbackCounterStore } from '../../modules/limits/fallback-store.ts';
 import { Limiter } from '../../modules/limits/limiter.ts';
 import { isRedisDown, RedisCounterStore } from '../../modules/limits/redis-store.ts';
 import { MatchService } from '../../modules/matching/service.ts';
+import { AdminNoticesService } from '../../modules/privacy/admin-notices.ts';
 import { PrivacyService } from '../../modules/privacy/service.ts';
 import { RumService } from '../../modules/rum/service.ts';
 import { createManifestStore } from '../../modules/site/manifest-store.ts';
@@ -328,6 +331,9 @@ export default fp<ServicesOptions>(
       findChannel: (code) => channels.find(code),
     });
     const adminLeads = new AdminLeadsService({ db, ring, phoneIndex });
+    const adminPeople = new AdminPeopleService({ db, ring, phoneIndex });
+    const auditLog = new AuditLogQueries({ db });
+    const adminNotices = new AdminNoticesService({ db });
     const staffAccounts = new StaffAccounts({ db, staff });
     const partnerCallbacks = new PartnerCallbacks({ db, ring });
     const partnerSandbox = new PartnerSandbox({ db });
@@ -348,6 +354,9 @@ export default fp<ServicesOptions>(
       adminChannels,
       adminCatalog,
       adminLeads,
+      adminPeople,
+      auditLog,
+      adminNotices,
       system,
       staffAccounts,
       partnerCallbacks,
