@@ -4,6 +4,8 @@
  * the H5 (which imports this module at run time: it must stay free of zod) and the server (the zod
  * schemas of schemas/credit-info.ts build on it).
  */
+
+import { REAL_NAME_PATTERN } from './application-fields.ts';
 import { isValidPhone } from './validators/phone.ts';
 import { isPresent } from './values.ts';
 
@@ -81,7 +83,7 @@ export const CREDIT_TEXT_LIMITS = {
 } as const;
 
 /** A contact's name: the ID-card name rule of the application form (REAL_NAME_PATTERN). */
-export const CONTACT_NAME_PATTERN = /^[\u4e00-\u9fa5·]{2,20}$/;
+export const CONTACT_NAME_PATTERN = REAL_NAME_PATTERN;
 
 export interface CreditContact {
   relationship?: string | null;

@@ -3,11 +3,12 @@
  * autosave (POST /api/user/info/tempSave), what the device keeps, how a stored draft, the server's
  * and the device's, become the form's values again, and at which step a wizard resumes.
  */
+
+import { REAL_NAME_PATTERN } from '@lm/shared/application-fields';
 import { checkIdCard } from '@lm/shared/validators/id-card';
 import type { CityValue } from '@/components/city-picker/city-picker';
 import type { FormValues } from './application-form';
 import { SELECT_FIELDS } from './cover-prefill';
-import { REAL_NAME_PATTERN } from './identity-rules';
 
 /** Name and ID number: kept on the device for this tab only (sessionStorage), never in localStorage. */
 export type WhoValues = Pick<FormValues, 'realName' | 'identity'>;

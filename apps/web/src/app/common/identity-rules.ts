@@ -1,10 +1,8 @@
+import { REAL_NAME_PATTERN } from '@lm/shared/application-fields';
 import { checkIdCard, ID_CARD_MESSAGES } from '@lm/shared/validators/id-card';
 import type { FormItemProps } from 'antd-mobile';
 
 type Rules = NonNullable<FormItemProps['rules']>;
-
-/** Chinese name as printed on the ID card (REAL_NAME_PATTERN of the shared schema, without zod). */
-export const REAL_NAME_PATTERN = /^[\u4e00-\u9fa5·]{2,20}$/;
 
 /** Chinese name as printed on the ID card (the middle dot of minority names allowed). */
 export const REAL_NAME_RULES: Rules = [

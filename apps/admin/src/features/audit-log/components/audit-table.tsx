@@ -1,4 +1,5 @@
 import type { AuditEntry } from '@lm/shared/schemas/admin';
+import { formatShanghai } from '@lm/shared/time';
 import { Button, Card, Input, Select, Space, Table, type TableColumnsType, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -11,7 +12,7 @@ import { datedFileName, fetchAllPages } from '@/lib/fetch-all-pages';
 import { useAuditFacets } from '../api/get-audit-facets';
 import { type AuditFilters, getAuditLog, useAuditLog } from '../api/get-audit-log';
 import { diffEntries, diffSummary } from '../diff';
-import { ACTION_COLOR, actionText, entityText, formatShanghai, REVEAL_FIELD_TEXT } from '../format';
+import { ACTION_COLOR, actionText, entityText, REVEAL_FIELD_TEXT } from '../format';
 
 /** One line of what the entry did: the field revealed, or the changed fields. */
 function changeText(e: AuditEntry): string {
@@ -32,7 +33,7 @@ function subjectLink(e: AuditEntry): string | null {
 }
 
 const CSV_COLUMNS: CsvColumn<AuditEntry>[] = [
-  { title: '时间', value: (r) => formatShanghai(r.createdAt) },
+  { title: '时间', value: (r) => formatShanghai(r.createdAt, 'second') },
   { title: '操作人', value: (r) => r.staffName },
   { title: '操作人ID', value: (r) => r.staffId },
   { title: '操作', value: (r) => actionText(r.action) },
@@ -104,7 +105,7 @@ export function AuditTable({ filters, onFiltersChange }: AuditTableProps) {
       sorter: true,
       sortOrder: filters.order === 'asc' ? 'ascend' : 'descend',
       sortDirections: ['descend', 'ascend', 'descend'],
-      render: (v: string) => formatShanghai(v),
+      render: (v: string) => formatShanghai(v, 'second'),
     },
     { title: '操作人', dataIndex: 'staffName', width: 120 },
     {

@@ -1,4 +1,5 @@
 import type { AdminUserItem } from '@lm/shared/schemas/admin-leads';
+import { PHONE_PATTERN } from '@lm/shared/validators/phone';
 import { Button, Card, Input, Select, Space, Table, type TableColumnsType, Tag } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -11,8 +12,6 @@ import { datedFileName, fetchAllPages } from '@/lib/fetch-all-pages';
 import { notifyError } from '@/lib/notify';
 import { getUsers, type UserFilters, useUsers } from '../api/get-users';
 import { formatShanghai, leadCountsText, USER_INFO_STATUS_TEXT, USER_STATUS_TEXT } from '../format';
-
-const PHONE = /^1[3-9]\d{9}$/;
 
 const sortOrder = (f: UserFilters, key: string) => columnSortOrder(f.sort ?? 'createdAt', f.order, key);
 
@@ -42,7 +41,7 @@ export function UserTable({ filters, onFiltersChange }: UserTableProps) {
 
   const searchPhone = (value: string) => {
     const v = value.trim();
-    if (v && !PHONE.test(v)) {
+    if (v && !PHONE_PATTERN.test(v)) {
       notifyError('请输入完整的 11 位手机号（按手机号查找须完整匹配）');
       return;
     }

@@ -1,4 +1,5 @@
 import type { AdminNoticeItem, NoticeKind, NoticeStatus } from '@lm/shared/schemas/privacy';
+import { formatShanghai } from '@lm/shared/time';
 import {
   Button,
   Card,
@@ -17,7 +18,6 @@ import { notifySuccess } from '@/lib/notify';
 import { type DeletionFilters, useDeletions } from '../api/get-deletions';
 import { useRetryNotice } from '../api/retry-notice';
 import {
-  formatShanghai,
   NOTICE_KIND_TEXT,
   NOTICE_STATUS_COLOR,
   NOTICE_STATUS_TEXT,
@@ -116,7 +116,7 @@ export function DeletionTable({ filters, onFiltersChange, canRetry }: DeletionTa
       title: '截止日期',
       dataIndex: 'dueAt',
       width: 110,
-      render: (v: string | null) => formatShanghai(v, false),
+      render: (v: string | null) => formatShanghai(v, 'day'),
     },
     {
       title: '剩余工作日',

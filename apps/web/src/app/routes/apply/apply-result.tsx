@@ -1,3 +1,4 @@
+import { formatShanghai } from '@lm/shared/time';
 import { Button } from 'antd-mobile';
 import { lazy, Suspense } from 'react';
 import { useNavigate } from 'react-router';
@@ -50,9 +51,7 @@ function TodayApplied() {
               {p.productName}
               <small>{p.lenderLegalName}</small>
             </span>
-            <time dateTime={p.appliedAt}>
-              {new Date(Date.parse(p.appliedAt) + 8 * 3600_000).toISOString().slice(11, 16)}
-            </time>
+            <time dateTime={p.appliedAt}>{formatShanghai(p.appliedAt).slice(11, 16)}</time>
           </li>
         ))}
       </ul>
