@@ -1,9 +1,9 @@
+import { useCountdown } from '@lm/shared/client/use-countdown';
 import { isValidPhone, PHONE_FORMAT_MSG, PHONE_REQUIRED_MSG } from '@lm/shared/validators/phone';
 import { useMutation } from '@tanstack/react-query';
 import { Button, Input, Toast } from 'antd-mobile';
 import { useState } from 'react';
 import { CodeButton } from '@/components/code-button';
-import { useCountdown } from '@/hooks/use-countdown';
 import { api } from '@/lib/api-client';
 import { browserOnline, sendCodeStep, waitAfterSendFailure } from '@/lib/send-code';
 import { storage } from '@/lib/storage';

@@ -5,13 +5,13 @@ import { isValidPhone, PHONE_FORMAT_MSG, PHONE_REQUIRED_MSG } from '@lm/shared/v
 // draw the checkbox, the placeholders and the button text: without it /login, /getQuota and /h5
 // (login.html carries only this form's stylesheets) showed no checkbox (issue 16.2).
 import 'antd-mobile/es/global';
+import { useCountdown } from '@lm/shared/client/use-countdown';
 import Button from 'antd-mobile/es/components/button';
 import Checkbox from 'antd-mobile/es/components/checkbox';
 import Input from 'antd-mobile/es/components/input';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { CodeButton } from '@/components/code-button';
-import { useCountdown } from '@/hooks/use-countdown';
 import { ApiError } from '@/lib/api-client';
 import { getStoredChannelCode } from '@/lib/channel';
 import { queryClient } from '@/lib/react-query';

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 
 /**
+ * The one countdown of both front ends (ADR 027), e.g. the SMS code button.
  * A seconds countdown that follows the wall clock, so it stays right when the tab was in the background.
  */
 export function useCountdown() {
