@@ -1,6 +1,6 @@
 /**
  * The application-form draft of spec §3. The option codes are those of the H5 form
- * (apps/web/src/features/application-form/options.ts); the server accepts exactly these.
+ * (apps/web/src/config/form-options.ts); the server accepts exactly these.
  * Zod-free: the H5 and the console import it; schemas/application.ts builds on it.
  */
 export const APPLICATION_OPTION_CODES = {

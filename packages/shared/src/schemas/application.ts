@@ -93,6 +93,7 @@ export const applicationSaveBody = z.preprocess(
     autoForm: z.boolean({ error: 'autoForm 必须是 true 或 false' }).optional(),
   }),
 );
+export type ApplicationSaveBody = z.infer<typeof applicationSaveBody>;
 
 /** GET /api/user/info/verifiedIdentity: the identity a passed face verification was made with. */
 export const verifiedIdentityData = z.object({
@@ -110,6 +111,7 @@ export const applicationDraftBody = z.preprocess(dropEmpty, fullObject.partial()
 export type ApplicationDraft = z.infer<ReturnType<typeof fullObject.partial>>;
 
 export const tempSaveData = z.object({ savedAt: z.string() });
+export type TempSaveData = z.infer<typeof tempSaveData>;
 
 /** GET /api/user/info/form/show: the stored draft; realName and identity masked. */
 export const applicationDraftData = z.object({

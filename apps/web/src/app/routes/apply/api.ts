@@ -3,7 +3,7 @@
  * and statusResultData of @lm/shared/schemas/application (types only here).
  */
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { APPLY_LIMIT_OPTIONS } from '@/app/common/options';
+import { APPLY_LIMIT_OPTIONS } from '@/config/form-options';
 import { api } from '@/lib/api-client';
 import { isLoggedIn } from '@/lib/session';
 
@@ -68,7 +68,7 @@ export function useApplyDetail() {
 /** A sample amount per applyLimit option, for the monthly-payment estimate. */
 const SAMPLE_YUAN: Record<number, number> = { 1: 5_000, 2: 30_000, 3: 80_000, 4: 150_000 };
 
-/** Amount options of the form draft (applyLimit codes of app/common/options.ts) with a sample amount. */
+/** Amount options of the form draft (applyLimit codes of config/form-options.ts) with a sample amount. */
 export const LIMIT_CHOICES = APPLY_LIMIT_OPTIONS.map((o) => ({
   ...o,
   sampleYuan: SAMPLE_YUAN[o.value] ?? 10_000,

@@ -2,7 +2,7 @@ import { formatShanghai } from '@lm/shared/time';
 import { Button } from 'antd-mobile';
 import { lazy, Suspense } from 'react';
 import { useNavigate } from 'react-router';
-import { RequireLogin } from '@/app/common/require-login';
+import { RequireLogin } from '@/app/flow/require-login';
 import { PageHeader } from '@/components/page-header';
 import { PageLoading } from '@/components/page-loading';
 import { ResultView } from '@/components/result-view';

@@ -6,7 +6,7 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo } from 'react';
-import { fetchMatch } from './api';
+import { fetchMatch } from './api/get-match';
 import { parseMatch, readStoredMatch, storeMatch } from './matched-products';
 import type { QueryOptions } from './query-options';
 

@@ -3,19 +3,29 @@ import { useLocation } from 'react-router';
 import { PageHeader } from '@/components/page-header';
 import { reportStep } from '@/features/analytics/reporter';
 import { useReportStep } from '@/features/analytics/use-report-step';
+import { useAutoFormStore } from '@/features/application-form/auto-form-store';
+import {
+  ApplicationForm,
+  type ApplicationFormLayout,
+  type FormValues,
+} from '@/features/application-form/components/application-form';
 import { useChannelStore, useH5Config } from '@/features/channel/store';
-import { pickAgreements } from './agreements';
-import { ApplicationForm, type ApplicationFormLayout, type FormValues } from './application-form';
-import { showApplyStatusModal, useApplyStatusOnArrival } from './apply-status-modal';
-import { AuthorizeList } from './authorize-list';
-import { useAutoFormStore } from './auto-form-store';
+import { pickAgreements } from '@/features/consent/agreements';
+import { showApplyStatusModal, useApplyStatusOnArrival } from '@/features/consent/apply-status-modal';
+import { AuthorizeList } from '@/features/consent/components/authorize-list';
+import { useLinkedMatch } from '@/features/consent/linked-match';
+import {
+  MATCH_SESSION_KEYS,
+  type ParsedMatch,
+  parseMatch,
+  storeMatch,
+} from '@/features/consent/matched-products';
+import { readQueryOptions, withQuery } from '@/features/consent/query-options';
+import { fetchExcludeCity } from '@/features/location/api';
+import { useDelayedNavigate } from '@/hooks/use-delayed-navigate';
+import styles from '@/styles/forms.module.css';
 import { useAfterConsent } from './consent-flow';
-import styles from './forms.module.css';
-import { useLinkedMatch } from './linked-match';
-import { MATCH_SESSION_KEYS, type ParsedMatch, parseMatch, storeMatch } from './matched-products';
-import { readQueryOptions, withQuery } from './query-options';
 import { RequireLogin } from './require-login';
-import { useDelayedNavigate } from './use-delayed-navigate';
 
 interface FormPageProps {
   title: string;
@@ -32,6 +42,9 @@ interface FormPageProps {
   /** An earlier draft's answers to start from (coverStatus=1). */
   prefill?: FormValues;
 }
+
+/** The visitor's city by the IP (no coordinates: no permission prompt), for the form's work city. */
+const locateCityCode = async () => (await fetchExcludeCity({})).cityCode;
 
 /**
  * An application-form page: header, banner, the form, and what happens after saving. It needs a
@@ -124,6 +137,7 @@ function LoggedInFormPage({ title, banner, layout, submitText, next, intro, pref
         intro={intro}
         autoAnswers={autoAnswers}
         prefill={prefill}
+        locateCityCode={locateCityCode}
       />
     </main>
   );

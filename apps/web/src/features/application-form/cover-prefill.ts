@@ -1,5 +1,5 @@
 import type { CityValue } from '@/components/city-picker/city-picker';
-import type { ShownDraft } from './api';
+import type { ShownDraft } from './api/get-shown-draft';
 
 /** The application form's option questions (applicationFormBody of @lm/shared; Selector fields hold [code]). */
 export const SELECT_FIELDS = [

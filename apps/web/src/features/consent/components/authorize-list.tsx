@@ -3,10 +3,11 @@ import { Button, Checkbox } from 'antd-mobile';
 import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { EmptyState } from '@/components/empty-state';
+import { COMPANY_TYPE_LABELS } from '@/config/form-options';
 import { toast } from '@/lib/toast';
-import { authorizeProducts } from './api';
-import type { AuthAnswer } from './consent-result';
-import styles from './forms.module.css';
+import styles from '@/styles/forms.module.css';
+import { authorizeProducts } from '../api/authorize-products';
+import type { AuthAnswer } from '../consent-result';
 import {
   formatAmountRange,
   formatApr,
@@ -15,8 +16,7 @@ import {
   type ParsedMatch,
   safeSession,
   sharedFieldLabels,
-} from './matched-products';
-import { COMPANY_TYPE_LABELS } from './options';
+} from '../matched-products';
 
 interface AuthorizeListProps {
   /** The match whose offers are listed; its matchId goes with the consent. */

@@ -25,7 +25,7 @@ import {
   PAYOFF_FORM_OPTIONS,
   SESAME_CREDIT_OPTIONS,
   SOCIAL_SECURITY_OPTIONS,
-} from './options';
+} from '@/config/form-options';
 
 export const AUTO_FORM_FLAG = 'haier';
 

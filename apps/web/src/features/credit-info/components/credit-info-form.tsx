@@ -9,10 +9,20 @@ import { isValidPhone } from '@lm/shared/validators/phone';
 import { Button, ErrorBlock, Form, Input, Picker, Skeleton, TextArea, Toast } from 'antd-mobile';
 import { type ReactNode, useEffect } from 'react';
 import { CityPicker, cityValueOf } from '@/components/city-picker/city-picker';
-import { useBaseDetail, useSaveBaseInfo } from '@/features/credit-info/api';
-import { CreditSteps } from '@/features/credit-info/components/credit-steps';
-import { creditProcessStepOf } from '@/features/credit-info/steps';
-import { useCreditWizardStore } from '@/features/credit-info/store';
+import {
+  ANNUAL_INCOME_OPTIONS,
+  CONTACT_RELATION_OPTIONS,
+  EDUCATION_OPTIONS,
+  LOAN_PURPOSE_OPTIONS,
+  MARITAL_STATUS_OPTIONS,
+  OCCUPATION_OPTIONS,
+  type Option,
+} from '@/config/form-options';
+import { getStoredPhone } from '@/lib/session';
+import styles from '@/styles/forms.module.css';
+import { useBaseDetail, useSaveBaseInfo } from '../api';
+import { creditProcessStepOf } from '../steps';
+import { useCreditWizardStore } from '../store';
 import {
   type CreditFormValues,
   firstFormStep,
@@ -22,19 +32,9 @@ import {
   toFormValues,
   toPatch,
   valuesToAdopt,
-} from '@/features/credit-info/wizard';
-import { getStoredPhone } from '@/lib/session';
+} from '../wizard';
 import own from './credit-info-form.module.css';
-import styles from './forms.module.css';
-import {
-  ANNUAL_INCOME_OPTIONS,
-  CONTACT_RELATION_OPTIONS,
-  EDUCATION_OPTIONS,
-  LOAN_PURPOSE_OPTIONS,
-  MARITAL_STATUS_OPTIONS,
-  OCCUPATION_OPTIONS,
-  type Option,
-} from './options';
+import { CreditSteps } from './credit-steps';
 
 /** An enumeration of spec §3 as a picker (wheel) with its Chinese labels. */
 function optionPicker<V extends string | number>(

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 
 const fetchMatch = vi.fn();
-vi.mock('./api', () => ({ fetchMatch: (key: string) => fetchMatch(key) }));
+vi.mock('./api/get-match', () => ({ fetchMatch: (key: string) => fetchMatch(key) }));
 
 const { loadLinkedMatch, matchKeyOption } = await import('./linked-match');
 

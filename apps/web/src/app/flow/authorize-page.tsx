@@ -4,14 +4,14 @@ import { useLocation, useNavigate } from 'react-router';
 import { PageHeader } from '@/components/page-header';
 import { useReportStep } from '@/features/analytics/use-report-step';
 import { useChannelStore, useH5Config } from '@/features/channel/store';
-import { pickAgreements } from './agreements';
-import { useApplyStatusOnArrival } from './apply-status-modal';
-import { AuthorizeList } from './authorize-list';
+import { pickAgreements } from '@/features/consent/agreements';
+import { useApplyStatusOnArrival } from '@/features/consent/apply-status-modal';
+import { AuthorizeList } from '@/features/consent/components/authorize-list';
+import { useLinkedMatch } from '@/features/consent/linked-match';
+import { pickMatch, readMatch } from '@/features/consent/matched-products';
+import { readQueryOptions, stringOption } from '@/features/consent/query-options';
+import styles from '@/styles/forms.module.css';
 import { useAfterConsent } from './consent-flow';
-import styles from './forms.module.css';
-import { useLinkedMatch } from './linked-match';
-import { pickMatch, readMatch } from './matched-products';
-import { readQueryOptions, stringOption } from './query-options';
 
 interface AuthorizePageProps {
   title: string;

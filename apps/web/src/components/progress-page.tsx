@@ -1,6 +1,6 @@
 import { type ReactNode, useState } from 'react';
 import { ProgressRing } from '@/components/progress-ring';
-import styles from './forms.module.css';
+import styles from '@/styles/forms.module.css';
 
 interface ProgressPageProps {
   title: string;

@@ -6,8 +6,9 @@ import { draftKey } from '@/lib/form-drafts';
 import { getStoredUid } from '@/lib/session';
 import { readJson, sessionStore, storage, writeJson } from '@/lib/storage';
 import { toast } from '@/lib/toast';
-import { fetchShownDraft, tempSaveDraft } from './api';
-import type { FormValues } from './application-form';
+import { fetchShownDraft } from './api/get-shown-draft';
+import { tempSaveDraft } from './api/temp-save-draft';
+import type { FormValues } from './components/application-form';
 import { prefillFromDraft } from './cover-prefill';
 import { mergeDrafts, readLocalDraft, splitValues, toTempSavePatch } from './form-draft';
 

@@ -6,7 +6,6 @@
  */
 import { useEffect, useState } from 'react';
 import { type CityValue, cityValueOf } from '@/components/city-picker/city-picker';
-import { fetchExcludeCity } from '@/features/location/api';
 
 export const LOCATED_CITY_NOTE = '已按您当前网络所在城市预填，如不是您的工作城市请点击修改';
 
@@ -16,14 +15,18 @@ interface CityForm {
 }
 
 /** The city pre-filled from the visitor's location (null when none was). */
-export function useLocatedWorkCity(form: CityForm, enabled: boolean): CityValue | null {
+export function useLocatedWorkCity(
+  form: CityForm,
+  enabled: boolean,
+  locateCityCode: () => Promise<string | null | undefined>,
+): CityValue | null {
   const [located, setLocated] = useState<CityValue | null>(null);
   useEffect(() => {
     if (!enabled) return;
     let live = true;
     void (async () => {
       try {
-        const city = await cityValueOf((await fetchExcludeCity({})).cityCode);
+        const city = await cityValueOf(await locateCityCode());
         if (!live || !city || form.getFieldValue('workCity')) return;
         form.setFieldsValue({ workCity: city });
         setLocated(city);
@@ -34,6 +37,6 @@ export function useLocatedWorkCity(form: CityForm, enabled: boolean): CityValue 
     return () => {
       live = false;
     };
-  }, [form, enabled]);
+  }, [form, enabled, locateCityCode]);
   return located;
 }

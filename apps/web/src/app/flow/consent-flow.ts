@@ -1,11 +1,8 @@
 import { useCallback } from 'react';
 import { reportStep } from '@/features/analytics/reporter';
 import { useChannelStore } from '@/features/channel/store';
-import { DirectMatchType, rematchProducts } from '@/features/flow/api';
-import { rePageShowType } from '@/features/flow/decide';
-import { isHuaweiPhone } from '@/lib/device';
-import { showApplyStatusModal } from './apply-status-modal';
-import { type AuthAnswer, recordConsent } from './consent-result';
+import { showApplyStatusModal } from '@/features/consent/apply-status-modal';
+import { type AuthAnswer, recordConsent } from '@/features/consent/consent-result';
 import {
   hasMatchId,
   MATCH_SESSION_KEYS,
@@ -13,10 +10,13 @@ import {
   parseMatch,
   safeSession,
   storeMatch,
-} from './matched-products';
-import { withQuery } from './query-options';
-import { shouldOpenSecondAuthorize } from './second-authorize';
-import { useDelayedNavigate } from './use-delayed-navigate';
+} from '@/features/consent/matched-products';
+import { withQuery } from '@/features/consent/query-options';
+import { shouldOpenSecondAuthorize } from '@/features/consent/second-authorize';
+import { DirectMatchType, rematchProducts } from '@/features/flow/api';
+import { rePageShowType } from '@/features/flow/decide';
+import { useDelayedNavigate } from '@/hooks/use-delayed-navigate';
+import { isHuaweiPhone } from '@/lib/device';
 
 export const SECOND_AUTHORIZE_ROUTE = '/seconed-match-authorize';
 

@@ -1,3 +1,4 @@
+import type { ApplicationDraft } from '@lm/shared/schemas/application';
 /**
  * The application form's draft while the person types (issue 16.3): which answers go to the server's
  * autosave (POST /api/user/info/tempSave), what the device keeps, how a stored draft, the server's
@@ -7,7 +8,7 @@
 import { REAL_NAME_PATTERN } from '@lm/shared/application-fields';
 import { checkIdCard } from '@lm/shared/validators/id-card';
 import type { CityValue } from '@/components/city-picker/city-picker';
-import type { FormValues } from './application-form';
+import type { FormValues } from './components/application-form';
 import { SELECT_FIELDS } from './cover-prefill';
 
 /** Name and ID number: kept on the device for this tab only (sessionStorage), never in localStorage. */
@@ -64,8 +65,8 @@ export function toTempSavePatch(
   values: FormValues,
   adChannelCode: string,
   identityVerified: boolean,
-): Record<string, unknown> | null {
-  const patch: Record<string, unknown> = {};
+): ApplicationDraft | null {
+  const patch: ApplicationDraft = {};
   for (const name of SELECT_FIELDS) {
     const code = values[name]?.[0];
     if (isCode(code)) patch[name] = code;

@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { APPLY_LIMIT_OPTIONS } from '@/config/form-options';
 import {
   AUTO_FORM_OPTIONS,
   type AutoFormFacts,
@@ -8,7 +9,6 @@ import {
   toSelectorValues,
 } from './auto-form';
 import { useAutoFormStore } from './auto-form-store';
-import { APPLY_LIMIT_OPTIONS } from './options';
 
 /** A deterministic RNG (mulberry32). */
 function seeded(seed: number) {

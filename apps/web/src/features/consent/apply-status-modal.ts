@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { useDelayedNavigate } from '@/hooks/use-delayed-navigate';
 import {
   type AfterApplyStatus,
   APPLY_STATUS_TEXT,
@@ -7,7 +8,6 @@ import {
 } from './apply-status';
 import { vouchPartnerUrl } from './consent-result';
 import { safeSession } from './matched-products';
-import { useDelayedNavigate } from './use-delayed-navigate';
 
 /**
  * antd-mobile's Dialog (and its animation library) is loaded when a dialog is due, not with the

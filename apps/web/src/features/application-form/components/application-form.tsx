@@ -4,14 +4,6 @@ import { Button, Checkbox, Form, Input, Selector, Steps } from 'antd-mobile';
 import { type ReactNode, useState } from 'react';
 import { Link } from 'react-router';
 import { CityPicker, type CityValue } from '@/components/city-picker/city-picker';
-import { isHuaweiPhone } from '@/lib/device';
-import { toast } from '@/lib/toast';
-import { saveUserInfo } from './api';
-import { type AutoFormAnswers, toSelectorValues } from './auto-form';
-import { impliedStep } from './form-draft';
-import styles from './forms.module.css';
-import { ID_CARD_RULES, normalizeIdCard, REAL_NAME_RULES } from './identity-rules';
-import { LOCATED_CITY_NOTE, useLocatedWorkCity } from './located-work-city';
 import {
   APPLY_LIMIT_OPTIONS,
   CAR_PROPERTY_OPTIONS,
@@ -24,9 +16,17 @@ import {
   PAYOFF_FORM_OPTIONS,
   SESAME_CREDIT_OPTIONS,
   SOCIAL_SECURITY_OPTIONS,
-} from './options';
-import { type FormDraft, useFormDraft } from './use-form-draft';
-import { type IdentityState, useVerifiedIdentity } from './verified-identity';
+} from '@/config/form-options';
+import { isHuaweiPhone } from '@/lib/device';
+import { toast } from '@/lib/toast';
+import styles from '@/styles/forms.module.css';
+import { type IdentityState, useVerifiedIdentity } from '../api/get-verified-identity';
+import { type SaveApplicationInput, saveApplication } from '../api/save-application';
+import { type AutoFormAnswers, toSelectorValues } from '../auto-form';
+import { impliedStep } from '../form-draft';
+import { ID_CARD_RULES, normalizeIdCard, REAL_NAME_RULES } from '../identity-rules';
+import { LOCATED_CITY_NOTE, useLocatedWorkCity } from '../located-work-city';
+import { type FormDraft, useFormDraft } from '../use-form-draft';
 
 type SelectName =
   | 'applyLimit'
@@ -103,7 +103,7 @@ export function toDraft(
   huawei: boolean,
   autoForm = false,
   identityVerified = false,
-): Record<string, unknown> {
+): SaveApplicationInput {
   const first = (v: number[] | undefined) => v?.[0];
   // A verified identity is not sent: the server uses it (issue 16.1).
   const who = identityVerified
@@ -228,6 +228,8 @@ interface ApplicationFormProps {
   autoAnswers?: AutoFormAnswers | null;
   /** An earlier draft's answers, shown for the person to change (coverStatus=1). */
   prefill?: FormValues;
+  /** The city code of where the visitor is (by the IP), to start the work city with (issue 16.11). */
+  locateCityCode: () => Promise<string | null | undefined>;
 }
 
 /**
@@ -264,13 +266,14 @@ function LoadedApplicationForm({
   intro,
   autoAnswers,
   prefill,
+  locateCityCode,
   identity,
   draft,
 }: ApplicationFormProps & { identity: IdentityState; draft: FormDraft }) {
   const [form] = Form.useForm<FormValues>();
   const autoForm = Boolean(autoAnswers);
   const [agreed, setAgreed] = useState(false);
-  const save = useMutation({ mutationFn: saveUserInfo });
+  const save = useMutation({ mutationFn: saveApplication });
   const stepped = layout === 'stepped';
   // The stored draft (what the person typed) wins over pre-selected or earlier answers.
   const [initialValues] = useState<FormValues>(() => ({
@@ -282,7 +285,7 @@ function LoadedApplicationForm({
   const visible = stepped ? STEPS[step]!.sections.map((i) => SECTIONS[i]!) : SECTIONS;
   // Issue 16.11: the work city from the visitor's location (not for the automatic form, whose city
   // the person enters, nor over an earlier draft's).
-  const located = useLocatedWorkCity(form, !autoForm && !prefill?.workCity);
+  const located = useLocatedWorkCity(form, !autoForm && !prefill?.workCity, locateCityCode);
   const workCity = Form.useWatch('workCity', form);
   const showsLocated = located !== null && workCity?.cityCode === located.cityCode;
 

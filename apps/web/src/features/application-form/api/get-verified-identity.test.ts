@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { identityStateOf } from './verified-identity';
+import { identityStateOf } from './get-verified-identity';
 
 const verified = {
   verified: true,

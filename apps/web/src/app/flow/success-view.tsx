@@ -6,13 +6,13 @@ import { reportStep } from '@/features/analytics/reporter';
 import { useReportStep } from '@/features/analytics/use-report-step';
 import { resolveRedirect } from '@/features/channel/redirect';
 import { useH5Config } from '@/features/channel/store';
-import { applyStatusAction } from './apply-status';
-import { showApplyStatusModal } from './apply-status-modal';
-import { type ConsentedItem, normalizePartnerUrl, readConsents } from './consent-result';
-import styles from './forms.module.css';
-import { MATCH_SESSION_KEYS, readStoredMatch } from './matched-products';
-import { readQueryOptions, withQuery } from './query-options';
-import { consentModeText, resultContent } from './result-content';
+import { applyStatusAction } from '@/features/consent/apply-status';
+import { showApplyStatusModal } from '@/features/consent/apply-status-modal';
+import { type ConsentedItem, normalizePartnerUrl, readConsents } from '@/features/consent/consent-result';
+import { MATCH_SESSION_KEYS, readStoredMatch } from '@/features/consent/matched-products';
+import { readQueryOptions, withQuery } from '@/features/consent/query-options';
+import { consentModeText, resultContent } from '@/features/consent/result-content';
+import styles from '@/styles/forms.module.css';
 
 function ConsentList({ consents }: { consents: readonly ConsentedItem[] }) {
   const navigate = useNavigate();
