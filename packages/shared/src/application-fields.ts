@@ -38,6 +38,5 @@ export const APPLICATION_FIELD_LABELS = {
   workCityCode: '工作城市编码',
 } as const;
 
-export const REAL_NAME_PATTERN = /^[\u4e00-\u9fa5·]{2,20}$/;
-export const REAL_NAME_MSG = '真实姓名应为2-20个汉字（可含·）';
+export { REAL_NAME_MSG, REAL_NAME_PATTERN } from './validators/real-name.ts';
 export const CITY_CODE_MSG = '工作城市编码应为6位数字';

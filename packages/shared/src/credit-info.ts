@@ -5,8 +5,8 @@
  * schemas of schemas/credit-info.ts build on it).
  */
 
-import { REAL_NAME_PATTERN } from './application-fields.ts';
 import { isValidPhone } from './validators/phone.ts';
+import { REAL_NAME_PATTERN } from './validators/real-name.ts';
 import { isPresent } from './values.ts';
 
 /** Face status (spec §3): 0 not started, 1 failed, 2 passed. Kept in credit_profiles.audit_status. */

@@ -10,7 +10,7 @@ import { notifyError } from './notify';
 export { ApiError, type ApiErrorName, type RequestOptions } from '@lm/shared/client/api-client';
 
 export const api = createApiClient({
-  cancelPreviousByDefault: false,
+  cancelPrevious: false,
   headers: ({ skipAuth }) => {
     const headers: Record<string, string> = { Accept: 'application/json' };
     const token = skipAuth ? null : getAdminToken();

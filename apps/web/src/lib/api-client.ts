@@ -40,7 +40,7 @@ function currentChannelCode(): string {
 const showError = (msg: string) => toast.show({ content: msg, duration: ERROR_TOAST_MS });
 
 export const api = createApiClient({
-  cancelPreviousByDefault: true,
+  cancelPrevious: true,
   headers: ({ skipAuth }) => {
     const channelCode = currentChannelCode();
     return buildHeaders({

@@ -18,11 +18,11 @@ function fakeFetch(answers: Array<unknown | 'hang'>): Call[] {
   return calls;
 }
 
-function client(cancelPreviousByDefault = true) {
+function client(cancelPrevious = true) {
   const shown: string[] = [];
   const logouts: Array<{ msg: string; silent: boolean; stay: boolean }> = [];
   const api = createApiClient({
-    cancelPreviousByDefault,
+    cancelPrevious,
     headers: ({ skipAuth }): Record<string, string> => (skipAuth ? {} : { accessToken: 't' }),
     showError: (msg) => shown.push(msg),
     logout: (msg, o) => logouts.push({ msg, ...o }),

@@ -64,8 +64,8 @@ export interface ApiClientConfig {
   showError(msg: string): void;
   /** The session is no longer valid (401/1005/1006): forget it and, unless `stay`, go to the login. */
   logout(msg: string, options: { silent: boolean; stay: boolean }): void;
-  /** Whether a new call aborts the pending one to the same method + path unless told otherwise. */
-  cancelPreviousByDefault: boolean;
+  /** Whether a new call aborts the pending one to the same method + path: the default of the option. */
+  cancelPrevious: boolean;
 }
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -106,7 +106,7 @@ export function createApiClient(config: ApiClientConfig) {
       signal,
       keepalive,
     } = options;
-    const cancelPrevious = options.cancelPrevious ?? config.cancelPreviousByDefault;
+    const cancelPrevious = options.cancelPrevious ?? config.cancelPrevious;
     const showError = (msg: string) => {
       if (!silent) config.showError(msg);
     };

@@ -1,4 +1,4 @@
-import { REAL_NAME_PATTERN } from '@lm/shared/application-fields';
+import { REAL_NAME_PATTERN } from '@lm/shared/validators/real-name';
 import type { FastifyBaseLogger } from 'fastify';
 import sharp from 'sharp';
 import { z } from 'zod';

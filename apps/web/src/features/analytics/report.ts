@@ -4,7 +4,7 @@
  * click `GET /api/reportAdChannelClick`. Never throws, never blocks the UI. Browser wiring: reporter.ts.
  */
 import { ANALYTICS_SOURCE, type FunnelStep } from '@lm/shared/channel';
-import { shanghaiDay } from '@lm/shared/time';
+import { shanghaiDay } from '@lm/shared/shanghai-day';
 import { SESSION_KEYS, STORAGE_KEYS } from '@/config/constants';
 import { type KeyValueStore, readJson, writeJson } from '@/lib/storage';
 import { getBehaviorCode } from './behavior-code';

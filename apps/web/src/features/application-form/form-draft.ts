@@ -1,12 +1,13 @@
 import type { ApplicationDraft } from '@lm/shared/schemas/application';
+
 /**
  * The application form's draft while the person types (issue 16.3): which answers go to the server's
  * autosave (POST /api/user/info/tempSave), what the device keeps, how a stored draft, the server's
  * and the device's, become the form's values again, and at which step a wizard resumes.
  */
 
-import { REAL_NAME_PATTERN } from '@lm/shared/application-fields';
 import { checkIdCard } from '@lm/shared/validators/id-card';
+import { REAL_NAME_PATTERN } from '@lm/shared/validators/real-name';
 import type { CityValue } from '@/components/city-picker/city-picker';
 import type { FormValues } from './components/application-form';
 import { SELECT_FIELDS } from './cover-prefill';

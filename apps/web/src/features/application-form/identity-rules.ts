@@ -1,5 +1,5 @@
-import { REAL_NAME_PATTERN } from '@lm/shared/application-fields';
 import { checkIdCard, ID_CARD_MESSAGES } from '@lm/shared/validators/id-card';
+import { REAL_NAME_PATTERN } from '@lm/shared/validators/real-name';
 import type { FormItemProps } from 'antd-mobile';
 
 type Rules = NonNullable<FormItemProps['rules']>;

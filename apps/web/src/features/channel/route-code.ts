@@ -3,7 +3,7 @@
  * code once per calendar day (Asia/Shanghai) and device.
  */
 
-import { shanghaiDay } from '@lm/shared/time';
+import { shanghaiDay } from '@lm/shared/shanghai-day';
 import { STORAGE_KEYS } from '@/config/constants';
 import { type KeyValueStore, readJson, writeJson } from '@/lib/storage';
 

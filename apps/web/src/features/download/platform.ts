@@ -1,5 +1,5 @@
 import type { AppPlatform, AppVersionData } from '@lm/shared/schemas/site';
-import { shanghaiDay } from '@lm/shared/time';
+import { shanghaiDay } from '@lm/shared/shanghai-day';
 
 /** The app of this phone: iOS for iPhone / iPad / iPod, Android (including HarmonyOS) otherwise. */
 export function appPlatformOf(userAgent: string): AppPlatform {

@@ -1,5 +1,5 @@
 import type { BannerData } from '@lm/shared/schemas/site';
-import { shanghaiDay } from '@lm/shared/time';
+import { shanghaiDay } from '@lm/shared/shanghai-day';
 import { useEffect, useId, useState } from 'react';
 import { storage } from '@/lib/storage';
 import { useHomeDialogBanner } from '../api/get-home-dialog-banner';
