@@ -3,12 +3,11 @@ import { formatShanghai } from '@lm/shared/time';
 import { Button, Card, Input, Select, Space, Table, type TableColumnsType, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { CsvExportButton } from '@/components/csv-export-button';
+import { ListExportButton } from '@/components/csv-export-button';
 import { DateRangeFilter } from '@/components/date-range-filter';
 import { QueryError } from '@/components/query-error';
 import { singleSorter, tablePagination } from '@/components/table-pagination';
 import type { CsvColumn } from '@/lib/csv';
-import { datedFileName, fetchAllPages } from '@/lib/fetch-all-pages';
 import { useAuditFacets } from '../api/get-audit-facets';
 import { type AuditFilters, getAuditLog, useAuditLog } from '../api/get-audit-log';
 import { diffEntries, diffSummary } from '../diff';
@@ -185,12 +184,13 @@ export function AuditTable({ filters, onFiltersChange }: AuditTableProps) {
         <Button loading={query.isFetching} onClick={() => void query.refetch()}>
           刷新
         </Button>
-        <CsvExportButton
-          load={() => fetchAllPages((page, pageSize) => getAuditLog({ ...filters, page, pageSize }))}
+        <ListExportButton
+          fetchPage={getAuditLog}
+          filters={filters}
           columns={CSV_COLUMNS}
-          fileName={() => datedFileName('操作日志')}
+          name="操作日志"
+          total={query.data?.total}
           notifyCount
-          disabled={!query.data?.total}
         />
       </Space>
       {query.isError && !query.data ? (

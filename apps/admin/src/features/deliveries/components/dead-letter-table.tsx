@@ -1,10 +1,9 @@
 import type { AdminLeadItem } from '@lm/shared/schemas/admin-leads';
 import { Button, Card, Select, Space, Table, type TableColumnsType, Tooltip, Typography } from 'antd';
-import { CsvExportButton } from '@/components/csv-export-button';
+import { ListExportButton } from '@/components/csv-export-button';
 import { QueryError } from '@/components/query-error';
 import { nextPaging, tablePagination } from '@/components/table-pagination';
 import type { CsvColumn } from '@/lib/csv';
-import { datedFileName, fetchAllPages } from '@/lib/fetch-all-pages';
 import { type DeadLetterFilters, getDeadLetters, useDeadLetters } from '../api/get-dead-letters';
 import { useDeliverySummary } from '../api/get-summary';
 import { formatShanghai } from '../format';
@@ -94,12 +93,13 @@ export function DeadLetterTable({ filters, onFiltersChange, canChange, onOpen }:
         <Button loading={query.isFetching} onClick={() => void query.refetch()}>
           刷新
         </Button>
-        <CsvExportButton
-          load={() => fetchAllPages((page, pageSize) => getDeadLetters({ ...filters, page, pageSize }))}
+        <ListExportButton
+          fetchPage={getDeadLetters}
+          filters={filters}
           columns={CSV_COLUMNS}
-          fileName={() => datedFileName('死信')}
+          name="死信"
+          total={query.data?.total}
           notifyCount
-          disabled={!query.data?.total}
         />
       </Space>
       {query.isError && !query.data ? (

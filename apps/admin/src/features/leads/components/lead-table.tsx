@@ -14,12 +14,11 @@ import {
 } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { CsvExportButton } from '@/components/csv-export-button';
+import { ListExportButton } from '@/components/csv-export-button';
 import { DateRangeFilter } from '@/components/date-range-filter';
 import { QueryError } from '@/components/query-error';
 import { columnSortOrder, singleSorter, sortedPaging, tablePagination } from '@/components/table-pagination';
 import type { CsvColumn } from '@/lib/csv';
-import { datedFileName, fetchAllPages } from '@/lib/fetch-all-pages';
 import { getLeads, type LeadFilters, useLeads } from '../api/get-leads';
 import { formatShanghai, LEAD_MODE_TEXT, LEAD_STATUS_COLOR, LEAD_STATUS_TEXT } from '../format';
 
@@ -167,12 +166,13 @@ export function LeadTable({ filters, onFiltersChange, onOpen }: LeadTableProps) 
         <Button loading={query.isFetching} onClick={() => void query.refetch()}>
           刷新
         </Button>
-        <CsvExportButton
-          load={() => fetchAllPages((page, pageSize) => getLeads({ ...filters, page, pageSize }))}
+        <ListExportButton
+          fetchPage={getLeads}
+          filters={filters}
           columns={CSV_COLUMNS}
-          fileName={() => datedFileName('线索')}
+          name="线索"
+          total={query.data?.total}
           notifyCount
-          disabled={!query.data?.total}
         />
       </Space>
       {query.isError && !query.data ? (

@@ -3,12 +3,11 @@ import { PHONE_PATTERN } from '@lm/shared/validators/phone';
 import { Button, Card, Input, Select, Space, Table, type TableColumnsType, Tag } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { CsvExportButton } from '@/components/csv-export-button';
+import { ListExportButton } from '@/components/csv-export-button';
 import { DateRangeFilter } from '@/components/date-range-filter';
 import { QueryError } from '@/components/query-error';
 import { columnSortOrder, singleSorter, sortedPaging, tablePagination } from '@/components/table-pagination';
 import type { CsvColumn } from '@/lib/csv';
-import { datedFileName, fetchAllPages } from '@/lib/fetch-all-pages';
 import { notifyError } from '@/lib/notify';
 import { getUsers, type UserFilters, useUsers } from '../api/get-users';
 import { formatShanghai, leadCountsText, USER_INFO_STATUS_TEXT, USER_STATUS_TEXT } from '../format';
@@ -145,12 +144,13 @@ export function UserTable({ filters, onFiltersChange }: UserTableProps) {
         <Button loading={query.isFetching} onClick={() => void query.refetch()}>
           刷新
         </Button>
-        <CsvExportButton
-          load={() => fetchAllPages((page, pageSize) => getUsers({ ...filters, page, pageSize }))}
+        <ListExportButton
+          fetchPage={getUsers}
+          filters={filters}
           columns={CSV_COLUMNS}
-          fileName={() => datedFileName('用户')}
+          name="用户"
+          total={query.data?.total}
           notifyCount
-          disabled={!query.data?.total}
         />
       </Space>
       {query.isError && !query.data ? (

@@ -3,10 +3,9 @@ import { formatShanghai } from '@lm/shared/time';
 import { Card, Input, Select, Space, Table, type TableColumnsType, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { CsvExportButton } from '@/components/csv-export-button';
+import { ListExportButton } from '@/components/csv-export-button';
 import { QueryError } from '@/components/query-error';
-import { columnSortOrder, singleSorter, tablePagination } from '@/components/table-pagination';
-import { datedFileName, fetchAllPages } from '@/lib/fetch-all-pages';
+import { columnSortOrder, fieldSortChange, tablePagination } from '@/components/table-pagination';
 import { getPartners, type PartnerFilters, usePartners } from '../api/get-partners';
 
 const formatTime = (iso: string | null) => formatShanghai(iso, 'second');
@@ -137,11 +136,12 @@ export function PartnerTable({ filters, onFiltersChange }: PartnerTableProps) {
           ]}
           style={{ width: 120 }}
         />
-        <CsvExportButton
-          load={() => fetchAllPages((page, pageSize) => getPartners({ ...filters, page, pageSize }))}
+        <ListExportButton
+          fetchPage={getPartners}
+          filters={filters}
           columns={CSV_COLUMNS}
-          fileName={() => datedFileName('合作机构')}
-          disabled={!query.data?.total}
+          name="合作机构"
+          total={query.data?.total}
         />
       </Space>
       {query.isError && (
@@ -156,16 +156,7 @@ export function PartnerTable({ filters, onFiltersChange }: PartnerTableProps) {
         locale={{ emptyText: '没有符合条件的合作机构' }}
         scroll={{ x: 1200 }}
         pagination={tablePagination(filters, query.data?.total, '家', { pageSizeOptions: PAGE_SIZES })}
-        onChange={(pagination, _f, sorter) => {
-          const s = singleSorter(sorter);
-          onFiltersChange({
-            ...filters,
-            page: pagination.current ?? 1,
-            pageSize: pagination.pageSize ?? filters.pageSize,
-            sort: s?.order ? (s.field as PartnerFilters['sort']) : undefined,
-            order: s?.order === 'ascend' ? 'asc' : 'desc',
-          });
-        }}
+        onChange={(pagination, _f, sorter) => onFiltersChange(fieldSortChange(filters, pagination, sorter))}
       />
     </Card>
   );

@@ -8,10 +8,9 @@ import { formatShanghai } from '@lm/shared/time';
 import { Card, Input, Select, Space, Table, type TableColumnsType, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { CsvExportButton } from '@/components/csv-export-button';
+import { ListExportButton } from '@/components/csv-export-button';
 import { QueryError } from '@/components/query-error';
-import { columnSortOrder, singleSorter, tablePagination } from '@/components/table-pagination';
-import { datedFileName, fetchAllPages } from '@/lib/fetch-all-pages';
+import { columnSortOrder, fieldSortChange, tablePagination } from '@/components/table-pagination';
 import { usePartnerOptions } from '../api/get-partner-options';
 import { getProducts, type ProductFilters, useProducts } from '../api/get-products';
 import { formatApr, formatYuan } from '../format';
@@ -179,11 +178,12 @@ export function ProductTable({ filters, onFiltersChange }: ProductTableProps) {
           }))}
           style={{ width: 160 }}
         />
-        <CsvExportButton
-          load={() => fetchAllPages((page, pageSize) => getProducts({ ...filters, page, pageSize }))}
+        <ListExportButton
+          fetchPage={getProducts}
+          filters={filters}
           columns={CSV_COLUMNS}
-          fileName={() => datedFileName('产品')}
-          disabled={!query.data?.total}
+          name="产品"
+          total={query.data?.total}
         />
       </Space>
       {query.isError && (
@@ -198,16 +198,7 @@ export function ProductTable({ filters, onFiltersChange }: ProductTableProps) {
         locale={{ emptyText: '没有符合条件的产品' }}
         scroll={{ x: 1500 }}
         pagination={tablePagination(filters, query.data?.total, '个产品', { pageSizeOptions: PAGE_SIZES })}
-        onChange={(pagination, _f, sorter) => {
-          const s = singleSorter(sorter);
-          onFiltersChange({
-            ...filters,
-            page: pagination.current ?? 1,
-            pageSize: pagination.pageSize ?? filters.pageSize,
-            sort: s?.order ? (s.field as ProductFilters['sort']) : undefined,
-            order: s?.order === 'ascend' ? 'asc' : 'desc',
-          });
-        }}
+        onChange={(pagination, _f, sorter) => onFiltersChange(fieldSortChange(filters, pagination, sorter))}
       />
     </Card>
   );
