@@ -1,4 +1,5 @@
 import { useCountdown } from '@lm/shared/client/use-countdown';
+import type { StaffLoginData } from '@lm/shared/schemas/auth';
 import { isValidPhone, PHONE_FORMAT_MSG, PHONE_REQUIRED_MSG } from '@lm/shared/validators/phone';
 import { useMutation } from '@tanstack/react-query';
 import { Button, Input, Toast } from 'antd-mobile';
@@ -18,11 +19,6 @@ interface SendCodeData {
   mobile: string;
   retryAfter: number;
   expiresIn: number;
-}
-
-interface StaffLoginData {
-  token: string;
-  staff: { id: number; name: string; mobile: string; role: 'admin' | 'operator' | 'viewer' };
 }
 
 /** POST /api/crm/admin/login/sendPhoneVerifyCode — an SMS code for a staff phone (unknown phones get no SMS). */
