@@ -1,11 +1,11 @@
 import type { AuditEntry } from '@lm/shared/schemas/admin';
 import { formatShanghai } from '@lm/shared/time';
-import { Button, Card, Input, Select, Space, Table, type TableColumnsType, Tag, Typography } from 'antd';
+import { Card, Input, Select, Space, Table, type TableColumnsType, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { ListExportButton } from '@/components/csv-export-button';
 import { DateRangeFilter } from '@/components/date-range-filter';
-import { QueryError } from '@/components/query-error';
+import { ListTable, RefreshButton } from '@/components/list-table';
 import { singleSorter, tablePagination } from '@/components/table-pagination';
 import type { CsvColumn } from '@/lib/csv';
 import { useAuditFacets } from '../api/get-audit-facets';
@@ -181,9 +181,7 @@ export function AuditTable({ filters, onFiltersChange }: AuditTableProps) {
           onChange={(action?: string) => set({ action })}
         />
         <DateRangeFilter label="操作日期" from={filters.from} to={filters.to} onChange={set} />
-        <Button loading={query.isFetching} onClick={() => void query.refetch()}>
-          刷新
-        </Button>
+        <RefreshButton query={query} />
         <ListExportButton
           fetchPage={getAuditLog}
           filters={filters}
@@ -193,31 +191,25 @@ export function AuditTable({ filters, onFiltersChange }: AuditTableProps) {
           notifyCount
         />
       </Space>
-      {query.isError && !query.data ? (
-        <QueryError message="操作日志加载失败" error={query.error} />
-      ) : (
-        <Table<AuditEntry>
-          rowKey="id"
-          size="middle"
-          loading={query.isPending || (query.isFetching && query.isPlaceholderData)}
-          columns={columns}
-          dataSource={query.data?.list ?? []}
-          scroll={{ x: 1200 }}
-          expandable={{
-            expandedRowRender: (r) => <DiffView entry={r} />,
-            rowExpandable: (r) => r.before !== null || r.after !== null,
-          }}
-          locale={{ emptyText: '暂无符合条件的操作记录' }}
-          onChange={(pagination, _f, sorter) => {
-            const s = singleSorter(sorter);
-            const order = s?.order === 'ascend' ? 'asc' : undefined;
-            const pageSize = pagination.pageSize ?? filters.pageSize;
-            const changed = order !== filters.order || pageSize !== filters.pageSize;
-            onFiltersChange({ ...filters, order, pageSize, page: changed ? 1 : (pagination.current ?? 1) });
-          }}
-          pagination={tablePagination(filters, query.data?.total, '条')}
-        />
-      )}
+      <ListTable<AuditEntry>
+        query={query}
+        errorMessage="操作日志加载失败"
+        columns={columns}
+        scroll={{ x: 1200 }}
+        expandable={{
+          expandedRowRender: (r) => <DiffView entry={r} />,
+          rowExpandable: (r) => r.before !== null || r.after !== null,
+        }}
+        locale={{ emptyText: '暂无符合条件的操作记录' }}
+        onChange={(pagination, _f, sorter) => {
+          const s = singleSorter(sorter);
+          const order = s?.order === 'ascend' ? 'asc' : undefined;
+          const pageSize = pagination.pageSize ?? filters.pageSize;
+          const changed = order !== filters.order || pageSize !== filters.pageSize;
+          onFiltersChange({ ...filters, order, pageSize, page: changed ? 1 : (pagination.current ?? 1) });
+        }}
+        pagination={tablePagination(filters, query.data?.total, '条')}
+      />
     </Card>
   );
 }

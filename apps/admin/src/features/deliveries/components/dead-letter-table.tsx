@@ -1,7 +1,7 @@
 import type { AdminLeadItem } from '@lm/shared/schemas/admin-leads';
-import { Button, Card, Select, Space, Table, type TableColumnsType, Tooltip, Typography } from 'antd';
+import { Button, Card, Select, Space, type TableColumnsType, Tooltip, Typography } from 'antd';
 import { ListExportButton } from '@/components/csv-export-button';
-import { QueryError } from '@/components/query-error';
+import { ListTable, RefreshButton } from '@/components/list-table';
 import { nextPaging, tablePagination } from '@/components/table-pagination';
 import type { CsvColumn } from '@/lib/csv';
 import { type DeadLetterFilters, getDeadLetters, useDeadLetters } from '../api/get-dead-letters';
@@ -90,9 +90,7 @@ export function DeadLetterTable({ filters, onFiltersChange, canChange, onOpen }:
           options={partnerOptions}
           onChange={(partnerId?: number) => onFiltersChange({ ...filters, partnerId, page: 1 })}
         />
-        <Button loading={query.isFetching} onClick={() => void query.refetch()}>
-          刷新
-        </Button>
+        <RefreshButton query={query} />
         <ListExportButton
           fetchPage={getDeadLetters}
           filters={filters}
@@ -102,23 +100,17 @@ export function DeadLetterTable({ filters, onFiltersChange, canChange, onOpen }:
           notifyCount
         />
       </Space>
-      {query.isError && !query.data ? (
-        <QueryError message="死信加载失败" error={query.error} />
-      ) : (
-        <Table<AdminLeadItem>
-          rowKey="id"
-          size="middle"
-          loading={query.isPending || (query.isFetching && query.isPlaceholderData)}
-          columns={columns}
-          dataSource={query.data?.list ?? []}
-          scroll={{ x: 1200 }}
-          locale={{ emptyText: '没有死信，全部线索都在正常发送' }}
-          pagination={tablePagination(filters, query.data?.total, '条', {
-            onChange: (page, pageSize) =>
-              onFiltersChange({ ...filters, ...nextPaging(filters, page, pageSize) }),
-          })}
-        />
-      )}
+      <ListTable<AdminLeadItem>
+        query={query}
+        errorMessage="死信加载失败"
+        columns={columns}
+        scroll={{ x: 1200 }}
+        locale={{ emptyText: '没有死信，全部线索都在正常发送' }}
+        pagination={tablePagination(filters, query.data?.total, '条', {
+          onChange: (page, pageSize) =>
+            onFiltersChange({ ...filters, ...nextPaging(filters, page, pageSize) }),
+        })}
+      />
     </Card>
   );
 }

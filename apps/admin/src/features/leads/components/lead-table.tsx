@@ -6,7 +6,6 @@ import {
   InputNumber,
   Select,
   Space,
-  Table,
   type TableColumnsType,
   Tag,
   Tooltip,
@@ -16,7 +15,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { ListExportButton } from '@/components/csv-export-button';
 import { DateRangeFilter } from '@/components/date-range-filter';
-import { QueryError } from '@/components/query-error';
+import { ListTable, RefreshButton } from '@/components/list-table';
 import { columnSortOrder, singleSorter, sortedPaging, tablePagination } from '@/components/table-pagination';
 import type { CsvColumn } from '@/lib/csv';
 import { getLeads, type LeadFilters, useLeads } from '../api/get-leads';
@@ -163,9 +162,7 @@ export function LeadTable({ filters, onFiltersChange, onOpen }: LeadTableProps) 
           onSearch={(v) => set({ channelCode: v.trim() || undefined })}
         />
         <DateRangeFilter label="创建日期" from={filters.from} to={filters.to} onChange={set} />
-        <Button loading={query.isFetching} onClick={() => void query.refetch()}>
-          刷新
-        </Button>
+        <RefreshButton query={query} />
         <ListExportButton
           fetchPage={getLeads}
           filters={filters}
@@ -175,26 +172,20 @@ export function LeadTable({ filters, onFiltersChange, onOpen }: LeadTableProps) 
           notifyCount
         />
       </Space>
-      {query.isError && !query.data ? (
-        <QueryError message="线索列表加载失败" error={query.error} />
-      ) : (
-        <Table<AdminLeadItem>
-          rowKey="id"
-          size="middle"
-          loading={query.isPending || (query.isFetching && query.isPlaceholderData)}
-          columns={columns}
-          dataSource={query.data?.list ?? []}
-          scroll={{ x: 1300 }}
-          locale={{ emptyText: '暂无符合条件的线索' }}
-          onChange={(pagination, _f, sorter) =>
-            onFiltersChange({
-              ...filters,
-              ...sortedPaging(filters, pagination, singleSorter(sorter), 'createdAt'),
-            })
-          }
-          pagination={tablePagination(filters, query.data?.total, '条')}
-        />
-      )}
+      <ListTable<AdminLeadItem>
+        query={query}
+        errorMessage="线索列表加载失败"
+        columns={columns}
+        scroll={{ x: 1300 }}
+        locale={{ emptyText: '暂无符合条件的线索' }}
+        onChange={(pagination, _f, sorter) =>
+          onFiltersChange({
+            ...filters,
+            ...sortedPaging(filters, pagination, singleSorter(sorter), 'createdAt'),
+          })
+        }
+        pagination={tablePagination(filters, query.data?.total, '条')}
+      />
     </Card>
   );
 }

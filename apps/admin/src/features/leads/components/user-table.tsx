@@ -1,11 +1,11 @@
 import type { AdminUserItem } from '@lm/shared/schemas/admin-leads';
 import { PHONE_PATTERN } from '@lm/shared/validators/phone';
-import { Button, Card, Input, Select, Space, Table, type TableColumnsType, Tag } from 'antd';
+import { Card, Input, Select, Space, type TableColumnsType, Tag } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { ListExportButton } from '@/components/csv-export-button';
 import { DateRangeFilter } from '@/components/date-range-filter';
-import { QueryError } from '@/components/query-error';
+import { ListTable, RefreshButton } from '@/components/list-table';
 import { columnSortOrder, singleSorter, sortedPaging, tablePagination } from '@/components/table-pagination';
 import type { CsvColumn } from '@/lib/csv';
 import { notifyError } from '@/lib/notify';
@@ -141,9 +141,7 @@ export function UserTable({ filters, onFiltersChange }: UserTableProps) {
           onChange={(userInfoStatus?: number) => set({ userInfoStatus })}
         />
         <DateRangeFilter label="注册日期" from={filters.from} to={filters.to} onChange={set} />
-        <Button loading={query.isFetching} onClick={() => void query.refetch()}>
-          刷新
-        </Button>
+        <RefreshButton query={query} />
         <ListExportButton
           fetchPage={getUsers}
           filters={filters}
@@ -153,26 +151,20 @@ export function UserTable({ filters, onFiltersChange }: UserTableProps) {
           notifyCount
         />
       </Space>
-      {query.isError && !query.data ? (
-        <QueryError message="用户列表加载失败" error={query.error} />
-      ) : (
-        <Table<AdminUserItem>
-          rowKey="id"
-          size="middle"
-          loading={query.isPending || (query.isFetching && query.isPlaceholderData)}
-          columns={columns}
-          dataSource={query.data?.list ?? []}
-          scroll={{ x: 1100 }}
-          locale={{ emptyText: filters.phone ? '没有找到这个手机号的用户' : '暂无符合条件的用户' }}
-          onChange={(pagination, _f, sorter) =>
-            onFiltersChange({
-              ...filters,
-              ...sortedPaging(filters, pagination, singleSorter(sorter), 'createdAt'),
-            })
-          }
-          pagination={tablePagination(filters, query.data?.total, '人')}
-        />
-      )}
+      <ListTable<AdminUserItem>
+        query={query}
+        errorMessage="用户列表加载失败"
+        columns={columns}
+        scroll={{ x: 1100 }}
+        locale={{ emptyText: filters.phone ? '没有找到这个手机号的用户' : '暂无符合条件的用户' }}
+        onChange={(pagination, _f, sorter) =>
+          onFiltersChange({
+            ...filters,
+            ...sortedPaging(filters, pagination, singleSorter(sorter), 'createdAt'),
+          })
+        }
+        pagination={tablePagination(filters, query.data?.total, '人')}
+      />
     </Card>
   );
 }

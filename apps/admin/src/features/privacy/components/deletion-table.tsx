@@ -6,13 +6,12 @@ import {
   Popconfirm,
   Select,
   Space,
-  Table,
   type TableColumnsType,
   Tag,
   Tooltip,
   Typography,
 } from 'antd';
-import { QueryError } from '@/components/query-error';
+import { ListTable, RefreshButton } from '@/components/list-table';
 import { nextPaging, tablePagination } from '@/components/table-pagination';
 import { notifySuccess } from '@/lib/notify';
 import { type DeletionFilters, useDeletions } from '../api/get-deletions';
@@ -189,28 +188,20 @@ export function DeletionTable({ filters, onFiltersChange, canRetry }: DeletionTa
           options={OVERDUE_OPTIONS}
           onChange={(v?: string) => set({ overdue: v === undefined ? undefined : v === '1' })}
         />
-        <Button loading={query.isFetching} onClick={() => void query.refetch()}>
-          刷新
-        </Button>
+        <RefreshButton query={query} />
       </Space>
-      {query.isError && !query.data ? (
-        <QueryError message="列表加载失败" error={query.error} />
-      ) : (
-        <Table<AdminNoticeItem>
-          rowKey="id"
-          size="middle"
-          loading={query.isPending || (query.isFetching && query.isPlaceholderData)}
-          columns={columns}
-          dataSource={query.data?.list ?? []}
-          scroll={{ x: 1550 }}
-          onRow={(r) => (r.overdue ? { style: { background: '#fff1f0' } } : {})}
-          locale={{ emptyText: '暂无符合条件的通知' }}
-          pagination={tablePagination(filters, query.data?.total, '条', {
-            onChange: (page, pageSize) =>
-              onFiltersChange({ ...filters, ...nextPaging(filters, page, pageSize) }),
-          })}
-        />
-      )}
+      <ListTable<AdminNoticeItem>
+        query={query}
+        errorMessage="列表加载失败"
+        columns={columns}
+        scroll={{ x: 1550 }}
+        onRow={(r) => (r.overdue ? { style: { background: '#fff1f0' } } : {})}
+        locale={{ emptyText: '暂无符合条件的通知' }}
+        pagination={tablePagination(filters, query.data?.total, '条', {
+          onChange: (page, pageSize) =>
+            onFiltersChange({ ...filters, ...nextPaging(filters, page, pageSize) }),
+        })}
+      />
     </Card>
   );
 }
