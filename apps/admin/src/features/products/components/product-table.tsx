@@ -13,14 +13,9 @@ import { QueryError } from '@/components/query-error';
 import { columnSortOrder, fieldSortChange, tablePagination } from '@/components/table-pagination';
 import { usePartnerOptions } from '../api/get-partner-options';
 import { getProducts, type ProductFilters, useProducts } from '../api/get-products';
-import { formatApr, formatYuan } from '../format';
+import { formatApr, formatYuan, PRODUCT_STATUS_COLORS } from '../format';
 import { CapProgress } from './cap-progress';
 
-const STATUS_COLORS: Record<ProductStatusValue, string> = {
-  draft: 'default',
-  published: 'green',
-  paused: 'orange',
-};
 const formatTime = (iso: string) => formatShanghai(iso, 'second');
 const cap = (n: number | null) => (n === null ? '不限' : n);
 
@@ -126,7 +121,9 @@ export function ProductTable({ filters, onFiltersChange }: ProductTableProps) {
       title: '状态',
       dataIndex: 'status',
       width: 90,
-      render: (s: ProductStatusValue) => <Tag color={STATUS_COLORS[s]}>{PRODUCT_STATUS_LABELS[s]}</Tag>,
+      render: (s: ProductStatusValue) => (
+        <Tag color={PRODUCT_STATUS_COLORS[s]}>{PRODUCT_STATUS_LABELS[s]}</Tag>
+      ),
     },
     {
       title: '更新时间',
