@@ -1,4 +1,4 @@
-import { Button, Table, type TableProps } from 'antd';
+import { Button, Table, type TableColumnType, type TableProps, Tooltip, Typography } from 'antd';
 import { QueryError } from './query-error';
 
 /** What a console list page uses of its (React Query) list query. */
@@ -43,4 +43,43 @@ export function RefreshButton({ query }: { query: Pick<ListQuery<unknown>, 'isFe
       刷新
     </Button>
   );
+}
+
+/**
+ * The table of a catalogue list (partners, products): the rows stay with a 重试 banner above them
+ * when a refresh fails; loading whenever the list is fetched.
+ */
+export function CatalogueTable<T extends object>({ query, errorMessage, ...table }: ListTableProps<T>) {
+  return (
+    <>
+      {query.isError && (
+        <QueryError message={errorMessage} onRetry={() => query.refetch()} style={{ marginBottom: 16 }} />
+      )}
+      <Table<T>
+        rowKey="id"
+        size="middle"
+        dataSource={query.data?.list ?? []}
+        loading={query.isFetching}
+        {...table}
+      />
+    </>
+  );
+}
+
+/** The 「最近错误」 column of a delivery list: the error in red, whole in a tooltip; none → 「—」. */
+export function lastErrorColumn<T>(width: number): TableColumnType<T> {
+  return {
+    title: '最近错误',
+    dataIndex: 'lastError',
+    width,
+    ellipsis: { showTitle: false },
+    render: (v: string | null) =>
+      v ? (
+        <Tooltip title={v} placement="topLeft">
+          <Typography.Text type="danger">{v}</Typography.Text>
+        </Tooltip>
+      ) : (
+        '—'
+      ),
+  };
 }

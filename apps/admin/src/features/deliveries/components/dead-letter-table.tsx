@@ -1,7 +1,7 @@
 import type { AdminLeadItem } from '@lm/shared/schemas/admin-leads';
-import { Button, Card, Select, Space, type TableColumnsType, Tooltip, Typography } from 'antd';
+import { Button, Card, Select, Space, type TableColumnsType, } from 'antd';
 import { ListExportButton } from '@/components/csv-export-button';
-import { ListTable, RefreshButton } from '@/components/list-table';
+import { ListTable, lastErrorColumn, RefreshButton } from '@/components/list-table';
 import { nextPaging, tablePagination } from '@/components/table-pagination';
 import type { CsvColumn } from '@/lib/csv';
 import { type DeadLetterFilters, getDeadLetters, useDeadLetters } from '../api/get-dead-letters';
@@ -52,20 +52,7 @@ export function DeadLetterTable({ filters, onFiltersChange, canChange, onOpen }:
     { title: '机构', dataIndex: 'partnerName', width: 200, ellipsis: true },
     { title: '产品', dataIndex: 'productName', width: 150, ellipsis: true },
     { title: '次数', dataIndex: 'attempts', width: 70 },
-    {
-      title: '最近错误',
-      dataIndex: 'lastError',
-      width: 200,
-      ellipsis: { showTitle: false },
-      render: (v: string | null) =>
-        v ? (
-          <Tooltip title={v} placement="topLeft">
-            <Typography.Text type="danger">{v}</Typography.Text>
-          </Tooltip>
-        ) : (
-          '—'
-        ),
-    },
+    lastErrorColumn(200),
     { title: '停止时间', dataIndex: 'updatedAt', width: 150, render: (v: string) => formatShanghai(v) },
     {
       title: '操作',

@@ -8,14 +8,12 @@ import {
   Space,
   type TableColumnsType,
   Tag,
-  Tooltip,
-  Typography,
 } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { ListExportButton } from '@/components/csv-export-button';
 import { DateRangeFilter } from '@/components/date-range-filter';
-import { ListTable, RefreshButton } from '@/components/list-table';
+import { ListTable, lastErrorColumn, RefreshButton } from '@/components/list-table';
 import { columnSortOrder, singleSorter, sortedPaging, tablePagination } from '@/components/table-pagination';
 import type { CsvColumn } from '@/lib/csv';
 import { getLeads, type LeadFilters, useLeads } from '../api/get-leads';
@@ -99,20 +97,7 @@ export function LeadTable({ filters, onFiltersChange, onOpen }: LeadTableProps) 
       sortOrder: sortOrder(filters, 'nextAttemptAt'),
       render: (v: string, r) => (r.status === 'pending' ? formatShanghai(v) : '—'),
     },
-    {
-      title: '最近错误',
-      dataIndex: 'lastError',
-      width: 180,
-      ellipsis: { showTitle: false },
-      render: (v: string | null) =>
-        v ? (
-          <Tooltip title={v} placement="topLeft">
-            <Typography.Text type="danger">{v}</Typography.Text>
-          </Tooltip>
-        ) : (
-          '—'
-        ),
-    },
+    lastErrorColumn(180),
     {
       title: '创建时间',
       dataIndex: 'createdAt',

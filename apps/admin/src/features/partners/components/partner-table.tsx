@@ -1,10 +1,10 @@
 import { PARTNER_STATUS_LABELS, type PartnerItem } from '@lm/shared/schemas/admin-catalog';
 import { formatShanghai } from '@lm/shared/time';
-import { Card, Input, Select, Space, Table, type TableColumnsType, Tag, Typography } from 'antd';
+import { Card, Input, Select, Space, type TableColumnsType, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { ListExportButton } from '@/components/csv-export-button';
-import { QueryError } from '@/components/query-error';
+import { CatalogueTable } from '@/components/list-table';
 import { columnSortOrder, fieldSortChange, tablePagination } from '@/components/table-pagination';
 import { getPartners, type PartnerFilters, usePartners } from '../api/get-partners';
 
@@ -144,15 +144,10 @@ export function PartnerTable({ filters, onFiltersChange }: PartnerTableProps) {
           total={query.data?.total}
         />
       </Space>
-      {query.isError && (
-        <QueryError message="合作机构加载失败" onRetry={() => query.refetch()} style={{ marginBottom: 16 }} />
-      )}
-      <Table<PartnerItem>
-        rowKey="id"
-        size="middle"
+      <CatalogueTable<PartnerItem>
+        query={query}
+        errorMessage="合作机构加载失败"
         columns={columns}
-        dataSource={query.data?.list ?? []}
-        loading={query.isFetching}
         locale={{ emptyText: '没有符合条件的合作机构' }}
         scroll={{ x: 1200 }}
         pagination={tablePagination(filters, query.data?.total, '家', { pageSizeOptions: PAGE_SIZES })}

@@ -11,7 +11,7 @@ import {
   Tooltip,
   Typography,
 } from 'antd';
-import { ListTable, RefreshButton } from '@/components/list-table';
+import { ListTable, lastErrorColumn, RefreshButton } from '@/components/list-table';
 import { nextPaging, tablePagination } from '@/components/table-pagination';
 import { notifySuccess } from '@/lib/notify';
 import { type DeletionFilters, useDeletions } from '../api/get-deletions';
@@ -137,20 +137,7 @@ export function DeletionTable({ filters, onFiltersChange, canRetry }: DeletionTa
       render: (v: string | null) => formatShanghai(v),
     },
     { title: '发送次数', dataIndex: 'attempts', width: 90 },
-    {
-      title: '最近错误',
-      dataIndex: 'lastError',
-      width: 220,
-      ellipsis: { showTitle: false },
-      render: (v: string | null) =>
-        v ? (
-          <Tooltip title={v} placement="topLeft">
-            <Typography.Text type="danger">{v}</Typography.Text>
-          </Tooltip>
-        ) : (
-          '—'
-        ),
-    },
+    lastErrorColumn(220),
     {
       title: '操作',
       key: 'actions',

@@ -5,11 +5,11 @@ import {
   type ProductStatusValue,
 } from '@lm/shared/schemas/admin-catalog';
 import { formatShanghai } from '@lm/shared/time';
-import { Card, Input, Select, Space, Table, type TableColumnsType, Tag, Typography } from 'antd';
+import { Card, Input, Select, Space, type TableColumnsType, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { ListExportButton } from '@/components/csv-export-button';
-import { QueryError } from '@/components/query-error';
+import { CatalogueTable } from '@/components/list-table';
 import { columnSortOrder, fieldSortChange, tablePagination } from '@/components/table-pagination';
 import { usePartnerOptions } from '../api/get-partner-options';
 import { getProducts, type ProductFilters, useProducts } from '../api/get-products';
@@ -183,15 +183,10 @@ export function ProductTable({ filters, onFiltersChange }: ProductTableProps) {
           total={query.data?.total}
         />
       </Space>
-      {query.isError && (
-        <QueryError message="产品加载失败" onRetry={() => query.refetch()} style={{ marginBottom: 16 }} />
-      )}
-      <Table<ProductItem>
-        rowKey="id"
-        size="middle"
+      <CatalogueTable<ProductItem>
+        query={query}
+        errorMessage="产品加载失败"
         columns={columns}
-        dataSource={query.data?.list ?? []}
-        loading={query.isFetching}
         locale={{ emptyText: '没有符合条件的产品' }}
         scroll={{ x: 1500 }}
         pagination={tablePagination(filters, query.data?.total, '个产品', { pageSizeOptions: PAGE_SIZES })}
