@@ -1,5 +1,5 @@
 import type { AdminLeadItem } from '@lm/shared/schemas/admin-leads';
-import { Button, Card, Select, Space, type TableColumnsType, } from 'antd';
+import { Button, Card, Select, Space, type TableColumnsType } from 'antd';
 import { ListExportButton } from '@/components/csv-export-button';
 import { ListTable, lastErrorColumn, RefreshButton } from '@/components/list-table';
 import { nextPaging, tablePagination } from '@/components/table-pagination';

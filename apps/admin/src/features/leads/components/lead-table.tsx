@@ -1,14 +1,5 @@
 import type { AdminLeadItem, AdminLeadStatus } from '@lm/shared/schemas/admin-leads';
-import {
-  Button,
-  Card,
-  Input,
-  InputNumber,
-  Select,
-  Space,
-  type TableColumnsType,
-  Tag,
-} from 'antd';
+import { Button, Card, Input, InputNumber, Select, Space, type TableColumnsType, Tag } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { ListExportButton } from '@/components/csv-export-button';
