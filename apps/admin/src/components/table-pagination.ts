@@ -87,3 +87,17 @@ export function fieldSortChange<F extends Paging & { sort?: string; order?: 'asc
     order: s?.order === 'ascend' ? 'asc' : 'desc',
   };
 }
+
+/**
+ * The filter helpers of a list page: `set` changes some filters and goes back to the first page;
+ * `sortOrder` is a column's sort state under the current filters.
+ */
+export function listFilters<F extends { page: number; sort?: string; order?: string }>(
+  filters: F,
+  onFiltersChange: (next: F) => void,
+) {
+  return {
+    set: (patch: Partial<F>) => onFiltersChange({ ...filters, page: 1, ...patch }),
+    sortOrder: (key: string) => columnSortOrder(filters.sort, filters.order, key),
+  };
+}

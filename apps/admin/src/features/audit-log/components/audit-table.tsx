@@ -6,7 +6,7 @@ import { Link } from 'react-router';
 import { ListExportButton } from '@/components/csv-export-button';
 import { DateRangeFilter } from '@/components/date-range-filter';
 import { ListTable, RefreshButton } from '@/components/list-table';
-import { singleSorter, tablePagination } from '@/components/table-pagination';
+import { listFilters, singleSorter, tablePagination } from '@/components/table-pagination';
 import type { CsvColumn } from '@/lib/csv';
 import { useAuditFacets } from '../api/get-audit-facets';
 import { type AuditFilters, getAuditLog, useAuditLog } from '../api/get-audit-log';
@@ -93,7 +93,7 @@ export function AuditTable({ filters, onFiltersChange }: AuditTableProps) {
   const query = useAuditLog(filters);
   const facets = useAuditFacets();
   const [entityId, setEntityId] = useState(filters.entityId ?? '');
-  const set = (patch: Partial<AuditFilters>) => onFiltersChange({ ...filters, page: 1, ...patch });
+  const { set } = listFilters(filters, onFiltersChange);
 
   const columns: TableColumnsType<AuditEntry> = [
     {

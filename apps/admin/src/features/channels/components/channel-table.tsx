@@ -19,7 +19,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { ListExportButton } from '@/components/csv-export-button';
 import { QueryError } from '@/components/query-error';
-import { columnSortOrder, nextPaging, singleSorter, tablePagination } from '@/components/table-pagination';
+import { listFilters, nextPaging, singleSorter, tablePagination } from '@/components/table-pagination';
 import type { CsvColumn } from '@/lib/csv';
 import { notifySuccess } from '@/lib/notify';
 import { type ChannelFilters, getChannels, useChannels } from '../api/get-channels';
@@ -100,8 +100,7 @@ export interface ChannelTableProps {
 export function ChannelTable({ filters, onFiltersChange, canEdit }: ChannelTableProps) {
   const query = useChannels(filters);
   const [q, setQ] = useState(filters.q ?? '');
-  const set = (patch: Partial<ChannelFilters>) => onFiltersChange({ ...filters, page: 1, ...patch });
-  const sortOrder = (key: string) => columnSortOrder(filters.sort, filters.order, key);
+  const { set, sortOrder } = listFilters(filters, onFiltersChange);
 
   const columns: TableColumnsType<ChannelListItem> = [
     { title: '编号', dataIndex: 'id', width: 72, sorter: true, sortOrder: sortOrder('id') },

@@ -5,7 +5,13 @@ import { Link } from 'react-router';
 import { ListExportButton } from '@/components/csv-export-button';
 import { DateRangeFilter } from '@/components/date-range-filter';
 import { ListTable, lastErrorColumn, RefreshButton } from '@/components/list-table';
-import { columnSortOrder, singleSorter, sortedPaging, tablePagination } from '@/components/table-pagination';
+import {
+  columnSortOrder,
+  listFilters,
+  singleSorter,
+  sortedPaging,
+  tablePagination,
+} from '@/components/table-pagination';
 import type { CsvColumn } from '@/lib/csv';
 import { getLeads, type LeadFilters, useLeads } from '../api/get-leads';
 import { formatShanghai, LEAD_MODE_TEXT, LEAD_STATUS_COLOR, LEAD_STATUS_TEXT } from '../format';
@@ -43,7 +49,7 @@ export interface LeadTableProps {
 export function LeadTable({ filters, onFiltersChange, onOpen }: LeadTableProps) {
   const query = useLeads(filters);
   const [channel, setChannel] = useState(filters.channelCode ?? '');
-  const set = (patch: Partial<LeadFilters>) => onFiltersChange({ ...filters, page: 1, ...patch });
+  const { set } = listFilters(filters, onFiltersChange);
 
   const columns: TableColumnsType<AdminLeadItem> = [
     {

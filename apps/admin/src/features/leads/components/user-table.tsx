@@ -6,7 +6,13 @@ import { Link } from 'react-router';
 import { ListExportButton } from '@/components/csv-export-button';
 import { DateRangeFilter } from '@/components/date-range-filter';
 import { ListTable, RefreshButton } from '@/components/list-table';
-import { columnSortOrder, singleSorter, sortedPaging, tablePagination } from '@/components/table-pagination';
+import {
+  columnSortOrder,
+  listFilters,
+  singleSorter,
+  sortedPaging,
+  tablePagination,
+} from '@/components/table-pagination';
 import type { CsvColumn } from '@/lib/csv';
 import { notifyError } from '@/lib/notify';
 import { getUsers, type UserFilters, useUsers } from '../api/get-users';
@@ -36,7 +42,7 @@ export function UserTable({ filters, onFiltersChange }: UserTableProps) {
   const query = useUsers(filters);
   const [phone, setPhone] = useState(filters.phone ?? '');
   const [channel, setChannel] = useState(filters.channelCode ?? '');
-  const set = (patch: Partial<UserFilters>) => onFiltersChange({ ...filters, page: 1, ...patch });
+  const { set } = listFilters(filters, onFiltersChange);
 
   const searchPhone = (value: string) => {
     const v = value.trim();

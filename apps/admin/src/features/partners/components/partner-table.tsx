@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { ListExportButton } from '@/components/csv-export-button';
 import { CatalogueTable } from '@/components/list-table';
-import { columnSortOrder, fieldSortChange, tablePagination } from '@/components/table-pagination';
+import { fieldSortChange, listFilters, tablePagination } from '@/components/table-pagination';
 import { getPartners, type PartnerFilters, usePartners } from '../api/get-partners';
 
 const formatTime = (iso: string | null) => formatShanghai(iso, 'second');
@@ -36,8 +36,7 @@ export interface PartnerTableProps {
 export function PartnerTable({ filters, onFiltersChange }: PartnerTableProps) {
   const query = usePartners(filters);
   const [q, setQ] = useState(filters.q ?? '');
-  const set = (patch: Partial<PartnerFilters>) => onFiltersChange({ ...filters, page: 1, ...patch });
-  const sortOrder = (key: string) => columnSortOrder(filters.sort, filters.order, key);
+  const { set, sortOrder } = listFilters(filters, onFiltersChange);
 
   const columns: TableColumnsType<PartnerItem> = [
     { title: '编号', dataIndex: 'id', width: 72, sorter: true, sortOrder: sortOrder('id') },

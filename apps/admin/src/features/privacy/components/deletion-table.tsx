@@ -12,7 +12,7 @@ import {
   Typography,
 } from 'antd';
 import { ListTable, lastErrorColumn, RefreshButton } from '@/components/list-table';
-import { nextPaging, tablePagination } from '@/components/table-pagination';
+import { listFilters, nextPaging, tablePagination } from '@/components/table-pagination';
 import { notifySuccess } from '@/lib/notify';
 import { type DeletionFilters, useDeletions } from '../api/get-deletions';
 import { useRetryNotice } from '../api/retry-notice';
@@ -82,7 +82,7 @@ export interface DeletionTableProps {
 /** Notices to lenders after cancellations (and withdrawals): status, due date, working days left, retry. */
 export function DeletionTable({ filters, onFiltersChange, canRetry }: DeletionTableProps) {
   const query = useDeletions(filters);
-  const set = (patch: Partial<DeletionFilters>) => onFiltersChange({ ...filters, page: 1, ...patch });
+  const { set } = listFilters(filters, onFiltersChange);
 
   const columns: TableColumnsType<AdminNoticeItem> = [
     { title: '编号', dataIndex: 'id', width: 72 },

@@ -10,7 +10,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { ListExportButton } from '@/components/csv-export-button';
 import { CatalogueTable } from '@/components/list-table';
-import { columnSortOrder, fieldSortChange, tablePagination } from '@/components/table-pagination';
+import { fieldSortChange, listFilters, tablePagination } from '@/components/table-pagination';
 import { usePartnerOptions } from '../api/get-partner-options';
 import { getProducts, type ProductFilters, useProducts } from '../api/get-products';
 import { formatApr, formatYuan, PRODUCT_STATUS_COLORS } from '../format';
@@ -51,8 +51,7 @@ export function ProductTable({ filters, onFiltersChange }: ProductTableProps) {
   const query = useProducts(filters);
   const partners = usePartnerOptions();
   const [q, setQ] = useState(filters.q ?? '');
-  const set = (patch: Partial<ProductFilters>) => onFiltersChange({ ...filters, page: 1, ...patch });
-  const sortOrder = (key: string) => columnSortOrder(filters.sort, filters.order, key);
+  const { set, sortOrder } = listFilters(filters, onFiltersChange);
 
   const columns: TableColumnsType<ProductItem> = [
     { title: '编号', dataIndex: 'id', width: 72, sorter: true, sortOrder: sortOrder('id') },
