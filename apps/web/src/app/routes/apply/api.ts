@@ -2,14 +2,17 @@
  * Calls of the apply section (spec §7 "User info"), route-local: shapes tempSaveData, applyStatusData
  * and statusResultData of @lm/shared/schemas/application (types only here).
  */
+import type { ApplicationDraft, TempSaveData } from '@lm/shared/schemas/application';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { APPLY_LIMIT_OPTIONS } from '@/config/form-options';
 import { api } from '@/lib/api-client';
 import { isLoggedIn } from '@/lib/session';
 
 /** POST /api/user/info/tempSave — part of the form draft (merged on the server). */
-export function tempSave(patch: Record<string, unknown>): Promise<{ savedAt: string }> {
-  return api.post<{ savedAt: string }>('/api/user/info/tempSave', patch, { cancelPrevious: false });
+export function tempSave(patch: ApplicationDraft): Promise<TempSaveData> {
+  return api.post<TempSaveData, ApplicationDraft>('/api/user/info/tempSave', patch, {
+    cancelPrevious: false,
+  });
 }
 
 export function useTempSave() {
