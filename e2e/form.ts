@@ -1,5 +1,5 @@
 /**
- * Helpers for journeys on the application form (apps/web/src/app/common/application-form.tsx): the
+ * Helpers for journeys on the application form (apps/web/src/features/application-form/components/application-form.tsx): the
  * questions by their label, a Selector option, the city picker, and a person's session put into the
  * browser once (a later logout or re-login of the page is not undone on reload).
  */

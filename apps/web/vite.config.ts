@@ -225,8 +225,8 @@ const FUNNEL_SEEDS = {
     '/src/app/routes/login.tsx',
     '/src/features/auth/components/login-form.tsx',
   ],
-  form: ['/src/app/common/form-page.tsx'],
-  authorize: ['/src/app/common/authorize-page.tsx'],
+  form: ['/src/app/flow/form-page.tsx'],
+  authorize: ['/src/app/flow/authorize-page.tsx'],
 } as const;
 type Funnel = keyof typeof FUNNEL_SEEDS | 'other';
 const funnelOf = new Map<string, Set<Funnel>>();

@@ -4,7 +4,9 @@
  * the H5 (which imports this module at run time: it must stay free of zod) and the server (the zod
  * schemas of schemas/credit-info.ts build on it).
  */
+
 import { isValidPhone } from './validators/phone.ts';
+import { REAL_NAME_PATTERN } from './validators/real-name.ts';
 import { isPresent } from './values.ts';
 
 /** Face status (spec §3): 0 not started, 1 failed, 2 passed. Kept in credit_profiles.audit_status. */
@@ -81,7 +83,7 @@ export const CREDIT_TEXT_LIMITS = {
 } as const;
 
 /** A contact's name: the ID-card name rule of the application form (REAL_NAME_PATTERN). */
-export const CONTACT_NAME_PATTERN = /^[\u4e00-\u9fa5·]{2,20}$/;
+export const CONTACT_NAME_PATTERN = REAL_NAME_PATTERN;
 
 export interface CreditContact {
   relationship?: string | null;

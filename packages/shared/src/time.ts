@@ -1,12 +1,25 @@
 /**
  * Times as staff and people read them: Asia/Shanghai (UTC+8, no daylight saving), whatever the
- * browser's or server's own time zone. Times are stored and sent as ISO UTC instants.
+ * browser's or server's own time zone. Times are stored and sent as ISO UTC instants. The one time
+ * module of the apps (the calendar day itself lives in shanghai-day.ts, re-exported here).
  */
-const SHANGHAI_OFFSET_MS = 8 * 3600_000;
+import { SHANGHAI_OFFSET_MS } from './shanghai-day.ts';
 
-/** YYYY-MM-DD of the Shanghai calendar day containing `at` (ms since epoch). */
-export function shanghaiDay(at: number = Date.now()): string {
-  return new Date(at + SHANGHAI_OFFSET_MS).toISOString().slice(0, 10);
+export { SHANGHAI_OFFSET_MS, shanghaiDay } from './shanghai-day.ts';
+
+const DAY_MS = 86_400_000;
+
+/** A wall-clock time of day "HH:MM" (00:00–23:59), e.g. a product's business hours. */
+export const HHMM_PATTERN = /^([01]\d|2[0-3]):([0-5]\d)$/;
+
+/** `day` (YYYY-MM-DD) plus `n` calendar days (negative: before), YYYY-MM-DD. */
+export function addDays(day: string, n: number): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
+}
+
+/** The fields of `at` read on a Shanghai wall clock (use the getUTC… methods of the result). */
+export function shanghaiClock(at: number): Date {
+  return new Date(at + SHANGHAI_OFFSET_MS);
 }
 
 /** How much of the time `formatShanghai` shows. */

@@ -1,6 +1,7 @@
 import { Button, type ButtonProps } from 'antd';
 import { useState } from 'react';
 import { type CsvColumn, downloadCsv, toCsv } from '@/lib/csv';
+import { datedFileName, fetchAllPages, type PageOf } from '@/lib/fetch-all-pages';
 import { notifySuccess } from '@/lib/notify';
 
 export interface CsvExportOptions<T> {
@@ -45,5 +46,35 @@ export function CsvExportButton<T>({ disabled, size, ...options }: CsvExportButt
     <Button size={size} loading={exporting} disabled={disabled} onClick={() => void exportCsv()}>
       导出 CSV
     </Button>
+  );
+}
+
+export interface ListExportButtonProps<T, F> {
+  /** One page of the list for the current filters (the list's own API call). */
+  fetchPage: (query: F & { page: number; pageSize: number }) => Promise<PageOf<T>>;
+  filters: F;
+  columns: readonly CsvColumn<T>[];
+  /** The file name before the date: `线索` → `线索-2026-03-01.csv` (Shanghai day). */
+  name: string;
+  /** How many rows the list has (the button is disabled when none). */
+  total: number | undefined;
+  notifyCount?: boolean;
+}
+
+/** The 「导出 CSV」 button of a paged list page: every page of the current filters, a dated file. */
+export function ListExportButton<T, F>({
+  fetchPage,
+  filters,
+  name,
+  total,
+  ...rest
+}: ListExportButtonProps<T, F>) {
+  return (
+    <CsvExportButton
+      load={() => fetchAllPages((page, pageSize) => fetchPage({ ...filters, page, pageSize }))}
+      fileName={() => datedFileName(name)}
+      disabled={!total}
+      {...rest}
+    />
   );
 }

@@ -68,3 +68,36 @@ export function sortedPaging<K extends string, T>(
     page: sortChanged || pageSize !== prev.pageSize ? 1 : (pagination.current ?? 1),
   };
 }
+
+/**
+ * The filters after a table sorted by column field changed (the catalogue lists): the field and
+ * direction of the sorter (descending when none is chosen) and the page as the table has it.
+ */
+export function fieldSortChange<F extends Paging & { sort?: string; order?: 'asc' | 'desc' }, T>(
+  filters: F,
+  pagination: TablePaginationConfig,
+  sorter: SorterResult<T> | SorterResult<T>[],
+): F {
+  const s = singleSorter(sorter);
+  return {
+    ...filters,
+    page: pagination.current ?? 1,
+    pageSize: pagination.pageSize ?? filters.pageSize,
+    sort: s?.order ? (s.field as F['sort']) : undefined,
+    order: s?.order === 'ascend' ? 'asc' : 'desc',
+  };
+}
+
+/**
+ * The filter helpers of a list page: `set` changes some filters and goes back to the first page;
+ * `sortOrder` is a column's sort state under the current filters.
+ */
+export function listFilters<F extends { page: number; sort?: string; order?: string }>(
+  filters: F,
+  onFiltersChange: (next: F) => void,
+) {
+  return {
+    set: (patch: Partial<F>) => onFiltersChange({ ...filters, page: 1, ...patch }),
+    sortOrder: (key: string) => columnSortOrder(filters.sort, filters.order, key),
+  };
+}

@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkInlineUrl } from '../../../web/src/app/common/allowed-url.ts';
+import { checkInlineUrl } from '../../../web/src/features/consent/allowed-url.ts';
 import { rowsOf } from '../../src/db/client.ts';
 import { channels, partners, products, routeCodes } from '../../src/db/schema.ts';
 import { partnerTargetUrl } from '../../src/modules/catalog/rules.ts';

@@ -11,10 +11,11 @@
  * "网络连接错误" as soon as fetch fails), a timeout or a refusal — except after a rate limit (429),
  * whose `retryAfter` the countdown follows.
  */
+import { NETWORK_MSG } from '@lm/shared/client/api-client';
 import { ErrorCode } from '@lm/shared/errors';
 
-/** Shown when the network is gone (also by the API client when a request cannot reach the server). */
-export const NETWORK_ERROR_MSG = '网络连接错误';
+/** Shown when the network is gone: the API client's own message when a request cannot reach the server. */
+export const NETWORK_ERROR_MSG = NETWORK_MSG;
 
 export interface SendCodeState {
   /** The resend countdown is running. */

@@ -4,6 +4,8 @@
  */
 import { z } from 'zod';
 import { isCityCode, REGIONS } from '../regions.ts';
+import { HHMM_PATTERN } from '../time.ts';
+import { CONTACT_PHONE_PATTERN } from '../validators/phone.ts';
 import { pageData, pageQuery } from './admin.ts';
 import {
   APPLICATION_FIELD_LABELS,
@@ -170,8 +172,6 @@ const nonNegInt = (label: string, max = 2_000_000_000) =>
     .min(0, `${label}不能为负数`)
     .max(max, `${label}过大`);
 
-const HHMM = /^([01]\d|2[0-3]):([0-5]\d)$/;
-
 /** A hostname (no scheme, path or port). */
 const hostname = z
   .string()
@@ -207,10 +207,7 @@ const partnerFields = {
   legalName: z.string().trim().min(2, '请填写机构法定名称').max(100, '机构名称最多100字'),
   licenceNumber: z.string().trim().min(2, '请填写许可证或备案号').max(100, '许可证号最多100字'),
   contactName: z.string().trim().min(1, '请填写联系人').max(40, '联系人最多40字'),
-  contactPhone: z
-    .string()
-    .trim()
-    .regex(/^(1[3-9]\d{9}|0\d{2,3}-?\d{7,8})$/, '联系电话格式不正确'),
+  contactPhone: z.string().trim().regex(CONTACT_PHONE_PATTERN, '联系电话格式不正确'),
   apiEndpoint: url('线索推送地址'),
   dupCheckEndpoint: url('查重地址'),
   allowedHosts: z.array(hostname).max(20, '允许域名最多20个').default([]),
@@ -343,8 +340,8 @@ export const productBody = z
     priceFen: nonNegInt('单价', 100_000_000).default(0),
     activeHours: z
       .object({
-        from: z.string().regex(HHMM, '营业时段格式应为HH:MM'),
-        to: z.string().regex(HHMM, '营业时段格式应为HH:MM'),
+        from: z.string().regex(HHMM_PATTERN, '营业时段格式应为HH:MM'),
+        to: z.string().regex(HHMM_PATTERN, '营业时段格式应为HH:MM'),
       })
       .nullable()
       .default(null),

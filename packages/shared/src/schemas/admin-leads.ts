@@ -5,6 +5,7 @@
  * dead letters. Times are ISO-8601 UTC strings; list filters `from`/`to` are Shanghai calendar days.
  */
 import { z } from 'zod';
+import { PHONE_PATTERN } from '../validators/phone.ts';
 import { pageData, pageQuery, revealBody } from './admin.ts';
 import { dayFilterSchema } from './common.ts';
 import { LEAD_STATUSES } from './privacy.ts';
@@ -29,11 +30,7 @@ export const USER_STATUSES = ['active', 'cancelled'] as const;
 /** GET /api/admin/users — `phone` must be the full 11 digits (found by its blind index). */
 export const adminUserListQuery = pageQuery.extend({
   sort: z.enum(['createdAt', 'lastLoginAt'], { error: '排序字段只能是 createdAt 或 lastLoginAt' }).optional(),
-  phone: z
-    .string()
-    .trim()
-    .regex(/^1[3-9]\d{9}$/, '请输入完整的 11 位手机号')
-    .optional(),
+  phone: z.string().trim().regex(PHONE_PATTERN, '请输入完整的 11 位手机号').optional(),
   channelCode: z.string().trim().min(1).max(64).optional(),
   status: z.enum(USER_STATUSES, { error: '状态只能是 active 或 cancelled' }).optional(),
   userInfoStatus: z.coerce.number().int().min(0).max(2, '资料状态只能是 0、1、2').optional(),

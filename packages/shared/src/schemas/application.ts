@@ -1,49 +1,23 @@
 import { z } from 'zod';
+import {
+  APPLICATION_FIELD_LABELS,
+  APPLICATION_OPTION_CODES,
+  type ApplicationOptionField,
+  CITY_CODE_MSG,
+  REAL_NAME_MSG,
+  REAL_NAME_PATTERN,
+} from '../application-fields.ts';
 import { checkIdCard, ID_CARD_MESSAGES } from '../validators/id-card.ts';
 import { channelCodeSchema } from './common.ts';
 
-/**
- * The application-form draft of spec §3. The option codes are those of the H5 form
- * (apps/web/src/app/common/options.ts); the server accepts exactly these.
- */
-export const APPLICATION_OPTION_CODES = {
-  applyLimit: [1, 2, 3, 4],
-  job: [1, 2, 3, 4],
-  payoffForm: [1, 2, 3],
-  socialSecurity: [0, 1, 2],
-  housingFund: [0, 1, 2],
-  insurance: [0, 1, 2],
-  houseProperty: [0, 1, 2],
-  carProperty: [0, 1, 2],
-  sesameCredit: [0, 1, 2, 3, 4],
-  creditInvestigation: [0, 1, 2, 3],
-} as const satisfies Record<string, readonly number[]>;
-
-export type ApplicationOptionField = keyof typeof APPLICATION_OPTION_CODES;
-
-/** Chinese names of the draft's fields (validation messages name the field). */
-export const APPLICATION_FIELD_LABELS = {
-  adChannelCode: '渠道码',
-  isHuaWeiPhone: '是否华为手机',
-  applyLimit: '借款额度',
-  job: '职业身份',
-  payoffForm: '工资发放形式',
-  socialSecurity: '社保',
-  housingFund: '公积金',
-  insurance: '商业保险',
-  houseProperty: '房产',
-  carProperty: '车产',
-  sesameCredit: '芝麻分',
-  creditInvestigation: '信用记录',
-  realName: '真实姓名',
-  identity: '身份证号',
-  workCity: '工作城市',
-  workCityCode: '工作城市编码',
-} as const;
-
-export const REAL_NAME_PATTERN = /^[\u4e00-\u9fa5·]{2,20}$/;
-export const REAL_NAME_MSG = '真实姓名应为2-20个汉字（可含·）';
-export const CITY_CODE_MSG = '工作城市编码应为6位数字';
+export {
+  APPLICATION_FIELD_LABELS,
+  APPLICATION_OPTION_CODES,
+  type ApplicationOptionField,
+  CITY_CODE_MSG,
+  REAL_NAME_MSG,
+  REAL_NAME_PATTERN,
+} from '../application-fields.ts';
 
 const isMissing = (input: unknown) => input === undefined || input === null;
 
@@ -119,6 +93,7 @@ export const applicationSaveBody = z.preprocess(
     autoForm: z.boolean({ error: 'autoForm 必须是 true 或 false' }).optional(),
   }),
 );
+export type ApplicationSaveBody = z.infer<typeof applicationSaveBody>;
 
 /** GET /api/user/info/verifiedIdentity: the identity a passed face verification was made with. */
 export const verifiedIdentityData = z.object({
@@ -136,6 +111,7 @@ export const applicationDraftBody = z.preprocess(dropEmpty, fullObject.partial()
 export type ApplicationDraft = z.infer<ReturnType<typeof fullObject.partial>>;
 
 export const tempSaveData = z.object({ savedAt: z.string() });
+export type TempSaveData = z.infer<typeof tempSaveData>;
 
 /** GET /api/user/info/form/show: the stored draft; realName and identity masked. */
 export const applicationDraftData = z.object({

@@ -165,6 +165,7 @@ export const staffSchema = z.object({
   /** channel_partner: the channels whose figures it may read; empty for staff. */
   channelCodes: z.array(z.string()),
 });
+export type Staff = z.infer<typeof staffSchema>;
 
 /** Console passwords: 10–128 characters. */
 export const STAFF_PASSWORD_MIN = 10;
@@ -241,6 +242,7 @@ export const staffLoginData = z.object({
   token: z.string(),
   staff: staffSchema,
 });
+export type StaffLoginData = z.infer<typeof staffLoginData>;
 
 export const STAFF_SORTS = ['id', 'name', 'role', 'status', 'createdAt', 'lastLoginAt'] as const;
 

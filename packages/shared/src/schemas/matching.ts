@@ -138,6 +138,7 @@ export const authBody = z.object(
   },
   { error: '请求数据必须是对象' },
 );
+export type AuthBody = z.input<typeof authBody>;
 
 export const authData = z.object({
   submitStatus: z.literal(10),
@@ -183,3 +184,4 @@ export const protocolData = z.object({
   /** When served for a consent: when it was given. */
   consentedAt: z.string().nullable(),
 });
+export type ProtocolData = z.infer<typeof protocolData>;

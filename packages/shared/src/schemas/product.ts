@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AD_PLACEMENTS } from '../placements.ts';
 import { channelCodeSchema } from './common.ts';
 
 /**
@@ -6,29 +7,7 @@ import { channelCodeSchema } from './common.ts';
  * bodies may carry numbers or numeric text; empty values (`?amount=`, `""`, null) count as absent.
  */
 
-/** Spec §3 ad placement (entranceType) 0–7. */
-export const AD_PLACEMENTS = {
-  UNKNOWN: 0,
-  HOME_INSERTION: 1,
-  HOME_POPUP: 2,
-  TAIL: 3,
-  TOP_RECOMMEND: 4,
-  HOME_LIST: 5,
-  PRODUCT_LIST: 6,
-  RANDOM_RECOMMEND: 7,
-} as const;
-export type AdPlacement = (typeof AD_PLACEMENTS)[keyof typeof AD_PLACEMENTS];
-
-export const AD_PLACEMENT_LABELS: Record<AdPlacement, string> = {
-  0: '未知',
-  1: '首页插屏',
-  2: '首页弹窗',
-  3: '尾部',
-  4: '顶部推荐',
-  5: '首页列表',
-  6: '产品列表',
-  7: '随机推荐',
-};
+export { AD_PLACEMENT_LABELS, AD_PLACEMENTS, type AdPlacement } from '../placements.ts';
 
 /** appH5: where the call comes from; 4 is the H5 (the default when absent). */
 export const APP_H5 = 4;

@@ -1,14 +1,3 @@
-const SHANGHAI_OFFSET_MS = 8 * 3600_000;
-
-/** ISO → "2026-03-01 14:05:09" in Asia/Shanghai; missing → "—". */
-export function formatShanghai(iso: string | null | undefined): string {
-  if (!iso) return '—';
-  const t = Date.parse(iso);
-  if (Number.isNaN(t)) return '—';
-  const s = new Date(t + SHANGHAI_OFFSET_MS).toISOString();
-  return `${s.slice(0, 10)} ${s.slice(11, 19)}`;
-}
-
 export const ACTION_TEXT: Record<string, string> = {
   create: '新建',
   update: '修改',

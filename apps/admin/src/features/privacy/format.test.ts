@@ -1,5 +1,6 @@
+import { formatShanghai } from '@lm/shared/time';
 import { describe, expect, it } from 'vitest';
-import { formatShanghai, noticeStatusText, retryAction, workingDaysText } from './format';
+import { noticeStatusText, retryAction, workingDaysText } from './format';
 
 describe('console deletion list words', () => {
   it('counts working days left and calls out overdue ones', () => {
@@ -27,7 +28,7 @@ describe('console deletion list words', () => {
   });
 
   it('shows times in Asia/Shanghai', () => {
-    expect(formatShanghai('2026-03-20T15:59:59Z', false)).toBe('2026-03-20');
+    expect(formatShanghai('2026-03-20T15:59:59Z', 'day')).toBe('2026-03-20');
     expect(formatShanghai('2026-03-20T16:00:00Z')).toBe('2026-03-21 00:00');
     expect(formatShanghai(null)).toBe('—');
   });

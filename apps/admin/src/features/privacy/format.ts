@@ -25,17 +25,6 @@ export const NOTICE_KIND_TEXT: Record<NoticeKind, string> = {
   withdrawal: '撤回授权通知',
 };
 
-const SHANGHAI_OFFSET_MS = 8 * 3600_000;
-
-/** ISO → "2026-03-01 14:05" in Asia/Shanghai; missing → "—". */
-export function formatShanghai(iso: string | null | undefined, withTime = true): string {
-  if (!iso) return '—';
-  const t = Date.parse(iso);
-  if (Number.isNaN(t)) return '—';
-  const s = new Date(t + SHANGHAI_OFFSET_MS).toISOString();
-  return withTime ? `${s.slice(0, 10)} ${s.slice(11, 16)}` : s.slice(0, 10);
-}
-
 /** "剩 3 个工作日" / "今天到期" / "逾期 2 个工作日" / "已完成" / "—". */
 export function workingDaysText(item: {
   status: NoticeStatus;

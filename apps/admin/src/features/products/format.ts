@@ -1,3 +1,12 @@
+import type { ProductStatusValue } from '@lm/shared/schemas/admin-catalog';
+
+/** The tag colour of a product's status (list and detail). */
+export const PRODUCT_STATUS_COLORS: Record<ProductStatusValue, string> = {
+  draft: 'default',
+  published: 'green',
+  paused: 'orange',
+};
+
 /** Console number formats for products: APR shown in % (stored in bps), money in yuan (stored in fen). */
 
 /** 1800 → "18.00%"; null → "未填写". */

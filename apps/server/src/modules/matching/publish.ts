@@ -1,3 +1,4 @@
+import { HHMM_PATTERN } from '@lm/shared/time';
 import type { Product } from './types.ts';
 
 /** Annualised rate ceiling, all costs included: 24 % a year. */
@@ -16,11 +17,9 @@ export interface PublishProblem {
   text: string;
 }
 
-const HHMM = /^([01]\d|2[0-3]):([0-5]\d)$/;
-
 /** Minutes after midnight of an `HH:MM` time (00:00–23:59), or null when malformed. */
 export function parseHhmm(value: string): number | null {
-  const m = HHMM.exec(value);
+  const m = HHMM_PATTERN.exec(value);
   return m ? Number(m[1]) * 60 + Number(m[2]) : null;
 }
 

@@ -7,6 +7,7 @@ import {
   type StaffRole,
   type UpdateStaffBody,
 } from '@lm/shared/schemas/auth';
+import { PHONE_PATTERN } from '@lm/shared/validators/phone';
 import argon2 from 'argon2';
 import { and, asc, count, desc, eq, ilike, inArray, isNull, ne, or, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
@@ -178,7 +179,7 @@ export class StaffService {
     if (q.keyword) {
       const pattern = `%${q.keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
       conds.push(
-        /^1[3-9]\d{9}$/.test(q.keyword)
+        PHONE_PATTERN.test(q.keyword)
           ? or(ilike(staff.name, pattern), eq(staff.mobileHash, this.d.phoneIndex(q.keyword)))
           : ilike(staff.name, pattern),
       );

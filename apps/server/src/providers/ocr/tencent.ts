@@ -1,3 +1,4 @@
+import { REAL_NAME_PATTERN } from '@lm/shared/validators/real-name';
 import type { FastifyBaseLogger } from 'fastify';
 import sharp from 'sharp';
 import { z } from 'zod';
@@ -68,7 +69,7 @@ export class TencentIdCardOcrProvider implements IdCardOcrProvider {
     if (!parsed.success) return nothing('unavailable', 'malformed');
     const name = parsed.data.Name?.replace(/\s+/g, '') || null;
     return {
-      name: name && /^[\u4e00-\u9fa5·]{2,20}$/.test(name) ? name : null,
+      name: name && REAL_NAME_PATTERN.test(name) ? name : null,
       idNumber: parsed.data.IdNum ? findIdNumber(parsed.data.IdNum) : null,
       method: 'provider',
       outcome: 'read',

@@ -1,3 +1,4 @@
+import { AD_PLACEMENTS } from '@lm/shared/placements';
 import { Button, CapsuleTabs, InfiniteScroll } from 'antd-mobile';
 import { useState } from 'react';
 import { EmptyState } from '@/components/empty-state';
@@ -5,7 +6,6 @@ import { type ProductListFilters, useProductList } from '@/features/products/api
 import { useRandomRecommend } from '@/features/products/api/get-random-recommend';
 import { useTopRecommend } from '@/features/products/api/get-top-recommend';
 import { ProductSection } from '@/features/products/components/product-section';
-import { PLACEMENTS } from '@/features/products/placements';
 import { ExposureProvider } from '@/features/products/use-exposure';
 import styles from './routes.module.css';
 import tabs from './tabs.module.css';
@@ -37,7 +37,7 @@ function ProductListSection({
     <ProductSection
       title="全部产品"
       note={total !== undefined ? `共${total}款` : undefined}
-      placement={PLACEMENTS.PRODUCT_LIST}
+      placement={AD_PLACEMENTS.PRODUCT_LIST}
       products={products}
       isLoading={list.isLoading}
       isError={list.isError}
@@ -90,7 +90,7 @@ export function AdvertisingRoute() {
         <ProductSection
           title="为您精选"
           note="综合年化利率公示"
-          placement={PLACEMENTS.TOP_RECOMMEND}
+          placement={AD_PLACEMENTS.TOP_RECOMMEND}
           products={top.data}
           isLoading={top.isLoading}
           isError={top.isError}
@@ -100,7 +100,7 @@ export function AdvertisingRoute() {
         />
         <ProductSection
           title="猜你喜欢"
-          placement={PLACEMENTS.RANDOM_RECOMMEND}
+          placement={AD_PLACEMENTS.RANDOM_RECOMMEND}
           products={random.data ? [random.data] : []}
           isLoading={random.isLoading}
           isError={random.isError}

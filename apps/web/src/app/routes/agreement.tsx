@@ -2,8 +2,6 @@ import { AGREEMENT_PAGES } from '@lm/shared/channel';
 import { useQuery } from '@tanstack/react-query';
 import { Button } from 'antd-mobile';
 import { useSearchParams } from 'react-router';
-import { fetchConsentedAgreement, fetchLenderAgreement, type LenderAgreement } from '@/app/common/api';
-import { isOn } from '@/app/common/query-options';
 import { PageHeader } from '@/components/page-header';
 import { PageLoading } from '@/components/page-loading';
 import { ResultView } from '@/components/result-view';
@@ -12,6 +10,9 @@ import { useAgreement } from '@/features/agreements/api/get-agreement';
 import { useFooterCompanies } from '@/features/agreements/api/use-footer-companies';
 import { AgreementDocument } from '@/features/agreements/components/agreement-document';
 import { useH5Config } from '@/features/channel/store';
+import { fetchConsentedAgreement } from '@/features/consent/api/get-consented-agreement';
+import { fetchLenderAgreement, type LenderAgreement } from '@/features/consent/api/get-lender-agreement';
+import { isOn } from '@/features/consent/query-options';
 import { ApiError } from '@/lib/api-client';
 import styles from './routes.module.css';
 

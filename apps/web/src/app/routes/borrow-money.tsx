@@ -1,10 +1,10 @@
+import { AD_PLACEMENTS } from '@lm/shared/placements';
 import { Button } from 'antd-mobile';
 import { Link } from 'react-router';
 import { EmptyState } from '@/components/empty-state';
 import { useAppIndexIcons } from '@/features/landing/api/get-app-index-icons';
 import { useColumnRecommend } from '@/features/products/api/get-column-recommend';
 import { ProductSection } from '@/features/products/components/product-section';
-import { PLACEMENTS } from '@/features/products/placements';
 import { ExposureProvider } from '@/features/products/use-exposure';
 import { reportClick } from '@/features/reporting/client';
 import { APR_LINE, MAX_AMOUNT_YUAN } from '@/features/skins/copy';
@@ -76,7 +76,7 @@ export function BorrowMoneyRoute() {
         {columns.isLoading || columns.isError ? (
           <ProductSection
             title="为您推荐"
-            placement={PLACEMENTS.HOME_LIST}
+            placement={AD_PLACEMENTS.HOME_LIST}
             products={undefined}
             isLoading={columns.isLoading}
             isError={columns.isError}
@@ -88,7 +88,7 @@ export function BorrowMoneyRoute() {
             <ProductSection
               key={column.columnCode}
               title={column.columnName}
-              placement={PLACEMENTS.HOME_LIST}
+              placement={AD_PLACEMENTS.HOME_LIST}
               products={column.list}
               isLoading={false}
               isError={false}

@@ -1,9 +1,10 @@
+import { useCountdown } from '@lm/shared/client/use-countdown';
+import type { StaffLoginData } from '@lm/shared/schemas/auth';
 import { isValidPhone, PHONE_FORMAT_MSG, PHONE_REQUIRED_MSG } from '@lm/shared/validators/phone';
 import { useMutation } from '@tanstack/react-query';
 import { Button, Input, Toast } from 'antd-mobile';
 import { useState } from 'react';
 import { CodeButton } from '@/components/code-button';
-import { useCountdown } from '@/hooks/use-countdown';
 import { api } from '@/lib/api-client';
 import { browserOnline, sendCodeStep, waitAfterSendFailure } from '@/lib/send-code';
 import { storage } from '@/lib/storage';
@@ -18,11 +19,6 @@ interface SendCodeData {
   mobile: string;
   retryAfter: number;
   expiresIn: number;
-}
-
-interface StaffLoginData {
-  token: string;
-  staff: { id: number; name: string; mobile: string; role: 'admin' | 'operator' | 'viewer' };
 }
 
 /** POST /api/crm/admin/login/sendPhoneVerifyCode — an SMS code for a staff phone (unknown phones get no SMS). */

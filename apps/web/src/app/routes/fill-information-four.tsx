@@ -1,4 +1,4 @@
-import { FormBanner, FormPage } from '@/app/common/form-page';
+import { FormBanner, FormPage } from '@/app/flow/form-page';
 
 /** `/fill-information-four` (formprocess4): form, re-match and authorisation on one route (spec §2). */
 export function FillInformationFourRoute() {

@@ -1,12 +1,12 @@
 import { Button } from 'antd-mobile';
 import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { checkInlineUrl } from '@/app/common/allowed-url';
-import { vouchedPartnerUrls } from '@/app/common/consent-result';
 import { PageHeader } from '@/components/page-header';
 import { PageLoading } from '@/components/page-loading';
 import { ResultView } from '@/components/result-view';
 import { useChannelStore, useH5Config } from '@/features/channel/store';
+import { checkInlineUrl } from '@/features/consent/allowed-url';
+import { vouchedPartnerUrls } from '@/features/consent/consent-result';
 import styles from './inline-page.module.css';
 
 const REFUSALS = {

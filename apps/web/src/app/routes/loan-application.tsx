@@ -1,10 +1,10 @@
 import { Button, Selector } from 'antd-mobile';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import formStyles from '@/app/common/forms.module.css';
 import { PageHeader } from '@/components/page-header';
 import { useH5Config } from '@/features/channel/store';
 import { APR_MAX, APR_MIN, monthlyPayment } from '@/features/skins/copy';
+import formStyles from '@/styles/forms.module.css';
 import own from './loan-application.module.css';
 import styles from './routes.module.css';
 

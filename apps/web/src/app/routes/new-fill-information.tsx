@@ -1,4 +1,4 @@
-import { FormBanner, FormPage } from '@/app/common/form-page';
+import { FormBanner, FormPage } from '@/app/flow/form-page';
 
 /**
  * `/new-fill-information` (channels with the fenqile flag): the form, and — after saving or when a

@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
-import { FormBanner, FormPage } from '@/app/common/form-page';
-import styles from '@/app/common/forms.module.css';
+import { FormBanner, FormPage } from '@/app/flow/form-page';
+import styles from '@/styles/forms.module.css';
 
 /** `/protocol-fill-information`: the form variant that leads with the authorisation terms. */
 export function ProtocolFillInformationRoute() {

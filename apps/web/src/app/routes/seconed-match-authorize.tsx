@@ -1,10 +1,10 @@
-import { AuthorizePage } from '@/app/common/authorize-page';
-import styles from '@/app/common/forms.module.css';
-import { MATCH_SESSION_KEYS } from '@/app/common/matched-products';
+import { AuthorizePage } from '@/app/flow/authorize-page';
 import { useH5Config } from '@/features/channel/store';
+import { MATCH_SESSION_KEYS } from '@/features/consent/matched-products';
+import styles from '@/styles/forms.module.css';
 
 /**
- * `/seconed-match-authorize`: the second authorisation (spec §4; app/common/second-authorize.ts), from
+ * `/seconed-match-authorize`: the second authorisation (spec §4; features/consent/second-authorize.ts), from
  * `seconedProductMatchInfo` (a second match, directMatchType 3, stored only when it has an id). Its
  * consent names that second match's run; then the flow's result page.
  */

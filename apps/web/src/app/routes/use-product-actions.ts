@@ -1,8 +1,8 @@
 import type { ProductItem } from '@lm/shared/schemas/product';
 import { useLocation, useNavigate } from 'react-router';
-import { vouchPartnerUrl } from '@/app/common/consent-result';
-import { quotaPath } from '@/app/common/require-login';
+import { quotaPath } from '@/app/flow/require-login';
 import { useChannelStore } from '@/features/channel/store';
+import { vouchPartnerUrl } from '@/features/consent/consent-result';
 import { nextStepOfLiveSession } from '@/features/flow/live-session';
 import { followDecision } from '@/features/flow/navigate';
 import { useApplyProduct } from '@/features/products/use-apply-product';

@@ -1,3 +1,5 @@
+import { APPLICATION_FIELD_LABELS } from '@lm/shared/application-fields';
+import { AD_PLACEMENTS } from '@lm/shared/placements';
 import { Button } from 'antd-mobile';
 import { useNavigate, useSearchParams } from 'react-router';
 import { EmptyState } from '@/components/empty-state';
@@ -7,7 +9,7 @@ import { useProductDetail } from '@/features/products/api/get-product-detail';
 import { useRandomRecommend } from '@/features/products/api/get-random-recommend';
 import { ProductSection } from '@/features/products/components/product-section';
 import { formatAmountRange, formatApr, formatTerm, initialOf } from '@/features/products/format';
-import { PLACEMENTS, placementOf } from '@/features/products/placements';
+import { placementOf } from '@/features/products/placements';
 import { ExposureProvider } from '@/features/products/use-exposure';
 import { ApiError } from '@/lib/api-client';
 import styles from './routes.module.css';
@@ -16,21 +18,10 @@ import own from './you-xin-detail.module.css';
 
 /** What a lender receives, in words (the form fields of spec §3 and the phone). */
 const FIELD_LABELS: Record<string, string> = {
+  ...APPLICATION_FIELD_LABELS,
   realName: '姓名',
   mobile: '手机号',
-  identity: '身份证号',
-  workCity: '工作城市',
   workCityCode: '工作城市',
-  applyLimit: '借款额度',
-  job: '职业身份',
-  payoffForm: '工资发放形式',
-  socialSecurity: '社保',
-  housingFund: '公积金',
-  insurance: '商业保险',
-  houseProperty: '房产',
-  carProperty: '车产',
-  sesameCredit: '芝麻分',
-  creditInvestigation: '信用记录',
 };
 
 function sharedFieldNames(fields: string[]): string[] {
@@ -166,7 +157,7 @@ export function YouXinDetailRoute() {
         </div>
         <ProductSection
           title="猜你喜欢"
-          placement={PLACEMENTS.RANDOM_RECOMMEND}
+          placement={AD_PLACEMENTS.RANDOM_RECOMMEND}
           products={random.data ? [random.data] : []}
           isLoading={random.isLoading}
           isError={random.isError}

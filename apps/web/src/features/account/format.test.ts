@@ -1,11 +1,5 @@
-import {
-  LEAD_STATUS_LABELS,
-  LEAD_STATUSES,
-  NOTICE_KIND_LABELS,
-  NOTICE_STATUS_LABELS,
-  OFFER_STATUS_LABELS,
-  SESSION_REVOKE_REASON_LABELS,
-} from '@lm/shared/schemas/privacy';
+import * as labels from '@lm/shared/privacy-labels';
+import * as contract from '@lm/shared/schemas/privacy';
 import { describe, expect, it } from 'vitest';
 import {
   exportFileName,
@@ -13,29 +7,24 @@ import {
   formatApr,
   formatDate,
   formatDateTime,
-  LEAD_STATUS_TEXT,
   leadTone,
   matchTypeText,
-  NOTICE_KIND_TEXT,
-  NOTICE_STATUS_TEXT,
   noticeText,
-  OFFER_STATUS_TEXT,
-  SESSION_REVOKE_TEXT,
 } from './format';
 
 describe('status words', () => {
   it('are the words of the server contract, for every status', () => {
-    expect(OFFER_STATUS_TEXT).toEqual(OFFER_STATUS_LABELS);
-    expect(LEAD_STATUS_TEXT).toEqual(LEAD_STATUS_LABELS);
-    expect(NOTICE_KIND_TEXT).toEqual(NOTICE_KIND_LABELS);
-    expect(NOTICE_STATUS_TEXT).toEqual(NOTICE_STATUS_LABELS);
-    expect(SESSION_REVOKE_TEXT).toEqual(SESSION_REVOKE_REASON_LABELS);
+    expect(labels.OFFER_STATUS_LABELS).toBe(contract.OFFER_STATUS_LABELS);
+    expect(labels.LEAD_STATUS_LABELS).toBe(contract.LEAD_STATUS_LABELS);
+    expect(labels.NOTICE_KIND_LABELS).toBe(contract.NOTICE_KIND_LABELS);
+    expect(labels.NOTICE_STATUS_LABELS).toBe(contract.NOTICE_STATUS_LABELS);
+    expect(labels.SESSION_REVOKE_REASON_LABELS).toBe(contract.SESSION_REVOKE_REASON_LABELS);
   });
 
   it('are Chinese and never the raw code', () => {
-    for (const status of LEAD_STATUSES) {
-      expect(LEAD_STATUS_TEXT[status]).toMatch(/[\u4e00-\u9fa5]/);
-      expect(LEAD_STATUS_TEXT[status]).not.toContain(status);
+    for (const status of labels.LEAD_STATUSES) {
+      expect(labels.LEAD_STATUS_LABELS[status]).toMatch(/[\u4e00-\u9fa5]/);
+      expect(labels.LEAD_STATUS_LABELS[status]).not.toContain(status);
     }
   });
 

@@ -1,54 +1,20 @@
 /**
- * Words and numbers of the account centre (issue 6): statuses in Chinese, APR, dates in Asia/Shanghai,
- * the export file name. Pure, so they are unit-tested. The status words are the ones of the server's
- * contract (@lm/shared/schemas/privacy); they are restated here because the browser bundle does not
- * carry zod (format.test.ts keeps the two in step).
+ * Words and numbers of the account centre (issue 6): APR, dates in Asia/Shanghai, the export file
+ * name. Pure, so they are unit-tested. The status words are the server contract's own, from the
+ * zod-free @lm/shared/privacy-labels.
  */
-import type {
-  LeadStatusValue,
-  NoticeKind,
-  NoticeStatus,
-  OfferStatus,
-  SessionRevokeReason,
-} from '@lm/shared/schemas/privacy';
+import {
+  type LeadStatusValue,
+  NOTICE_KIND_LABELS,
+  NOTICE_STATUS_LABELS,
+  type NoticeKind,
+  type NoticeStatus,
+  type OfferStatus,
+} from '@lm/shared/privacy-labels';
+import { formatShanghai, shanghaiDay } from '@lm/shared/time';
 
 /** Lenders must delete a cancelled person's data within this many working days (product rule). */
 export const DELETION_DEADLINE_WORKING_DAYS = 15;
-
-export const OFFER_STATUS_TEXT: Record<OfferStatus, string> = {
-  offered: '待授权',
-  consented: '已授权',
-  declined: '未授权',
-  released: '已失效',
-};
-
-export const LEAD_STATUS_TEXT: Record<LeadStatusValue, string> = {
-  pending: '待发送',
-  delivered: '已发送给机构',
-  dead: '发送失败',
-  redirect: '已跳转机构页面',
-  awaiting_callback: '等待机构处理',
-  withdrawn: '已撤回授权，未发送',
-  discarded: '发送失败，已停止发送',
-};
-
-export const NOTICE_KIND_TEXT: Record<NoticeKind, string> = {
-  withdrawal: '撤回授权通知',
-  deletion: '删除数据通知',
-};
-
-export const NOTICE_STATUS_TEXT: Record<NoticeStatus, string> = {
-  pending: '正在通知机构',
-  sent: '机构已收到',
-  confirmed: '机构已确认',
-  dead: '通知失败，平台处理中',
-};
-
-export const SESSION_REVOKE_TEXT: Record<SessionRevokeReason, string> = {
-  logout: '已退出登录',
-  replaced: '已在其他设备登录',
-  cancelled: '账号已注销',
-};
 
 /** Spec §3 match types 1–6, in the words a borrower understands. */
 const MATCH_TYPE_TEXT: Record<number, string> = {
@@ -94,25 +60,14 @@ export function formatApr(aprBps: number | null | undefined): string {
   return `年化 ${(Math.round(aprBps) / 100).toFixed(2)}%`;
 }
 
-/** China has had no daylight saving time since 1991: Asia/Shanghai is always UTC+8. */
-const SHANGHAI_OFFSET_MS = 8 * 3600_000;
-
-function shanghaiParts(iso: string | null | undefined): string | null {
-  if (!iso) return null;
-  const t = Date.parse(iso);
-  if (Number.isNaN(t)) return null;
-  return new Date(t + SHANGHAI_OFFSET_MS).toISOString();
-}
-
 /** "2026-03-01T06:05:00Z" → "2026-03-01 14:05" (Asia/Shanghai); missing or invalid → "—". */
 export function formatDateTime(iso: string | null | undefined): string {
-  const s = shanghaiParts(iso);
-  return s ? `${s.slice(0, 10)} ${s.slice(11, 16)}` : '—';
+  return formatShanghai(iso);
 }
 
 /** "2026-03-01T18:00:00Z" → "2026-03-02" (Asia/Shanghai calendar day); missing or invalid → "—". */
 export function formatDate(iso: string | null | undefined): string {
-  return shanghaiParts(iso)?.slice(0, 10) ?? '—';
+  return formatShanghai(iso, 'day');
 }
 
 export interface NoticeLike {
@@ -127,7 +82,7 @@ export interface NoticeLike {
  * "撤回授权通知：正在通知机构", with the deadline of a deletion that is not confirmed yet.
  */
 export function noticeText(notice: NoticeLike): string {
-  const head = `${NOTICE_KIND_TEXT[notice.kind]}：${NOTICE_STATUS_TEXT[notice.status]}`;
+  const head = `${NOTICE_KIND_LABELS[notice.kind]}：${NOTICE_STATUS_LABELS[notice.status]}`;
   if (notice.status === 'confirmed') {
     return notice.confirmedAt ? `${head}（${formatDate(notice.confirmedAt)}）` : head;
   }
@@ -164,5 +119,5 @@ function safeFileName(name: string, fallback: string): string {
 
 /** The default name of the export: 我的数据-2026-03-01.json (Asia/Shanghai day). */
 export function exportFileName(now: number = Date.now()): string {
-  return `我的数据-${new Date(now + SHANGHAI_OFFSET_MS).toISOString().slice(0, 10)}.json`;
+  return `我的数据-${shanghaiDay(now)}.json`;
 }

@@ -4,9 +4,9 @@
  * click `GET /api/reportAdChannelClick`. Never throws, never blocks the UI. Browser wiring: reporter.ts.
  */
 import { ANALYTICS_SOURCE, type FunnelStep } from '@lm/shared/channel';
+import { shanghaiDay } from '@lm/shared/shanghai-day';
 import { SESSION_KEYS, STORAGE_KEYS } from '@/config/constants';
 import { type KeyValueStore, readJson, writeJson } from '@/lib/storage';
-import { shanghaiDate } from '@/lib/time';
 import { getBehaviorCode } from './behavior-code';
 
 export interface ReportEventBody {
@@ -97,7 +97,7 @@ type ClickMap = Record<string, string>;
 export async function reportChannelClickWith(deps: ReportDeps): Promise<boolean> {
   const ctx = await deps.context();
   if (!ctx.adChannelCode) return false;
-  const today = shanghaiDate(deps.now());
+  const today = shanghaiDay(deps.now());
   const map = readJson<ClickMap>(deps.local, STORAGE_KEYS.adClickReported) ?? {};
   if (map[ctx.adChannelCode] === today) return false;
   const save = (value: string | undefined) => {

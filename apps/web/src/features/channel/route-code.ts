@@ -2,9 +2,10 @@
  * Route-code cache (spec §3 `ROUTE_CODE_MAP`): an ad link's `adRouteCode` is exchanged for a channel
  * code once per calendar day (Asia/Shanghai) and device.
  */
+
+import { shanghaiDay } from '@lm/shared/shanghai-day';
 import { STORAGE_KEYS } from '@/config/constants';
 import { type KeyValueStore, readJson, writeJson } from '@/lib/storage';
-import { shanghaiDate } from '@/lib/time';
 
 export interface RouteCodeEntry {
   channelCode: string;
@@ -17,7 +18,7 @@ export type RouteCodeMap = Record<string, RouteCodeEntry>;
 
 /** An entry is valid on the Shanghai calendar day it was stored (spec §9). */
 export function isRouteCodeEntryValid(entry: RouteCodeEntry | null | undefined, now: number): boolean {
-  return Boolean(entry?.channelCode) && entry?.expire === shanghaiDate(now);
+  return Boolean(entry?.channelCode) && entry?.expire === shanghaiDay(now);
 }
 
 export function readRouteCodeMap(store: KeyValueStore): RouteCodeMap {
@@ -38,7 +39,7 @@ export function cacheRouteCode(
   value: { channelCode: string; planTargetUrl: string | null },
   now: number,
 ): RouteCodeEntry {
-  const entry: RouteCodeEntry = { ...value, expire: shanghaiDate(now) };
+  const entry: RouteCodeEntry = { ...value, expire: shanghaiDay(now) };
   const map: RouteCodeMap = {};
   for (const [code, e] of Object.entries(readRouteCodeMap(store))) {
     if (isRouteCodeEntryValid(e, now)) map[code] = e;

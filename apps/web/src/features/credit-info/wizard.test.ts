@@ -12,7 +12,7 @@ import {
   LOAN_PURPOSE_OPTIONS,
   MARITAL_STATUS_OPTIONS,
   OCCUPATION_OPTIONS,
-} from '@/app/common/options';
+} from '@/config/form-options';
 import {
   firstFormStep,
   previousStep,

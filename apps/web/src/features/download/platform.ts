@@ -1,4 +1,5 @@
 import type { AppPlatform, AppVersionData } from '@lm/shared/schemas/site';
+import { shanghaiDay } from '@lm/shared/shanghai-day';
 
 /** The app of this phone: iOS for iPhone / iPad / iPod, Android (including HarmonyOS) otherwise. */
 export function appPlatformOf(userAgent: string): AppPlatform {
@@ -19,7 +20,7 @@ export function safeDownloadUrl(url: string | null | undefined): string | null {
 /** "2.3.0 · 2026-03-01 更新" (Shanghai date). */
 export function versionLine(v: Pick<AppVersionData, 'version' | 'publishedAt'>): string {
   const at = Date.parse(v.publishedAt);
-  const day = Number.isNaN(at) ? '' : new Date(at + 8 * 3600_000).toISOString().slice(0, 10);
+  const day = Number.isNaN(at) ? '' : shanghaiDay(at);
   return day ? `v${v.version} · ${day} 更新` : `v${v.version}`;
 }
 

@@ -10,11 +10,11 @@
  * - 429 (too many checks), 404 (the photo is gone) or another refusal → the photo cannot be checked:
  *   the message, and back to take another.
  */
+import { FaceStatus } from '@lm/shared/credit-info';
 import { LOGOUT_CODES } from '@lm/shared/errors';
 import type { FaceVerifyData } from '@lm/shared/schemas/credit';
-import { FACE_PASSED } from '@/features/flow/decide';
 
-export const FACE_FAILED = 1;
+export const FACE_FAILED = FaceStatus.FAILED;
 export const RETRY_DEFAULT_MSG = '人脸核验服务繁忙，请稍后重试';
 export const STUCK_DEFAULT_MSG = '照片无法核验，请重新拍摄';
 /** Shown on return when the server gave no reason. */
@@ -30,7 +30,7 @@ export type FaceOutcome =
 
 /** The 200 answer. Anything but a clear 2 is not a pass. */
 export function outcomeOfAnswer(data: Partial<FaceVerifyData> | null | undefined): FaceOutcome {
-  if (data?.auditStatus === FACE_PASSED && data.passed !== false) {
+  if (data?.auditStatus === FaceStatus.PASSED && data.passed !== false) {
     return { kind: 'passed', note: data.note ?? '' };
   }
   const reasons = (data?.reasons ?? []).filter((r) => typeof r === 'string' && r);

@@ -15,7 +15,7 @@
  * Query values: booleans travel as 'true'/'false', objects as JSON (see url.ts).
  */
 import { type FlowName, type FlowRoutes, LinkType, SPECIAL_ROUTES } from '@lm/shared/channel';
-import { type CreditInfo, creditInfoStep } from '@lm/shared/credit-info';
+import { type CreditInfo, creditInfoStep, FaceStatus } from '@lm/shared/credit-info';
 
 /** creditStatus / diversionStatus (spec §3). */
 export const OPEN = 1;
@@ -23,7 +23,7 @@ export const CLOSED = 0;
 /** Cover status 1: CanCover. */
 export const CAN_COVER = 1;
 /** Face status 2: passed. */
-export const FACE_PASSED = 2;
+export const FACE_PASSED = FaceStatus.PASSED;
 /** Submit statuses after which an old user is re-matched: 1 submitted-unauthorized, 10 authorized. */
 export const REMATCH_SUBMIT_STATUSES: readonly number[] = [1, 10];
 /** rePageShowType of the success page for a fenqile channel on a Huawei phone (else 0). */

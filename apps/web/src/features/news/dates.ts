@@ -2,19 +2,18 @@
  * Dates of the daily news by the Shanghai calendar (whatever the device's time zone): day keys, the
  * "今天 / 昨天 / 11月20日 星期五" labels and grouping a newest-first list by day.
  */
-import { shanghaiDate } from '@/lib/time';
+import { addDays, shanghaiClock, shanghaiDay } from '@lm/shared/time';
 
-const SHANGHAI_OFFSET_MS = 8 * 3600_000;
 const WEEKDAYS = ['星期日', '星期一', '星期二', '星期三', '星期四', '星期五', '星期六'];
 
 /** 'YYYY-MM-DD' of an ISO time in Shanghai. */
 export function shanghaiDayOf(iso: string): string {
-  return shanghaiDate(Date.parse(iso));
+  return shanghaiDay(Date.parse(iso));
 }
 
 /** The day before a 'YYYY-MM-DD' day. */
 export function previousDay(day: string): string {
-  return new Date(Date.parse(`${day}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+  return addDays(day, -1);
 }
 
 /** '今天', '昨天', '11月20日 星期五', or with the year when it is not this year's. */
@@ -38,7 +37,7 @@ export function groupByDay<T extends { publishedAt: string }>(
   items: readonly T[],
   now: number = Date.now(),
 ): DayGroup<T>[] {
-  const today = shanghaiDate(now);
+  const today = shanghaiDay(now);
   const groups = new Map<string, DayGroup<T>>();
   for (const item of items) {
     const day = shanghaiDayOf(item.publishedAt);
@@ -59,7 +58,7 @@ export function timeOfDay(iso: string): string {
 
 /** '2026年11月22日 09:00' in Shanghai. */
 export function publishedText(iso: string): string {
-  const shifted = new Date(Date.parse(iso) + SHANGHAI_OFFSET_MS);
+  const shifted = shanghaiClock(Date.parse(iso));
   const y = shifted.getUTCFullYear();
   const m = shifted.getUTCMonth() + 1;
   const d = shifted.getUTCDate();
@@ -70,7 +69,7 @@ export function publishedText(iso: string): string {
 
 /** The header line of the index: '11月22日 星期日' for today in Shanghai. */
 export function todayHeading(now: number = Date.now()): string {
-  const today = shanghaiDate(now);
+  const today = shanghaiDay(now);
   const [, m, d] = today.split('-').map(Number) as [number, number, number];
   const weekday = WEEKDAYS[new Date(`${today}T00:00:00Z`).getUTCDay()];
   return `${m}月${d}日 ${weekday}`;

@@ -1,4 +1,5 @@
 import { FUNNEL_MAX_DAYS } from '@lm/shared/schemas/funnel';
+import { addDays, shanghaiDay } from '@lm/shared/time';
 import { Tabs } from 'antd';
 import { useSearchParams } from 'react-router';
 import { PageHeader } from '@/components/page-header';
@@ -7,7 +8,6 @@ import { useFunnelChannels } from '@/features/funnel/api/get-funnel-channels';
 import type { FunnelFilters } from '@/features/funnel/api/types';
 import { ArmsPanel } from '@/features/funnel/components/arms-panel';
 import { ChannelTable } from '@/features/funnel/components/channel-table';
-import { addDays, shanghaiToday } from '@/features/funnel/components/dates';
 import { FunnelFiltersBar } from '@/features/funnel/components/funnel-filters';
 import { FunnelOverview } from '@/features/funnel/components/funnel-overview';
 import { FunnelTrend } from '@/features/funnel/components/funnel-trend';
@@ -17,7 +17,7 @@ const TABS = ['overview', 'channels', 'ab'] as const;
 type Tab = (typeof TABS)[number];
 
 function readFilters(q: URLSearchParams): FunnelFilters {
-  const today = shanghaiToday();
+  const today = shanghaiDay();
   let to = q.get('to') ?? '';
   let from = q.get('from') ?? '';
   if (!DATE.test(to) || to > today) to = today;

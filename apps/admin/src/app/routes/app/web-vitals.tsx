@@ -1,4 +1,5 @@
 import { RUM_METRICS, type RumMetric } from '@lm/shared/schemas/rum';
+import { addDays, shanghaiDay } from '@lm/shared/time';
 import { Alert, Empty, Spin } from 'antd';
 import { useState } from 'react';
 import { PageHeader } from '@/components/page-header';
@@ -7,12 +8,8 @@ import { useWebVitals, type WebVitalsFilters } from '@/features/web-vitals/api/g
 import { VitalsFiltersBar } from '@/features/web-vitals/components/vitals-filters';
 import { VitalsTable } from '@/features/web-vitals/components/vitals-table';
 
-const SHANGHAI_OFFSET_MS = 8 * 3600_000;
-const shanghaiDay = (offsetDays = 0) =>
-  new Date(Date.now() + SHANGHAI_OFFSET_MS + offsetDays * 86_400_000).toISOString().slice(0, 10);
-
 const initialFilters = (): WebVitalsFilters => ({
-  from: shanghaiDay(-6),
+  from: addDays(shanghaiDay(), -6),
   to: shanghaiDay(),
   groupBy: 'route',
 });

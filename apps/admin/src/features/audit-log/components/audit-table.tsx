@@ -1,17 +1,17 @@
 import type { AuditEntry } from '@lm/shared/schemas/admin';
-import { Button, Card, Input, Select, Space, Table, type TableColumnsType, Tag, Typography } from 'antd';
+import { formatShanghai } from '@lm/shared/time';
+import { Card, Input, Select, Space, Table, type TableColumnsType, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { CsvExportButton } from '@/components/csv-export-button';
+import { ListExportButton } from '@/components/csv-export-button';
 import { DateRangeFilter } from '@/components/date-range-filter';
-import { QueryError } from '@/components/query-error';
-import { singleSorter, tablePagination } from '@/components/table-pagination';
+import { ListTable, RefreshButton } from '@/components/list-table';
+import { listFilters, singleSorter, tablePagination } from '@/components/table-pagination';
 import type { CsvColumn } from '@/lib/csv';
-import { datedFileName, fetchAllPages } from '@/lib/fetch-all-pages';
 import { useAuditFacets } from '../api/get-audit-facets';
 import { type AuditFilters, getAuditLog, useAuditLog } from '../api/get-audit-log';
 import { diffEntries, diffSummary } from '../diff';
-import { ACTION_COLOR, actionText, entityText, formatShanghai, REVEAL_FIELD_TEXT } from '../format';
+import { ACTION_COLOR, actionText, entityText, REVEAL_FIELD_TEXT } from '../format';
 
 /** One line of what the entry did: the field revealed, or the changed fields. */
 function changeText(e: AuditEntry): string {
@@ -32,7 +32,7 @@ function subjectLink(e: AuditEntry): string | null {
 }
 
 const CSV_COLUMNS: CsvColumn<AuditEntry>[] = [
-  { title: '时间', value: (r) => formatShanghai(r.createdAt) },
+  { title: '时间', value: (r) => formatShanghai(r.createdAt, 'second') },
   { title: '操作人', value: (r) => r.staffName },
   { title: '操作人ID', value: (r) => r.staffId },
   { title: '操作', value: (r) => actionText(r.action) },
@@ -93,7 +93,7 @@ export function AuditTable({ filters, onFiltersChange }: AuditTableProps) {
   const query = useAuditLog(filters);
   const facets = useAuditFacets();
   const [entityId, setEntityId] = useState(filters.entityId ?? '');
-  const set = (patch: Partial<AuditFilters>) => onFiltersChange({ ...filters, page: 1, ...patch });
+  const { set } = listFilters(filters, onFiltersChange);
 
   const columns: TableColumnsType<AuditEntry> = [
     {
@@ -104,7 +104,7 @@ export function AuditTable({ filters, onFiltersChange }: AuditTableProps) {
       sorter: true,
       sortOrder: filters.order === 'asc' ? 'ascend' : 'descend',
       sortDirections: ['descend', 'ascend', 'descend'],
-      render: (v: string) => formatShanghai(v),
+      render: (v: string) => formatShanghai(v, 'second'),
     },
     { title: '操作人', dataIndex: 'staffName', width: 120 },
     {
@@ -181,42 +181,35 @@ export function AuditTable({ filters, onFiltersChange }: AuditTableProps) {
           onChange={(action?: string) => set({ action })}
         />
         <DateRangeFilter label="操作日期" from={filters.from} to={filters.to} onChange={set} />
-        <Button loading={query.isFetching} onClick={() => void query.refetch()}>
-          刷新
-        </Button>
-        <CsvExportButton
-          load={() => fetchAllPages((page, pageSize) => getAuditLog({ ...filters, page, pageSize }))}
+        <RefreshButton query={query} />
+        <ListExportButton
+          fetchPage={getAuditLog}
+          filters={filters}
           columns={CSV_COLUMNS}
-          fileName={() => datedFileName('操作日志')}
+          name="操作日志"
+          total={query.data?.total}
           notifyCount
-          disabled={!query.data?.total}
         />
       </Space>
-      {query.isError && !query.data ? (
-        <QueryError message="操作日志加载失败" error={query.error} />
-      ) : (
-        <Table<AuditEntry>
-          rowKey="id"
-          size="middle"
-          loading={query.isPending || (query.isFetching && query.isPlaceholderData)}
-          columns={columns}
-          dataSource={query.data?.list ?? []}
-          scroll={{ x: 1200 }}
-          expandable={{
-            expandedRowRender: (r) => <DiffView entry={r} />,
-            rowExpandable: (r) => r.before !== null || r.after !== null,
-          }}
-          locale={{ emptyText: '暂无符合条件的操作记录' }}
-          onChange={(pagination, _f, sorter) => {
-            const s = singleSorter(sorter);
-            const order = s?.order === 'ascend' ? 'asc' : undefined;
-            const pageSize = pagination.pageSize ?? filters.pageSize;
-            const changed = order !== filters.order || pageSize !== filters.pageSize;
-            onFiltersChange({ ...filters, order, pageSize, page: changed ? 1 : (pagination.current ?? 1) });
-          }}
-          pagination={tablePagination(filters, query.data?.total, '条')}
-        />
-      )}
+      <ListTable<AuditEntry>
+        query={query}
+        errorMessage="操作日志加载失败"
+        columns={columns}
+        scroll={{ x: 1200 }}
+        expandable={{
+          expandedRowRender: (r) => <DiffView entry={r} />,
+          rowExpandable: (r) => r.before !== null || r.after !== null,
+        }}
+        locale={{ emptyText: '暂无符合条件的操作记录' }}
+        onChange={(pagination, _f, sorter) => {
+          const s = singleSorter(sorter);
+          const order = s?.order === 'ascend' ? 'asc' : undefined;
+          const pageSize = pagination.pageSize ?? filters.pageSize;
+          const changed = order !== filters.order || pageSize !== filters.pageSize;
+          onFiltersChange({ ...filters, order, pageSize, page: changed ? 1 : (pagination.current ?? 1) });
+        }}
+        pagination={tablePagination(filters, query.data?.total, '条')}
+      />
     </Card>
   );
 }

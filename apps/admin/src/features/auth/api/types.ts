@@ -1,8 +1,2 @@
-export type StaffRole = 'admin' | 'operator' | 'viewer' | 'channel_partner';
-
-export interface Staff {
-  id: number;
-  name: string;
-  mobile: string;
-  role: StaffRole;
-}
+/** The signed-in staff member as the server answers it (login, GET me): packages/shared's own types. */
+export type { Staff, StaffRole } from '@lm/shared/schemas/auth';

@@ -1,7 +1,7 @@
+import { useCountdown } from '@lm/shared/client/use-countdown';
 import { PHONE_FORMAT_MSG, PHONE_PATTERN, PHONE_REQUIRED_MSG } from '@lm/shared/validators/phone';
 import { App, Button, Form, type FormRule, Input, Space, Tabs } from 'antd';
 import { useState } from 'react';
-import { useCountdown } from '@/hooks/use-countdown';
 import { ApiError } from '@/lib/api-client';
 import { type StaffLoginData, useStaffLogin } from '../api/login';
 import { type SendLoginCodeData, useSendLoginCode } from '../api/send-login-code';

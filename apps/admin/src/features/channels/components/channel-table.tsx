@@ -17,11 +17,10 @@ import {
 } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { CsvExportButton } from '@/components/csv-export-button';
+import { ListExportButton } from '@/components/csv-export-button';
 import { QueryError } from '@/components/query-error';
-import { columnSortOrder, nextPaging, singleSorter, tablePagination } from '@/components/table-pagination';
+import { listFilters, nextPaging, singleSorter, tablePagination } from '@/components/table-pagination';
 import type { CsvColumn } from '@/lib/csv';
-import { datedFileName, fetchAllPages } from '@/lib/fetch-all-pages';
 import { notifySuccess } from '@/lib/notify';
 import { type ChannelFilters, getChannels, useChannels } from '../api/get-channels';
 import { useSetChannelStatus } from '../api/set-channel-status';
@@ -101,8 +100,7 @@ export interface ChannelTableProps {
 export function ChannelTable({ filters, onFiltersChange, canEdit }: ChannelTableProps) {
   const query = useChannels(filters);
   const [q, setQ] = useState(filters.q ?? '');
-  const set = (patch: Partial<ChannelFilters>) => onFiltersChange({ ...filters, page: 1, ...patch });
-  const sortOrder = (key: string) => columnSortOrder(filters.sort, filters.order, key);
+  const { set, sortOrder } = listFilters(filters, onFiltersChange);
 
   const columns: TableColumnsType<ChannelListItem> = [
     { title: '编号', dataIndex: 'id', width: 72, sorter: true, sortOrder: sortOrder('id') },
@@ -229,11 +227,12 @@ export function ChannelTable({ filters, onFiltersChange, canEdit }: ChannelTable
           刷新
         </Button>
         {/* Every page of the current filters, not just the one shown. */}
-        <CsvExportButton
-          load={() => fetchAllPages((page, pageSize) => getChannels({ ...filters, page, pageSize }))}
+        <ListExportButton
+          fetchPage={getChannels}
+          filters={filters}
           columns={CSV_COLUMNS}
-          fileName={() => datedFileName('渠道列表')}
-          disabled={!query.data?.total}
+          name="渠道列表"
+          total={query.data?.total}
         />
       </Space>
       {query.isError && !query.data ? (

@@ -1,10 +1,9 @@
 import type { AdminLeadItem } from '@lm/shared/schemas/admin-leads';
-import { Button, Card, Select, Space, Table, type TableColumnsType, Tooltip, Typography } from 'antd';
-import { CsvExportButton } from '@/components/csv-export-button';
-import { QueryError } from '@/components/query-error';
+import { Button, Card, Select, Space, type TableColumnsType } from 'antd';
+import { ListExportButton } from '@/components/csv-export-button';
+import { ListTable, lastErrorColumn, RefreshButton } from '@/components/list-table';
 import { nextPaging, tablePagination } from '@/components/table-pagination';
 import type { CsvColumn } from '@/lib/csv';
-import { datedFileName, fetchAllPages } from '@/lib/fetch-all-pages';
 import { type DeadLetterFilters, getDeadLetters, useDeadLetters } from '../api/get-dead-letters';
 import { useDeliverySummary } from '../api/get-summary';
 import { formatShanghai } from '../format';
@@ -53,20 +52,7 @@ export function DeadLetterTable({ filters, onFiltersChange, canChange, onOpen }:
     { title: '机构', dataIndex: 'partnerName', width: 200, ellipsis: true },
     { title: '产品', dataIndex: 'productName', width: 150, ellipsis: true },
     { title: '次数', dataIndex: 'attempts', width: 70 },
-    {
-      title: '最近错误',
-      dataIndex: 'lastError',
-      width: 200,
-      ellipsis: { showTitle: false },
-      render: (v: string | null) =>
-        v ? (
-          <Tooltip title={v} placement="topLeft">
-            <Typography.Text type="danger">{v}</Typography.Text>
-          </Tooltip>
-        ) : (
-          '—'
-        ),
-    },
+    lastErrorColumn(200),
     { title: '停止时间', dataIndex: 'updatedAt', width: 150, render: (v: string) => formatShanghai(v) },
     {
       title: '操作',
@@ -91,34 +77,27 @@ export function DeadLetterTable({ filters, onFiltersChange, canChange, onOpen }:
           options={partnerOptions}
           onChange={(partnerId?: number) => onFiltersChange({ ...filters, partnerId, page: 1 })}
         />
-        <Button loading={query.isFetching} onClick={() => void query.refetch()}>
-          刷新
-        </Button>
-        <CsvExportButton
-          load={() => fetchAllPages((page, pageSize) => getDeadLetters({ ...filters, page, pageSize }))}
+        <RefreshButton query={query} />
+        <ListExportButton
+          fetchPage={getDeadLetters}
+          filters={filters}
           columns={CSV_COLUMNS}
-          fileName={() => datedFileName('死信')}
+          name="死信"
+          total={query.data?.total}
           notifyCount
-          disabled={!query.data?.total}
         />
       </Space>
-      {query.isError && !query.data ? (
-        <QueryError message="死信加载失败" error={query.error} />
-      ) : (
-        <Table<AdminLeadItem>
-          rowKey="id"
-          size="middle"
-          loading={query.isPending || (query.isFetching && query.isPlaceholderData)}
-          columns={columns}
-          dataSource={query.data?.list ?? []}
-          scroll={{ x: 1200 }}
-          locale={{ emptyText: '没有死信，全部线索都在正常发送' }}
-          pagination={tablePagination(filters, query.data?.total, '条', {
-            onChange: (page, pageSize) =>
-              onFiltersChange({ ...filters, ...nextPaging(filters, page, pageSize) }),
-          })}
-        />
-      )}
+      <ListTable<AdminLeadItem>
+        query={query}
+        errorMessage="死信加载失败"
+        columns={columns}
+        scroll={{ x: 1200 }}
+        locale={{ emptyText: '没有死信，全部线索都在正常发送' }}
+        pagination={tablePagination(filters, query.data?.total, '条', {
+          onChange: (page, pageSize) =>
+            onFiltersChange({ ...filters, ...nextPaging(filters, page, pageSize) }),
+        })}
+      />
     </Card>
   );
 }

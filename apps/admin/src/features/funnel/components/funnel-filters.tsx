@@ -1,11 +1,11 @@
 import { SKINS } from '@lm/shared/channel';
 import { FUNNEL_MAX_DAYS } from '@lm/shared/schemas/funnel';
+import { shanghaiDay } from '@lm/shared/time';
 import { Button, Card, DatePicker, Form, Select, Space, Tag } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import type { FunnelChannel } from '../api/get-funnel-channels';
 import type { FunnelFilters } from '../api/types';
-import { shanghaiToday } from './dates';
 
 interface FunnelFiltersProps {
   value: FunnelFilters;
@@ -26,7 +26,7 @@ export function FunnelFiltersBar({
   channelsLoading,
   partner,
 }: FunnelFiltersProps) {
-  const today = dayjs(shanghaiToday());
+  const today = dayjs(shanghaiDay());
   const [picking, setPicking] = useState<Dayjs | null>(null);
   const presets: { label: string; value: [Dayjs, Dayjs] }[] = [
     { label: '今天', value: [today, today] },

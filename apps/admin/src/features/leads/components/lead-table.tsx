@@ -1,25 +1,18 @@
 import type { AdminLeadItem, AdminLeadStatus } from '@lm/shared/schemas/admin-leads';
-import {
-  Button,
-  Card,
-  Input,
-  InputNumber,
-  Select,
-  Space,
-  Table,
-  type TableColumnsType,
-  Tag,
-  Tooltip,
-  Typography,
-} from 'antd';
+import { Button, Card, Input, InputNumber, Select, Space, type TableColumnsType, Tag } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { CsvExportButton } from '@/components/csv-export-button';
+import { ListExportButton } from '@/components/csv-export-button';
 import { DateRangeFilter } from '@/components/date-range-filter';
-import { QueryError } from '@/components/query-error';
-import { columnSortOrder, singleSorter, sortedPaging, tablePagination } from '@/components/table-pagination';
+import { ListTable, lastErrorColumn, RefreshButton } from '@/components/list-table';
+import {
+  columnSortOrder,
+  listFilters,
+  singleSorter,
+  sortedPaging,
+  tablePagination,
+} from '@/components/table-pagination';
 import type { CsvColumn } from '@/lib/csv';
-import { datedFileName, fetchAllPages } from '@/lib/fetch-all-pages';
 import { getLeads, type LeadFilters, useLeads } from '../api/get-leads';
 import { formatShanghai, LEAD_MODE_TEXT, LEAD_STATUS_COLOR, LEAD_STATUS_TEXT } from '../format';
 
@@ -56,7 +49,7 @@ export interface LeadTableProps {
 export function LeadTable({ filters, onFiltersChange, onOpen }: LeadTableProps) {
   const query = useLeads(filters);
   const [channel, setChannel] = useState(filters.channelCode ?? '');
-  const set = (patch: Partial<LeadFilters>) => onFiltersChange({ ...filters, page: 1, ...patch });
+  const { set } = listFilters(filters, onFiltersChange);
 
   const columns: TableColumnsType<AdminLeadItem> = [
     {
@@ -101,20 +94,7 @@ export function LeadTable({ filters, onFiltersChange, onOpen }: LeadTableProps) 
       sortOrder: sortOrder(filters, 'nextAttemptAt'),
       render: (v: string, r) => (r.status === 'pending' ? formatShanghai(v) : '—'),
     },
-    {
-      title: '最近错误',
-      dataIndex: 'lastError',
-      width: 180,
-      ellipsis: { showTitle: false },
-      render: (v: string | null) =>
-        v ? (
-          <Tooltip title={v} placement="topLeft">
-            <Typography.Text type="danger">{v}</Typography.Text>
-          </Tooltip>
-        ) : (
-          '—'
-        ),
-    },
+    lastErrorColumn(180),
     {
       title: '创建时间',
       dataIndex: 'createdAt',
@@ -164,37 +144,30 @@ export function LeadTable({ filters, onFiltersChange, onOpen }: LeadTableProps) 
           onSearch={(v) => set({ channelCode: v.trim() || undefined })}
         />
         <DateRangeFilter label="创建日期" from={filters.from} to={filters.to} onChange={set} />
-        <Button loading={query.isFetching} onClick={() => void query.refetch()}>
-          刷新
-        </Button>
-        <CsvExportButton
-          load={() => fetchAllPages((page, pageSize) => getLeads({ ...filters, page, pageSize }))}
+        <RefreshButton query={query} />
+        <ListExportButton
+          fetchPage={getLeads}
+          filters={filters}
           columns={CSV_COLUMNS}
-          fileName={() => datedFileName('线索')}
+          name="线索"
+          total={query.data?.total}
           notifyCount
-          disabled={!query.data?.total}
         />
       </Space>
-      {query.isError && !query.data ? (
-        <QueryError message="线索列表加载失败" error={query.error} />
-      ) : (
-        <Table<AdminLeadItem>
-          rowKey="id"
-          size="middle"
-          loading={query.isPending || (query.isFetching && query.isPlaceholderData)}
-          columns={columns}
-          dataSource={query.data?.list ?? []}
-          scroll={{ x: 1300 }}
-          locale={{ emptyText: '暂无符合条件的线索' }}
-          onChange={(pagination, _f, sorter) =>
-            onFiltersChange({
-              ...filters,
-              ...sortedPaging(filters, pagination, singleSorter(sorter), 'createdAt'),
-            })
-          }
-          pagination={tablePagination(filters, query.data?.total, '条')}
-        />
-      )}
+      <ListTable<AdminLeadItem>
+        query={query}
+        errorMessage="线索列表加载失败"
+        columns={columns}
+        scroll={{ x: 1300 }}
+        locale={{ emptyText: '暂无符合条件的线索' }}
+        onChange={(pagination, _f, sorter) =>
+          onFiltersChange({
+            ...filters,
+            ...sortedPaging(filters, pagination, singleSorter(sorter), 'createdAt'),
+          })
+        }
+        pagination={tablePagination(filters, query.data?.total, '条')}
+      />
     </Card>
   );
 }

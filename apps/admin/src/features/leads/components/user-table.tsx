@@ -1,18 +1,22 @@
 import type { AdminUserItem } from '@lm/shared/schemas/admin-leads';
-import { Button, Card, Input, Select, Space, Table, type TableColumnsType, Tag } from 'antd';
+import { PHONE_PATTERN } from '@lm/shared/validators/phone';
+import { Card, Input, Select, Space, type TableColumnsType, Tag } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { CsvExportButton } from '@/components/csv-export-button';
+import { ListExportButton } from '@/components/csv-export-button';
 import { DateRangeFilter } from '@/components/date-range-filter';
-import { QueryError } from '@/components/query-error';
-import { columnSortOrder, singleSorter, sortedPaging, tablePagination } from '@/components/table-pagination';
+import { ListTable, RefreshButton } from '@/components/list-table';
+import {
+  columnSortOrder,
+  listFilters,
+  singleSorter,
+  sortedPaging,
+  tablePagination,
+} from '@/components/table-pagination';
 import type { CsvColumn } from '@/lib/csv';
-import { datedFileName, fetchAllPages } from '@/lib/fetch-all-pages';
 import { notifyError } from '@/lib/notify';
 import { getUsers, type UserFilters, useUsers } from '../api/get-users';
 import { formatShanghai, leadCountsText, USER_INFO_STATUS_TEXT, USER_STATUS_TEXT } from '../format';
-
-const PHONE = /^1[3-9]\d{9}$/;
 
 const sortOrder = (f: UserFilters, key: string) => columnSortOrder(f.sort ?? 'createdAt', f.order, key);
 
@@ -38,11 +42,11 @@ export function UserTable({ filters, onFiltersChange }: UserTableProps) {
   const query = useUsers(filters);
   const [phone, setPhone] = useState(filters.phone ?? '');
   const [channel, setChannel] = useState(filters.channelCode ?? '');
-  const set = (patch: Partial<UserFilters>) => onFiltersChange({ ...filters, page: 1, ...patch });
+  const { set } = listFilters(filters, onFiltersChange);
 
   const searchPhone = (value: string) => {
     const v = value.trim();
-    if (v && !PHONE.test(v)) {
+    if (v && !PHONE_PATTERN.test(v)) {
       notifyError('请输入完整的 11 位手机号（按手机号查找须完整匹配）');
       return;
     }
@@ -143,37 +147,30 @@ export function UserTable({ filters, onFiltersChange }: UserTableProps) {
           onChange={(userInfoStatus?: number) => set({ userInfoStatus })}
         />
         <DateRangeFilter label="注册日期" from={filters.from} to={filters.to} onChange={set} />
-        <Button loading={query.isFetching} onClick={() => void query.refetch()}>
-          刷新
-        </Button>
-        <CsvExportButton
-          load={() => fetchAllPages((page, pageSize) => getUsers({ ...filters, page, pageSize }))}
+        <RefreshButton query={query} />
+        <ListExportButton
+          fetchPage={getUsers}
+          filters={filters}
           columns={CSV_COLUMNS}
-          fileName={() => datedFileName('用户')}
+          name="用户"
+          total={query.data?.total}
           notifyCount
-          disabled={!query.data?.total}
         />
       </Space>
-      {query.isError && !query.data ? (
-        <QueryError message="用户列表加载失败" error={query.error} />
-      ) : (
-        <Table<AdminUserItem>
-          rowKey="id"
-          size="middle"
-          loading={query.isPending || (query.isFetching && query.isPlaceholderData)}
-          columns={columns}
-          dataSource={query.data?.list ?? []}
-          scroll={{ x: 1100 }}
-          locale={{ emptyText: filters.phone ? '没有找到这个手机号的用户' : '暂无符合条件的用户' }}
-          onChange={(pagination, _f, sorter) =>
-            onFiltersChange({
-              ...filters,
-              ...sortedPaging(filters, pagination, singleSorter(sorter), 'createdAt'),
-            })
-          }
-          pagination={tablePagination(filters, query.data?.total, '人')}
-        />
-      )}
+      <ListTable<AdminUserItem>
+        query={query}
+        errorMessage="用户列表加载失败"
+        columns={columns}
+        scroll={{ x: 1100 }}
+        locale={{ emptyText: filters.phone ? '没有找到这个手机号的用户' : '暂无符合条件的用户' }}
+        onChange={(pagination, _f, sorter) =>
+          onFiltersChange({
+            ...filters,
+            ...sortedPaging(filters, pagination, singleSorter(sorter), 'createdAt'),
+          })
+        }
+        pagination={tablePagination(filters, query.data?.total, '人')}
+      />
     </Card>
   );
 }

@@ -5,6 +5,7 @@ import {
   type PartnerItem,
   type PartnerSecretData,
 } from '@lm/shared/schemas/admin-catalog';
+import { CONTACT_PHONE_PATTERN } from '@lm/shared/validators/phone';
 import { Button, Card, Col, Form, Input, Radio, Row, Select, Space, Typography } from 'antd';
 import { useCreatePartner } from '../api/create-partner';
 import { useUpdatePartner } from '../api/update-partner';
@@ -153,7 +154,7 @@ export function PartnerForm({ partner, canEdit, onCreated, onSaved }: PartnerFor
               tooltip="加密保存，只显示脱敏号码"
               rules={[
                 { required: !partner, message: '请填写联系电话' },
-                { pattern: /^(1[3-9]\d{9}|0\d{2,3}-?\d{7,8})$/, message: '联系电话格式不正确' },
+                { pattern: CONTACT_PHONE_PATTERN, message: '联系电话格式不正确' },
               ]}
             >
               <Input placeholder={partner ? `${partner.contactPhoneMasked}（留空不修改）` : '手机或座机'} />

@@ -1,12 +1,11 @@
 import { PARTNER_STATUS_LABELS, type PartnerItem } from '@lm/shared/schemas/admin-catalog';
 import { formatShanghai } from '@lm/shared/time';
-import { Card, Input, Select, Space, Table, type TableColumnsType, Tag, Typography } from 'antd';
+import { Card, Input, Select, Space, type TableColumnsType, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { CsvExportButton } from '@/components/csv-export-button';
-import { QueryError } from '@/components/query-error';
-import { columnSortOrder, singleSorter, tablePagination } from '@/components/table-pagination';
-import { datedFileName, fetchAllPages } from '@/lib/fetch-all-pages';
+import { ListExportButton } from '@/components/csv-export-button';
+import { CatalogueTable } from '@/components/list-table';
+import { fieldSortChange, listFilters, tablePagination } from '@/components/table-pagination';
 import { getPartners, type PartnerFilters, usePartners } from '../api/get-partners';
 
 const formatTime = (iso: string | null) => formatShanghai(iso, 'second');
@@ -37,8 +36,7 @@ export interface PartnerTableProps {
 export function PartnerTable({ filters, onFiltersChange }: PartnerTableProps) {
   const query = usePartners(filters);
   const [q, setQ] = useState(filters.q ?? '');
-  const set = (patch: Partial<PartnerFilters>) => onFiltersChange({ ...filters, page: 1, ...patch });
-  const sortOrder = (key: string) => columnSortOrder(filters.sort, filters.order, key);
+  const { set, sortOrder } = listFilters(filters, onFiltersChange);
 
   const columns: TableColumnsType<PartnerItem> = [
     { title: '编号', dataIndex: 'id', width: 72, sorter: true, sortOrder: sortOrder('id') },
@@ -137,35 +135,22 @@ export function PartnerTable({ filters, onFiltersChange }: PartnerTableProps) {
           ]}
           style={{ width: 120 }}
         />
-        <CsvExportButton
-          load={() => fetchAllPages((page, pageSize) => getPartners({ ...filters, page, pageSize }))}
+        <ListExportButton
+          fetchPage={getPartners}
+          filters={filters}
           columns={CSV_COLUMNS}
-          fileName={() => datedFileName('合作机构')}
-          disabled={!query.data?.total}
+          name="合作机构"
+          total={query.data?.total}
         />
       </Space>
-      {query.isError && (
-        <QueryError message="合作机构加载失败" onRetry={() => query.refetch()} style={{ marginBottom: 16 }} />
-      )}
-      <Table<PartnerItem>
-        rowKey="id"
-        size="middle"
+      <CatalogueTable<PartnerItem>
+        query={query}
+        errorMessage="合作机构加载失败"
         columns={columns}
-        dataSource={query.data?.list ?? []}
-        loading={query.isFetching}
         locale={{ emptyText: '没有符合条件的合作机构' }}
         scroll={{ x: 1200 }}
         pagination={tablePagination(filters, query.data?.total, '家', { pageSizeOptions: PAGE_SIZES })}
-        onChange={(pagination, _f, sorter) => {
-          const s = singleSorter(sorter);
-          onFiltersChange({
-            ...filters,
-            page: pagination.current ?? 1,
-            pageSize: pagination.pageSize ?? filters.pageSize,
-            sort: s?.order ? (s.field as PartnerFilters['sort']) : undefined,
-            order: s?.order === 'ascend' ? 'asc' : 'desc',
-          });
-        }}
+        onChange={(pagination, _f, sorter) => onFiltersChange(fieldSortChange(filters, pagination, sorter))}
       />
     </Card>
   );

@@ -1,23 +1,22 @@
 import type { AdminNoticeItem, NoticeKind, NoticeStatus } from '@lm/shared/schemas/privacy';
+import { formatShanghai } from '@lm/shared/time';
 import {
   Button,
   Card,
   Popconfirm,
   Select,
   Space,
-  Table,
   type TableColumnsType,
   Tag,
   Tooltip,
   Typography,
 } from 'antd';
-import { QueryError } from '@/components/query-error';
-import { nextPaging, tablePagination } from '@/components/table-pagination';
+import { ListTable, lastErrorColumn, RefreshButton } from '@/components/list-table';
+import { listFilters, nextPaging, tablePagination } from '@/components/table-pagination';
 import { notifySuccess } from '@/lib/notify';
 import { type DeletionFilters, useDeletions } from '../api/get-deletions';
 import { useRetryNotice } from '../api/retry-notice';
 import {
-  formatShanghai,
   NOTICE_KIND_TEXT,
   NOTICE_STATUS_COLOR,
   NOTICE_STATUS_TEXT,
@@ -83,7 +82,7 @@ export interface DeletionTableProps {
 /** Notices to lenders after cancellations (and withdrawals): status, due date, working days left, retry. */
 export function DeletionTable({ filters, onFiltersChange, canRetry }: DeletionTableProps) {
   const query = useDeletions(filters);
-  const set = (patch: Partial<DeletionFilters>) => onFiltersChange({ ...filters, page: 1, ...patch });
+  const { set } = listFilters(filters, onFiltersChange);
 
   const columns: TableColumnsType<AdminNoticeItem> = [
     { title: '编号', dataIndex: 'id', width: 72 },
@@ -116,7 +115,7 @@ export function DeletionTable({ filters, onFiltersChange, canRetry }: DeletionTa
       title: '截止日期',
       dataIndex: 'dueAt',
       width: 110,
-      render: (v: string | null) => formatShanghai(v, false),
+      render: (v: string | null) => formatShanghai(v, 'day'),
     },
     {
       title: '剩余工作日',
@@ -138,20 +137,7 @@ export function DeletionTable({ filters, onFiltersChange, canRetry }: DeletionTa
       render: (v: string | null) => formatShanghai(v),
     },
     { title: '发送次数', dataIndex: 'attempts', width: 90 },
-    {
-      title: '最近错误',
-      dataIndex: 'lastError',
-      width: 220,
-      ellipsis: { showTitle: false },
-      render: (v: string | null) =>
-        v ? (
-          <Tooltip title={v} placement="topLeft">
-            <Typography.Text type="danger">{v}</Typography.Text>
-          </Tooltip>
-        ) : (
-          '—'
-        ),
-    },
+    lastErrorColumn(220),
     {
       title: '操作',
       key: 'actions',
@@ -189,28 +175,20 @@ export function DeletionTable({ filters, onFiltersChange, canRetry }: DeletionTa
           options={OVERDUE_OPTIONS}
           onChange={(v?: string) => set({ overdue: v === undefined ? undefined : v === '1' })}
         />
-        <Button loading={query.isFetching} onClick={() => void query.refetch()}>
-          刷新
-        </Button>
+        <RefreshButton query={query} />
       </Space>
-      {query.isError && !query.data ? (
-        <QueryError message="列表加载失败" error={query.error} />
-      ) : (
-        <Table<AdminNoticeItem>
-          rowKey="id"
-          size="middle"
-          loading={query.isPending || (query.isFetching && query.isPlaceholderData)}
-          columns={columns}
-          dataSource={query.data?.list ?? []}
-          scroll={{ x: 1550 }}
-          onRow={(r) => (r.overdue ? { style: { background: '#fff1f0' } } : {})}
-          locale={{ emptyText: '暂无符合条件的通知' }}
-          pagination={tablePagination(filters, query.data?.total, '条', {
-            onChange: (page, pageSize) =>
-              onFiltersChange({ ...filters, ...nextPaging(filters, page, pageSize) }),
-          })}
-        />
-      )}
+      <ListTable<AdminNoticeItem>
+        query={query}
+        errorMessage="列表加载失败"
+        columns={columns}
+        scroll={{ x: 1550 }}
+        onRow={(r) => (r.overdue ? { style: { background: '#fff1f0' } } : {})}
+        locale={{ emptyText: '暂无符合条件的通知' }}
+        pagination={tablePagination(filters, query.data?.total, '条', {
+          onChange: (page, pageSize) =>
+            onFiltersChange({ ...filters, ...nextPaging(filters, page, pageSize) }),
+        })}
+      />
     </Card>
   );
 }

@@ -14,6 +14,7 @@ import {
   SESAME_LABELS,
 } from '@lm/shared/schemas/admin-catalog';
 import { SHAREABLE_FIELD_LABELS } from '@lm/shared/schemas/matching';
+import { HHMM_PATTERN } from '@lm/shared/time';
 import {
   Button,
   Card,
@@ -81,8 +82,6 @@ const REQUIREMENTS = [
 
 const options = <K extends string>(labels: Record<K, string>, keys: readonly K[]) =>
   keys.map((k) => ({ value: k, label: labels[k] }));
-
-const HHMM = /^([01]\d|2[0-3]):([0-5]\d)$/;
 
 /** The form's values of a stored product (money in yuan, APR in %). */
 export function toFormValues(p: ProductDetail | null): Partial<ProductFormValues> {
@@ -419,7 +418,7 @@ export function ProductForm({ product, canEdit, saving, onSubmit }: ProductFormP
                 <Form.Item
                   name="hoursFrom"
                   label="开始（上海时间）"
-                  rules={[{ required: true, pattern: HHMM, message: '格式为 HH:MM' }]}
+                  rules={[{ required: true, pattern: HHMM_PATTERN, message: '格式为 HH:MM' }]}
                 >
                   <Input placeholder="09:00" />
                 </Form.Item>
@@ -428,7 +427,7 @@ export function ProductForm({ product, canEdit, saving, onSubmit }: ProductFormP
                 <Form.Item
                   name="hoursTo"
                   label="结束（不含）"
-                  rules={[{ required: true, pattern: HHMM, message: '格式为 HH:MM' }]}
+                  rules={[{ required: true, pattern: HHMM_PATTERN, message: '格式为 HH:MM' }]}
                   extra="结束早于开始即跨零点"
                 >
                   <Input placeholder="21:00" />

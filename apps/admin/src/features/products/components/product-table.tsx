@@ -5,23 +5,17 @@ import {
   type ProductStatusValue,
 } from '@lm/shared/schemas/admin-catalog';
 import { formatShanghai } from '@lm/shared/time';
-import { Card, Input, Select, Space, Table, type TableColumnsType, Tag, Typography } from 'antd';
+import { Card, Input, Select, Space, type TableColumnsType, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { CsvExportButton } from '@/components/csv-export-button';
-import { QueryError } from '@/components/query-error';
-import { columnSortOrder, singleSorter, tablePagination } from '@/components/table-pagination';
-import { datedFileName, fetchAllPages } from '@/lib/fetch-all-pages';
+import { ListExportButton } from '@/components/csv-export-button';
+import { CatalogueTable } from '@/components/list-table';
+import { fieldSortChange, listFilters, tablePagination } from '@/components/table-pagination';
 import { usePartnerOptions } from '../api/get-partner-options';
 import { getProducts, type ProductFilters, useProducts } from '../api/get-products';
-import { formatApr, formatYuan } from '../format';
+import { formatApr, formatYuan, PRODUCT_STATUS_COLORS } from '../format';
 import { CapProgress } from './cap-progress';
 
-const STATUS_COLORS: Record<ProductStatusValue, string> = {
-  draft: 'default',
-  published: 'green',
-  paused: 'orange',
-};
 const formatTime = (iso: string) => formatShanghai(iso, 'second');
 const cap = (n: number | null) => (n === null ? '不限' : n);
 
@@ -57,8 +51,7 @@ export function ProductTable({ filters, onFiltersChange }: ProductTableProps) {
   const query = useProducts(filters);
   const partners = usePartnerOptions();
   const [q, setQ] = useState(filters.q ?? '');
-  const set = (patch: Partial<ProductFilters>) => onFiltersChange({ ...filters, page: 1, ...patch });
-  const sortOrder = (key: string) => columnSortOrder(filters.sort, filters.order, key);
+  const { set, sortOrder } = listFilters(filters, onFiltersChange);
 
   const columns: TableColumnsType<ProductItem> = [
     { title: '编号', dataIndex: 'id', width: 72, sorter: true, sortOrder: sortOrder('id') },
@@ -127,7 +120,9 @@ export function ProductTable({ filters, onFiltersChange }: ProductTableProps) {
       title: '状态',
       dataIndex: 'status',
       width: 90,
-      render: (s: ProductStatusValue) => <Tag color={STATUS_COLORS[s]}>{PRODUCT_STATUS_LABELS[s]}</Tag>,
+      render: (s: ProductStatusValue) => (
+        <Tag color={PRODUCT_STATUS_COLORS[s]}>{PRODUCT_STATUS_LABELS[s]}</Tag>
+      ),
     },
     {
       title: '更新时间',
@@ -179,35 +174,22 @@ export function ProductTable({ filters, onFiltersChange }: ProductTableProps) {
           }))}
           style={{ width: 160 }}
         />
-        <CsvExportButton
-          load={() => fetchAllPages((page, pageSize) => getProducts({ ...filters, page, pageSize }))}
+        <ListExportButton
+          fetchPage={getProducts}
+          filters={filters}
           columns={CSV_COLUMNS}
-          fileName={() => datedFileName('产品')}
-          disabled={!query.data?.total}
+          name="产品"
+          total={query.data?.total}
         />
       </Space>
-      {query.isError && (
-        <QueryError message="产品加载失败" onRetry={() => query.refetch()} style={{ marginBottom: 16 }} />
-      )}
-      <Table<ProductItem>
-        rowKey="id"
-        size="middle"
+      <CatalogueTable<ProductItem>
+        query={query}
+        errorMessage="产品加载失败"
         columns={columns}
-        dataSource={query.data?.list ?? []}
-        loading={query.isFetching}
         locale={{ emptyText: '没有符合条件的产品' }}
         scroll={{ x: 1500 }}
         pagination={tablePagination(filters, query.data?.total, '个产品', { pageSizeOptions: PAGE_SIZES })}
-        onChange={(pagination, _f, sorter) => {
-          const s = singleSorter(sorter);
-          onFiltersChange({
-            ...filters,
-            page: pagination.current ?? 1,
-            pageSize: pagination.pageSize ?? filters.pageSize,
-            sort: s?.order ? (s.field as ProductFilters['sort']) : undefined,
-            order: s?.order === 'ascend' ? 'asc' : 'desc',
-          });
-        }}
+        onChange={(pagination, _f, sorter) => onFiltersChange(fieldSortChange(filters, pagination, sorter))}
       />
     </Card>
   );

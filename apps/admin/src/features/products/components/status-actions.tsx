@@ -8,12 +8,7 @@ import { useState } from 'react';
 import { ApiError } from '@/lib/api-client';
 import { notifySuccess } from '@/lib/notify';
 import { useSetProductStatus } from '../api/set-product-status';
-
-const STATUS_COLORS: Record<ProductStatusValue, string> = {
-  draft: 'default',
-  published: 'green',
-  paused: 'orange',
-};
+import { PRODUCT_STATUS_COLORS } from '../format';
 
 interface Refusal {
   msg: string;
@@ -45,7 +40,7 @@ export function StatusActions({ product, canEdit }: { product: ProductDetail; ca
     <Space direction="vertical" style={{ width: '100%' }}>
       <Space wrap>
         <Typography.Text>当前状态</Typography.Text>
-        <Tag color={STATUS_COLORS[s]} data-testid="product-status">
+        <Tag color={PRODUCT_STATUS_COLORS[s]} data-testid="product-status">
           {PRODUCT_STATUS_LABELS[s]}
         </Tag>
         {canEdit && s !== 'published' && (

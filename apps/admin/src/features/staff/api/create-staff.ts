@@ -1,20 +1,14 @@
-import type { StaffListItem } from '@lm/shared/schemas/auth';
+import type { CreateStaffBody, StaffListItem } from '@lm/shared/schemas/auth';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import type { MutationConfig } from '@/lib/react-query';
-import { type StaffRole, staffQueryKey } from './get-staff';
+import { staffQueryKey } from './get-staff';
 
-export interface CreateStaffInput {
-  phone: string;
-  name: string;
-  role: StaffRole;
-  channelCodes?: string[] | undefined;
-  password?: string | undefined;
-}
+export type CreateStaffInput = CreateStaffBody;
 
 /** POST /api/admin/staff — a staff or channel-partner account. */
 export function createStaff(input: CreateStaffInput): Promise<StaffListItem> {
-  return api.post<StaffListItem>('/api/admin/staff', { ...input });
+  return api.post<StaffListItem, CreateStaffBody>('/api/admin/staff', { ...input });
 }
 
 export function useCreateStaff(config?: MutationConfig<typeof createStaff>) {

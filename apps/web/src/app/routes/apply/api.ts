@@ -2,14 +2,17 @@
  * Calls of the apply section (spec §7 "User info"), route-local: shapes tempSaveData, applyStatusData
  * and statusResultData of @lm/shared/schemas/application (types only here).
  */
+import type { ApplicationDraft, TempSaveData } from '@lm/shared/schemas/application';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { APPLY_LIMIT_OPTIONS } from '@/app/common/options';
+import { APPLY_LIMIT_OPTIONS } from '@/config/form-options';
 import { api } from '@/lib/api-client';
 import { isLoggedIn } from '@/lib/session';
 
 /** POST /api/user/info/tempSave — part of the form draft (merged on the server). */
-export function tempSave(patch: Record<string, unknown>): Promise<{ savedAt: string }> {
-  return api.post<{ savedAt: string }>('/api/user/info/tempSave', patch, { cancelPrevious: false });
+export function tempSave(patch: ApplicationDraft): Promise<TempSaveData> {
+  return api.post<TempSaveData, ApplicationDraft>('/api/user/info/tempSave', patch, {
+    cancelPrevious: false,
+  });
 }
 
 export function useTempSave() {
@@ -68,7 +71,7 @@ export function useApplyDetail() {
 /** A sample amount per applyLimit option, for the monthly-payment estimate. */
 const SAMPLE_YUAN: Record<number, number> = { 1: 5_000, 2: 30_000, 3: 80_000, 4: 150_000 };
 
-/** Amount options of the form draft (applyLimit codes of app/common/options.ts) with a sample amount. */
+/** Amount options of the form draft (applyLimit codes of config/form-options.ts) with a sample amount. */
 export const LIMIT_CHOICES = APPLY_LIMIT_OPTIONS.map((o) => ({
   ...o,
   sampleYuan: SAMPLE_YUAN[o.value] ?? 10_000,

@@ -1,6 +1,6 @@
 import { Button } from 'antd-mobile';
 import { Link, useNavigate } from 'react-router';
-import { quotaPath } from '@/app/common/require-login';
+import { quotaPath } from '@/app/flow/require-login';
 import { useChannelStore } from '@/features/channel/store';
 import { useDeviceReport } from '@/features/reporting/use-device-report';
 import { APR_LINE } from '@/features/skins/copy';

@@ -1,9 +1,9 @@
 import { Button, Selector, Toast } from 'antd-mobile';
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { fetchShownDraft } from '@/app/common/api';
-import { RequireLogin } from '@/app/common/require-login';
+import { RequireLogin } from '@/app/flow/require-login';
 import { PageHeader } from '@/components/page-header';
+import { fetchShownDraft } from '@/features/application-form/api/get-shown-draft';
 import { useChannelStore } from '@/features/channel/store';
 import { APR_MAX, APR_MIN, monthlyPayment } from '@/features/skins/copy';
 import { LIMIT_CHOICES, useTempSave } from './api';

@@ -1,7 +1,8 @@
+import { formatShanghai } from '@lm/shared/time';
 import { Button } from 'antd-mobile';
 import { lazy, Suspense } from 'react';
 import { useNavigate } from 'react-router';
-import { RequireLogin } from '@/app/common/require-login';
+import { RequireLogin } from '@/app/flow/require-login';
 import { PageHeader } from '@/components/page-header';
 import { PageLoading } from '@/components/page-loading';
 import { ResultView } from '@/components/result-view';
@@ -50,9 +51,7 @@ function TodayApplied() {
               {p.productName}
               <small>{p.lenderLegalName}</small>
             </span>
-            <time dateTime={p.appliedAt}>
-              {new Date(Date.parse(p.appliedAt) + 8 * 3600_000).toISOString().slice(11, 16)}
-            </time>
+            <time dateTime={p.appliedAt}>{formatShanghai(p.appliedAt).slice(11, 16)}</time>
           </li>
         ))}
       </ul>

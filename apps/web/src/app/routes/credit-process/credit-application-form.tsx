@@ -1,14 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
-import { fetchShownDraft } from '@/app/common/api';
-import { prefillFromDraft } from '@/app/common/cover-prefill';
-import { FormBanner, FormPage } from '@/app/common/form-page';
-import styles from '@/app/common/forms.module.css';
-import { RequireLogin } from '@/app/common/require-login';
-import { useVerifiedIdentity } from '@/app/common/verified-identity';
+import { FormBanner, FormPage } from '@/app/flow/form-page';
+import { RequireLogin } from '@/app/flow/require-login';
 import { cityValueOf } from '@/components/city-picker/city-picker';
 import { PageLoading } from '@/components/page-loading';
+import { fetchShownDraft } from '@/features/application-form/api/get-shown-draft';
+import { useVerifiedIdentity } from '@/features/application-form/api/get-verified-identity';
+import { prefillFromDraft } from '@/features/application-form/cover-prefill';
 import { CreditSteps } from '@/features/credit-info/components/credit-steps';
+import styles from '@/styles/forms.module.css';
 
 // The credit process's last step (one stepper with identity verification and the credit information).
 const BANNER = (

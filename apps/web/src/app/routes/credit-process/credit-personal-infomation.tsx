@@ -1,11 +1,11 @@
 import { SPECIAL_ROUTES } from '@lm/shared/channel';
 import { Toast } from 'antd-mobile';
 import { useCallback } from 'react';
-import { CreditInfoForm } from '@/app/common/credit-info-form';
-import styles from '@/app/common/forms.module.css';
-import { RequireLogin } from '@/app/common/require-login';
-import { useDelayedNavigate } from '@/app/common/use-delayed-navigate';
+import { RequireLogin } from '@/app/flow/require-login';
 import { PageHeader } from '@/components/page-header';
+import { CreditInfoForm } from '@/features/credit-info/components/credit-info-form';
+import { useDelayedNavigate } from '@/hooks/use-delayed-navigate';
+import styles from '@/styles/forms.module.css';
 
 /** How long the "face verification first" message shows before going there. */
 const IDENTITY_FIRST_MS = 2000;

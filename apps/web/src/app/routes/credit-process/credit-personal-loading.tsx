@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
-import { ProgressPage } from '@/app/common/progress-page';
-import { RequireLogin } from '@/app/common/require-login';
+import { RequireLogin } from '@/app/flow/require-login';
+import { ProgressPage } from '@/components/progress-page';
 import type { NavigateDecision } from '@/features/flow/decide';
 import { decideCreditFlow, followDecision } from '@/features/flow/post-login';
 

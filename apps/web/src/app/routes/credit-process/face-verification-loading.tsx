@@ -1,8 +1,7 @@
 import { SPECIAL_ROUTES } from '@lm/shared/channel';
 import { Button } from 'antd-mobile';
 import { useEffect, useReducer, useState } from 'react';
-import formStyles from '@/app/common/forms.module.css';
-import { RequireLogin } from '@/app/common/require-login';
+import { RequireLogin } from '@/app/flow/require-login';
 import feedback from '@/components/feedback.module.css';
 import { ResultView } from '@/components/result-view';
 import { verifyFaceOnce } from '@/features/face/api';
@@ -28,6 +27,7 @@ import { FACE_FAILED_TOAST } from '@/features/flow/decide';
 import { decideCreditFlow, followDecision, navigateAfterDelay } from '@/features/flow/post-login';
 import { getToken } from '@/lib/session';
 import { sessionStore } from '@/lib/storage';
+import formStyles from '@/styles/forms.module.css';
 import styles from './credit-process.module.css';
 
 function applyHandoff(change: HandoffChange) {

@@ -5,12 +5,10 @@ import { useMutation } from '@tanstack/react-query';
 import { Button, Form, Input, Toast } from 'antd-mobile';
 import { useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { verifyIdentityName } from '@/app/common/api';
-import formStyles from '@/app/common/forms.module.css';
-import { ID_CARD_RULES, normalizeIdCard, REAL_NAME_RULES } from '@/app/common/identity-rules';
-import { RequireLogin } from '@/app/common/require-login';
-import { useDelayedNavigate } from '@/app/common/use-delayed-navigate';
+import { RequireLogin } from '@/app/flow/require-login';
 import { PageHeader } from '@/components/page-header';
+import { verifyIdentityName } from '@/features/application-form/api/verify-identity-name';
+import { ID_CARD_RULES, normalizeIdCard, REAL_NAME_RULES } from '@/features/application-form/identity-rules';
 import { CreditSteps } from '@/features/credit-info/components/credit-steps';
 import { readIdCard } from '@/features/face/api';
 import { ID_CARD_MAX_SIDE, normalizePhoto } from '@/features/face/capture';
@@ -23,9 +21,11 @@ import {
   savePendingFace,
 } from '@/features/face/handoff';
 import { SelfieCamera } from '@/features/face/selfie-camera';
+import { useDelayedNavigate } from '@/hooks/use-delayed-navigate';
 import { getToken } from '@/lib/session';
 import { sessionStore } from '@/lib/storage';
 import { uploadFile } from '@/lib/upload';
+import formStyles from '@/styles/forms.module.css';
 import styles from './credit-process.module.css';
 
 interface IdentityValues {

@@ -1,5 +1,5 @@
-import { AuthorizePage } from '@/app/common/authorize-page';
-import { MATCH_SESSION_KEYS } from '@/app/common/matched-products';
+import { AuthorizePage } from '@/app/flow/authorize-page';
+import { MATCH_SESSION_KEYS } from '@/features/consent/matched-products';
 
 /** `/fill-information-three/authorize-page-three`: formprocess3's re-match and authorisation. */
 export function AuthorizePageThreeRoute() {

@@ -1,4 +1,4 @@
-import { FormBanner, FormPage } from '@/app/common/form-page';
+import { FormBanner, FormPage } from '@/app/flow/form-page';
 
 /** `/fill-information-three` (formprocess3): the form in three steps. */
 export function FillInformationThreeRoute() {

@@ -1,5 +1,5 @@
-import { ProgressPage } from '@/app/common/progress-page';
-import { useDelayedNavigate } from '@/app/common/use-delayed-navigate';
+import { ProgressPage } from '@/components/progress-page';
+import { useDelayedNavigate } from '@/hooks/use-delayed-navigate';
 
 /** `/fill-information-three/loading`: formprocess3's form entry — prepares the three-step form. */
 export function FillInformationThreeLoadingRoute() {

@@ -1,4 +1,4 @@
-import { SuccessView } from '@/app/common/success-view';
+import { SuccessView } from '@/app/flow/success-view';
 import { PageHeader } from '@/components/page-header';
 import { reportStep } from '@/features/analytics/reporter';
 import { RetentionPopup } from '@/features/download/components/retention-popup';

@@ -1,6 +1,6 @@
-import { AuthorizePage } from '@/app/common/authorize-page';
-import { MATCH_SESSION_KEYS } from '@/app/common/matched-products';
+import { AuthorizePage } from '@/app/flow/authorize-page';
 import { useH5Config } from '@/features/channel/store';
+import { MATCH_SESSION_KEYS } from '@/features/consent/matched-products';
 
 /** `/fill-information/common-authorize` (options: adChannelCode, applyLimit, workCity, rqResult). */
 export function CommonAuthorizeRoute() {

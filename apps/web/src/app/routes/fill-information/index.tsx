@@ -1,4 +1,4 @@
-import { FormBanner, FormPage, FormPageShell } from '@/app/common/form-page';
+import { FormBanner, FormPage, FormPageShell } from '@/app/flow/form-page';
 
 const TITLE = '完善资料';
 

@@ -1,12 +1,12 @@
 import { Button, Checkbox, Toast } from 'antd-mobile';
 import { useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
-import { checkInlineUrl } from '@/app/common/allowed-url';
-import { vouchedPartnerUrls } from '@/app/common/consent-result';
-import { readQueryOptions, stringOption, withQuery } from '@/app/common/query-options';
 import { PageHeader } from '@/components/page-header';
 import { ResultView } from '@/components/result-view';
 import { useH5Config } from '@/features/channel/store';
+import { checkInlineUrl } from '@/features/consent/allowed-url';
+import { vouchedPartnerUrls } from '@/features/consent/consent-result';
+import { readQueryOptions, stringOption, withQuery } from '@/features/consent/query-options';
 import styles from '../routes.module.css';
 
 /**

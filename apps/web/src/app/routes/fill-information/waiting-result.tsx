@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'react';
-import type { AutoFormFacts } from '@/app/common/auto-form';
-import { useAutoFormStore } from '@/app/common/auto-form-store';
-import { ProgressPage } from '@/app/common/progress-page';
-import { useDelayedNavigate } from '@/app/common/use-delayed-navigate';
+import { ProgressPage } from '@/components/progress-page';
+import type { AutoFormFacts } from '@/features/application-form/auto-form';
+import { useAutoFormStore } from '@/features/application-form/auto-form-store';
 import { fetchChannelDetail } from '@/features/channel/api';
 import { useChannelStore } from '@/features/channel/store';
 import { fetchExcludeCity } from '@/features/location/api';
+import { useDelayedNavigate } from '@/hooks/use-delayed-navigate';
 
 /**
  * The facts of isUseful: the fresh link type and excluded cities (GET /api/getAdChannel, else the

@@ -1,7 +1,7 @@
-import { MATCH_SESSION_KEYS, readMatchedProducts } from '@/app/common/matched-products';
-import { ProgressPage } from '@/app/common/progress-page';
-import { useDelayedNavigate } from '@/app/common/use-delayed-navigate';
+import { ProgressPage } from '@/components/progress-page';
 import { useH5Config } from '@/features/channel/store';
+import { MATCH_SESSION_KEYS, readMatchedProducts } from '@/features/consent/matched-products';
+import { useDelayedNavigate } from '@/hooks/use-delayed-navigate';
 
 /** `/fill-information/waiting`: after the form, while the match is prepared; then authorise or result. */
 export function FillInformationWaitingRoute() {

@@ -1,6 +1,6 @@
 import { Button } from 'antd-mobile';
 import { useNavigate } from 'react-router';
-import { RequireLogin } from '@/app/common/require-login';
+import { RequireLogin } from '@/app/flow/require-login';
 import { EmptyState } from '@/components/empty-state';
 import { PageHeader } from '@/components/page-header';
 import { ApplicationRecordList } from '@/features/account/components/application-record-list';

@@ -1,4 +1,4 @@
-import { RequireLogin } from '@/app/common/require-login';
+import { RequireLogin } from '@/app/flow/require-login';
 import { PageHeader } from '@/components/page-header';
 import { CancelAccountForm } from '@/features/account/components/cancel-account-form';
 import styles from '../routes.module.css';

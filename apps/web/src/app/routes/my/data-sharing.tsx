@@ -1,4 +1,4 @@
-import { RequireLogin } from '@/app/common/require-login';
+import { RequireLogin } from '@/app/flow/require-login';
 import { PageHeader } from '@/components/page-header';
 import { DataSharingList } from '@/features/account/components/data-sharing-list';
 import { ExportDataButton } from '@/features/account/components/export-data';

@@ -1,12 +1,11 @@
 import { maskPhone } from '@lm/shared/mask';
 import { isValidPhone } from '@lm/shared/validators/phone';
-import { Button, Dialog, List, Skeleton } from 'antd-mobile';
+import { Button, List, Skeleton } from 'antd-mobile';
 import { useNavigate } from 'react-router';
-import { RequireLogin } from '@/app/common/require-login';
+import { RequireLogin } from '@/app/flow/require-login';
 import { useLoginUserInfo } from '@/features/account/api/get-login-user-info';
-import { useLogout } from '@/features/account/api/logout';
+import { useConfirmLogout } from '@/features/account/api/logout';
 import { Avatar } from '@/features/avatars/components/avatar';
-import { clearSession } from '@/lib/session';
 import styles from './my.module.css';
 
 const displayMobile = (mobile: string) => (isValidPhone(mobile) ? maskPhone(mobile) : mobile);
@@ -27,18 +26,8 @@ const POLICIES = [
 function Account() {
   const navigate = useNavigate();
   const userInfo = useLoginUserInfo();
-  const logout = useLogout();
 
-  const onLogout = async () => {
-    const confirmed = await Dialog.confirm({ content: '确定要退出登录吗？' });
-    if (!confirmed) return;
-    logout.mutate(undefined, {
-      onSettled: () => {
-        clearSession();
-        navigate('/login', { replace: true });
-      },
-    });
-  };
+  const logout = useConfirmLogout();
 
   return (
     <main className={styles.page}>
@@ -85,7 +74,7 @@ function Account() {
       </List>
 
       <div className={styles.actions}>
-        <Button block shape="rounded" size="large" loading={logout.isPending} onClick={onLogout}>
+        <Button block shape="rounded" size="large" loading={logout.pending} onClick={logout.confirmLogout}>
           退出登录
         </Button>
       </div>

@@ -2,7 +2,7 @@ import { maskIdCard, maskName, maskPhone } from '@lm/shared/mask';
 import { isValidPhone } from '@lm/shared/validators/phone';
 import { Button, ErrorBlock, List, Skeleton } from 'antd-mobile';
 import { useNavigate } from 'react-router';
-import { RequireLogin } from '@/app/common/require-login';
+import { RequireLogin } from '@/app/flow/require-login';
 import { PageHeader } from '@/components/page-header';
 import { useApplicationDraft } from '@/features/account/api/get-application-draft';
 import { useLoginUserInfo } from '@/features/account/api/get-login-user-info';

@@ -1,14 +1,13 @@
 import { maskPhone } from '@lm/shared/mask';
 import { isValidPhone } from '@lm/shared/validators/phone';
-import { Button, Dialog, List } from 'antd-mobile';
+import { Button, List } from 'antd-mobile';
 import { useNavigate } from 'react-router';
-import { RequireLogin } from '@/app/common/require-login';
+import { RequireLogin } from '@/app/flow/require-login';
 import { PageHeader } from '@/components/page-header';
 import { useLoginUserInfo } from '@/features/account/api/get-login-user-info';
-import { useLogout } from '@/features/account/api/logout';
+import { useConfirmLogout } from '@/features/account/api/logout';
 import { LogoutAllButton, SessionList } from '@/features/account/components/session-list';
 import { getDeviceBrand } from '@/lib/device';
-import { clearSession } from '@/lib/session';
 import styles from './my.module.css';
 
 const BRAND_LABELS: Record<string, string> = {
@@ -24,19 +23,9 @@ const BRAND_LABELS: Record<string, string> = {
 function SafeCenter() {
   const navigate = useNavigate();
   const info = useLoginUserInfo();
-  const logout = useLogout();
   const mobile = info.data?.mobile;
 
-  const onLogout = async () => {
-    const confirmed = await Dialog.confirm({ content: '确定要退出登录吗？' });
-    if (!confirmed) return;
-    logout.mutate(undefined, {
-      onSettled: () => {
-        clearSession();
-        navigate('/login', { replace: true });
-      },
-    });
-  };
+  const logout = useConfirmLogout();
 
   return (
     <main className={styles.page}>
@@ -75,8 +64,8 @@ function SafeCenter() {
           fill="outline"
           shape="rounded"
           size="large"
-          loading={logout.isPending}
-          onClick={onLogout}
+          loading={logout.pending}
+          onClick={logout.confirmLogout}
         >
           退出登录
         </Button>

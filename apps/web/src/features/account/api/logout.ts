@@ -1,6 +1,9 @@
 import { useMutation } from '@tanstack/react-query';
+import { Dialog } from 'antd-mobile';
+import { useNavigate } from 'react-router';
 import { api } from '@/lib/api-client';
 import type { MutationConfig } from '@/lib/react-query';
+import { clearSession } from '@/lib/session';
 
 /** POST /api/logout */
 export function logout(): Promise<unknown> {
@@ -10,4 +13,21 @@ export function logout(): Promise<unknown> {
 
 export function useLogout(config?: MutationConfig<typeof logout>) {
   return useMutation({ ...config, mutationFn: logout });
+}
+
+/** The 退出登录 button's action: asks first, then logs out here whatever the server says, and goes to /login. */
+export function useConfirmLogout() {
+  const navigate = useNavigate();
+  const mutation = useLogout();
+  const confirmLogout = async () => {
+    const confirmed = await Dialog.confirm({ content: '确定要退出登录吗？' });
+    if (!confirmed) return;
+    mutation.mutate(undefined, {
+      onSettled: () => {
+        clearSession();
+        navigate('/login', { replace: true });
+      },
+    });
+  };
+  return { confirmLogout, pending: mutation.isPending };
 }

@@ -1,12 +1,14 @@
-import type { DataSharingEntry, DataSharingList } from '@lm/shared/schemas/privacy';
+import type { DataSharingEntry, DataSharingList, WithdrawConsentBody } from '@lm/shared/schemas/privacy';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import type { MutationConfig } from '@/lib/react-query';
 import { dataSharingQueryKey } from './get-data-sharing';
 
 /** POST /api/user/data-sharing/withdraw {partnerId} — withdraws every consent to that lender; answers the updated entry. */
-export function withdrawConsent(input: { partnerId: number }): Promise<DataSharingEntry> {
-  return api.post<DataSharingEntry>('/api/user/data-sharing/withdraw', { partnerId: input.partnerId });
+export function withdrawConsent(input: WithdrawConsentBody): Promise<DataSharingEntry> {
+  return api.post<DataSharingEntry, WithdrawConsentBody>('/api/user/data-sharing/withdraw', {
+    partnerId: input.partnerId,
+  });
 }
 
 export function useWithdrawConsent(config?: MutationConfig<typeof withdrawConsent>) {

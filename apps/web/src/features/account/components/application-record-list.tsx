@@ -1,16 +1,9 @@
+import { LEAD_STATUS_LABELS, OFFER_STATUS_LABELS } from '@lm/shared/privacy-labels';
 import type { ApplicationOffer, ApplicationRecord } from '@lm/shared/schemas/privacy';
 import { InfiniteScroll, Tag } from 'antd-mobile';
 import { type ReactNode, useState } from 'react';
 import { useApplications } from '../api/get-applications';
-import {
-  formatApr,
-  formatDateTime,
-  LEAD_STATUS_TEXT,
-  leadTone,
-  matchTypeText,
-  OFFER_STATUS_TEXT,
-  offerTone,
-} from '../format';
+import { formatApr, formatDateTime, leadTone, matchTypeText, offerTone } from '../format';
 import styles from './account.module.css';
 import { ConsentTextPopup } from './consent-text-popup';
 import { LoadFailed, Loading } from './load-state';
@@ -30,7 +23,7 @@ function Offer({ offer, onReadConsent }: { offer: ApplicationOffer; onReadConsen
     <div className={styles.offer}>
       <div className={styles.offerHead}>
         <p className={styles.offerName}>{offer.productName}</p>
-        <Tag color={offerTone(offer.status)}>{OFFER_STATUS_TEXT[offer.status]}</Tag>
+        <Tag color={offerTone(offer.status)}>{OFFER_STATUS_LABELS[offer.status]}</Tag>
       </div>
       <dl className={styles.rows}>
         <Row label="放款机构">{offer.lenderName}</Row>
@@ -52,7 +45,7 @@ function Offer({ offer, onReadConsent }: { offer: ApplicationOffer; onReadConsen
         {delivery && (
           <Row label="资料发送">
             <Tag color={leadTone(delivery.status)} fill="outline">
-              {LEAD_STATUS_TEXT[delivery.status]}
+              {LEAD_STATUS_LABELS[delivery.status]}
             </Tag>
             {delivery.deliveredAt && ` ${formatDateTime(delivery.deliveredAt)}`}
           </Row>

@@ -1,3 +1,4 @@
+import { useCountdown } from '@lm/shared/client/use-countdown';
 import { maskPhone } from '@lm/shared/mask';
 import { isValidPhone } from '@lm/shared/validators/phone';
 import { useQueryClient } from '@tanstack/react-query';
@@ -6,7 +7,6 @@ import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { CodeButton } from '@/components/code-button';
 import { NAVIGATION_DELAY_MS } from '@/config/constants';
-import { useCountdown } from '@/hooks/use-countdown';
 import { browserOnline, sendCodeStep, waitAfterSendFailure } from '@/lib/send-code';
 import { clearSession, getStoredPhone } from '@/lib/session';
 import { useCancelAccount } from '../api/cancel-account';

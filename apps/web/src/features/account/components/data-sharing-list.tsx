@@ -1,10 +1,11 @@
+import { LEAD_STATUS_LABELS } from '@lm/shared/privacy-labels';
 import type { DataSharingEntry } from '@lm/shared/schemas/privacy';
 import { Button, Dialog, Tag, Toast } from 'antd-mobile';
 import type { ReactNode } from 'react';
 import { EmptyState } from '@/components/empty-state';
 import { useDataSharing } from '../api/get-data-sharing';
 import { useWithdrawConsent } from '../api/withdraw-consent';
-import { formatDateTime, LEAD_STATUS_TEXT, noticeText } from '../format';
+import { formatDateTime, noticeText } from '../format';
 import styles from './account.module.css';
 import { LoadFailed, Loading } from './load-state';
 
@@ -79,7 +80,7 @@ function LenderCard({ entry }: { entry: DataSharingEntry }) {
           <Row label="发送记录">
             {entry.leads.map((lead) => (
               <div key={`${lead.productName}-${lead.consentedAt}`}>
-                {lead.productName}：{LEAD_STATUS_TEXT[lead.status]}
+                {lead.productName}：{LEAD_STATUS_LABELS[lead.status]}
                 {lead.deliveredAt ? `（${formatDateTime(lead.deliveredAt)}）` : ''}
               </div>
             ))}

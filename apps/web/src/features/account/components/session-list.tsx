@@ -1,3 +1,4 @@
+import { SESSION_REVOKE_REASON_LABELS } from '@lm/shared/privacy-labels';
 import type { SessionItem } from '@lm/shared/schemas/privacy';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Dialog, List, Toast } from 'antd-mobile';
@@ -5,13 +6,13 @@ import { useNavigate } from 'react-router';
 import { clearSession } from '@/lib/session';
 import { useSessions } from '../api/get-sessions';
 import { useLogoutAll } from '../api/logout-all';
-import { formatDateTime, SESSION_REVOKE_TEXT } from '../format';
+import { formatDateTime } from '../format';
 import styles from './account.module.css';
 import { LoadFailed, Loading } from './load-state';
 
 function sessionState(s: SessionItem): string {
   if (s.active) return s.current ? '当前在线' : '在线';
-  if (s.revokeReason) return SESSION_REVOKE_TEXT[s.revokeReason];
+  if (s.revokeReason) return SESSION_REVOKE_REASON_LABELS[s.revokeReason];
   return '已过期';
 }
 

@@ -1,3 +1,4 @@
+import type { LoginBody } from '@lm/shared/schemas/auth';
 import { useMutation } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import type { MutationConfig } from '@/lib/react-query';
@@ -23,7 +24,7 @@ export interface LoginData {
 
 /** POST /api/login */
 export function login(input: LoginInput): Promise<LoginData> {
-  return api.post<LoginData>('/api/login', { ...input }, { skipAuth: true });
+  return api.post<LoginData, LoginBody>('/api/login', { ...input }, { skipAuth: true });
 }
 
 export function useLogin(config?: MutationConfig<typeof login>) {

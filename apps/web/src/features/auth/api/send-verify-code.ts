@@ -1,3 +1,4 @@
+import type { SendPhoneVerifyCodeBody } from '@lm/shared/schemas/auth';
 import { useMutation } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import type { MutationConfig } from '@/lib/react-query';
@@ -16,7 +17,11 @@ export type PhoneCarrier = { phone: string } | { encryptionMobile: string };
 
 /** POST /api/login/sendPhoneVerifyCode */
 export function sendVerifyCode(carrier: PhoneCarrier): Promise<SendVerifyCodeData> {
-  return api.post<SendVerifyCodeData>('/api/login/sendPhoneVerifyCode', { ...carrier }, { skipAuth: true });
+  return api.post<SendVerifyCodeData, SendPhoneVerifyCodeBody>(
+    '/api/login/sendPhoneVerifyCode',
+    { ...carrier },
+    { skipAuth: true },
+  );
 }
 
 export function useSendVerifyCode(config?: MutationConfig<typeof sendVerifyCode>) {

@@ -5,13 +5,13 @@ import { isValidPhone, PHONE_FORMAT_MSG, PHONE_REQUIRED_MSG } from '@lm/shared/v
 // draw the checkbox, the placeholders and the button text: without it /login, /getQuota and /h5
 // (login.html carries only this form's stylesheets) showed no checkbox (issue 16.2).
 import 'antd-mobile/es/global';
+import { useCountdown } from '@lm/shared/client/use-countdown';
 import Button from 'antd-mobile/es/components/button';
 import Checkbox from 'antd-mobile/es/components/checkbox';
 import Input from 'antd-mobile/es/components/input';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { CodeButton } from '@/components/code-button';
-import { useCountdown } from '@/hooks/use-countdown';
 import { ApiError } from '@/lib/api-client';
 import { getStoredChannelCode } from '@/lib/channel';
 import { queryClient } from '@/lib/react-query';
@@ -19,8 +19,11 @@ import { browserOnline, sendCodeStep, waitAfterSendFailure } from '@/lib/send-co
 import { saveSession } from '@/lib/session';
 import { shellChecked, shellFocusedLabel, shellValue, takeShellTap } from '@/lib/shell-input';
 import { toast } from '@/lib/toast';
+// biome-ignore lint/style/noRestrictedImports: the login form composes the channel, analytics and flow features (issue 18: to move to app/ once the start-up work settles, not before)
 import { reportStep } from '../../analytics/reporter';
+// biome-ignore lint/style/noRestrictedImports: the login form composes the channel, analytics and flow features (issue 18: to move to app/ once the start-up work settles, not before)
 import { useChannelStore } from '../../channel/store';
+// biome-ignore lint/style/noRestrictedImports: the login form composes the channel, analytics and flow features (issue 18: to move to app/ once the start-up work settles, not before)
 import { returnToOf } from '../../flow/return-to';
 import { type EncryptionMobileInput, useEncryptionMobile } from '../api/get-encryption-mobile';
 import { type LoginData, useLogin } from '../api/login';
@@ -43,6 +46,7 @@ interface LoginFormProps {
 const digitsOnly = (value: string, max: number) => value.replace(/\D/g, '').slice(0, max);
 
 /** The post-login decision is loaded on demand (prefetched once a code was sent). */
+// biome-ignore lint/style/noRestrictedImports: the login form composes the channel, analytics and flow features (issue 18: to move to app/ once the start-up work settles, not before)
 const loadPostLogin = () => import('../../flow/post-login');
 
 function toastUnexpected(error: unknown) {

@@ -1,7 +1,7 @@
 import type { BannerData } from '@lm/shared/schemas/site';
+import { shanghaiDay } from '@lm/shared/shanghai-day';
 import { useEffect, useId, useState } from 'react';
 import { storage } from '@/lib/storage';
-import { shanghaiDate } from '@/lib/time';
 import { useHomeDialogBanner } from '../api/get-home-dialog-banner';
 import { markHomeDialogShown, resolveBannerTarget, shouldShowHomeDialog } from '../rules';
 import styles from './home-dialog.module.css';
@@ -58,7 +58,7 @@ function usePreloadedImage(src: string | undefined): Preload {
  * its target when that is a page of this site or an allowed partner page.
  */
 export function HomeDialog({ channel, interacted, allowedHosts, onRoute, onInline, onTap }: HomeDialogProps) {
-  const [today] = useState(() => shanghaiDate());
+  const [today] = useState(() => shanghaiDay());
   const [due] = useState(() => shouldShowHomeDialog(storage, channel, today));
   const { data: banner } = useHomeDialogBanner(channel, due);
   const preload = usePreloadedImage(due ? banner?.imageUrl : undefined);

@@ -1,12 +1,13 @@
+import type { ProductApplyBody } from '@lm/shared/schemas/product';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import type { MutationConfig } from '@/lib/react-query';
 
-export interface ApplyProductInput {
-  productId: string;
-  /** Spec §3 ad placement of the card tapped. */
-  entranceType: number;
-}
+/** productApplyBody of @lm/shared, with the product id as the numeric text the lists give. */
+type ApplyProductBody = Omit<ProductApplyBody, 'productId'> & { productId: string };
+
+/** The product and the spec §3 ad placement of the card tapped. */
+export type ApplyProductInput = Pick<ApplyProductBody, 'productId' | 'entranceType'>;
 
 export interface ApplyProductData {
   /** The partner page to open in /inline-page; null: the product takes leads through the form. */
@@ -16,7 +17,11 @@ export interface ApplyProductData {
 
 /** POST /api/product/apply (appH5 4: the H5). */
 export function applyProduct(input: ApplyProductInput): Promise<ApplyProductData> {
-  return api.post<ApplyProductData>('/api/product/apply', { ...input, appH5: 4 }, { cancelPrevious: false });
+  return api.post<ApplyProductData, ApplyProductBody>(
+    '/api/product/apply',
+    { ...input, appH5: 4 },
+    { cancelPrevious: false },
+  );
 }
 
 export function useApplyProductMutation(config?: MutationConfig<typeof applyProduct>) {

@@ -1,0 +1,13 @@
+import type { ProtocolData } from '@lm/shared/schemas/matching';
+import { api } from '@/lib/api-client';
+
+/** protocolData of @lm/shared: an agreement rendered for one lender (the text a consent records). */
+export type LenderAgreement = ProtocolData;
+
+/** GET /api/user/info/protocol/{id}?productId — agreement `id` rendered for that product's lender. */
+export function fetchLenderAgreement(id: string, productId: string): Promise<LenderAgreement> {
+  return api.get<LenderAgreement>(`/api/user/info/protocol/${encodeURIComponent(id)}`, {
+    params: { productId },
+    silent: true,
+  });
+}
