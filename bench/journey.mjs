@@ -30,19 +30,19 @@
 
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { clearRedisKeys, otherPgSessions, prepareBackend } from './backend.mjs';
 import { call, FORM, journey, makeClient, newCtx, STEP_FNS, STEPS, StepError } from './journey-steps.mjs';
 import {
   checkQuiet,
   cpuTimes,
-  freePort,
   log,
   sleep,
-  startChild,
+  startBenchServer,
   startHello,
   stopChild,
   warnings,
@@ -491,55 +491,6 @@ function latency(values) {
 // ---------------------------------------------------------------------------------------------
 // server lifecycle (as in bench/login.mjs)
 
-const psqlEnv = { ...process.env, PGOPTIONS: '--client-min-messages=warning' };
-function psql(url, sql) {
-  return execFileSync('psql', [url, '-q', '-At', '-v', 'ON_ERROR_STOP=1', '-c', sql], {
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: psqlEnv,
-  });
-}
-
-/** Deletes the bench's limiter keys (REDIS_PREFIX only: other users' keys stay). */
-function clearRedisKeys() {
-  execFileSync(
-    'sh',
-    ['-c', `redis-cli --scan --pattern '${REDIS_PREFIX}*' | xargs -r -n 500 redis-cli del > /dev/null`],
-    { stdio: ['ignore', 'ignore', 'inherit'] },
-  );
-}
-
-function prepareBackend(backend) {
-  if (backend === 'postgres' || backend === 'postgres+redis') {
-    const admin = new URL(PG_URL);
-    admin.pathname = '/postgres';
-    if (!/^[a-z_][a-z0-9_]*$/.test(PG_DB)) throw new Error(`unexpected database name ${PG_DB}`);
-    if (psql(admin.href, `select 1 from pg_database where datname = '${PG_DB}'`).trim() !== '1') {
-      log(`creating database ${PG_DB}`);
-      psql(admin.href, `create database ${PG_DB}`);
-    }
-    // A fresh schema: the server migrates at start.
-    psql(PG_URL, 'drop schema public cascade; create schema public; drop schema if exists drizzle cascade;');
-  }
-  if (backend === 'postgres+redis') clearRedisKeys();
-}
-
-/** Other sessions in the bench database (a neighbour would disturb the figures, or worse). */
-function otherPgSessions() {
-  try {
-    const admin = new URL(PG_URL);
-    admin.pathname = '/postgres';
-    return psql(
-      admin.href,
-      `select pid || ' ' || coalesce(application_name, '') || ' ' || left(query, 60) from pg_stat_activity where datname = '${PG_DB}' and pid <> pg_backend_pid()`,
-    )
-      .split('\n')
-      .filter(Boolean);
-  } catch (err) {
-    return [`(psql failed: ${err.message})`];
-  }
-}
-
 const INSTANCE_KEYS = {
   PII_KEYS: `k1:${randomBytes(32).toString('base64')}`,
   PII_INDEX_KEY: randomBytes(32).toString('base64'),
@@ -548,7 +499,7 @@ const INSTANCE_KEYS = {
 
 async function startServer(backend, profDir, { prepare = true } = {}) {
   if (backend !== 'pglite' && prepare) {
-    const others = otherPgSessions();
+    const others = otherPgSessions(PG_URL);
     if (others.length) {
       log(
         `${backend}: WARNING: ${others.length} other session(s) in database ${PG_DB}; results may be disturbed:`,
@@ -557,65 +508,28 @@ async function startServer(backend, profDir, { prepare = true } = {}) {
       for (const o of others) log(`  ${o}`);
     }
   }
-  if (prepare) prepareBackend(backend);
-  const port = await freePort();
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'lm-bench-journey-'));
-  const env = {
-    ...process.env,
-    NODE_ENV: 'development',
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'warn',
-    SMS_IP_HOURLY_LIMIT: '100000000',
-    SMS_DEVICE_HOURLY_LIMIT: '100000000',
-    // The seeded lenders get no sandbox endpoints: no duplicate pre-check calls back into the server.
-    PARTNER_SANDBOX: 'off',
-    // No delivery worker in the API process: the figures are the request path only.
-    DELIVERY_WORKER: 'off',
-  };
-  // The same keys for every instance, from the environment as in production (without them each
-  // instance would generate its own into its DATA_DIR and could not read the others' data).
-  Object.assign(env, INSTANCE_KEYS);
-  delete env.DATABASE_URL;
-  delete env.REDIS_URL;
-  delete env.REDIS_KEY_PREFIX;
-  delete env.PARTNER_SANDBOX_URL;
-  if (backend !== 'pglite') env.DATABASE_URL = PG_URL;
-  if (backend === 'postgres+redis') {
-    env.REDIS_URL = REDIS_URL;
-    env.REDIS_KEY_PREFIX = REDIS_PREFIX;
-  }
-
-  // `node --import tsx` is what `npx tsx` runs, minus the npx and tsx-cli wrapper processes, so the
-  // SIGTERM reaches the server itself (and a --cpu-prof profile is written at its exit).
-  const nodeArgs = ['--import', 'tsx'];
-  if (profDir) nodeArgs.push('--cpu-prof', `--cpu-prof-dir=${profDir}`);
-  const started = Date.now();
-  const proc = startChild(process.execPath, [...nodeArgs, 'src/main.ts'], { cwd: SERVER_DIR, env });
-  const base = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 90_000;
-  let last = '';
-  while (Date.now() < deadline) {
-    if (proc.hasExited()) break;
-    try {
-      const res = await fetch(`${base}/api/user/health`);
-      const body = await res.json();
-      last = JSON.stringify(body);
-      if (body?.code === 200) {
-        return { proc, base, port, dataDir, startupMs: Date.now() - started, health: body.data };
-      }
-    } catch (err) {
-      last = String(err?.cause?.code ?? err);
-    }
-    await sleep(200);
-  }
-  await stopChild(proc, backend);
-  rmSync(dataDir, { recursive: true, force: true });
-  throw new Error(
-    `server (${backend}) did not become healthy: last health answer ${last}; exit ${JSON.stringify(proc.exitInfo())}\n` +
-      `--- server output ---\n${proc.output()}`,
-  );
+  if (prepare) prepareBackend(backend, { pgUrl: PG_URL, redisPrefix: REDIS_PREFIX });
+  return startBenchServer({
+    serverDir: SERVER_DIR,
+    label: backend,
+    tmpPrefix: 'lm-bench-journey-',
+    env: {
+      SMS_IP_HOURLY_LIMIT: '100000000',
+      SMS_DEVICE_HOURLY_LIMIT: '100000000',
+      // The seeded lenders get no sandbox endpoints: no duplicate pre-check calls back into the server.
+      PARTNER_SANDBOX: 'off',
+      // No delivery worker in the API process: the figures are the request path only.
+      DELIVERY_WORKER: 'off',
+      // The same keys for every instance, from the environment as in production (without them each
+      // instance would generate its own into its DATA_DIR and could not read the others' data).
+      ...INSTANCE_KEYS,
+    },
+    pgUrl: backend === 'pglite' ? undefined : PG_URL,
+    redisUrl: backend === 'postgres+redis' ? REDIS_URL : undefined,
+    redisPrefix: REDIS_PREFIX,
+    // A --cpu-prof profile is written at the server's exit (SIGTERM reaches node itself, not a wrapper).
+    nodeArgs: profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [],
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -832,7 +746,7 @@ async function runBackend(backend, stamp) {
       }
       rmSync(server.dataDir, { recursive: true, force: true });
     }
-    if (backend === 'postgres+redis') clearRedisKeys();
+    if (backend === 'postgres+redis') clearRedisKeys(REDIS_PREFIX);
   }
   const serverErr = servers
     .map((x) => x.proc.output().trim())

@@ -175,6 +175,7 @@ export async function startBenchServer({
   redisUrl,
   redisPrefix,
   tmpPrefix,
+  nodeArgs = [],
 }) {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), tmpPrefix ?? 'lm-bench-'));
@@ -189,13 +190,18 @@ export async function startBenchServer({
   };
   delete env.DATABASE_URL;
   delete env.REDIS_URL;
+  delete env.REDIS_KEY_PREFIX;
+  delete env.PARTNER_SANDBOX_URL;
   if (pgUrl) env.DATABASE_URL = pgUrl;
   if (redisUrl) {
     env.REDIS_URL = redisUrl;
     env.REDIS_KEY_PREFIX = redisPrefix;
   }
   const started = Date.now();
-  const proc = startChild(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: serverDir, env });
+  const proc = startChild(process.execPath, ['--import', 'tsx', ...nodeArgs, 'src/main.ts'], {
+    cwd: serverDir,
+    env,
+  });
   const base = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 90_000;
   let last = '';

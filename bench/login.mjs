@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+
 // Load test of the phone-login flow (send code, log in) against each database backend, plus a bare
 // Fastify hello-world as the ceiling of this machine. See bench/README.md.
 //
@@ -19,6 +20,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { clearRedisKeys, otherPgSessions, prepareBackend } from './backend.mjs';
 import { checkQuiet, log, nextPhone, startBenchServer, stopChild, warnings } from './lib.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -101,61 +103,9 @@ async function pool(items, limit, fn) {
 // ---------------------------------------------------------------------------------------------
 // server lifecycle
 
-const psqlEnv = { ...process.env, PGOPTIONS: '--client-min-messages=warning' };
-function psql(url, sql) {
-  return execFileSync('psql', [url, '-q', '-At', '-v', 'ON_ERROR_STOP=1', '-c', sql], {
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: psqlEnv,
-  });
-}
-
-/** Deletes the bench's limiter keys (REDIS_PREFIX only: other users' lm:* keys stay). */
-function clearRedisKeys() {
-  // A pipeline, not a captured list: after a run there are tens of thousands of keys.
-  execFileSync(
-    'sh',
-    ['-c', `redis-cli --scan --pattern '${REDIS_PREFIX}*' | xargs -r -n 500 redis-cli del > /dev/null`],
-    {
-      stdio: ['ignore', 'ignore', 'inherit'],
-    },
-  );
-}
-
-function prepareBackend(backend) {
-  if (backend === 'postgres' || backend === 'postgres+redis') {
-    const admin = new URL(PG_URL);
-    admin.pathname = '/postgres';
-    if (!/^[a-z_][a-z0-9_]*$/.test(PG_DB)) throw new Error(`unexpected database name ${PG_DB}`);
-    if (psql(admin.href, `select 1 from pg_database where datname = '${PG_DB}'`).trim() !== '1') {
-      log(`creating database ${PG_DB}`);
-      psql(admin.href, `create database ${PG_DB}`);
-    }
-    // A fresh schema: the server migrates at start.
-    psql(PG_URL, 'drop schema public cascade; create schema public; drop schema if exists drizzle cascade;');
-  }
-  if (backend === 'postgres+redis') clearRedisKeys();
-}
-
-/** Other sessions in the bench database (a neighbour would disturb the figures, or worse). */
-function otherPgSessions() {
-  try {
-    const admin = new URL(PG_URL);
-    admin.pathname = '/postgres';
-    return psql(
-      admin.href,
-      `select pid || ' ' || coalesce(application_name, '') || ' ' || left(query, 60) from pg_stat_activity where datname = '${PG_DB}' and pid <> pg_backend_pid()`,
-    )
-      .split('\n')
-      .filter(Boolean);
-  } catch (err) {
-    return [`(psql failed: ${err.message})`];
-  }
-}
-
 async function startServer(backend) {
   if (backend !== 'pglite') {
-    const others = otherPgSessions();
+    const others = otherPgSessions(PG_URL);
     if (others.length) {
       log(
         `${backend}: WARNING: ${others.length} other session(s) in database ${PG_DB}; results may be disturbed:`,
@@ -164,7 +114,7 @@ async function startServer(backend) {
       for (const o of others) log(`  ${o}`);
     }
   }
-  prepareBackend(backend);
+  prepareBackend(backend, { pgUrl: PG_URL, redisPrefix: REDIS_PREFIX });
   return startBenchServer({
     serverDir: SERVER_DIR,
     label: backend,
@@ -365,7 +315,7 @@ async function runBackend(backend) {
       );
     }
     rmSync(server.dataDir, { recursive: true, force: true });
-    if (backend === 'postgres+redis') clearRedisKeys();
+    if (backend === 'postgres+redis') clearRedisKeys(REDIS_PREFIX);
   }
   const serverErr = server.proc.output().trim();
   if (serverErr) out.serverOutputTail = serverErr.slice(-8000);
