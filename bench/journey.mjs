@@ -28,25 +28,18 @@
 // `node --cpu-prof` and the profile of the measured run is summarised (self time by package,
 // inclusive time of the app's functions).
 
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { clearRedisKeys, otherPgSessions, prepareBackend } from './backend.mjs';
-import { call, FORM, journey, makeClient, newCtx, STEP_FNS, STEPS, StepError } from './journey-steps.mjs';
-import {
-  checkQuiet,
-  cpuTimes,
-  log,
-  sleep,
-  startBenchServer,
-  startHello,
-  stopChild,
-  warnings,
-} from './lib.mjs';
+import { f, gitCommit, printRamp, table } from './journey-report.mjs';
+import { helloJourney, runByStep, runFigures, runJourneys, runOpenLoop } from './journey-runs.mjs';
+import { makeClient, STEPS } from './journey-steps.mjs';
+import { checkQuiet, log, startBenchServer, startHello, stopChild, warnings } from './lib.mjs';
+import { cpuDelta, cpuSnapshot, monoUs, startPgSampler, summarizeProfile } from './probes.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SERVER_DIR = path.join(ROOT, 'apps/server');
@@ -128,365 +121,6 @@ if (
 // helpers (as in bench/login.mjs)
 
 // (helpers shared with the other benchmarks: bench/lib.mjs)
-// ---------------------------------------------------------------------------------------------
-// CPU accounting from /proc: who used the two cores during the run
-
-const CLK_TCK = 100; // USER_HZ: 100 on Linux x86/arm
-/** [utime + stime, cutime + cstime, stime] of a process in clock ticks, or null when it is gone. */
-function procTicks(pid) {
-  try {
-    const s = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command (which may contain spaces) start at the last ')'.
-    const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
-    // f[0] is field 3 (state): utime is field 14 → f[11].
-    return [Number(f[11]) + Number(f[12]), Number(f[13]) + Number(f[14]), Number(f[12])];
-  } catch {
-    return null;
-  }
-}
-
-function procComm(pid) {
-  try {
-    return readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
-  } catch {
-    return null;
-  }
-}
-
-/**
- * CPU ticks by group right now. PostgreSQL: every `postgres` process plus the reaped children
- * counted in the postmaster's cutime (backends that exited during the run); likewise Redis.
- */
-function cpuSnapshot(serverPids) {
-  const pids = Array.isArray(serverPids) ? serverPids : [serverPids];
-  const groups = { server: 0, serverSystem: 0, postgres: 0, redis: 0 };
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    const comm = procComm(name);
-    const group = comm === 'postgres' ? 'postgres' : comm?.startsWith('redis-server') ? 'redis' : null;
-    if (!group) continue;
-    const t = procTicks(name);
-    if (!t) continue;
-    groups[group] += t[0];
-    // Reaped children's time shows up in the parent's cutime: count it once, at the parent.
-    groups[group] += t[1];
-  }
-  for (const pid of pids) {
-    const s = procTicks(pid);
-    if (s) {
-      groups.server += s[0] + s[1];
-      groups.serverSystem += s[2];
-    }
-  }
-  const u = process.cpuUsage();
-  const machine = cpuTimes();
-  return { ...groups, client: (u.user + u.system) / 1e6, machine };
-}
-
-/** CPU seconds by group between two snapshots, and the machine's busy share. */
-function cpuDelta(a, b) {
-  const ticks = (k) => (b[k] - a[k]) / CLK_TCK;
-  const totalTicks = b.machine.total - a.machine.total;
-  const busyTicks = totalTicks - (b.machine.idle - a.machine.idle);
-  const busy = busyTicks / CLK_TCK;
-  const out = {
-    client: b.client - a.client,
-    server: ticks('server'),
-    // Kernel time of the server (socket writes and reads to PostgreSQL and to the clients).
-    serverSystem: ticks('serverSystem'),
-    postgres: ticks('postgres'),
-    redis: ticks('redis'),
-    machineBusy: busy,
-    machineCapacity: totalTicks / CLK_TCK,
-  };
-  out.other = Math.max(0, busy - out.client - out.server - out.postgres - out.redis);
-  out.busyPercent = Math.round((busy / out.machineCapacity) * 100);
-  for (const k of Object.keys(out)) out[k] = Math.round(out[k] * 100) / 100;
-  return out;
-}
-
-// ---------------------------------------------------------------------------------------------
-// PostgreSQL's view: what the server's backends are doing (sampled from pg_stat_activity)
-
-/**
- * Samples the bench database's client backends every 100 ms over the run: running a statement,
- * waiting on a lock, on WAL I/O, or idle in a transaction (waiting for the API server's next
- * statement). Returns a stopper that gives the mean number of backends in each state.
- */
-async function startPgSampler() {
-  const { default: pg } = await import('pg');
-  const client = new pg.Client({ connectionString: PG_URL, application_name: 'lm-bench-journey-sampler' });
-  await client.connect();
-  const counts = {};
-  const byQuery = {};
-  let samples = 0;
-  let stopped = false;
-  const loop = (async () => {
-    while (!stopped) {
-      const r = await client.query(
-        `select state, wait_event_type, wait_event, left(regexp_replace(query, '\\s+', ' ', 'g'), 70) as query
-           from pg_stat_activity
-          where datname = $1 and pid <> pg_backend_pid() and backend_type = 'client backend'`,
-        [PG_DB],
-      );
-      samples++;
-      for (const row of r.rows) {
-        let key;
-        if (row.state === 'active') {
-          key = row.wait_event
-            ? `active, waiting: ${row.wait_event_type}/${row.wait_event}`
-            : 'active: running';
-        } else if (row.state === 'idle in transaction') {
-          key = 'idle in transaction (waiting for the API server)';
-        } else {
-          key = row.state ?? 'unknown';
-        }
-        counts[key] = (counts[key] ?? 0) + 1;
-        // By statement too (for idle in transaction: the last one it ran).
-        if (row.state !== 'idle') {
-          const q = `${key} | ${row.query}`;
-          byQuery[q] = (byQuery[q] ?? 0) + 1;
-        }
-      }
-      await sleep(100);
-    }
-  })();
-  return async () => {
-    stopped = true;
-    await loop.catch(() => {});
-    await client.end().catch(() => {});
-    const mean = {};
-    for (const [k, n] of Object.entries(counts).sort((a, b) => b[1] - a[1])) {
-      mean[k] = Math.round((n / Math.max(samples, 1)) * 100) / 100;
-    }
-    const byStatement = {};
-    for (const [k, n] of Object.entries(byQuery)
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, 15)) {
-      byStatement[k] = Math.round((n / Math.max(samples, 1)) * 100) / 100;
-    }
-    return { samples, meanBackends: mean, byStatement };
-  };
-}
-
-function newRunState() {
-  return {
-    started: 0,
-    ok: 0,
-    consented: 0,
-    noOffer: 0,
-    noOfferByApplyStatus: {},
-    offersTotal: 0,
-    errors: 0,
-    errorsByStep: {},
-    errorSamples: {},
-    journeyMs: [],
-    stepMs: Object.fromEntries(STEPS.map((s) => [s, []])),
-  };
-}
-
-/** Runs one journey (`fn`: journey or helloJourney) and records it in `state`. */
-async function recordJourney(client, state, fn) {
-  state.started++;
-  const ctx = newCtx();
-  try {
-    const r = await fn(client, ctx);
-    state.ok++;
-    state.journeyMs.push(r.ms);
-    state.offersTotal += r.offers;
-    if (r.offers > 0) state.consented++;
-    else {
-      state.noOffer++;
-      const k = String(r.applyStatus);
-      state.noOfferByApplyStatus[k] = (state.noOfferByApplyStatus[k] ?? 0) + 1;
-    }
-  } catch (err) {
-    if (!(err instanceof StepError)) throw err;
-    state.errors++;
-    state.errorsByStep[err.step] = (state.errorsByStep[err.step] ?? 0) + 1;
-    state.errorSamples[err.key] = (state.errorSamples[err.key] ?? 0) + 1;
-  }
-  // Steps of failed journeys count too: the failing step's time is the error answer's.
-  for (const [s, ms] of Object.entries(ctx.times)) state.stepMs[s].push(ms);
-}
-
-/**
- * Runs journeys with `connections` applicants in a closed loop (each starts its next journey when
- * the last one ends) until `until` (ms, performance.now()) or until `count` journeys have started.
- */
-async function runJourneys(client, { until, count, connections = CONNECTIONS, fn = journey }) {
-  const state = newRunState();
-  const t0 = performance.now();
-  let lastEnd = t0;
-  const more = () => (count !== undefined ? state.started < count : performance.now() < until);
-  await Promise.all(
-    Array.from({ length: connections }, async () => {
-      while (more()) {
-        await recordJourney(client, state, fn);
-        lastEnd = performance.now();
-      }
-    }),
-  );
-  state.seconds = (lastEnd - t0) / 1000;
-  return state;
-}
-
-/**
- * Open loop: journeys start at a fixed `rate` per second for `seconds`, whether or not the earlier
- * ones have ended (as applicants arrive from ad channels), so a slow answer does not slow the
- * arrivals down and queueing shows in the latencies. Records the most journeys in flight at once.
- */
-async function runOpenLoop(client, { rate, seconds }) {
-  const state = newRunState();
-  const n = Math.max(1, Math.round(rate * seconds));
-  const t0 = performance.now();
-  let inFlight = 0;
-  state.maxInFlight = 0;
-  state.lateStarts = 0;
-  const running = [];
-  for (let i = 0; i < n; i++) {
-    const wait = t0 + (i * 1000) / rate - performance.now();
-    if (wait >= 1) await sleep(wait);
-    else if (wait < -100) state.lateStarts++; // the load generator itself fell behind
-    inFlight++;
-    state.maxInFlight = Math.max(state.maxInFlight, inFlight);
-    running.push(
-      recordJourney(client, state, journey).finally(() => {
-        inFlight--;
-      }),
-    );
-  }
-  await Promise.all(running);
-  state.seconds = (performance.now() - t0) / 1000;
-  state.startSeconds = (n - 1) / rate;
-  return state;
-}
-
-/**
- * The same five requests against the bare Fastify hello-world (`POST /echo` with each step's body,
- * `GET /` for the outbox read): what this machine, this client and HTTP alone allow, the ceiling of
- * journeys/s.
- */
-async function helloJourney(client, ctx) {
-  const t0 = performance.now();
-  const bodies = {
-    send: { phone: ctx.phone },
-    login: { phone: ctx.phone, code: '123456' },
-    save: FORM,
-    auth: { productIds: [1, 2, 3], matchId: 1 },
-  };
-  for (const name of STEPS) {
-    if (name === 'outbox') await call(client, ctx, name, 'GET', '/');
-    else await call(client, ctx, name, 'POST', '/echo', bodies[name]);
-  }
-  return { ms: performance.now() - t0, offers: 1, applyStatus: null };
-}
-
-/** Figures of one run (closed or open loop) with the CPU used over it. */
-function runFigures(s, cpu) {
-  const perJourney = {};
-  for (const k of ['client', 'server', 'serverSystem', 'postgres', 'redis', 'other']) {
-    perJourney[k] = s.started ? Math.round(((cpu[k] * 1000) / s.started) * 100) / 100 : null;
-  }
-  return {
-    journeysPerSec: Math.round((s.ok / s.seconds) * 10) / 10,
-    started: s.started,
-    ok: s.ok,
-    errors: s.errors,
-    consented: s.consented,
-    noOffer: s.noOffer,
-    noOfferByApplyStatus: s.noOfferByApplyStatus,
-    offersPerConsentingJourney: s.consented ? Math.round((s.offersTotal / s.consented) * 100) / 100 : null,
-    seconds: Math.round(s.seconds * 1000) / 1000,
-    requestsPerSec: Math.round(Object.values(s.stepMs).reduce((a, v) => a + v.length, 0) / s.seconds),
-    journeyMs: latency(s.journeyMs),
-    stepMs: Object.fromEntries(STEPS.map((k) => [k, latency(s.stepMs[k])])),
-    errorsByStep: s.errorsByStep,
-    errorSamples: s.errorSamples,
-    cpuSeconds: cpu,
-    cpuMsPerJourney: perJourney,
-  };
-}
-
-/** Runs fn over items with at most `limit` in flight. */
-async function pool(items, limit, fn) {
-  let i = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (i < items.length) {
-        const k = i++;
-        await fn(items[k], k);
-      }
-    }),
-  );
-}
-
-/**
- * N journeys run phase by phase (all sends, then all outbox reads, …): per step, the request rate
- * alone and the CPU time per request of each process. A journey that fails leaves the later phases.
- */
-async function runByStep(client, n, serverPid) {
-  const ctxs = Array.from({ length: n }, newCtx);
-  const steps = {};
-  for (const name of STEPS) {
-    const items = ctxs.filter((c) => !c.failed && (name !== 'auth' || c.productIds.length > 0));
-    const errorSamples = {};
-    const times = [];
-    const a = cpuSnapshot(serverPid);
-    const t0 = performance.now();
-    await pool(items, CONNECTIONS, async (c) => {
-      try {
-        await STEP_FNS[name](client, c);
-      } catch (err) {
-        if (!(err instanceof StepError)) throw err;
-        c.failed = true;
-        errorSamples[err.key] = (errorSamples[err.key] ?? 0) + 1;
-      }
-      times.push(c.times[name]);
-    });
-    const seconds = (performance.now() - t0) / 1000;
-    const cpu = cpuDelta(a, cpuSnapshot(serverPid));
-    const per = (k) => (items.length ? Math.round(((cpu[k] * 1000) / items.length) * 100) / 100 : null);
-    steps[name] = {
-      requests: items.length,
-      errors: Object.values(errorSamples).reduce((x, y) => x + y, 0),
-      errorSamples,
-      seconds: Math.round(seconds * 1000) / 1000,
-      reqPerSec: Math.round((items.length / seconds) * 10) / 10,
-      latencyMs: latency(times),
-      cpuMsPerRequest: {
-        client: per('client'),
-        server: per('server'),
-        serverSystem: per('serverSystem'),
-        postgres: per('postgres'),
-        redis: per('redis'),
-        other: per('other'),
-      },
-      busyPercent: cpu.busyPercent,
-    };
-  }
-  return { journeys: n, steps };
-}
-
-function pct(sorted, p) {
-  if (sorted.length === 0) return null;
-  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return Math.round(sorted[i] * 10) / 10;
-}
-
-function latency(values) {
-  const s = Float64Array.from(values).sort();
-  const mean = s.length ? s.reduce((a, b) => a + b, 0) / s.length : null;
-  return {
-    n: s.length,
-    mean: mean === null ? null : Math.round(mean * 10) / 10,
-    p50: pct(s, 50),
-    p90: pct(s, 90),
-    p95: pct(s, 95),
-    p99: pct(s, 99),
-    max: s.length ? Math.round(s[s.length - 1] * 10) / 10 : null,
-  };
-}
 
 // ---------------------------------------------------------------------------------------------
 // server lifecycle (as in bench/login.mjs)
@@ -533,104 +167,6 @@ async function startServer(backend, profDir, { prepare = true } = {}) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// --cpu-prof: where the server's JS thread spent its time
-
-/** Package (or area) of a profile frame's script. */
-function frameArea(url, functionName) {
-  if (!url) {
-    if (functionName === '(garbage collector)') return '(gc)';
-    if (functionName === '(idle)') return '(idle)';
-    if (functionName === '(program)') return '(program: native, not attributed)';
-    return `(${functionName || 'native'})`;
-  }
-  if (url.startsWith('node:')) return 'node: internals';
-  const nm = url.lastIndexOf('node_modules/');
-  if (nm >= 0) {
-    const rest = url.slice(nm + 'node_modules/'.length).split('/');
-    return rest[0].startsWith('@') ? `${rest[0]}/${rest[1]}` : rest[0];
-  }
-  const m = /\/(apps\/[^/]+|packages\/[^/]+)\/(.*)$/.exec(url);
-  if (m) return `${m[1]}/${m[2].split('/').slice(0, -1).join('/') || '.'}`;
-  return url;
-}
-
-/** Microseconds on the monotonic clock, the clock of V8's profile timestamps. */
-const monoUs = () => Number(process.hrtime.bigint() / 1000n);
-
-function frameLabel(callFrame) {
-  const { url, functionName, lineNumber } = callFrame;
-  if (!url) return functionName || '(anonymous)';
-  const file = url.replace(/^.*node_modules\//, '').replace(`file://${ROOT}/`, '');
-  return `${functionName || '(anonymous)'} ${file}:${lineNumber + 1}`;
-}
-
-/**
- * Summary of a .cpuprofile over the samples taken within `window` ({startUs, endUs}, monotonic):
- * self time by area (package) and by function, and inclusive time of the app's own functions
- * (apps/, packages/: a frame counts once per sample however deep it recurs). Percentages are of
- * the non-idle samples.
- */
-function summarizeProfile(file, window) {
-  const prof = JSON.parse(readFileSync(file, 'utf8'));
-  const byId = new Map(prof.nodes.map((n) => [n.id, n]));
-  const parent = new Map();
-  for (const n of prof.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-  const self = new Map();
-  let t = prof.startTime;
-  for (let i = 0; i < prof.samples.length; i++) {
-    t += prof.timeDeltas[i] ?? 0;
-    if (window && (t < window.startUs || t > window.endUs)) continue;
-    // The delta before sample i+1 is the time sample i stood for.
-    const us = prof.timeDeltas[i + 1] ?? 0;
-    self.set(prof.samples[i], (self.get(prof.samples[i]) ?? 0) + us);
-  }
-  const areas = {};
-  const fns = {};
-  const inclusive = {};
-  let busy = 0;
-  let idle = 0;
-  for (const [id, us] of self) {
-    const n = byId.get(id);
-    if (n.callFrame.functionName === '(idle)') {
-      idle += us;
-      continue;
-    }
-    busy += us;
-    const area = frameArea(n.callFrame.url, n.callFrame.functionName);
-    areas[area] = (areas[area] ?? 0) + us;
-    const fn = frameLabel(n.callFrame);
-    fns[fn] = (fns[fn] ?? 0) + us;
-    const seen = new Set();
-    for (let cur = id; cur !== undefined; cur = parent.get(cur)) {
-      const cf = byId.get(cur).callFrame;
-      if (!/\/(apps|packages)\//.test(cf.url) || cf.url.includes('node_modules')) continue;
-      const label = frameLabel(cf);
-      if (seen.has(label)) continue;
-      seen.add(label);
-      inclusive[label] = (inclusive[label] ?? 0) + us;
-    }
-  }
-  const top = (o, n) =>
-    Object.entries(o)
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, n)
-      .map(([k, us]) => ({
-        what: k,
-        ms: Math.round(us / 1000),
-        percent: Math.round((us / busy) * 1000) / 10,
-      }));
-  return {
-    file: path.relative(ROOT, file),
-    window: window ? 'measured run only' : 'whole process',
-    busyMs: Math.round(busy / 1000),
-    idleMs: Math.round(idle / 1000),
-    areas: top(areas, 25),
-    selfFunctions: top(fns, 40),
-    appInclusive: top(inclusive, 40),
-  };
-}
-
-// ---------------------------------------------------------------------------------------------
 // one backend
 
 async function runBackend(backend, stamp) {
@@ -658,7 +194,7 @@ async function runBackend(backend, stamp) {
     client = makeClient(servers.map((x) => x.base));
     if (WARMUP > 0) {
       log(`${backend}: warm-up, ${WARMUP} journeys (not recorded)`);
-      const w = await runJourneys(client, { count: WARMUP });
+      const w = await runJourneys(client, { count: WARMUP, connections: CONNECTIONS });
       out.warmup = {
         journeys: w.started,
         errors: w.errors,
@@ -683,7 +219,7 @@ async function runBackend(backend, stamp) {
       log(
         `${backend}: open loop at ${rate} journeys/s (${LOAD_FACTOR} × ${best.journeysPerSec}) for ${DURATION} s`,
       );
-      const stopSampler = backend === 'pglite' ? null : await startPgSampler();
+      const stopSampler = backend === 'pglite' ? null : await startPgSampler(PG_URL);
       const a = cpuSnapshot(pids);
       let r;
       try {
@@ -711,13 +247,17 @@ async function runBackend(backend, stamp) {
       log(
         `${backend}: ${JOURNEYS !== undefined ? `${JOURNEYS} journeys` : `journeys for ${DURATION} s`} at ${CONNECTIONS} connections`,
       );
-      const stopSampler = backend === 'pglite' ? null : await startPgSampler();
+      const stopSampler = backend === 'pglite' ? null : await startPgSampler(PG_URL);
       const cpuA = cpuSnapshot(pids);
       out.window = { startUs: monoUs() };
       let s;
       let cpuB;
       try {
-        s = await runJourneys(client, { until: performance.now() + DURATION * 1000, count: JOURNEYS });
+        s = await runJourneys(client, {
+          until: performance.now() + DURATION * 1000,
+          count: JOURNEYS,
+          connections: CONNECTIONS,
+        });
       } finally {
         cpuB = cpuSnapshot(pids);
         out.window.endUs = monoUs();
@@ -730,7 +270,7 @@ async function runBackend(backend, stamp) {
       );
       if (BY_STEP > 0) {
         log(`${backend}: ${BY_STEP} journeys step by step`);
-        out.byStep = await runByStep(client, BY_STEP, pids);
+        out.byStep = await runByStep(client, BY_STEP, pids, CONNECTIONS);
       }
     }
   } finally {
@@ -771,7 +311,7 @@ async function runCeiling() {
   const client = makeClient(base);
   const out = { backend: 'fastify hello-world', cpuBusyBeforePercent };
   try {
-    await runJourneys(client, { count: 500, fn: helloJourney }); // warm-up
+    await runJourneys(client, { count: 500, fn: helloJourney, connections: CONNECTIONS }); // warm-up
     const connections = MAX_CONNECTIONS;
     log(`ceiling: hello-world journeys, ${connections} connections for ${DURATION} s`);
     const a = cpuSnapshot([proc.child.pid]);
@@ -787,105 +327,6 @@ async function runCeiling() {
     await stopChild(proc, 'hello');
   }
   return out;
-}
-
-// ---------------------------------------------------------------------------------------------
-// output
-
-function table(head, body, leftCols = 1) {
-  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
-  const fmt = (cells) =>
-    cells.map((c, i) => (i < leftCols ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
-  return [fmt(head), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(fmt)].join('\n');
-}
-
-const f = (v) => (v === null || v === undefined ? '-' : String(v));
-
-function gitCommit() {
-  try {
-    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
-  } catch {
-    return null;
-  }
-}
-
-/** --ramp: the closed-loop levels, the open loop at LOAD_FACTOR × saturation, and the ceiling. */
-function printRamp(ramped, ceiling) {
-  const stepP = (x, k) => `${f(x.stepMs[k].p50)}/${f(x.stepMs[k].p95)}/${f(x.stepMs[k].p99)}`;
-  console.log(
-    `\njourney bench, rising concurrency: ${os.cpus().length} cpus, node ${process.version}, ${DURATION} s per level, ${INSTANCES} API instance(s)\n`,
-  );
-  console.log(
-    table(
-      [
-        'backend',
-        'conns',
-        'journeys/s',
-        'req/s',
-        'journey p50',
-        'p99',
-        'errors',
-        'busy',
-        ...STEPS.map((k) => `${k} p50/95/99`),
-      ],
-      ramped.flatMap((b) =>
-        b.ramp.map((x) => [
-          b.backend,
-          f(x.connections),
-          x.journeysPerSec.toFixed(1),
-          f(x.requestsPerSec),
-          f(x.journeyMs.p50),
-          f(x.journeyMs.p99),
-          f(x.errors),
-          `${x.cpuSeconds.busyPercent}%`,
-          ...STEPS.map((k) => stepP(x, k)),
-        ]),
-      ),
-      1,
-    ),
-  );
-  console.log(
-    `\nopen loop at ${LOAD_FACTOR} × saturation (journeys start at a fixed rate; latency per call p50/p95/p99 ms; goal: 0 errors, every p99 < ${P99_GOAL_MS} ms):\n`,
-  );
-  console.log(
-    table(
-      ['backend', 'saturation', 'rate', 'achieved', 'in flight', 'errors', ...STEPS, 'goal'],
-      ramped.map((b) => [
-        b.backend,
-        `${b.saturation.journeysPerSec} @${b.saturation.connections}`,
-        f(b.openLoop.targetRate),
-        f(b.openLoop.journeysPerSec),
-        f(b.openLoop.maxInFlight),
-        f(b.openLoop.errors),
-        ...STEPS.map((k) => stepP(b.openLoop, k)),
-        b.openLoop.goal.met
-          ? 'met'
-          : `MISSED (worst p99 ${b.openLoop.goal.worstStepP99Ms} ms${b.openLoop.lateStarts ? `, ${b.openLoop.lateStarts} late starts` : ''})`,
-      ]),
-    ),
-  );
-  console.log(
-    '\nCPU ms per journey in the open loop: this script, the API server(s), PostgreSQL, Redis, other:\n',
-  );
-  console.log(
-    table(
-      ['backend', 'client', 'server', 'postgres', 'redis', 'other', 'machine busy'],
-      ramped.map((b) => [
-        b.backend,
-        f(b.openLoop.cpuMsPerJourney.client),
-        f(b.openLoop.cpuMsPerJourney.server),
-        f(b.openLoop.cpuMsPerJourney.postgres),
-        f(b.openLoop.cpuMsPerJourney.redis),
-        f(b.openLoop.cpuMsPerJourney.other),
-        `${b.openLoop.cpuSeconds.busyPercent}%`,
-      ]),
-    ),
-  );
-  if (ceiling?.journeyMs) {
-    console.log(
-      `\nceiling: the same five requests against bare Fastify (hello-world), ${ceiling.connections} connections: ${ceiling.journeysPerSec} journeys/s, ${ceiling.requestsPerSec} req/s, journey p50 ${ceiling.journeyMs.p50} ms, p99 ${ceiling.journeyMs.p99} ms`,
-    );
-  }
 }
 
 async function main() {
@@ -943,7 +384,13 @@ async function main() {
 
   const done = results.backends.filter((b) => b.journeyMs);
   const ramped = results.backends.filter((b) => b.openLoop);
-  if (ramped.length) printRamp(ramped, results.ceiling);
+  if (ramped.length)
+    printRamp(ramped, results.ceiling, {
+      duration: DURATION,
+      instances: INSTANCES,
+      loadFactor: LOAD_FACTOR,
+      p99GoalMs: P99_GOAL_MS,
+    });
   if (done.length)
     console.log(
       `\njourney bench: ${results.machine.cpus} cpus, node ${process.version}, ${CONNECTIONS} connections, ${
