@@ -14,11 +14,16 @@ export function psql(url, sql) {
   });
 }
 
-/** Deletes the bench's keys (`prefix` only: other users' keys stay). A pipeline: runs leave many keys. */
-export function clearRedisKeys(prefix) {
+/**
+ * Deletes the keys under `prefix` of the Redis at `redisUrl` (other users' keys stay). A pipeline, not a captured
+ * list: a run leaves tens of thousands of keys.
+ */
+export function clearRedisKeys(prefix, redisUrl = 'redis://127.0.0.1:6379') {
+  const url = new URL(redisUrl);
+  const cli = `redis-cli -h ${url.hostname} -p ${url.port || 6379}`;
   execFileSync(
     'sh',
-    ['-c', `redis-cli --scan --pattern '${prefix}*' | xargs -r -n 500 redis-cli del > /dev/null`],
+    ['-c', `${cli} --scan --pattern '${prefix}*' | xargs -r -n 500 ${cli} del > /dev/null`],
     {
       stdio: ['ignore', 'ignore', 'inherit'],
     },

@@ -21,7 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { clearRedisKeys, otherPgSessions, prepareBackend } from './backend.mjs';
-import { checkQuiet, log, nextPhone, startBenchServer, stopChild, warnings } from './lib.mjs';
+import { checkQuiet, log, nextPhone, startBenchServer, startHello, stopChild, warnings } from './lib.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SERVER_DIR = path.join(ROOT, 'apps/server');

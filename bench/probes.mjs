@@ -1,8 +1,9 @@
 // Probes of a load run (journey.mjs): CPU accounting from /proc, PostgreSQL's view of the server's backends, and
 // a summary of the server's --cpu-prof profile over the measured window.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cpuTimes, sleep } from './lib.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 

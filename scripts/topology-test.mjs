@@ -26,23 +26,25 @@
 //   - each instance's metrics listener (METRICS_PORT, issue 19.1) counts the requests it answered since
 //     its last start.
 
-import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import {
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { makeClient, newCtx, STEP_FNS, STEPS, StepError } from '../bench/journey-steps.mjs';
+import { clearRedisKeys, prepareBackend, psql } from '../bench/backend.mjs';
+import { makeClient } from '../bench/journey-steps.mjs';
 import { freePort, log, sleep, startChild, stopChild } from '../bench/lib.mjs';
+import { checkEdge } from './topology/edge.mjs';
+import {
+  ensureNginx,
+  makeCertificate,
+  nginxErrorKinds,
+  nginxTest,
+  readTail,
+  writeNginxConfig,
+} from './topology/nginx.mjs';
+import { runLoad } from './topology/phones.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SERVER_DIR = path.join(ROOT, 'apps/server');
@@ -71,152 +73,6 @@ const check = (ok, what) => {
     failures.push(what);
   }
 };
-
-// ---------------------------------------------------------------------------------------------
-// nginx: Debian's package, the config generated around deploy/nginx.conf
-
-function ensureNginx() {
-  const has = () =>
-    spawnSync('sh', ['-c', 'command -v nginx'], { stdio: 'ignore' }).status === 0 &&
-    existsSync('/usr/lib/nginx/modules/ngx_http_brotli_static_module.so');
-  if (has()) return;
-  log("nginx (or its brotli_static module) missing: installing Debian's packages");
-  // Installing must not start a system nginx on port 80 (no init system here): deny service starts
-  // for the install, as Debian's container images do, unless a policy is already in place.
-  const policy = '/usr/sbin/policy-rc.d';
-  const ownPolicy = !existsSync(policy);
-  if (ownPolicy) writeFileSync(policy, '#!/bin/sh\nexit 101\n', { mode: 0o755 });
-  try {
-    execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit' });
-    execFileSync('apt-get', ['install', '-y', '-qq', 'nginx', 'libnginx-mod-http-brotli-static'], {
-      stdio: 'inherit',
-      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-    });
-  } finally {
-    if (ownPolicy) rmSync(policy, { force: true });
-  }
-  if (!has()) throw new Error('nginx is still missing after apt-get install');
-}
-
-/** A self-signed certificate for 127.0.0.1 / localhost. */
-function makeCertificate(dir) {
-  const cert = path.join(dir, 'cert.pem');
-  const key = path.join(dir, 'key.pem');
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-days',
-      '2',
-      '-subj',
-      '/CN=localhost',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1,DNS:localhost',
-      '-keyout',
-      key,
-      '-out',
-      cert,
-    ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  return { cert, key };
-}
-
-/**
- * deploy/nginx.conf copied unchanged into `dir`, with the five settings files it includes. Only the
- * HTTPS server's settings add a test-only line: X-Upstream, the instance(s) that answered.
- */
-function writeNginxConfig(dir, { cert, key, httpsPort, httpPort, apiPorts }) {
-  const conf = path.join(dir, 'nginx.conf');
-  copyFileSync(path.join(ROOT, 'deploy/nginx.conf'), conf);
-  const settings = path.join(dir, 'loan-market');
-  mkdirSync(settings, { recursive: true });
-  for (const t of ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'])
-    mkdirSync(path.join(dir, 'tmp', t), { recursive: true });
-  // The workers run as root here: this test's files and temp paths are root's.
-  writeFileSync(
-    path.join(settings, 'main.conf'),
-    `user root;\npid ${dir}/nginx.pid;\nerror_log ${dir}/error.log warn;\n`,
-  );
-  writeFileSync(
-    path.join(settings, 'http.conf'),
-    [
-      `access_log ${dir}/access.log lm;`,
-      ...['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map(
-        (t) => `${t === 'body' ? 'client_body' : t}_temp_path ${dir}/tmp/${t};`,
-      ),
-      '',
-    ].join('\n'),
-  );
-  // The same passive health-check parameters as deploy/loan-market/upstream.conf.
-  writeFileSync(
-    path.join(settings, 'upstream.conf'),
-    apiPorts.map((p) => `server 127.0.0.1:${p} max_fails=2 fail_timeout=5s;\n`).join(''),
-  );
-  writeFileSync(
-    path.join(settings, 'redirect.conf'),
-    `listen 127.0.0.1:${httpPort};\nserver_name localhost;\n`,
-  );
-  writeFileSync(
-    path.join(settings, 'https.conf'),
-    [
-      `listen 127.0.0.1:${httpsPort} ssl http2;`,
-      'server_name localhost;',
-      `ssl_certificate ${cert};`,
-      `ssl_certificate_key ${key};`,
-      `set $lm_apps ${ROOT}/apps;`,
-      '# test only: which instance(s) answered (never in production: it names internal addresses)',
-      'add_header X-Upstream $upstream_addr always;',
-      '',
-    ].join('\n'),
-  );
-  return conf;
-}
-
-function nginxTest(conf) {
-  const r = spawnSync('nginx', ['-t', '-c', conf], { encoding: 'utf8' });
-  process.stderr.write(r.stderr);
-  if (r.status !== 0) throw new Error(`nginx -t refused ${conf} (exit ${r.status})`);
-}
-
-// ---------------------------------------------------------------------------------------------
-// PostgreSQL, Redis
-
-const psqlEnv = { ...process.env, PGOPTIONS: '--client-min-messages=warning' };
-function psql(url, sql) {
-  return execFileSync('psql', [url, '-q', '-At', '-v', 'ON_ERROR_STOP=1', '-c', sql], {
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: psqlEnv,
-  });
-}
-
-function prepareDatabase() {
-  const db = new URL(PG_URL).pathname.slice(1);
-  if (!/^[a-z_][a-z0-9_]*$/.test(db)) throw new Error(`unexpected database name ${db}`);
-  const admin = new URL(PG_URL);
-  admin.pathname = '/postgres';
-  if (psql(admin.href, `select 1 from pg_database where datname = '${db}'`).trim() !== '1') {
-    psql(admin.href, `create database ${db}`);
-  }
-  psql(PG_URL, 'drop schema public cascade; create schema public; drop schema if exists drizzle cascade;');
-}
-
-function clearRedis() {
-  const url = new URL(REDIS_URL);
-  const cli = `redis-cli -h ${url.hostname} -p ${url.port || 6379}`;
-  execFileSync(
-    'sh',
-    ['-c', `${cli} --scan --pattern '${REDIS_PREFIX}*' | xargs -r -n 500 ${cli} del > /dev/null`],
-    {
-      stdio: ['ignore', 'ignore', 'inherit'],
-    },
-  );
-}
 
 // ---------------------------------------------------------------------------------------------
 // the API instances and the worker
@@ -255,123 +111,6 @@ async function waitHealthy(base, label, proc) {
   throw new Error(`${label} did not become healthy (${last})\n${proc ? proc.output().slice(-3000) : ''}`);
 }
 
-// ---------------------------------------------------------------------------------------------
-// journeys with a phone's retries
-
-const RETRYABLE = (r) => r.status === 0 || r.status === 502 || r.status === 503 || r.status === 504;
-const upstreams = (r) =>
-  String(r.headers?.['x-upstream'] ?? '')
-    .split(/,\s*/)
-    .filter(Boolean);
-
-let visitorCounter = 0;
-/** A loopback address of its own per journey: 127.1.0.1, 127.1.0.2, … (the kernel routes 127/8 to lo). */
-function nextVisitor() {
-  const n = visitorCounter++;
-  return `127.1.${Math.floor(n / 250) % 250}.${(n % 250) + 1}`;
-}
-
-/**
- * A client of nginx for one journey, which retries as a phone would and records which instance
- * answered. `stats` collects retries, recoveries and answers per instance.
- */
-function phoneClient(base, ca, stats) {
-  const visitor = nextVisitor();
-  const inner = makeClient(base, { ca, localAddress: visitor });
-  const ctxRef = { ctx: null };
-  async function attempt(method, url, body, token) {
-    const r = await inner.call(method, url, body, token);
-    const ups = upstreams(r);
-    const last = ups.at(-1);
-    if (last) {
-      stats.byInstance[last] = (stats.byInstance[last] ?? 0) + 1;
-      stats.byPhase[stats.phase] ??= {};
-      const phase = stats.byPhase[stats.phase];
-      phase[last] = (phase[last] ?? 0) + 1;
-    }
-    if (ups.length > 1) stats.nginxRetried++;
-    return r;
-  }
-  async function call(method, url, body, token) {
-    let r = await attempt(method, url, body, token);
-    let lost = false;
-    for (let i = 1; RETRYABLE(r) && i <= 8; i++) {
-      lost = true;
-      stats.retries++;
-      stats.retriesByPhase[stats.phase] = (stats.retriesByPhase[stats.phase] ?? 0) + 1;
-      stats.retryCauses[`${r.status || r.error}`] = (stats.retryCauses[`${r.status || r.error}`] ?? 0) + 1;
-      await sleep(300 * i);
-      r = await attempt(method, url, body, token);
-    }
-    const ctx = ctxRef.ctx;
-    const code = r.json?.code;
-    // nginx itself may have sent a PUT again to the other instance (PUT counts as idempotent).
-    const retriedByNginx = upstreams(r).length > 1;
-    if (url === '/api/login/sendPhoneVerifyCode') {
-      if (r.json?.code === 200) ctx.sentAt = Date.now();
-      if (lost && r.status === 429 && String(r.json?.msg).includes('验证码已发送')) {
-        // The earlier try sent the code: the person has it.
-        stats.recovered.send++;
-        ctx.sentAt = Date.now() - 5_000;
-        return { ...r, status: 200, json: { code: 200, msg: 'ok', data: null } };
-      }
-    }
-    if (url === '/api/login' && lost && code === 1002) {
-      // The earlier try used the code: a new one after the one-minute wait, then log in.
-      stats.recovered.login++;
-      await sleep(Math.max(0, (ctx.sentAt ?? Date.now()) + 62_000 - Date.now()));
-      const sent = await call('POST', '/api/login/sendPhoneVerifyCode', { phone: ctx.phone });
-      if (sent.json?.code !== 200) return sent;
-      const out = await call('GET', `/api/dev/sms-outbox?phone=${ctx.phone}`);
-      const fresh = out.json?.data?.[0]?.code;
-      return call('POST', '/api/login', { phone: ctx.phone, code: fresh }, token);
-    }
-    if (url === '/api/user/info/auth' && code === 1102 && (lost || retriedByNginx)) {
-      // An earlier try recorded the consent (the offers are no longer open): checked in the database.
-      stats.recovered.auth++;
-      ctx.consentAnswerLost = true;
-      return { ...r, status: 200, json: { code: 200, msg: 'ok', data: null } };
-    }
-    return r;
-  }
-  return {
-    call,
-    bind: (ctx) => {
-      ctxRef.ctx = ctx;
-    },
-    close: () => inner.close(),
-  };
-}
-
-async function runLoad(base, ca, until, stats) {
-  await Promise.all(
-    Array.from({ length: CONNECTIONS }, async () => {
-      while (Date.now() < until()) {
-        const client = phoneClient(base, ca, stats);
-        const ctx = newCtx();
-        client.bind(ctx);
-        stats.started++;
-        try {
-          for (const name of STEPS) await STEP_FNS[name](client, ctx);
-          stats.ok++;
-          if (ctx.productIds.length) {
-            stats.consented++;
-            stats.consentedProducts += ctx.productIds.length;
-          }
-        } catch (err) {
-          if (!(err instanceof StepError)) throw err;
-          stats.failed++;
-          stats.failures[err.key] = (stats.failures[err.key] ?? 0) + 1;
-        } finally {
-          client.close();
-        }
-      }
-    }),
-  );
-}
-
-// ---------------------------------------------------------------------------------------------
-
 async function main() {
   const t0 = Date.now();
   ensureNginx();
@@ -389,8 +128,8 @@ async function main() {
     check(true, 'nginx -t accepts deploy/nginx.conf (settings generated beside a copy of it)');
     if (args['nginx-t']) return;
 
-    prepareDatabase();
-    clearRedis();
+    prepareBackend('postgres', { pgUrl: PG_URL });
+    clearRedisKeys(REDIS_PREFIX, REDIS_URL);
     const base = `https://127.0.0.1:${httpsPort}`;
     const keys = {
       PII_KEYS: `k1:${randomBytes(32).toString('base64')}`,
@@ -509,7 +248,7 @@ async function main() {
       `up in ${Math.round((Date.now() - t0) / 1000)} s: nginx https :${httpsPort}, api :${api1} :${api2}, worker`,
     );
 
-    await checkEdge(base, ca, dir);
+    await checkEdge(base, ca, dir, { check, ipCap: IP_CAP, deviceCap: DEVICE_CAP });
 
     // ---- load, a SIGKILL and a SIGTERM restart
     const stats = {
@@ -552,7 +291,7 @@ async function main() {
     chaos.catch(() => {
       until = 0;
     });
-    const load = runLoad(base, ca, () => until, stats);
+    const load = runLoad(base, ca, () => until, stats, CONNECTIONS);
     await Promise.all([load, chaos]);
     const loadSeconds = (Date.now() - loadStart) / 1000;
 
@@ -689,7 +428,7 @@ async function main() {
     }
     await Promise.all(children.map((c) => stopChild(c, 'child')));
     try {
-      clearRedis();
+      clearRedisKeys(REDIS_PREFIX, REDIS_URL);
     } catch {
       // the test's verdict stands
     }
@@ -703,152 +442,6 @@ async function main() {
   if (failures.length) {
     for (const f of failures) console.error(`  failed: ${f}`);
     process.exitCode = 1;
-  }
-}
-
-/** nginx's error log lines by kind (what the instances' restarts looked like from nginx). */
-function nginxErrorKinds(file) {
-  const kinds = {
-    'connect() failed': 0,
-    'no live upstreams': 0,
-    'upstream prematurely closed': 0,
-    'timed out': 0,
-    'temporarily disabled': 0,
-    'limiting connections': 0,
-  };
-  let text = '';
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return kinds;
-  }
-  for (const line of text.split('\n')) {
-    for (const k of Object.keys(kinds)) if (line.includes(k)) kinds[k]++;
-  }
-  return kinds;
-}
-
-function readTail(file) {
-  try {
-    return readFileSync(file, 'utf8').slice(-3000);
-  } catch {
-    return '(none)';
-  }
-}
-
-/**
- * What the edge does before any load: statics pre-compressed from disk, X-Request-Id, underscore
- * headers, a forged X-Forwarded-For, the SMS connection limit.
- */
-async function checkEdge(base, ca, dir) {
-  // Hashed build files: straight from disk (no upstream), brotli or gzip as the browser asks.
-  const index = readFileSync(path.join(ROOT, 'apps/web/dist/index.html'), 'utf8');
-  const found = /assets\/[^"']+\.js/.exec(index)?.[0];
-  const asset = found && `/${found}`;
-  check(Boolean(asset), `the built index.html names a script (${asset})`);
-  for (const [enc, want] of [
-    ['br, gzip', 'br'],
-    ['gzip', 'gzip'],
-  ]) {
-    const c = makeClient(base, { ca, headers: { 'accept-encoding': enc } });
-    const r = await c.call('GET', asset);
-    c.close();
-    check(
-      r.status === 200 &&
-        r.headers['content-encoding'] === want &&
-        /immutable/.test(r.headers['cache-control'] ?? '') &&
-        !r.headers['x-upstream'],
-      `${asset} with Accept-Encoding "${enc}": ${r.status}, ${r.headers['content-encoding']}, from disk (${r.headers['x-upstream'] ?? 'no upstream'})`,
-    );
-  }
-  const adminIndex = readFileSync(path.join(ROOT, 'apps/admin/dist/index.html'), 'utf8');
-  const adminFound = /assets\/[^"']+\.js/.exec(adminIndex)?.[0];
-  const adminAsset = adminFound && `/admin/${adminFound}`;
-  {
-    const c = makeClient(base, { ca, headers: { 'accept-encoding': 'br' } });
-    const r = await c.call('GET', adminAsset);
-    c.close();
-    check(
-      r.status === 200 && r.headers['content-encoding'] === 'br' && !r.headers['x-upstream'],
-      `${adminAsset}: ${r.status}, ${r.headers['content-encoding']}, from disk`,
-    );
-  }
-
-  // X-Request-Id: nginx's id reaches the instance (which answers it) and nginx's log.
-  {
-    const c = makeClient(base, { ca });
-    const r = await c.call('GET', '/api/user/health');
-    c.close();
-    const rid = r.headers['x-request-id'] ?? '';
-    await sleep(300);
-    const accessLog = readFileSync(path.join(dir, 'access.log'), 'utf8');
-    check(
-      /^[0-9a-f]{32}$/.test(rid) && accessLog.includes(`rid=${rid}`),
-      `X-Request-Id ${rid} in the answer and nginx's log`,
-    );
-  }
-
-  // A visitor forging X-Forwarded-For is still counted on its own address: the IP cap bites.
-  {
-    const codes = [];
-    let lastMsg = '';
-    for (let i = 0; i <= IP_CAP; i++) {
-      const c = makeClient(base, {
-        ca,
-        localAddress: '127.0.9.2',
-        headers: { 'x-forwarded-for': `10.${i}.${randomBytes(1)[0]}.${randomBytes(1)[0]}` },
-      });
-      const r = await c.call('POST', '/api/login/sendPhoneVerifyCode', { phone: newCtx().phone });
-      c.close();
-      codes.push(r.status);
-      lastMsg = r.json?.msg ?? '';
-    }
-    check(
-      codes.slice(0, IP_CAP).every((s) => s === 200) &&
-        codes[IP_CAP] === 429 &&
-        lastMsg.includes('当前网络获取验证码过于频繁'),
-      `forged X-Forwarded-For: sends ${IP_CAP} answered, the next refused by the per-address cap (${codes.join(',')}: ${lastMsg})`,
-    );
-  }
-
-  // platform_param (an underscore header) reaches the API: the per-device cap counts it.
-  {
-    const fingerprint = randomBytes(8).toString('hex');
-    const codes = [];
-    let lastMsg = '';
-    for (let i = 0; i <= DEVICE_CAP; i++) {
-      const c = makeClient(base, {
-        ca,
-        localAddress: `127.0.9.${10 + i}`,
-        headers: { platform_param: JSON.stringify({ fingerprint }) },
-      });
-      const r = await c.call('POST', '/api/login/sendPhoneVerifyCode', { phone: newCtx().phone });
-      c.close();
-      codes.push(r.status);
-      lastMsg = r.json?.msg ?? '';
-    }
-    check(
-      codes.slice(0, DEVICE_CAP).every((s) => s === 200) &&
-        codes[DEVICE_CAP] === 429 &&
-        lastMsg.includes('当前设备'),
-      `platform_param passes nginx: the device cap refuses send ${DEVICE_CAP + 1} (${codes.join(',')}: ${lastMsg})`,
-    );
-  }
-
-  // The SMS connection limit: many sends at once from one address; nginx refuses some with the envelope.
-  {
-    const n = 16;
-    const clients = Array.from({ length: n }, () => makeClient(base, { ca, localAddress: '127.0.9.50' }));
-    const rs = await Promise.all(
-      clients.map((c) => c.call('POST', '/api/login/sendPhoneVerifyCode', { phone: newCtx().phone })),
-    );
-    for (const c of clients) c.close();
-    const byNginx = rs.filter((r) => r.status === 429 && !r.headers['x-upstream']);
-    const other = rs.filter((r) => r.status !== 200 && !(r.status === 429));
-    check(
-      byNginx.length > 0 && other.length === 0 && byNginx.every((r) => r.json?.code === 429 && r.json?.msg),
-      `${n} sends at once from one address: ${rs.filter((r) => r.status === 200).length} answered, ${byNginx.length} refused by nginx's connection limit with the envelope`,
-    );
   }
 }
 
