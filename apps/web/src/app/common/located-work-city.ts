@@ -4,7 +4,7 @@
  * permission prompt), shown with a note and changeable with the picker like any answer. Nothing is
  * filled when the location is unknown or the person has already chosen a city.
  */
-import { useEffect, useState } from 'react';
+import { startTransition, useEffect, useState } from 'react';
 import { type CityValue, cityValueOf } from '@/components/city-picker/city-picker';
 import { fetchExcludeCity } from '@/features/location/api';
 
@@ -25,8 +25,11 @@ export function useLocatedWorkCity(form: CityForm, enabled: boolean): CityValue 
       try {
         const city = await cityValueOf((await fetchExcludeCity({})).cityCode);
         if (!live || !city || form.getFieldValue('workCity')) return;
-        form.setFieldsValue({ workCity: city });
-        setLocated(city);
+        // A transition: the form's fields re-render in slices (issue 17.4).
+        startTransition(() => {
+          form.setFieldsValue({ workCity: city });
+          setLocated(city);
+        });
       } catch {
         // Location unknown: the person picks the city.
       }
