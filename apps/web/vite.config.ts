@@ -255,6 +255,7 @@ const funnelOf = new Map<string, Set<Funnel>>();
 const START_STEPS = [
   ['start-visit', '/src/start/visit.ts'],
   ['start-react', '/src/start/react.ts'],
+  ['start-libs', '/src/start/libs.ts'],
   ['start-app', '/src/start/app.tsx'],
 ] as const;
 const startStepOf = new Map<string, string>();

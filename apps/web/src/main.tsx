@@ -9,13 +9,16 @@ import { nextTask } from './lib/next-task';
  * (the route loader in vite.config.ts preloads them with the entry); only their evaluation is spread.
  *   1. the visit: channel bootstrap and click report, monitoring (start/visit.ts),
  *   2. React and react-dom (start/react.ts),
- *   3. the app and its first render (start/app.tsx), itself rendered as a transition (time-sliced).
+ *   3. the router and the query client (start/libs.ts),
+ *   4. the app and its first render (start/app.tsx), itself rendered as a transition (time-sliced).
  */
 async function boot(): Promise<void> {
   const { startVisit } = await import('./start/visit');
   startVisit();
   await nextTask();
   await import('./start/react');
+  await nextTask();
+  await import('./start/libs');
   await nextTask();
   const { startApp } = await import('./start/app');
   await nextTask();

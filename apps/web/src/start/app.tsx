@@ -1,6 +1,6 @@
 /**
- * Start, step 3 (main.tsx): the app (router, query client, root layout) and its first render.
- * React and react-dom are already evaluated (step 2).
+ * Start, step 4 (main.tsx): the app (routes, query client, root layout) and its first render.
+ * React, react-dom (step 2), the router and the query library (step 3) are already evaluated.
  */
 import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
