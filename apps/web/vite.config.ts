@@ -45,7 +45,23 @@ function routeLoader(): Plugin {
         const chunks = Object.values(bundle).filter((c) => c.type === 'chunk');
         const entry = chunks.find((c) => c.isEntry);
         if (!entry) throw new Error('lm-route-loader: no entry chunk');
-        const inEntry = new Set([entry.fileName, ...entry.imports]);
+        // The entry imports the app's start steps dynamically (src/main.tsx: one module graph
+        // evaluated per task); their chunks are preloaded with the entry on every page.
+        const startFiles: string[] = [];
+        const addStart = (fileName: string) => {
+          if (
+            startFiles.includes(fileName) ||
+            fileName === entry.fileName ||
+            entry.imports.includes(fileName)
+          )
+            return;
+          const chunk = chunks.find((c) => c.fileName === fileName);
+          if (!chunk) return;
+          startFiles.push(fileName);
+          for (const imported of chunk.imports) addStart(imported);
+        };
+        for (const f of entry.dynamicImports) addStart(f);
+        const inEntry = new Set([entry.fileName, ...entry.imports, ...startFiles]);
         const closure = (moduleSuffix: string) => {
           const start = chunks.find((c) => c.moduleIds.some((id) => id.endsWith(moduleSuffix)));
           if (!start) throw new Error(`lm-route-loader: no chunk holds ${moduleSuffix}`);
@@ -84,7 +100,8 @@ function routeLoader(): Plugin {
         const page = html
           .replace(entryTag, '')
           .replace(/<link rel="modulepreload" crossorigin href="[^"]+">\s*/g, '');
-        const loader = `(${loadPage.toString()})(${JSON.stringify({ entry: entry.fileName, files, routes })});`;
+        const start = startFiles.map(index);
+        const loader = `(${loadPage.toString()})(${JSON.stringify({ entry: entry.fileName, start, files, routes })});`;
         return {
           html: page,
           tags: [
@@ -106,6 +123,7 @@ function routeLoader(): Plugin {
 /** The loader's code (serialised into the page: it must not use anything outside itself). */
 function loadPage(assets: {
   entry: string;
+  start: number[];
   files: string[];
   routes: Record<string, { js: number[]; css: number[] }>;
 }) {
@@ -130,7 +148,7 @@ function loadPage(assets: {
     if (urgent) script.fetchPriority = 'high';
     script.src = `/${assets.entry}`;
     doc.head.appendChild(script);
-    for (const i of route?.js ?? []) link('modulepreload', assets.files[i]!);
+    for (const i of [...assets.start, ...(route?.js ?? [])]) link('modulepreload', assets.files[i]!);
   };
   // A pre-rendered page that is shown: after its first paint (or at once in a background tab, which
   // does not paint). Every other page: now.
@@ -230,6 +248,17 @@ const FUNNEL_SEEDS = {
 } as const;
 type Funnel = keyof typeof FUNNEL_SEEDS | 'other';
 const funnelOf = new Map<string, Set<Funnel>>();
+/**
+ * The start steps the entry imports one after another (src/main.tsx), each its own chunk: a module
+ * goes into the first step that needs it (a later step imports it from there, already evaluated).
+ */
+const START_STEPS = [
+  ['start-visit', '/src/start/visit.ts'],
+  ['start-react', '/src/start/react.ts'],
+  ['start-libs', '/src/start/libs.ts'],
+  ['start-app', '/src/start/app.tsx'],
+] as const;
+const startStepOf = new Map<string, string>();
 
 function funnelChunks(): Plugin {
   return {
@@ -252,7 +281,18 @@ function funnelChunks(): Plugin {
         return seen;
       };
       const entries = ids.filter((id) => this.getModuleInfo(id)?.isEntry);
-      const initial = staticClosure(entries);
+      const entryClosure = staticClosure(entries);
+      const initial = new Set(entryClosure);
+      startStepOf.clear();
+      for (const [name, suffix] of START_STEPS) {
+        const seed = ids.find((i) => i.endsWith(suffix));
+        if (!seed) throw new Error(`lm-funnel-chunks: ${suffix} is not in the build`);
+        for (const id of staticClosure([seed])) {
+          if (entryClosure.has(id) || startStepOf.has(id)) continue;
+          startStepOf.set(id, name);
+          initial.add(id);
+        }
+      }
       const seedIds = new Set<string>();
       for (const [funnel, suffixes] of Object.entries(FUNNEL_SEEDS) as [Funnel, readonly string[]][]) {
         const seeds = suffixes.map((suffix) => {
@@ -323,8 +363,10 @@ export default defineConfig(({ isSsrBuild }) => ({
             // antd-mobile's animation stack (Toast, Popup, Picker …) in its own chunk, so the small
             // shared helpers that the landing needs do not drag it into the first load.
             { name: 'animation', test: /node_modules[\\/](@react-spring|@use-gesture)/, priority: 4 },
-            // What the entry imports statically, in one file with it.
+            // What the entry imports statically, in one file with it; each start step's modules in
+            // one file per step.
             { name: 'index', tags: ['$initial'], priority: 3 },
+            { name: (id) => startStepOf.get(id) ?? null, debugName: 'start', priority: 3 },
             { name: funnelChunkName, debugName: 'funnel', priority: 2 },
             // The form's modules that other routes use too: grouped by the routes that use them.
             // (One chunk: each request costs a round trip on slow networks; per set of routes, the form

@@ -1,45 +1,28 @@
 import './styles/global.css';
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { App } from './app';
-import { handOffShell, SHELL_ID } from './app/shell';
-import { STORAGE_KEYS } from './config/constants';
-import { startVisitAnalytics } from './features/analytics/start';
-import { bootstrapChannel } from './features/channel/bootstrap';
-import { useChannelStore } from './features/channel/store';
-import { configureRum } from './features/rum/config';
-import { startRumAfterPaint } from './features/rum/start';
-import { setupAntdMobile } from './lib/antd-mobile';
-import { storage } from './lib/storage';
+import { nextTask } from './lib/next-task';
 
-// Spec §9: the legacy USER_INFO cache is dropped on every start.
-storage.remove(STORAGE_KEYS.userInfo);
-// Channel of the ad link (query, route code, stored), its h5Config, then the start-of-visit analytics.
-void bootstrapChannel().then(startVisitAnalytics, () => startVisitAnalytics(null));
-setupAntdMobile();
-// Real-user monitoring (spec §9): Web Vitals tagged with channel and skin, loaded after the first paint.
-configureRum({
-  channel: () => useChannelStore.getState().adChannelCode || null,
-  skin: () => useChannelStore.getState().config.skin,
-  fingerprint: () => storage.get(STORAGE_KEYS.visitorId) ?? '',
-  enabled: () => !useChannelStore.getState().preview,
-});
-startRumAfterPaint();
-
-const container = document.getElementById('root');
-if (!container) throw new Error('#root missing in index.html');
-const start = () =>
-  createRoot(container).render(
-    <StrictMode>
-      <App />
-    </StrictMode>,
-  );
-// A pre-rendered page (#lm-shell of index.html / login.html, shown by the boot script) paints first;
-// the app starts right after that frame, so the first paint never waits for the app, and takes the
-// shell's place once its page has rendered (app/shell.ts). A shell not shown is dropped at once.
-if (document.documentElement.dataset.shell && document.getElementById(SHELL_ID)) {
-  requestAnimationFrame(() => setTimeout(start, 0));
-} else {
-  handOffShell();
-  start();
+/**
+ * The app starts in steps, each module graph evaluated in a task of its own with a yield between
+ * them (issue 17.4): evaluated at once, the entry (React, react-dom, the router, the query client,
+ * the app's modules) was one task of 100–400 ms at a phone's speed (CPU ×4), after the server's page
+ * had painted — a page that looked ready but did not answer a tap. The files are requested together
+ * (the route loader in vite.config.ts preloads them with the entry); only their evaluation is spread.
+ *   1. the visit: channel bootstrap and click report, monitoring (start/visit.ts),
+ *   2. React and react-dom (start/react.ts),
+ *   3. the router and the query client (start/libs.ts),
+ *   4. the app and its first render (start/app.tsx), itself rendered as a transition (time-sliced).
+ */
+async function boot(): Promise<void> {
+  const { startVisit } = await import('./start/visit');
+  startVisit();
+  await nextTask();
+  await import('./start/react');
+  await nextTask();
+  await import('./start/libs');
+  await nextTask();
+  const { startApp } = await import('./start/app');
+  await nextTask();
+  startApp();
 }
+
+void boot();

@@ -8,6 +8,7 @@ import { ProductSection } from '@/features/products/components/product-section';
 import { ExposureProvider } from '@/features/products/use-exposure';
 import { reportClick } from '@/features/reporting/client';
 import { APR_LINE, MAX_AMOUNT_YUAN } from '@/features/skins/copy';
+import { groupThousands } from '@/lib/number';
 import styles from './routes.module.css';
 import home from './tabs.module.css';
 import { useProductActions } from './use-product-actions';
@@ -65,7 +66,7 @@ export function BorrowMoneyRoute() {
         <header className={styles.banner}>
           <p className={styles.bannerText}>最高可借(元)</p>
           <h1 className={styles.bannerTitle}>
-            <strong>{MAX_AMOUNT_YUAN.toLocaleString('en-US')}</strong>
+            <strong>{groupThousands(MAX_AMOUNT_YUAN)}</strong>
           </h1>
           <p className={styles.bannerText}>{APR_LINE}</p>
           <Button block shape="rounded" size="large" className={styles.bannerAction} onClick={goToForm}>

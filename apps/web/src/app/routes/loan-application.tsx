@@ -4,13 +4,14 @@ import { useNavigate } from 'react-router';
 import { PageHeader } from '@/components/page-header';
 import { useH5Config } from '@/features/channel/store';
 import { APR_MAX, APR_MIN, monthlyPayment } from '@/features/skins/copy';
+import { groupThousands } from '@/lib/number';
 import formStyles from '@/styles/forms.module.css';
 import own from './loan-application.module.css';
 import styles from './routes.module.css';
 
 const AMOUNTS = [5_000, 10_000, 30_000, 50_000, 100_000, 200_000];
 const TERMS = [3, 6, 12, 24, 36];
-const yuan = (n: number) => n.toLocaleString('en-US');
+const yuan = (n: number) => groupThousands(n);
 
 /**
  * `/loan-application`: choose an amount and a term, see the repayment range at the marketplace's APR

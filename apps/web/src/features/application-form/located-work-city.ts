@@ -4,7 +4,7 @@
  * permission prompt), shown with a note and changeable with the picker like any answer. Nothing is
  * filled when the location is unknown or the person has already chosen a city.
  */
-import { useEffect, useState } from 'react';
+import { startTransition, useEffect, useState } from 'react';
 import { type CityValue, cityValueOf } from '@/components/city-picker/city-picker';
 
 export const LOCATED_CITY_NOTE = '已按您当前网络所在城市预填，如不是您的工作城市请点击修改';
@@ -28,8 +28,11 @@ export function useLocatedWorkCity(
       try {
         const city = await cityValueOf(await locateCityCode());
         if (!live || !city || form.getFieldValue('workCity')) return;
-        form.setFieldsValue({ workCity: city });
-        setLocated(city);
+        // A transition: the form's fields re-render in slices (issue 17.4).
+        startTransition(() => {
+          form.setFieldsValue({ workCity: city });
+          setLocated(city);
+        });
       } catch {
         // Location unknown: the person picks the city.
       }

@@ -1,5 +1,5 @@
 import { LOGOUT_CODES } from '@lm/shared/errors';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { startTransition, useCallback, useEffect, useRef, useState } from 'react';
 import { cityValueOf } from '@/components/city-picker/city-picker';
 import { ApiError } from '@/lib/api-client';
 import { draftKey } from '@/lib/form-drafts';
@@ -89,20 +89,23 @@ export function useFormDraft({ adChannelCode, identityVerified }: Options): Form
 
   // The server's draft, for what this device did not keep (another device, storage cleared); the
   // form waits for it a moment at most (offline it fails at once).
+  // The form that then opens renders as a transition: React renders its many fields in slices,
+  // yielding to the browser between them (at once, one task of ~100 ms at a phone's speed; issue 17.4).
   useEffect(() => {
     if (!key) return;
     const controller = new AbortController();
-    const giveUp = setTimeout(() => setReady(true), SERVER_DRAFT_WAIT_MS);
+    const open = () => startTransition(() => setReady(true));
+    const giveUp = setTimeout(open, SERVER_DRAFT_WAIT_MS);
     loadServerDraft(controller.signal)
       .then(
         (values) => {
-          if (!controller.signal.aborted) setServer((now) => now ?? values);
+          if (!controller.signal.aborted) startTransition(() => setServer((now) => now ?? values));
         },
         () => undefined,
       )
       .finally(() => {
         clearTimeout(giveUp);
-        if (!controller.signal.aborted) setReady(true);
+        if (!controller.signal.aborted) open();
       });
     return () => {
       clearTimeout(giveUp);

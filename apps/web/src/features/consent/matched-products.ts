@@ -8,6 +8,7 @@
  * consent page shows is read when present.
  */
 import type { MatchResultData } from '@lm/shared/schemas/matching';
+import { groupThousands } from '@/lib/number';
 
 export { MATCH_SESSION_KEYS } from '@/config/constants';
 
@@ -239,7 +240,7 @@ export function formatAmountFen(fen: number): string {
     const wan = Math.round((yuan / 10_000) * 100) / 100;
     return `${wan}万元`;
   }
-  return `${Math.round(yuan).toLocaleString('en-US')}元`;
+  return `${groupThousands(yuan)}元`;
 }
 
 /** "1,000元–20万元"; one bound when both are equal; null when unknown. */

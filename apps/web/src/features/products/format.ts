@@ -2,6 +2,7 @@
  * How a product's figures read (docs/products-api.md: amounts in fen, APR in basis points, terms in
  * months). Pure, unit-tested.
  */
+import { groupThousands } from '@/lib/number';
 
 const trim = (n: number) => String(Number(n.toFixed(2)));
 
@@ -9,7 +10,7 @@ const trim = (n: number) => String(Number(n.toFixed(2)));
 export function formatAmount(fen: number): string {
   const yuan = Math.round(fen) / 100;
   if (yuan >= 10_000) return `${trim(yuan / 10_000)}万`;
-  return `${Number.isInteger(yuan) ? yuan.toLocaleString('en-US') : yuan.toFixed(2)}元`;
+  return `${Number.isInteger(yuan) ? groupThousands(yuan) : yuan.toFixed(2)}元`;
 }
 
 /** "1,000元-20万"; one figure when both ends agree. */

@@ -6,6 +6,7 @@ import { PageHeader } from '@/components/page-header';
 import { fetchShownDraft } from '@/features/application-form/api/get-shown-draft';
 import { useChannelStore } from '@/features/channel/store';
 import { APR_MAX, APR_MIN, monthlyPayment } from '@/features/skins/copy';
+import { groupThousands } from '@/lib/number';
 import { LIMIT_CHOICES, useTempSave } from './api';
 import styles from './apply.module.css';
 import { ApplySteps } from './apply-steps';
@@ -55,10 +56,10 @@ function LimitChoice() {
       {selected && (
         <section className={styles.panel}>
           <p className={styles.note}>
-            以借{selected.sampleYuan.toLocaleString('en-US')}元、12期、年化利率{APR_MIN}%-{APR_MAX}
+            以借{groupThousands(selected.sampleYuan)}元、12期、年化利率{APR_MIN}%-{APR_MAX}
             %估算，每期约
-            {monthlyPayment(selected.sampleYuan, 12, APR_MIN).toLocaleString('en-US')}-
-            {monthlyPayment(selected.sampleYuan, 12, APR_MAX).toLocaleString('en-US')}元，实际以机构审批为准
+            {groupThousands(monthlyPayment(selected.sampleYuan, 12, APR_MIN))}-
+            {groupThousands(monthlyPayment(selected.sampleYuan, 12, APR_MAX))}元，实际以机构审批为准
           </p>
         </section>
       )}

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { groupThousands } from '@/lib/number';
 import { APR_LINE, APR_MAX, APR_MIN, MAX_AMOUNT_WAN, MAX_AMOUNT_YUAN, monthlyPayment } from '../copy';
 import type { LandingLayoutName } from '../layouts';
 import { BannerArt, DialArt, PhoneArt, SkinIcon, WalletArt } from './illustrations';
@@ -77,7 +78,7 @@ function AmountDial({ brand, login }: LandingLayoutProps) {
           <DialArt className={styles.dialArt} />
           <div className={styles.dialText}>
             <span>最高可借额度(元)</span>
-            <strong>{MAX_AMOUNT_YUAN.toLocaleString('en-US')}</strong>
+            <strong>{groupThousands(MAX_AMOUNT_YUAN)}</strong>
           </div>
         </div>
         <h1 className={styles.srOnly}>最高可借{MAX_AMOUNT_WAN}万</h1>
@@ -91,7 +92,7 @@ function AmountDial({ brand, login }: LandingLayoutProps) {
         <dl className={styles.example}>
           <div>
             <dt>借款金额</dt>
-            <dd>{EXAMPLE_PRINCIPAL.toLocaleString('en-US')}元</dd>
+            <dd>{groupThousands(EXAMPLE_PRINCIPAL)}元</dd>
           </div>
           <div>
             <dt>借款期数</dt>
