@@ -18,16 +18,12 @@ import {
   partners,
 } from '../src/db/schema.ts';
 import { decryptField } from '../src/lib/crypto.ts';
-import { sign } from '../src/modules/delivery/signing.ts';
 import { addWorkingDays } from '../src/modules/privacy/rules.ts';
 import { DEMO_PARTNERS } from '../src/modules/products/seed.ts';
 import { FORM } from './fixtures.ts';
 import { BACKEND, body, createTestApp, loginAs, newIp, newPhone, post, type TestContext } from './helpers.ts';
 import { LocalPartner } from './partner-server.ts';
-
-const SECRETS = new Map(DEMO_PARTNERS.map((p) => [p.code, p.signingSecret!]));
-const secretOfPath = (path: string) => SECRETS.get(path.split('/')[1] ?? '') ?? 'unknown';
-const API_MODES = new Set([2, 3, 6, 7, 9]);
+import { API_MODES, privacyHelpers, SECRETS, secretOfPath } from './privacy-helpers.ts';
 
 let ctx: TestContext;
 let partner: LocalPartner;
@@ -72,65 +68,7 @@ const db = () => ctx.app.database.db;
 const auth = (token: string) => ({ accesstoken: token });
 const get = (url: string, token: string) => ctx.app.inject({ method: 'GET', url, headers: auth(token) });
 
-interface Person {
-  phone: string;
-  token: string;
-  uid: number;
-  /** Leads of the consents, with their lender. */
-  leads: { id: number; key: string; partnerId: number; partnerCode: string }[];
-}
-
-/** Logs a person in, submits the form and consents to every API-mode product offered. */
-async function consentingPerson(form: Record<string, unknown> = FORM): Promise<Person> {
-  const { phone, token, uid } = await loginAs(ctx.app);
-  const saved = await post(ctx.app, '/api/user/info/save', form, auth(token));
-  expect(saved.statusCode, saved.body).toBe(200);
-  const r = body<MatchResultData>(saved).data;
-  const offers = (r.id ? [r as ProductOffer, ...r.mayAuthProductList] : []).filter((o) =>
-    API_MODES.has(o.linkType),
-  );
-  expect(offers.length, 'the form matches at least one API lender').toBeGreaterThan(0);
-  const consent = await ctx.app.inject({
-    method: 'PUT',
-    url: '/api/user/info/auth',
-    payload: { productIds: offers.map((o) => o.id) },
-    headers: auth(token),
-  });
-  expect(consent.statusCode, consent.body).toBe(200);
-  const rows = await db()
-    .select({
-      id: leads.id,
-      key: leads.idempotencyKey,
-      partnerId: leads.partnerId,
-      partnerCode: partners.code,
-    })
-    .from(leads)
-    .innerJoin(partners, eq(leads.partnerId, partners.id))
-    .where(eq(leads.userId, uid))
-    .orderBy(leads.id);
-  return { phone, token, uid, leads: rows };
-}
-
-/** Runs the worker until nothing is due (waits out short backoffs). */
-async function drain(timeoutMs = 10_000) {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    await ctx.app.services.delivery.drain();
-    const [pendingLead] = await db()
-      .select({ id: leads.id })
-      .from(leads)
-      .where(eq(leads.status, 'pending'))
-      .limit(1);
-    const [pendingNotice] = await db()
-      .select({ id: partnerNotices.id })
-      .from(partnerNotices)
-      .where(eq(partnerNotices.status, 'pending'))
-      .limit(1);
-    if (!pendingLead && !pendingNotice) return;
-    if (Date.now() > until) throw new Error('still pending');
-    await new Promise((r) => setTimeout(r, 15));
-  }
-}
+const { consentingPerson, drain, cancelAccount, signedCallback } = privacyHelpers(() => ctx);
 
 const noticesOf = (uid: number) =>
   db().select().from(partnerNotices).where(eq(partnerNotices.userId, uid)).orderBy(partnerNotices.id);
@@ -145,36 +83,6 @@ async function staffToken(phone: string): Promise<string> {
   expect(res.statusCode, res.body).toBe(200);
   return body<{ token: string }>(res).data.token;
 }
-
-async function cancelAccount(p: { phone: string; token: string }) {
-  const sent = await ctx.app.inject({
-    method: 'POST',
-    url: '/api/cancellation/sendPhoneVerifyCode',
-    headers: auth(p.token),
-    remoteAddress: newIp(),
-  });
-  expect(body(sent).code).toBe(200);
-  const outbox = await ctx.app.inject({ url: `/api/dev/sms-outbox?phone=${p.phone}` });
-  const code = body<{ code: string }[]>(outbox).data[0]!.code;
-  const done = await post(ctx.app, '/api/cancellation', { code }, auth(p.token));
-  expect(body(done).code, done.body).toBe(200);
-}
-
-const signedCallback = (partnerCode: string, secret: string, payload: object) => {
-  const raw = JSON.stringify(payload);
-  const ts = Math.floor(Date.now() / 1000);
-  return ctx.app.inject({
-    method: 'POST',
-    url: '/api/partner/callback',
-    payload: raw,
-    headers: {
-      'content-type': 'application/json',
-      'x-lm-timestamp': String(ts),
-      'x-lm-signature': sign(secret, ts, raw),
-      'x-lm-partner': partnerCode,
-    },
-  });
-};
 
 describe(`withdrawal of consent per lender (${BACKEND})`, () => {
   it('stops a pending delivery: the worker sends nothing for it, the lead is withdrawn, no notice', async () => {
