@@ -165,3 +165,20 @@ export const userFormConfigData = z.object({
   /** 1 CanCover, 0 not coverable. */
   coverStatus: z.number().int(),
 });
+
+/** POST /api/user/info/identityNameVerify: the name and number, validated as in the form. */
+export const identityNameVerifyBody = z.object(
+  { realName: applicationFormBody.out.shape.realName, identity: applicationFormBody.out.shape.identity },
+  { error: '请求数据必须是对象' },
+);
+export const identityNameVerifyData = z.object({
+  /** null: nobody confirmed the name against the number (local provider, or the service failed). */
+  verified: z.boolean().nullable(),
+  method: z.enum(['format-only', 'provider']),
+  note: z.string(),
+  age: z.number().int(),
+  /** 1 male, 2 female (from the number). */
+  gender: z.number().int(),
+});
+export type IdentityNameVerifyBody = z.infer<typeof identityNameVerifyBody>;
+export type IdentityNameVerifyData = z.infer<typeof identityNameVerifyData>;

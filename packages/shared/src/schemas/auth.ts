@@ -257,3 +257,8 @@ export const staffListQuery = pageQuery.extend({
 });
 export type StaffListQuery = z.infer<typeof staffListQuery>;
 export const staffListData = pageData(staffListItem);
+
+/** /api/admin/staff/:id — the account. */
+export const staffIdParams = z.object({ id: z.coerce.number().int().positive('编号格式不正确') });
+/** PUT /api/admin/staff/:id/status */
+export const staffStatusBody = z.object({ status: staffStatusSchema });

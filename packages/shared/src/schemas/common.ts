@@ -70,3 +70,10 @@ export const dayFilterSchema = z
     return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
   }, '日期不存在')
   .refine((v) => v >= '2000-01-01' && v <= '2099-12-31', '日期超出范围（2000–2099 年）');
+
+/** A query without parameters (the call takes none; unknown ones are ignored). */
+export const noQuery = z.object({});
+
+/** Development helpers (/api/dev/*, absent in production): the SMS outbox of a phone, an encrypted phone. */
+export const devOutboxQuery = z.object({ phone: phoneSchema });
+export const devEncryptMobileQuery = z.object({ phone: phoneSchema, source: sourceSchema.default('demo') });

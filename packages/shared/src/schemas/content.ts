@@ -140,3 +140,6 @@ export const newsDetailData = newsItemSchema.extend({
   related: z.array(newsItemSchema),
 });
 export type NewsDetailData = z.infer<typeof newsDetailData>;
+
+/** GET /api/agreement/:code?version=: a version other than the one in force. */
+export const agreementQuery = z.object({ version: z.string().max(40, '版本号过长').optional() });

@@ -185,3 +185,6 @@ export const protocolData = z.object({
   consentedAt: z.string().nullable(),
 });
 export type ProtocolData = z.infer<typeof protocolData>;
+
+/** GET /api/user/info/protocol2/:id — the agreement's id (information-agreement, or a page code). */
+export const protocolParams = z.object({ id: z.string().max(64) });

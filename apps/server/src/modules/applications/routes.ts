@@ -1,8 +1,9 @@
 import {
   applicationDraftBody,
   applicationDraftData,
-  applicationFormBody,
   applyStatusData,
+  identityNameVerifyBody,
+  identityNameVerifyData,
   statusResultData,
   tempSaveData,
   userFormConfigData,
@@ -12,7 +13,6 @@ import {
 import { ageFromIdCard, genderFromIdCard } from '@lm/shared/validators/id-card';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { envelope, ok } from '../../lib/envelope.ts';
 import { requireUser } from '../../plugins/app/auth.ts';
 import { REALNAME_NOTES } from '../../providers/realname/index.ts';
@@ -23,21 +23,6 @@ const security = [{ accessToken: [] }];
 
 /** Real-name checks per person per hour (each may cost a paid verification call). */
 export const REALNAME_CHECKS_PER_USER_PER_HOUR = 10;
-
-const formFields = applicationFormBody.out.shape;
-const identityNameVerifyBody = z.object(
-  { realName: formFields.realName, identity: formFields.identity },
-  { error: '请求数据必须是对象' },
-);
-const identityNameVerifyData = z.object({
-  /** null: nobody confirmed the name against the number (local provider, or the service failed). */
-  verified: z.boolean().nullable(),
-  method: z.enum(['format-only', 'provider']),
-  note: z.string(),
-  age: z.number().int(),
-  /** 1 male, 2 female (from the number). */
-  gender: z.number().int(),
-});
 
 /** Spec §7 "User info": the form draft, apply status and form config (issue 4 "Form calls"). */
 const applicationRoutes: FastifyPluginAsync = async (root) => {

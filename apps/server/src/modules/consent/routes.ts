@@ -1,7 +1,13 @@
-import { authBody, authData, INFO_AGREEMENT, protocolData, protocolQuery } from '@lm/shared/schemas/matching';
+import {
+  authBody,
+  authData,
+  INFO_AGREEMENT,
+  protocolData,
+  protocolParams,
+  protocolQuery,
+} from '@lm/shared/schemas/matching';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { envelope, ok } from '../../lib/envelope.ts';
 import { appError } from '../../lib/errors.ts';
 import { clientMeta, requireUser } from '../../plugins/app/auth.ts';
@@ -51,7 +57,7 @@ const consentRoutes: FastifyPluginAsync = async (root) => {
           'Agreement text: with id information-agreement and productId, the text rendered for that ' +
           'product’s lender (exactly what a consent to it records, with its hash); otherwise one of the 13 ' +
           'agreement pages in force (GET /api/agreement/:code as one plain text)',
-        params: z.object({ id: z.string().max(64) }),
+        params: protocolParams,
         querystring: protocolQuery,
         response: { 200: envelope(protocolData) },
       },

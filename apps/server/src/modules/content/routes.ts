@@ -1,6 +1,7 @@
 import {
   agreementData,
   agreementParams,
+  agreementQuery,
   agreementVersionsData,
   newsDetailData,
   newsListData,
@@ -53,7 +54,7 @@ const contentRoutes: FastifyPluginAsync = async (root) => {
           'An agreement page (spec §2): the newest version in force (or ?version=), operator details filled ' +
           'from configuration. Cache-Control max-age=300, ETag = the version.',
         params: agreementParams,
-        querystring: z.object({ version: z.string().max(40, '版本号过长').optional() }),
+        querystring: agreementQuery,
         response: { 200: envelope(agreementData), 304: z.null().describe('Not modified (If-None-Match)') },
       },
     },

@@ -1,3 +1,4 @@
+import { dupCheckBody, partnerCallbackBody, sandboxCodeParams } from '@lm/shared/schemas/partner';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -25,23 +26,6 @@ const signed = (req: FastifyRequest): SignedRequest => ({
   rawBody: req.rawBody ?? '',
 });
 
-const leadCallbackBody = z.object({
-  leadId: z.string().min(1).max(64),
-  status: z.string().min(1).max(32),
-  partnerRef: z.string().max(128).optional(),
-  /** Joint login (link type 8): where the person continues at the lender. */
-  loginUrl: z.string().max(2048).optional(),
-  message: z.string().max(500).optional(),
-});
-
-/** The lender confirms it deleted the data of a deletion notice (docs/privacy.md). */
-const deletionCallbackBody = z.object({
-  event: z.literal('data.deleted'),
-  noticeId: z.string().min(1).max(64),
-});
-
-const callbackBody = z.union([deletionCallbackBody, leadCallbackBody]);
-
 /**
  * Partner-facing calls: match callbacks (link type 5) and joint-login results (8), signed with the
  * partner's secret; plus, outside production, the local partner sandbox.
@@ -67,7 +51,7 @@ const deliveryRoutes: FastifyPluginAsync = async (root) => {
         tags: ['partners'],
         summary:
           'Partner callback (match callback / joint login / data.deleted): signed like lead delivery, with X-LM-Partner: code',
-        body: callbackBody,
+        body: partnerCallbackBody,
         refusals: [401, 404],
         response: {
           200: envelope(
@@ -95,7 +79,6 @@ const deliveryRoutes: FastifyPluginAsync = async (root) => {
 
   if (!partnerSandboxOn(app.config)) return;
 
-  const codeParam = z.object({ code: z.string().regex(/^[a-z0-9-]{1,40}$/) });
   const sandboxTags = ['dev: partner sandbox'];
 
   app.post(
@@ -105,7 +88,7 @@ const deliveryRoutes: FastifyPluginAsync = async (root) => {
         tags: sandboxTags,
         summary:
           'A lender’s lead API: checks the signature, de-duplicates on the idempotency key; takes notices too (a deletion deletes the leads and answers {deleted:true})',
-        params: codeParam,
+        params: sandboxCodeParams,
         refusals: [401],
         response: {
           200: z.union([
@@ -131,8 +114,8 @@ const deliveryRoutes: FastifyPluginAsync = async (root) => {
       schema: {
         tags: sandboxTags,
         summary: 'A lender’s duplicate pre-check: {phoneHash} → {exists} from the leads it received',
-        params: codeParam,
-        body: z.object({ phoneHash: z.string().regex(/^[0-9a-f]{64}$/) }),
+        params: sandboxCodeParams,
+        body: dupCheckBody,
         response: { 200: z.object({ exists: z.boolean() }) },
       },
     },
@@ -145,7 +128,7 @@ const deliveryRoutes: FastifyPluginAsync = async (root) => {
       schema: {
         tags: sandboxTags,
         summary: 'What the sandbox lender received (latest 50)',
-        params: codeParam,
+        params: sandboxCodeParams,
         response: {
           200: envelope(
             z.array(

@@ -1,4 +1,5 @@
 import type { StaffRole } from '@lm/shared/schemas/auth';
+import { noQuery } from '@lm/shared/schemas/common';
 import {
   dashboardData,
   FUNNEL_VIEW_STEP_LABELS,
@@ -15,7 +16,6 @@ import {
 } from '@lm/shared/schemas/funnel';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { envelope, ok } from '../../lib/envelope.ts';
 import { appError } from '../../lib/errors.ts';
 import { shanghaiDate } from '../../lib/time.ts';
@@ -163,7 +163,7 @@ const funnelRoutes: FastifyPluginAsync = async (root) => {
           tags,
           security,
           summary: 'Today vs yesterday (Shanghai) and the last 14 days',
-          querystring: z.object({}),
+          querystring: noQuery,
           response: { 200: envelope(dashboardData) },
         },
       },

@@ -3,6 +3,7 @@ import {
   resetStaffPasswordBody,
   resetStaffPasswordData,
   sendPhoneVerifyCodeData,
+  staffIdParams,
   staffListData,
   staffListItem,
   staffListQuery,
@@ -10,7 +11,7 @@ import {
   staffLoginData,
   staffSchema,
   staffSendCodeBody,
-  staffStatusSchema,
+  staffStatusBody,
   updateStaffBody,
 } from '@lm/shared/schemas/auth';
 import type { FastifyPluginAsync } from 'fastify';
@@ -72,7 +73,6 @@ const staffRoutes: FastifyPluginAsync = async (root) => {
     );
 
     const adminOnly = requireStaff(['admin']);
-    const idParams = z.object({ id: z.coerce.number().int().positive('编号格式不正确') });
     const { staffAccounts: accounts } = app.services;
 
     authed.get(
@@ -116,7 +116,7 @@ const staffRoutes: FastifyPluginAsync = async (root) => {
           tags,
           security,
           summary: "Change an account's name, role or channels (admin only)",
-          params: idParams,
+          params: staffIdParams,
           body: updateStaffBody,
           response: { 200: envelope(staffListItem) },
         },
@@ -132,8 +132,8 @@ const staffRoutes: FastifyPluginAsync = async (root) => {
           tags,
           security,
           summary: 'Enable or disable an account; disabling ends its sessions (admin only)',
-          params: idParams,
-          body: z.object({ status: staffStatusSchema }),
+          params: staffIdParams,
+          body: staffStatusBody,
           response: { 200: envelope(staffListItem) },
         },
       },
@@ -149,7 +149,7 @@ const staffRoutes: FastifyPluginAsync = async (root) => {
           security,
           summary:
             'Set or generate a password; the account is logged out everywhere and its password locks lift (admin only)',
-          params: idParams,
+          params: staffIdParams,
           body: resetStaffPasswordBody,
           response: { 200: envelope(resetStaffPasswordData) },
         },

@@ -1,5 +1,5 @@
 import { maskPhone } from '@lm/shared/mask';
-import { phoneSchema, sourceSchema } from '@lm/shared/schemas/common';
+import { devEncryptMobileQuery, devOutboxQuery } from '@lm/shared/schemas/common';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -38,7 +38,7 @@ const systemRoutes: FastifyPluginAsync = async (root) => {
       schema: {
         tags: ['dev'],
         summary: 'Messages the console SMS provider "sent" to a phone, newest first',
-        querystring: z.object({ phone: phoneSchema }),
+        querystring: devOutboxQuery,
         response: {
           200: envelope(
             z.array(
@@ -62,7 +62,7 @@ const systemRoutes: FastifyPluginAsync = async (root) => {
       schema: {
         tags: ['dev'],
         summary: 'Encrypts a phone the way a partner would, to try encrypted-phone links locally',
-        querystring: z.object({ phone: phoneSchema, source: sourceSchema.default('demo') }),
+        querystring: devEncryptMobileQuery,
         refusals: [404],
         response: {
           200: envelope(z.object({ mobile: z.string(), encryptionMobile: z.string(), source: z.string() })),
