@@ -1,4 +1,4 @@
-import { isCityCode } from '@lm/shared/regions';
+import { findCity } from '@lm/shared/regions';
 import { CITIES, type CityRow, EXTRA_POINTS } from './cities.ts';
 import type { Coordinates, GeoResult } from './types.ts';
 
@@ -69,7 +69,7 @@ export function cityCodeFromAdcode(adcode: string | number | null | undefined): 
   const prov = code.slice(0, 2);
   if (MUNICIPALITIES.has(prov)) return `${prov}0100`;
   if (WHOLE_REGIONS.has(prov)) return `${prov}0100`;
-  if (byCode.has(code) || isCityCode(code)) return code;
+  if (byCode.has(code) || findCity(code)) return code;
   if (code.endsWith('0000')) return null;
   return `${code.slice(0, 4)}00`;
 }
