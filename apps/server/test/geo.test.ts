@@ -1,3 +1,4 @@
+import { findCity, REGIONS } from '@lm/shared/regions';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
@@ -59,6 +60,23 @@ describe('city table and nearest-city search', () => {
     expect(MAX_CITY_DISTANCE_KM).toBeLessThan(400);
   });
 
+  it('uses the codes of the region table, and has a seat for all its cities but the newest', () => {
+    // The region table (@vant/area-data) is what channels, products and saved forms hold: a code
+    // here that is not in it could never match them. These county-level cities, set up in 2019–2023,
+    // have no seat in the table yet; a point there is taken to be in the nearest prefecture.
+    const noSeat = ['659006', '659007', '659008', '659009', '659010', '659011', '659012'];
+    const codes = new Set(allCities().map((c) => c.code));
+    for (const code of codes) expect(findCity(code), code).not.toBeNull();
+    for (const c of allCities()) {
+      const entry = findCity(c.code);
+      expect([entry?.province, entry?.city], c.code).toEqual([c.province, c.name]);
+    }
+    const missing = REGIONS.flatMap((p) => p.children ?? [])
+      .map((c) => c.value)
+      .filter((code) => !codes.has(code));
+    expect(missing).toEqual(noSeat);
+  });
+
   it('has a well-formed row for every city, each the nearest to its own seat', () => {
     const cities = allCities();
     expect(cities.length).toBeGreaterThan(330);
@@ -80,7 +98,8 @@ describe('city table and nearest-city search', () => {
     expect(cityCodeFromAdcode('500229')).toBe('500100'); // 重庆 county
     expect(cityCodeFromAdcode(320102)).toBe('320100');
     expect(cityCodeFromAdcode('429004')).toBe('429004'); // 仙桃, governed by the province
-    expect(cityCodeFromAdcode('810001')).toBe('810000'); // 香港 district
+    expect(cityCodeFromAdcode('810001')).toBe('810100'); // 香港 district
+    expect(cityCodeFromAdcode('659006')).toBe('659006'); // 铁门关, in the region table, no coordinates
     expect(cityCodeFromAdcode('440000')).toBeNull(); // a province
     expect(cityCodeFromAdcode('0')).toBeNull();
     expect(cityCodeFromAdcode('abc')).toBeNull();

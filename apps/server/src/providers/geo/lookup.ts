@@ -1,3 +1,4 @@
+import { findCity } from '@lm/shared/regions';
 import { CITIES, type CityRow, EXTRA_POINTS } from './cities.ts';
 import type { Coordinates, GeoResult } from './types.ts';
 
@@ -54,7 +55,7 @@ export function cityByCode(code: string): City | undefined {
 }
 
 const MUNICIPALITIES = new Set(['11', '12', '31', '50']);
-/** Taiwan, Hong Kong and Macau are one entry each (code xx0000). */
+/** Taiwan, Hong Kong and Macau are one city each (code xx0100, as in the region table). */
 const WHOLE_REGIONS = new Set(['71', '81', '82']);
 
 /**
@@ -67,8 +68,8 @@ export function cityCodeFromAdcode(adcode: string | number | null | undefined): 
   if (!/^\d{6}$/.test(code)) return null;
   const prov = code.slice(0, 2);
   if (MUNICIPALITIES.has(prov)) return `${prov}0100`;
-  if (WHOLE_REGIONS.has(prov)) return `${prov}0000`;
-  if (byCode.has(code)) return code;
+  if (WHOLE_REGIONS.has(prov)) return `${prov}0100`;
+  if (byCode.has(code) || findCity(code)) return code;
   if (code.endsWith('0000')) return null;
   return `${code.slice(0, 4)}00`;
 }
