@@ -35,7 +35,10 @@ for (const m of modules) {
   graph.set(m, edges);
   for (const file of sources(path.join(MODULES, m))) {
     const text = readFileSync(file, 'utf8');
-    const depth = path.relative(path.join(MODULES, m), path.dirname(file)).split(path.sep).filter(Boolean).length;
+    const depth = path
+      .relative(path.join(MODULES, m), path.dirname(file))
+      .split(path.sep)
+      .filter(Boolean).length;
     for (const [, ups, target] of text.matchAll(IMPORT)) {
       // `../x/` from a file directly in the module (more `../` from a sub-folder) names a sibling module.
       if (ups.length / 3 !== depth + 1 || target === m || !modules.includes(target)) continue;

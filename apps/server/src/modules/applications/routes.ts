@@ -16,7 +16,7 @@ import { z } from 'zod';
 import { envelope, ok } from '../../lib/envelope.ts';
 import { requireUser } from '../../plugins/app/auth.ts';
 import { REALNAME_NOTES } from '../../providers/realname/index.ts';
-import { VerifiedIdentities } from '../verification/identity.ts';
+import { VerifiedIdentities } from '../identity/verified.ts';
 import { submitStatusOf, userFormConfig } from './rules.ts';
 import { ApplicationService } from './service.ts';
 

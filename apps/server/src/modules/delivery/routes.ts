@@ -7,14 +7,9 @@ import { leads, partners, sandboxPartnerLeads } from '../../db/schema.ts';
 import { decryptField } from '../../lib/crypto.ts';
 import { envelope, ok } from '../../lib/envelope.ts';
 import { appError } from '../../lib/errors.ts';
-import { isAllowedPartnerUrl } from '../matching/service.ts';
-import {
-  type PartnerSecrets,
-  phoneHash,
-  SIGNATURE_HEADER,
-  TIMESTAMP_HEADER,
-  verifyWithRotation,
-} from './signing.ts';
+import { isAllowedPartnerUrl } from '../../lib/partner-url.ts';
+import { phoneHash } from '../../lib/phone-hash.ts';
+import { type PartnerSecrets, SIGNATURE_HEADER, TIMESTAMP_HEADER, verifyWithRotation } from './signing.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -10,7 +10,7 @@ import { appError } from '../../lib/errors.ts';
 import { requireUser } from '../../plugins/app/auth.ts';
 import { CRM_LINK_TYPE } from '../applications/rules.ts';
 import { ApplicationService } from '../applications/service.ts';
-import { formValidationError, VerifiedIdentities } from '../verification/identity.ts';
+import { formValidationError, VerifiedIdentities } from '../identity/verified.ts';
 import { runOfMatchKey } from './service.ts';
 
 const tags = ['user info'];
