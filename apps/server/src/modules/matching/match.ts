@@ -1,8 +1,8 @@
 import { shanghaiDaysBetween, shanghaiMinuteOfDay } from '../../lib/time.ts';
 import { applicant, profileAge } from './applicant.ts';
-import { best, firstDuplicate, lenderAllowance, nonNegativeInteger } from './ranking.ts';
+import { best, firstDuplicate, idOrder, lenderAllowance, nonNegativeInteger } from './ranking.ts';
 import { fixed, LENDER_LIMIT, SAME_LENDER } from './reasons.ts';
-import { checkTable, explainRules, tableFor } from './table.ts';
+import { type Call, type Checked, checkRows, checkTable, tableFor } from './table.ts';
 import {
   type Counters,
   type History,
@@ -21,7 +21,8 @@ import {
  *   applicant.ts  what the checks read of the applicant, once per call
  *   reasons.ts    the texts of reasons and explanations, made once and shared
  *   rules-table.ts the eligibility rules: read into columns once, checked from them
- *   table.ts      a list of products in columns (gates + rules), kept for the list
+ *   table.ts      products in rows of columns (gates + rules): one row at a time for a list seen
+ *                 the first time, a table of the list kept for the next calls
  *   ranking.ts    ranking, the lender allowance, the id order of `excluded`
  * match.oracle.ts (tests only) is the first version's product-by-product checker, which the table
  * must agree with.
@@ -70,32 +71,34 @@ export function match(
   const lockout = fixed('REAPPLY_LOCKOUT', `${lockoutDays}天内已申请过该机构的产品`);
 
   const n = products.length;
-  const table = tableFor(products);
-  if (table === null) throw new Error(`duplicate product id ${firstDuplicate(products)}`);
-  const { ids, order } = table;
   /** Reasons of each excluded product, by position in `products`; undefined for candidates. */
   const reasonsAt = new Array<Reason[] | undefined>(n);
-  /** The best candidate of each lender. */
-  const { bests, positions } = checkTable(
-    table,
-    a,
-    counters,
-    lockedProducts,
-    lockedPartners,
-    lockout,
-    minute,
-    reasonsAt,
-  );
+  const call: Call = { a, counters, minute, lockout, ageFail: [], found: [] };
+  const table = tableFor(products);
+  let ids: readonly string[];
+  let order: ArrayLike<number> | null;
+  let checked: Checked;
+  if (table) {
+    ids = table.ids;
+    order = table.order;
+    checked = checkTable(table, call, lockedProducts, lockedPartners, reasonsAt);
+  } else {
+    const own = new Array<string>(n);
+    checked = checkRows(products, call, lockedProducts, lockedPartners, reasonsAt, own);
+    ids = own;
+    order = table === null ? null : idOrder(own);
+  }
+  if (order === null) throw new Error(`duplicate product id ${firstDuplicate(products)}`);
 
   // Walking the candidates in ranking order, the best candidate of each lender is offered while the
   // allowance lasts; so the offers are the `allowance` best of the lenders' best candidates, in order.
   // Any other candidate is SAME_LENDER when its lender got an offer, else LENDER_LIMIT.
-  const offers = best(bests, allowance);
+  const offers = best(checked.bests, allowance);
   const eligible: RankedProduct[] = [];
   const offered = new Map<string, Product>();
   for (const product of offers) {
     offered.set(product.partnerId, product);
-    const matched = explainRules(table, positions.get(product)!, a);
+    const matched = checked.explain(product);
     eligible.push({ rank: eligible.length + 1, productId: product.id, product, matched });
   }
 

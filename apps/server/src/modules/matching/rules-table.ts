@@ -176,14 +176,8 @@ export interface RuleColumns {
   /** The lists as given (present ones), for cityListed. */
   inList: unknown[];
   outList: unknown[];
-  /** Products with a city list, and those of them whose lists are not both arrays of strings. */
-  withCities: number[];
-  unindexed: number[];
-  /** Products by a code of their citiesIn, and by the province (first two code units) of a code
-   * xx0000; likewise citiesOut. Built the second time the columns are checked (see cityCoverage). */
+  /** The city lists as an index from city to products, built on first use (see cityCoverage). */
   index: CityIndex | null;
-  /** Times the columns were checked (the index pays from the second). */
-  checks: number;
   hasAge: Uint8Array;
   /** ageMin ?? 0, ageMax ?? Infinity. */
   ageLo: Float64Array;
@@ -212,7 +206,13 @@ export interface RuleColumns {
   values: RuleValues;
 }
 
+/**
+ * Products by a code of their citiesIn, and by the province (first two code units) of a code xx0000;
+ * likewise citiesOut. `unindexed`: products with a city list that is not an array of strings, which
+ * the index leaves out.
+ */
 interface CityIndex {
+  unindexed: number[];
   inByCode: Map<string, number[]>;
   inByProvince: Map<string, number[]>;
   outByCode: Map<string, number[]>;
@@ -227,10 +227,7 @@ export function ruleColumns(n: number): RuleColumns {
     citiesOut: new Uint8Array(n),
     inList: new Array(n),
     outList: new Array(n),
-    withCities: [],
-    unindexed: [],
     index: null,
-    checks: 0,
     hasAge: new Uint8Array(n),
     ageLo: new Float64Array(n),
     ageHi: new Float64Array(n),
@@ -280,30 +277,24 @@ function isStringArray(list: unknown): boolean {
   return true;
 }
 
-/** Reads rule set `rules` into row `i` of the columns. */
+/**
+ * Reads rule set `rules` into row `i` of the columns, every column written (a row may be filled
+ * again: the match fills one row per product of a list it sees the first time).
+ */
 export function addRules(t: RuleColumns, i: number, rules: ProductRules): void {
   const v = readRules(rules, t.values);
-  if (v.citiesIn || v.citiesOut) {
-    t.hasCities[i] = 1;
-    t.withCities.push(i);
-    if (v.citiesIn) {
-      t.citiesIn[i] = 1;
-      t.inList[i] = v.citiesIn;
-    }
-    if (v.citiesOut) {
-      t.citiesOut[i] = 1;
-      t.outList[i] = v.citiesOut;
-    }
-    if ((v.citiesIn && !isStringArray(v.citiesIn)) || (v.citiesOut && !isStringArray(v.citiesOut)))
-      t.unindexed.push(i);
-  }
+  t.hasCities[i] = v.citiesIn || v.citiesOut ? 1 : 0;
+  t.citiesIn[i] = v.citiesIn ? 1 : 0;
+  t.citiesOut[i] = v.citiesOut ? 1 : 0;
+  t.inList[i] = v.citiesIn;
+  t.outList[i] = v.citiesOut;
   // A bound compares as the number it converts to (`age < (ageMin ?? 0)`); its text shows it as given.
   if (v.ageMin !== undefined || v.ageMax !== undefined) {
     t.hasAge[i] = 1;
     t.ageLo[i] = v.ageMin ?? 0;
     t.ageHi[i] = v.ageMax ?? Number.POSITIVE_INFINITY;
     t.agePair[i] = pairIndex(t.ageIndex, t.agePairs, v.ageMin, v.ageMax, [v.ageMin, v.ageMax]);
-  }
+  } else t.hasAge[i] = 0;
   if (v.amountMinFen !== undefined || v.amountMaxFen !== undefined) {
     t.hasAmount[i] = 1;
     t.amountLo[i] = v.amountMinFen ?? 0;
@@ -316,11 +307,11 @@ export function addRules(t: RuleColumns, i: number, rules: ProductRules): void {
       Object.is(v.amountMaxFen, -0) ? '-0' : v.amountMaxFen,
       [v.amountMinFen, v.amountMaxFen],
     );
-  }
-  if (v.jobs) t.jobBits[i] = listBits(v.jobs, JOB_BIT);
-  if (v.creditRecord) t.creditBits[i] = listBits(v.creditRecord, CREDIT_BIT);
+  } else t.hasAmount[i] = 0;
+  t.jobBits[i] = v.jobs ? listBits(v.jobs, JOB_BIT) : 0;
+  t.creditBits[i] = v.creditRecord ? listBits(v.creditRecord, CREDIT_BIT) : 0;
   t.required[i] = v.required;
-  if (v.sesameMin !== undefined) t.sesameMinIndex[i] = SESAME_ORDER.indexOf(v.sesameMin);
+  t.sesameMinIndex[i] = v.sesameMin !== undefined ? SESAME_ORDER.indexOf(v.sesameMin) : NO_SESAME;
 }
 
 /** Adds product `i` under each code of `list` (and each province). */
@@ -343,14 +334,23 @@ function indexCities(
 
 function cityIndex(t: RuleColumns): CityIndex {
   const index: CityIndex = {
+    unindexed: [],
     inByCode: new Map(),
     inByProvince: new Map(),
     outByCode: new Map(),
     outByProvince: new Map(),
   };
-  const unindexed = new Set(t.unindexed);
-  for (const i of t.withCities) {
-    if (unindexed.has(i)) continue;
+  for (let i = 0; i < t.hasCities.length; i++) {
+    if (!t.hasCities[i]) continue;
+    const inList = t.citiesIn[i] ? t.inList[i] : undefined;
+    const outList = t.citiesOut[i] ? t.outList[i] : undefined;
+    if (
+      (inList !== undefined && !isStringArray(inList)) ||
+      (outList !== undefined && !isStringArray(outList))
+    ) {
+      index.unindexed.push(i);
+      continue;
+    }
     if (t.citiesIn[i]) indexCities(t.inList[i] as string[], i, index.inByCode, index.inByProvince);
     if (t.citiesOut[i]) indexCities(t.outList[i] as string[], i, index.outByCode, index.outByProvince);
   }
@@ -376,31 +376,24 @@ export interface CityCoverage {
   coveredOut: Uint8Array;
 }
 
+/** Sets the city coverage of row `i` for the applicant: its lists read with cityListed. */
+export function coverRow(t: RuleColumns, i: number, a: Applicant, cities: CityCoverage): void {
+  cities.coveredOut[i] = t.citiesOut[i] && cityListed(a.city, t.outList[i] as readonly string[]) ? 1 : 0;
+  cities.coveredIn[i] = t.citiesIn[i] && cityListed(a.city, t.inList[i] as readonly string[]) ? 1 : 0;
+}
+
 /**
- * The city coverage of every row for the applicant: the first time the columns are checked, each
- * product's lists read with cityListed; from the second time, from an index of the lists (city to
- * products) built once, which answers the same for arrays of strings.
+ * The city coverage of every row for the applicant, from the index of the city lists (built on the
+ * first call), which answers as cityListed does for arrays of strings; other lists through coverRow.
  */
 export function cityCoverage(t: RuleColumns, a: Applicant): CityCoverage {
   const n = t.hasCities.length;
-  const coveredIn = new Uint8Array(n);
-  const coveredOut = new Uint8Array(n);
-  t.checks++;
-  if (t.withCities.length > 0) {
-    let scan: readonly number[] = t.withCities;
-    if (t.checks > 1) {
-      t.index ??= cityIndex(t);
-      coveredBy(coveredIn, a, t.index.inByCode, t.index.inByProvince);
-      coveredBy(coveredOut, a, t.index.outByCode, t.index.outByProvince);
-      scan = t.unindexed;
-    }
-    for (let k = 0; k < scan.length; k++) {
-      const i = scan[k]!;
-      if (t.citiesOut[i] && cityListed(a.city, t.outList[i] as readonly string[])) coveredOut[i] = 1;
-      if (t.citiesIn[i] && cityListed(a.city, t.inList[i] as readonly string[])) coveredIn[i] = 1;
-    }
-  }
-  return { coveredIn, coveredOut };
+  const cities = { coveredIn: new Uint8Array(n), coveredOut: new Uint8Array(n) };
+  t.index ??= cityIndex(t);
+  coveredBy(cities.coveredIn, a, t.index.inByCode, t.index.inByProvince);
+  coveredBy(cities.coveredOut, a, t.index.outByCode, t.index.outByProvince);
+  for (const i of t.index.unindexed) coverRow(t, i, a, cities);
+  return cities;
 }
 
 /**
@@ -491,6 +484,8 @@ export function ruleReasons(profile: Profile, age: number | null, rules: Product
   addRules(t, 0, rules);
   const a = applicant(profile, age);
   const found: Reason[] = [];
-  const count = checkRulesAt(t, 0, a, cityCoverage(t, a), [], found, 0);
+  const cities = { coveredIn: new Uint8Array(1), coveredOut: new Uint8Array(1) };
+  coverRow(t, 0, a, cities);
+  const count = checkRulesAt(t, 0, a, cities, [], found, 0);
   return found.slice(0, count);
 }

@@ -13,8 +13,10 @@ import {
 } from './reasons.ts';
 import {
   addRules,
+  type CityCoverage,
   checkRulesAt,
   cityCoverage,
+  coverRow,
   explainRulesAt,
   pairIndex,
   type RuleColumns,
@@ -24,22 +26,46 @@ import { ALL_DAY, CLOSED, hhmmMinutes, WINDOW } from './time.ts';
 import type { Counters, Product, Reason } from './types.ts';
 
 /*
- * A list of products as the match reads it (target: 10 000 products in under 5 ms p99;
- * bench/match.mjs, figures in bench/README.md): what depends on the products alone in columns of
- * typed arrays — the gates (published, publishable, active hours, caps) here, the rules in
- * RuleColumns (rules-table.ts) —, the id order sorted. A call then reads a few arrays in order
- * instead of following ten objects per product.
+ * Products as the match reads them (target: 10 000 products in under 5 ms p99; bench/match.mjs,
+ * figures in bench/README.md): a product is read into a row of columns — the gates (published,
+ * publishable, active hours, caps) here, the rules in RuleColumns (rules-table.ts) — and checked from
+ * the row (checkAt). One implementation, used two ways with the same result:
  *
- * A table is kept for its list (see tableFor): a server keeps its published products in memory and
- * passes the same product objects on every call (in a new array, e.g. `catalog.map((e) => e.engine)`),
- * which then finds the table built. Products are immutable input: a product object must not be
- * changed in place once passed (a changed product is a new object, which makes a new list); a product
- * changed in place would go unnoticed.
+ * - A list seen the first time: product by product into one row, checked at once (checkRows), which
+ *   allocates nothing per product.
+ * - The same product objects passed again in the same order (a server keeps its published products in
+ *   memory; the array may be a new one): the list in a table built once (see tableFor), a row per
+ *   product, the city lists as an index from city to products, the id order sorted. A call then reads a
+ *   few arrays in order instead of following ten objects per product, which at 10 000 products is what
+ *   the time went into. Products are immutable input: a product object must not be changed in place
+ *   once passed (a changed product is a new object, which makes a new list); a product changed in place
+ *   would go unnoticed.
  */
 
-/** A product list in columns. Column `x[i]` is about `products[i]`. */
-export interface Table {
-  /** The list's products. */
+/** The gates of products in columns, with their rules: `x[i]` is about product `i`. */
+export interface Rows {
+  notPublished: Uint8Array;
+  notPublishable: (Reason | null)[];
+  hoursKind: Uint8Array;
+  hoursFrom: Int16Array;
+  hoursTo: Int16Array;
+  /** Index into hoursPairs: the hours as given (from, to), for the text. */
+  hoursPair: Int32Array;
+  hoursPairs: Product['activeHours'][];
+  hoursIndex: Map<unknown, Map<unknown, number>>;
+  /** OUTSIDE_ACTIVE_HOURS by hours pair, made on first use. */
+  outsideHours: (Reason | undefined)[];
+  /** 1: dailyCap is not null (a count at or over it, as a comparison converts it, is refused). */
+  hasDailyCap: Uint8Array;
+  dailyCap: Float64Array;
+  hasTotalCap: Uint8Array;
+  totalCap: Float64Array;
+
+  rules: RuleColumns;
+}
+
+/** A list of products in rows, with what the result needs of the list. */
+export interface Table extends Rows {
   products: readonly Product[];
   ids: string[];
   /** Positions in id order (code units), for `excluded`. */
@@ -49,24 +75,25 @@ export interface Table {
   partnerOf: Int32Array;
   partnerIndex: Map<string, number>;
   partners: number;
+}
 
-  notPublished: Uint8Array;
-  notPublishable: (Reason | null)[];
-  hoursKind: Uint8Array;
-  hoursFrom: Int16Array;
-  hoursTo: Int16Array;
-  /** Index into hoursPairs: the hours as given (from, to), for the text. */
-  hoursPair: Int32Array;
-  hoursPairs: Product['activeHours'][];
-  /** OUTSIDE_ACTIVE_HOURS by hours pair, made on first use. */
-  outsideHours: (Reason | undefined)[];
-  /** 1: dailyCap is not null (a number: a count at or over it is refused); likewise totalCap. */
-  hasDailyCap: Uint8Array;
-  dailyCap: Float64Array;
-  hasTotalCap: Uint8Array;
-  totalCap: Float64Array;
-
-  rules: RuleColumns;
+function rows(n: number): Rows {
+  return {
+    notPublished: new Uint8Array(n),
+    notPublishable: new Array(n).fill(null),
+    hoursKind: new Uint8Array(n),
+    hoursFrom: new Int16Array(n),
+    hoursTo: new Int16Array(n),
+    hoursPair: new Int32Array(n),
+    hoursPairs: [],
+    hoursIndex: new Map(),
+    outsideHours: [],
+    hasDailyCap: new Uint8Array(n),
+    dailyCap: new Float64Array(n),
+    hasTotalCap: new Uint8Array(n),
+    totalCap: new Float64Array(n),
+    rules: ruleColumns(n),
+  };
 }
 
 /**
@@ -102,6 +129,135 @@ export function publishable(product: Product): boolean {
   return !hours || (hhmmMinutes(hours.from) !== null && hhmmMinutes(hours.to) !== null);
 }
 
+/** Reads product `p` into row `i`, every column written (a row may be filled again). */
+function addProduct(t: Rows, i: number, p: Product): void {
+  t.notPublished[i] = p.status !== 'published' ? 1 : 0;
+  t.notPublishable[i] = publishable(p) ? null : notPublishable(p);
+  const hours = p.activeHours;
+  t.hoursKind[i] = ALL_DAY;
+  if (hours) {
+    t.hoursPair[i] = pairIndex(t.hoursIndex, t.hoursPairs, hours.from, hours.to, hours);
+    const from = hhmmMinutes(hours.from);
+    const to = hhmmMinutes(hours.to);
+    if (from === null || to === null) t.hoursKind[i] = CLOSED;
+    else if (from !== to) {
+      t.hoursKind[i] = WINDOW;
+      t.hoursFrom[i] = from;
+      t.hoursTo[i] = to;
+    }
+  }
+  // A cap compares as the number it converts to (`count >= cap`).
+  t.hasDailyCap[i] = p.dailyCap !== null ? 1 : 0;
+  if (p.dailyCap !== null) t.dailyCap[i] = p.dailyCap;
+  t.hasTotalCap[i] = p.totalCap !== null ? 1 : 0;
+  if (p.totalCap !== null) t.totalCap[i] = p.totalCap;
+  addRules(t.rules, i, p.rules);
+}
+
+/** What the checks of one call share. */
+export interface Call {
+  a: Applicant;
+  counters: Counters;
+  /** Minutes after Shanghai midnight. */
+  minute: number;
+  lockout: Reason;
+  /** AGE_OUT_OF_RANGE of this applicant by age pair of the rows. */
+  ageFail: (Reason | undefined)[];
+  /** The reasons of the product at hand, before they are copied into a list of their own. */
+  found: Reason[];
+}
+
+/**
+ * The reasons of row `i` (product id `id`, `locked` when applied to lately): the gates, in the order
+ * published, publishable, active hours, daily cap, total cap, lockout, then the rules (checkRulesAt);
+ * undefined for a candidate.
+ */
+function checkAt(
+  t: Rows,
+  i: number,
+  id: string,
+  locked: boolean,
+  cities: CityCoverage,
+  c: Call,
+): Reason[] | undefined {
+  const found = c.found;
+  let count = 0;
+  if (t.notPublished[i]) found[count++] = NOT_PUBLISHED;
+  const np = t.notPublishable[i];
+  if (np) found[count++] = np;
+  const kind = t.hoursKind[i];
+  if (kind !== ALL_DAY) {
+    const from = t.hoursFrom[i]!;
+    const to = t.hoursTo[i]!;
+    const minute = c.minute;
+    const open =
+      kind === WINDOW && (from < to ? minute >= from && minute < to : minute >= from || minute < to);
+    if (!open) {
+      const pair = t.hoursPair[i]!;
+      let reason = t.outsideHours[pair];
+      if (reason === undefined) {
+        reason = fixed('OUTSIDE_ACTIVE_HOURS', outsideHoursText(t.hoursPairs[pair]!));
+        t.outsideHours[pair] = reason;
+      }
+      found[count++] = reason;
+    }
+  }
+  if (t.hasDailyCap[i] || t.hasTotalCap[i]) {
+    const counter = c.counters[id];
+    if (t.hasDailyCap[i] && (counter?.today ?? 0) >= t.dailyCap[i]!) found[count++] = DAILY_CAP_REACHED;
+    if (t.hasTotalCap[i] && (counter?.total ?? 0) >= t.totalCap[i]!) found[count++] = TOTAL_CAP_REACHED;
+  }
+  if (locked) found[count++] = c.lockout;
+  count = checkRulesAt(t.rules, i, c.a, cities, c.ageFail, found, count);
+  return listOf(found, count);
+}
+
+/** What a check of a list found: the best candidate of each lender, and how to explain an offer. */
+export interface Checked {
+  bests: Product[];
+  explain: (product: Product) => Explanation[];
+}
+
+/**
+ * A list seen the first time, product by product through one row: reasons by position into
+ * `reasonsAt` (undefined for a candidate), the ids by position into `ids`.
+ */
+export function checkRows(
+  products: readonly Product[],
+  c: Call,
+  lockedProducts: ReadonlySet<string>,
+  lockedPartners: ReadonlySet<string>,
+  reasonsAt: (Reason[] | undefined)[],
+  ids: string[],
+): Checked {
+  const row = rows(1);
+  const cities: CityCoverage = { coveredIn: new Uint8Array(1), coveredOut: new Uint8Array(1) };
+  const anyLock = lockedProducts.size > 0;
+  const bestOfLender = new Map<string, Product>();
+  for (let i = 0; i < products.length; i++) {
+    const product = products[i]!;
+    const id = product.id;
+    ids[i] = id;
+    addProduct(row, 0, product);
+    if (row.rules.hasCities[0]) coverRow(row.rules, 0, c.a, cities);
+    const locked = anyLock && (lockedProducts.has(id) || lockedPartners.has(product.partnerId));
+    const reasons = checkAt(row, 0, id, locked, cities, c);
+    reasonsAt[i] = reasons;
+    if (reasons === undefined) {
+      const held = bestOfLender.get(product.partnerId);
+      if (held === undefined || compareProducts(product, held) < 0)
+        bestOfLender.set(product.partnerId, product);
+    }
+  }
+  return {
+    bests: [...bestOfLender.values()],
+    explain: (product) => {
+      addRules(row.rules, 0, product.rules);
+      return explainRulesAt(row.rules, 0, c.a);
+    },
+  };
+}
+
 /** The table of a list, or null when ids repeat. */
 function buildTable(products: readonly Product[]): Table | null {
   const n = products.length;
@@ -111,6 +267,7 @@ function buildTable(products: readonly Product[]): Table | null {
   if (order === null) return null;
 
   const t: Table = {
+    ...rows(n),
     products,
     ids,
     order,
@@ -118,22 +275,7 @@ function buildTable(products: readonly Product[]): Table | null {
     partnerOf: new Int32Array(n),
     partnerIndex: new Map(),
     partners: 0,
-    notPublished: new Uint8Array(n),
-    notPublishable: new Array(n).fill(null),
-    hoursKind: new Uint8Array(n),
-    hoursFrom: new Int16Array(n),
-    hoursTo: new Int16Array(n),
-    hoursPair: new Int32Array(n),
-    hoursPairs: [],
-    outsideHours: [],
-    hasDailyCap: new Uint8Array(n),
-    dailyCap: new Float64Array(n),
-    hasTotalCap: new Uint8Array(n),
-    totalCap: new Float64Array(n),
-    rules: ruleColumns(n),
   };
-
-  const hoursIndex = new Map<unknown, Map<unknown, number>>();
   for (let i = 0; i < n; i++) {
     const p = products[i]!;
     let partner = t.partnerIndex.get(p.partnerId);
@@ -142,55 +284,34 @@ function buildTable(products: readonly Product[]): Table | null {
       t.partnerIndex.set(p.partnerId, partner);
     }
     t.partnerOf[i] = partner;
-
-    t.notPublished[i] = p.status !== 'published' ? 1 : 0;
-    if (!publishable(p)) t.notPublishable[i] = notPublishable(p);
-    const hours = p.activeHours;
-    if (hours) {
-      t.hoursPair[i] = pairIndex(hoursIndex, t.hoursPairs, hours.from, hours.to, hours);
-      const from = hhmmMinutes(hours.from);
-      const to = hhmmMinutes(hours.to);
-      if (from === null || to === null) t.hoursKind[i] = CLOSED;
-      else if (from !== to) {
-        t.hoursKind[i] = WINDOW;
-        t.hoursFrom[i] = from;
-        t.hoursTo[i] = to;
-      }
-    }
-    // A cap compares as the number it converts to (`count >= cap`).
-    if (p.dailyCap !== null) {
-      t.hasDailyCap[i] = 1;
-      t.dailyCap[i] = p.dailyCap;
-    }
-    if (p.totalCap !== null) {
-      t.hasTotalCap[i] = 1;
-      t.totalCap[i] = p.totalCap;
-    }
-    addRules(t.rules, i, p.rules);
+    addProduct(t, i, p);
   }
   return t;
 }
 
 /**
  * Lists seen, by their first product: the elements (to recognise the same products in the same order,
- * in this array or a new one) and the table, null when it cannot have one (ids repeat).
+ * in this array or a new one) and the table, undefined while the list was seen once, null when it
+ * cannot have one (ids repeat).
  */
-const KNOWN = new WeakMap<Product, { elements: Product[]; table: Table | null }>();
+const KNOWN = new WeakMap<Product, { elements: Product[]; table: Table | null | undefined }>();
 
 /**
- * The table of `products`: the one built when the same products were passed before in the same order
- * (the array may be a new one), else a new one, kept for the next call; null when ids repeat. A list
- * that differs from the last one seen with the same first product gets a new table.
+ * The table of `products` if the same products were passed before in the same order (the array may be
+ * a new one, e.g. `catalog.map((e) => e.engine)` on every call), else undefined. A table is built the
+ * second time a list is seen; a list that differs from the last one seen with the same first product
+ * counts as seen once.
  */
-export function tableFor(products: readonly Product[]): Table | null {
+export function tableFor(products: readonly Product[]): Table | null | undefined {
   const first = products[0];
-  if (typeof first !== 'object' || first === null) return buildTable(products);
+  if (typeof first !== 'object' || first === null) return undefined;
   const known = KNOWN.get(first);
-  if (known !== undefined && sameElements(known.elements, products)) return known.table;
-  const elements = [...products];
-  const table = buildTable(elements);
-  KNOWN.set(first, { elements, table });
-  return table;
+  if (known === undefined || !sameElements(known.elements, products)) {
+    KNOWN.set(first, { elements: [...products], table: undefined });
+    return undefined;
+  }
+  if (known.table === undefined) known.table = buildTable(known.elements);
+  return known.table;
 }
 
 function sameElements(a: readonly Product[], b: readonly Product[]): boolean {
@@ -199,28 +320,16 @@ function sameElements(a: readonly Product[], b: readonly Product[]): boolean {
   return true;
 }
 
-/** What checkTable found: the best candidate of each lender, with their positions. */
-export interface Checked {
-  bests: Product[];
-  positions: Map<Product, number>;
-}
-
-/**
- * The gates and rules of every product from the table: reasons by position into `reasonsAt`
- * (undefined for a candidate) and the best candidate of each lender.
- */
+/** A list passed again, from its table: reasons by position into `reasonsAt`. */
 export function checkTable(
   t: Table,
-  a: Applicant,
-  counters: Counters,
+  c: Call,
   lockedProducts: ReadonlySet<string>,
   lockedPartners: ReadonlySet<string>,
-  lockout: Reason,
-  minute: number,
   reasonsAt: (Reason[] | undefined)[],
 ): Checked {
   const n = t.products.length;
-  const { ids, products, partnerOf, rules } = t;
+  const { ids, products, partnerOf } = t;
 
   const locked = new Uint8Array(n);
   const lockedPartner = new Uint8Array(t.partners);
@@ -238,55 +347,10 @@ export function checkTable(
     const p = t.partnerIndex.get(id);
     if (p !== undefined) lockedPartner[p] = 1;
   }
-  const cities = cityCoverage(rules, a);
-  const ageFail = new Array<Reason | undefined>(rules.agePairs.length);
+  const cities = cityCoverage(t.rules, c.a);
   const bestAt = new Int32Array(t.partners).fill(-1);
-  /** The reasons of the product at hand, before they are copied into a list of their own. */
-  const found: Reason[] = [];
-
-  const {
-    dailyCap,
-    hasDailyCap,
-    hasTotalCap,
-    hoursFrom,
-    hoursKind,
-    hoursPair,
-    hoursTo,
-    notPublishable,
-    notPublished,
-    outsideHours,
-    totalCap,
-  } = t;
   for (let i = 0; i < n; i++) {
-    let count = 0;
-    if (notPublished[i]) found[count++] = NOT_PUBLISHED;
-    const np = notPublishable[i];
-    if (np) found[count++] = np;
-    const kind = hoursKind[i];
-    if (kind !== ALL_DAY) {
-      const from = hoursFrom[i]!;
-      const to = hoursTo[i]!;
-      const open =
-        kind === WINDOW && (from < to ? minute >= from && minute < to : minute >= from || minute < to);
-      if (!open) {
-        const pair = hoursPair[i]!;
-        let reason = outsideHours[pair];
-        if (reason === undefined) {
-          reason = fixed('OUTSIDE_ACTIVE_HOURS', outsideHoursText(t.hoursPairs[pair]!));
-          outsideHours[pair] = reason;
-        }
-        found[count++] = reason;
-      }
-    }
-    if (hasDailyCap[i] || hasTotalCap[i]) {
-      const counter = counters[ids[i]!];
-      if (hasDailyCap[i] && (counter?.today ?? 0) >= dailyCap[i]!) found[count++] = DAILY_CAP_REACHED;
-      if (hasTotalCap[i] && (counter?.total ?? 0) >= totalCap[i]!) found[count++] = TOTAL_CAP_REACHED;
-    }
-    if (locked[i] || lockedPartner[partnerOf[i]!]) found[count++] = lockout;
-    count = checkRulesAt(rules, i, a, cities, ageFail, found, count);
-
-    const reasons = listOf(found, count);
+    const reasons = checkAt(t, i, ids[i]!, locked[i] === 1 || lockedPartner[partnerOf[i]!] === 1, cities, c);
     reasonsAt[i] = reasons;
     if (reasons === undefined) {
       const p = partnerOf[i]!;
@@ -303,10 +367,5 @@ export function checkTable(
     bests.push(products[i]!);
     positions.set(products[i]!, i);
   }
-  return { bests, positions };
-}
-
-/** The explanations of the rules of the product at `i` (offered: every rule satisfied). */
-export function explainRules(t: Table, i: number, a: Applicant): Explanation[] {
-  return explainRulesAt(t.rules, i, a);
+  return { bests, explain: (product) => explainRulesAt(t.rules, positions.get(product)!, c.a) };
 }
