@@ -82,6 +82,9 @@ export interface Applicant {
   sesameFail: (Reason | undefined)[];
   /** AGE_OUT_OF_RANGE by ageMin, ageMax. */
   ageFail: ReasonsByPair;
+  /** AMOUNT_OUT_OF_RANGE by amountMinFen, amountMaxFen; OUTSIDE_ACTIVE_HOURS by from, to. */
+  amountFail: ReasonsByPair;
+  hoursFail: ReasonsByPair;
   /** The explanations of the age, amount and Sesame rules, likewise. */
   agePass: ByPair<Explanation>;
   amountPass: ByPair<Explanation>;
@@ -112,6 +115,8 @@ export function applicant(profile: Profile, age: number | null): Applicant {
     sesameIndex: SESAME_ORDER.indexOf(profile.sesameCredit),
     sesameFail: [],
     ageFail: new Map(),
+    amountFail: new Map(),
+    hoursFail: new Map(),
     agePass: new Map(),
     amountPass: new Map(),
     sesamePass: undefined,

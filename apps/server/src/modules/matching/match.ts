@@ -73,7 +73,7 @@ export function match(
   const n = products.length;
   /** Reasons of each excluded product, by position in `products`; undefined for candidates. */
   const reasonsAt = new Array<Reason[] | undefined>(n);
-  const call: Call = { a, counters, minute, lockout, ageFail: [], found: [] };
+  const call: Call = { a, counters, minute, lockout, found: [] };
   const table = tableFor(products);
   let ids: readonly string[];
   let order: ArrayLike<number> | null;

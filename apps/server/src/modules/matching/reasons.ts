@@ -152,6 +152,32 @@ export function amountOutOfRange(amountMinFen: number | undefined, amountMaxFen:
   return fixed('AMOUNT_OUT_OF_RANGE', `申请金额不在该产品的${amountRange(amountMinFen, amountMaxFen)}范围内`);
 }
 
+/** AMOUNT_OUT_OF_RANGE for the applicant, remembered by bounds (positive ones: yuan(-0) is not yuan(0)). */
+export function amountOutOfRangeFor(
+  a: Applicant,
+  amountMinFen: number | undefined,
+  amountMaxFen: number | undefined,
+): Reason {
+  const cacheable =
+    (amountMinFen === undefined || amountMinFen > 0) && (amountMaxFen === undefined || amountMaxFen > 0);
+  let reason = cacheable ? remembered(a.amountFail, amountMinFen, amountMaxFen) : undefined;
+  if (reason === undefined) {
+    reason = amountOutOfRange(amountMinFen, amountMaxFen);
+    if (cacheable) remember(a.amountFail, amountMinFen, amountMaxFen, reason);
+  }
+  return reason;
+}
+
+/** OUTSIDE_ACTIVE_HOURS for the applicant's call, remembered by the hours (from, to). */
+export function outsideActiveHours(a: Applicant, hours: Product['activeHours']): Reason {
+  const from = hours?.from;
+  const to = hours?.to;
+  return (
+    remembered(a.hoursFail, from, to) ??
+    remember(a.hoursFail, from, to, fixed('OUTSIDE_ACTIVE_HOURS', outsideHoursText(hours)))
+  );
+}
+
 export type Passed = Explanation[];
 
 export function ageFits(a: Applicant, ageMin: number | undefined, ageMax: number | undefined): Explanation {

@@ -3,7 +3,7 @@ import {
   ageFits,
   ageOutOfRange,
   amountFits,
-  amountOutOfRange,
+  amountOutOfRangeFor,
   CITY_EXCLUDED,
   CITY_NOT_COVERED,
   CITY_SERVED,
@@ -182,16 +182,14 @@ export interface RuleColumns {
   /** ageMin ?? 0, ageMax ?? Infinity. */
   ageLo: Float64Array;
   ageHi: Float64Array;
-  /** Index into agePairs: the bounds as given, for the text. */
-  agePair: Int32Array;
-  agePairs: [ProductRules['ageMin'], ProductRules['ageMax']][];
+  /** The bounds as given, for the texts. */
+  ageMin: ProductRules['ageMin'][];
+  ageMax: ProductRules['ageMax'][];
   hasAmount: Uint8Array;
   amountLo: Float64Array;
   amountHi: Float64Array;
-  amountPair: Int32Array;
-  amountPairs: [ProductRules['amountMinFen'], ProductRules['amountMaxFen']][];
-  /** AMOUNT_OUT_OF_RANGE by amount pair, made on first use. */
-  amountFail: (Reason | undefined)[];
+  amountMin: ProductRules['amountMinFen'][];
+  amountMax: ProductRules['amountMaxFen'][];
   /** JOB_BIT / CREDIT_BIT of the list | DECLARED, 0 without a list. */
   jobBits: Uint8Array;
   creditBits: Uint8Array;
@@ -199,9 +197,6 @@ export interface RuleColumns {
   required: Uint8Array;
   /** Index of sesameMin in SESAME_ORDER, NO_SESAME without one. */
   sesameMinIndex: Int8Array;
-  /** Where pairIndex finds the pairs while the columns are filled. */
-  ageIndex: Map<unknown, Map<unknown, number>>;
-  amountIndex: Map<unknown, Map<unknown, number>>;
   /** Where readRules puts a rule set while the columns are filled. */
   values: RuleValues;
 }
@@ -231,44 +226,19 @@ export function ruleColumns(n: number): RuleColumns {
     hasAge: new Uint8Array(n),
     ageLo: new Float64Array(n),
     ageHi: new Float64Array(n),
-    agePair: new Int32Array(n),
-    agePairs: [],
+    ageMin: new Array(n),
+    ageMax: new Array(n),
     hasAmount: new Uint8Array(n),
     amountLo: new Float64Array(n),
     amountHi: new Float64Array(n),
-    amountPair: new Int32Array(n),
-    amountPairs: [],
-    amountFail: [],
+    amountMin: new Array(n),
+    amountMax: new Array(n),
     jobBits: new Uint8Array(n),
     creditBits: new Uint8Array(n),
     required: new Uint8Array(n),
     sesameMinIndex: new Int8Array(n).fill(NO_SESAME),
-    ageIndex: new Map(),
-    amountIndex: new Map(),
     values: noRuleValues(),
   };
-}
-
-/** The index in `pairs` of the pair with keys x, y (as Map keys), `pair` appended if new. */
-export function pairIndex<P>(
-  index: Map<unknown, Map<unknown, number>>,
-  pairs: P[],
-  x: unknown,
-  y: unknown,
-  pair: P,
-): number {
-  let inner = index.get(x);
-  if (inner === undefined) {
-    inner = new Map();
-    index.set(x, inner);
-  }
-  let at = inner.get(y);
-  if (at === undefined) {
-    at = pairs.length;
-    pairs.push(pair);
-    inner.set(y, at);
-  }
-  return at;
 }
 
 function isStringArray(list: unknown): boolean {
@@ -293,20 +263,15 @@ export function addRules(t: RuleColumns, i: number, rules: ProductRules): void {
     t.hasAge[i] = 1;
     t.ageLo[i] = v.ageMin ?? 0;
     t.ageHi[i] = v.ageMax ?? Number.POSITIVE_INFINITY;
-    t.agePair[i] = pairIndex(t.ageIndex, t.agePairs, v.ageMin, v.ageMax, [v.ageMin, v.ageMax]);
+    t.ageMin[i] = v.ageMin;
+    t.ageMax[i] = v.ageMax;
   } else t.hasAge[i] = 0;
   if (v.amountMinFen !== undefined || v.amountMaxFen !== undefined) {
     t.hasAmount[i] = 1;
     t.amountLo[i] = v.amountMinFen ?? 0;
     t.amountHi[i] = v.amountMaxFen ?? Number.POSITIVE_INFINITY;
-    // By value, with -0 apart from 0 (yuan(-0) is "-0元").
-    t.amountPair[i] = pairIndex(
-      t.amountIndex,
-      t.amountPairs,
-      Object.is(v.amountMinFen, -0) ? '-0' : v.amountMinFen,
-      Object.is(v.amountMaxFen, -0) ? '-0' : v.amountMaxFen,
-      [v.amountMinFen, v.amountMaxFen],
-    );
+    t.amountMin[i] = v.amountMinFen;
+    t.amountMax[i] = v.amountMaxFen;
   } else t.hasAmount[i] = 0;
   t.jobBits[i] = v.jobs ? listBits(v.jobs, JOB_BIT) : 0;
   t.creditBits[i] = v.creditRecord ? listBits(v.creditRecord, CREDIT_BIT) : 0;
@@ -399,14 +364,13 @@ export function cityCoverage(t: RuleColumns, a: Applicant): CityCoverage {
 /**
  * Appends to `found` (from `count`) a reason for each rule of row `i` the applicant breaks, in the
  * order of the first version (city, age, amount, job, requirements, Sesame band, credit record);
- * answers the new count. `ageFail` keeps the AGE_OUT_OF_RANGE reasons of this applicant by age pair.
+ * answers the new count.
  */
 export function checkRulesAt(
   t: RuleColumns,
   i: number,
   a: Applicant,
   cities: CityCoverage,
-  ageFail: (Reason | undefined)[],
   found: Reason[],
   count: number,
 ): number {
@@ -416,27 +380,11 @@ export function checkRulesAt(
   }
   if (t.hasAge[i]) {
     const age = a.age;
-    if (age === null || age < t.ageLo[i]! || age > t.ageHi[i]!) {
-      const pair = t.agePair[i]!;
-      let reason = ageFail[pair];
-      if (reason === undefined) {
-        const [ageMin, ageMax] = t.agePairs[pair]!;
-        reason = ageOutOfRange(a, ageMin, ageMax);
-        ageFail[pair] = reason;
-      }
-      found[count++] = reason;
-    }
+    if (age === null || age < t.ageLo[i]! || age > t.ageHi[i]!)
+      found[count++] = ageOutOfRange(a, t.ageMin[i], t.ageMax[i]);
   }
-  if (t.hasAmount[i] && (a.amountFen < t.amountLo[i]! || a.amountFen > t.amountHi[i]!)) {
-    const pair = t.amountPair[i]!;
-    let reason = t.amountFail[pair];
-    if (reason === undefined) {
-      const [amountMinFen, amountMaxFen] = t.amountPairs[pair]!;
-      reason = amountOutOfRange(amountMinFen, amountMaxFen);
-      t.amountFail[pair] = reason;
-    }
-    found[count++] = reason;
-  }
+  if (t.hasAmount[i] && (a.amountFen < t.amountLo[i]! || a.amountFen > t.amountHi[i]!))
+    found[count++] = amountOutOfRangeFor(a, t.amountMin[i], t.amountMax[i]);
   const jobs = t.jobBits[i]!;
   if (jobs !== 0 && !(jobs & a.jobBit)) found[count++] = JOB_NOT_ACCEPTED;
   const missing = t.required[i]! & ~a.hasBits;
@@ -459,14 +407,8 @@ export function checkRulesAt(
 export function explainRulesAt(t: RuleColumns, i: number, a: Applicant): Explanation[] {
   const passed: Explanation[] = [];
   if (t.hasCities[i]) passed.push(CITY_SERVED);
-  if (t.hasAge[i]) {
-    const [ageMin, ageMax] = t.agePairs[t.agePair[i]!]!;
-    passed.push(ageFits(a, ageMin, ageMax));
-  }
-  if (t.hasAmount[i]) {
-    const [amountMinFen, amountMaxFen] = t.amountPairs[t.amountPair[i]!]!;
-    passed.push(amountFits(a, amountMinFen, amountMaxFen));
-  }
+  if (t.hasAge[i]) passed.push(ageFits(a, t.ageMin[i], t.ageMax[i]));
+  if (t.hasAmount[i]) passed.push(amountFits(a, t.amountMin[i], t.amountMax[i]));
   if (t.jobBits[i]) passed.push(JOB_ACCEPTED);
   const required = t.required[i]!;
   for (let r = 0; r < REQUIREMENTS.length; r++) if (required & (1 << r)) passed.push(REQUIREMENTS[r]!.pass);
@@ -486,6 +428,6 @@ export function ruleReasons(profile: Profile, age: number | null, rules: Product
   const found: Reason[] = [];
   const cities = { coveredIn: new Uint8Array(1), coveredOut: new Uint8Array(1) };
   coverRow(t, 0, a, cities);
-  const count = checkRulesAt(t, 0, a, cities, [], found, 0);
+  const count = checkRulesAt(t, 0, a, cities, found, 0);
   return found.slice(0, count);
 }

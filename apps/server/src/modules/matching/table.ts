@@ -4,11 +4,10 @@ import { compareProducts, idOrder } from './ranking.ts';
 import {
   DAILY_CAP_REACHED,
   type Explanation,
-  fixed,
   listOf,
   NOT_PUBLISHED,
   notPublishable,
-  outsideHoursText,
+  outsideActiveHours,
   TOTAL_CAP_REACHED,
 } from './reasons.ts';
 import {
@@ -18,7 +17,6 @@ import {
   cityCoverage,
   coverRow,
   explainRulesAt,
-  pairIndex,
   type RuleColumns,
   ruleColumns,
 } from './rules-table.ts';
@@ -49,12 +47,8 @@ export interface Rows {
   hoursKind: Uint8Array;
   hoursFrom: Int16Array;
   hoursTo: Int16Array;
-  /** Index into hoursPairs: the hours as given (from, to), for the text. */
-  hoursPair: Int32Array;
-  hoursPairs: Product['activeHours'][];
-  hoursIndex: Map<unknown, Map<unknown, number>>;
-  /** OUTSIDE_ACTIVE_HOURS by hours pair, made on first use. */
-  outsideHours: (Reason | undefined)[];
+  /** The hours as given, for the text. */
+  hours: Product['activeHours'][];
   /** 1: dailyCap is not null (a count at or over it, as a comparison converts it, is refused). */
   hasDailyCap: Uint8Array;
   dailyCap: Float64Array;
@@ -84,10 +78,7 @@ function rows(n: number): Rows {
     hoursKind: new Uint8Array(n),
     hoursFrom: new Int16Array(n),
     hoursTo: new Int16Array(n),
-    hoursPair: new Int32Array(n),
-    hoursPairs: [],
-    hoursIndex: new Map(),
-    outsideHours: [],
+    hours: new Array(n),
     hasDailyCap: new Uint8Array(n),
     dailyCap: new Float64Array(n),
     hasTotalCap: new Uint8Array(n),
@@ -135,8 +126,8 @@ function addProduct(t: Rows, i: number, p: Product): void {
   t.notPublishable[i] = publishable(p) ? null : notPublishable(p);
   const hours = p.activeHours;
   t.hoursKind[i] = ALL_DAY;
+  t.hours[i] = hours;
   if (hours) {
-    t.hoursPair[i] = pairIndex(t.hoursIndex, t.hoursPairs, hours.from, hours.to, hours);
     const from = hhmmMinutes(hours.from);
     const to = hhmmMinutes(hours.to);
     if (from === null || to === null) t.hoursKind[i] = CLOSED;
@@ -161,8 +152,6 @@ export interface Call {
   /** Minutes after Shanghai midnight. */
   minute: number;
   lockout: Reason;
-  /** AGE_OUT_OF_RANGE of this applicant by age pair of the rows. */
-  ageFail: (Reason | undefined)[];
   /** The reasons of the product at hand, before they are copied into a list of their own. */
   found: Reason[];
 }
@@ -192,15 +181,7 @@ function checkAt(
     const minute = c.minute;
     const open =
       kind === WINDOW && (from < to ? minute >= from && minute < to : minute >= from || minute < to);
-    if (!open) {
-      const pair = t.hoursPair[i]!;
-      let reason = t.outsideHours[pair];
-      if (reason === undefined) {
-        reason = fixed('OUTSIDE_ACTIVE_HOURS', outsideHoursText(t.hoursPairs[pair]!));
-        t.outsideHours[pair] = reason;
-      }
-      found[count++] = reason;
-    }
+    if (!open) found[count++] = outsideActiveHours(c.a, t.hours[i]!);
   }
   if (t.hasDailyCap[i] || t.hasTotalCap[i]) {
     const counter = c.counters[id];
@@ -208,7 +189,7 @@ function checkAt(
     if (t.hasTotalCap[i] && (counter?.total ?? 0) >= t.totalCap[i]!) found[count++] = TOTAL_CAP_REACHED;
   }
   if (locked) found[count++] = c.lockout;
-  count = checkRulesAt(t.rules, i, c.a, cities, c.ageFail, found, count);
+  count = checkRulesAt(t.rules, i, c.a, cities, found, count);
   return listOf(found, count);
 }
 
