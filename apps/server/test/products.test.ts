@@ -3,11 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { partners, productCounters, products, productTotals } from '../src/db/schema.ts';
 import { decryptField } from '../src/lib/crypto.ts';
 import { shanghaiDate } from '../src/lib/time.ts';
+import { todayCounters } from '../src/modules/caps/slots.ts';
 import { SAMPLE_PROFILE } from '../src/modules/matching/fixtures.ts';
 import { match } from '../src/modules/matching/match.ts';
 import { canPublish } from '../src/modules/matching/publish.ts';
 import type { ProductRules, Profile } from '../src/modules/matching/types.ts';
-import { listPublishedForMatching, todayCounters } from '../src/modules/products/repository.ts';
+import { listPublishedForMatching } from '../src/modules/products/repository.ts';
 import { DEMO_PARTNERS, DEMO_PRODUCTS, seedDemoProducts } from '../src/modules/products/seed.ts';
 import { BACKEND, createTestApp, type TestContext } from './helpers.ts';
 

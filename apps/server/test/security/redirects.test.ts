@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkInlineUrl } from '../../../web/src/features/consent/allowed-url.ts';
 import { rowsOf } from '../../src/db/client.ts';
 import { channels, partners, products, routeCodes } from '../../src/db/schema.ts';
-import { partnerTargetUrl } from '../../src/modules/catalog/rules.ts';
+import { partnerTargetUrl } from '../../src/lib/partner-url.ts';
 import { safeTargetUrl } from '../../src/modules/channels/rules.ts';
 import { FORM } from '../fixtures.ts';
 import { BACKEND, body, createTestApp, loginAs, post, type TestContext } from '../helpers.ts';

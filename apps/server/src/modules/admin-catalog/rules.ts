@@ -1,7 +1,7 @@
 import type { RuleTesterProfile } from '@lm/shared/schemas/admin-catalog';
+import { isAllowedPartnerUrl } from '../../lib/partner-url.ts';
 import { profileFromForm } from '../matching/profile.ts';
 import { canPublish, type PublishProblem } from '../matching/publish.ts';
-import { isAllowedPartnerUrl } from '../matching/service.ts';
 import type { Product, Profile } from '../matching/types.ts';
 
 /** Link types that send the person to the lender's page (target URL required on an allowed host). */

@@ -28,11 +28,11 @@ import { appError } from '../../lib/errors.ts';
 import type { OutboundPolicy } from '../../lib/partner-http.ts';
 import { shanghaiDate } from '../../lib/time.ts';
 import { recordAudit } from '../audit/service.ts';
+import { todayCounters } from '../caps/slots.ts';
 import { previousSecretValidUntil } from '../delivery/signing.ts';
-import { checkRules, match, profileAge } from '../matching/match.ts';
+import { match, profileAge, ruleReasons } from '../matching/match.ts';
+import { toEngineProduct } from '../matching/product-row.ts';
 import type { MatchService } from '../matching/service.ts';
-import { toEngineProduct } from '../products/mapping.ts';
-import { todayCounters } from '../products/repository.ts';
 import {
   channelNotes,
   endpointAddressProblem,
@@ -582,7 +582,7 @@ export class AdminCatalogService {
               code: 'NOT_PUBLISHED',
               text: o.product.status === 'paused' ? '产品已下架' : '产品未上架（草稿）',
             };
-      const rules = checkRules(profile, age, o.product.rules).failed;
+      const rules = ruleReasons(profile, age, o.product.rules);
       excluded.push({
         productId: String(o.product.id),
         name: o.product.productName,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ProductRow } from '../products/mapping.ts';
+import { partnerTargetUrl } from '../../lib/partner-url.ts';
+import type { ProductRow } from '../matching/product-row.ts';
 import {
   AGENT_SERVICE_HOURS,
   agentFor,
@@ -11,7 +12,6 @@ import {
   outsideHoursMessage,
   PRODUCT_UNAVAILABLE_MSG,
   pageOffset,
-  partnerTargetUrl,
   shanghaiDayBounds,
   TARGET_URL_MISSING_MSG,
   TARGET_URL_NOT_ALLOWED_MSG,

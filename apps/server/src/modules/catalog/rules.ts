@@ -1,7 +1,8 @@
 import type { AgentData, CompanyType, ProductDetail, ProductItem } from '@lm/shared/schemas/product';
 import { H5_LINK_TYPES } from '@lm/shared/schemas/product';
+import { partnerTargetUrl } from '../../lib/partner-url.ts';
 import { isWithinActiveHours } from '../matching/match.ts';
-import type { PartnerRow, ProductRow } from '../products/mapping.ts';
+import type { PartnerRow, ProductRow } from '../matching/product-row.ts';
 
 /** Pure rules of the product catalogue (spec §7 "Products"): mapping, URL check, apply refusal. */
 
@@ -14,28 +15,6 @@ export const PRODUCT_UNAVAILABLE_MSG = '该产品已下架，暂不可申请';
 export const TARGET_URL_NOT_ALLOWED_MSG =
   '该产品的申请地址不在合作机构登记的域名内，暂不可申请，请选择其他产品';
 export const TARGET_URL_MISSING_MSG = '该产品暂未配置申请地址，暂不可申请，请选择其他产品';
-
-/**
- * A partner page the person may be sent to: an absolute http(s) URL without credentials whose host is
- * one of the partner's allowed hosts (case-insensitive, exact: no subdomains). Anything else: null.
- */
-export function partnerTargetUrl(
-  url: string | null | undefined,
-  allowedHosts: readonly string[],
-): string | null {
-  const value = url?.trim();
-  if (!value) return null;
-  let parsed: URL;
-  try {
-    parsed = new URL(value);
-  } catch {
-    return null;
-  }
-  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return null;
-  if (parsed.username || parsed.password) return null;
-  const host = parsed.hostname.toLowerCase();
-  return allowedHosts.some((h) => h.trim().toLowerCase() === host) ? value : null;
-}
 
 export function isH5LinkType(linkType: number): boolean {
   return (H5_LINK_TYPES as readonly number[]).includes(linkType);

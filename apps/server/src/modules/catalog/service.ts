@@ -11,9 +11,10 @@ import { and, asc, count, desc, eq, gte, inArray, isNotNull, lt, lte, ne, type S
 import type { Db } from '../../db/client.ts';
 import { consents, partners, productEvents, products } from '../../db/schema.ts';
 import { appError } from '../../lib/errors.ts';
+import { partnerTargetUrl } from '../../lib/partner-url.ts';
 import { shanghaiDate } from '../../lib/time.ts';
 import type { Limiter } from '../limits/limiter.ts';
-import type { ProductRow } from '../products/mapping.ts';
+import type { ProductRow } from '../matching/product-row.ts';
 import {
   applyVerdict,
   type CatalogPartner,
@@ -22,7 +23,6 @@ import {
   mergeTodayApplies,
   PRODUCT_NOT_FOUND_MSG,
   pageOffset,
-  partnerTargetUrl,
   shanghaiDayBounds,
   type TodayApplyHit,
   toProductDetail,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fieldLabels, formatApr, renderInfoAgreement, textHash } from './agreement.ts';
+import { textHash } from '../../lib/text-hash.ts';
+import { fieldLabels, formatApr, renderInfoAgreement } from './agreement.ts';
 
 const lender = {
   legalName: '星河消费金融有限公司',

@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import { INFO_AGREEMENT, SHAREABLE_FIELD_LABELS, SHARING_PURPOSE } from '@lm/shared/schemas/matching';
+import { textHash } from '../../lib/text-hash.ts';
 
 /** Version of the per-lender information-sharing agreement; bump it with every change of the text. */
 export const INFO_AGREEMENT_VERSION = '2026.11';
@@ -25,10 +25,6 @@ export interface RenderedAgreement {
   content: string;
   /** SHA-256 hex of `content`. */
   textHash: string;
-}
-
-export function textHash(content: string): string {
-  return createHash('sha256').update(content, 'utf8').digest('hex');
 }
 
 /** Chinese labels of the fields, de-duplicated (workCity and workCityCode are one item), in order. */

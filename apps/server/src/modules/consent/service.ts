@@ -18,9 +18,10 @@ import {
 import { decryptField, encryptField, type KeyRing } from '../../lib/crypto.ts';
 import { appError } from '../../lib/errors.ts';
 import type { Metrics } from '../../lib/metrics.ts';
+import { isAllowedPartnerUrl } from '../../lib/partner-url.ts';
 import type { AuthUser } from '../auth/service.ts';
-import { isAllowedPartnerUrl, MatchService } from '../matching/service.ts';
-import { identityMismatch, VerifiedIdentities } from '../verification/identity.ts';
+import { closeOffers, giveBackSlots } from '../caps/slots.ts';
+import { identityMismatch, VerifiedIdentities } from '../identity/verified.ts';
 import { type RenderedAgreement, renderInfoAgreement } from './agreement.ts';
 
 export interface ConsentDeps {
@@ -281,7 +282,7 @@ export class ConsentService {
       }));
 
       const declinedIds = offers.map((o) => o.productId).filter((id) => !wanted.includes(id));
-      const slots = await MatchService.closeOffers(txDb, user.id, 'declined', {
+      const slots = await closeOffers(txDb, user.id, 'declined', {
         runId: run.id,
         productIds: declinedIds,
       });
@@ -289,7 +290,7 @@ export class ConsentService {
       return { consented, declined: declinedIds.map(String), slots };
     });
     // Declined offers' cap slots go back after the commit (short statements, no long row locks).
-    await MatchService.giveBackSlots(this.d.db, slots);
+    await giveBackSlots(this.d.db, slots);
     if (result.consented.length)
       this.d.metrics?.consents.inc({ outcome: 'consented' }, result.consented.length);
     if (result.declined.length) this.d.metrics?.consents.inc({ outcome: 'declined' }, result.declined.length);

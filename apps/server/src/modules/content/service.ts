@@ -9,7 +9,7 @@ import { isAgreementCode } from '@lm/shared/schemas/content';
 import { and, count, desc, eq, lte, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { agreementDocuments, articles } from '../../db/schema.ts';
-import { textHash } from '../consent/agreement.ts';
+import { textHash } from '../../lib/text-hash.ts';
 import { AGREEMENT_SEEDS, type AgreementSeed } from './agreements.ts';
 import { ARTICLE_SEEDS, type ArticleSeed } from './articles.ts';
 import {

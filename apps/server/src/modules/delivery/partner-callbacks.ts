@@ -3,7 +3,7 @@ import type { Db } from '../../db/client.ts';
 import { leads, partners } from '../../db/schema.ts';
 import { decryptField, type KeyRing } from '../../lib/crypto.ts';
 import { appError } from '../../lib/errors.ts';
-import { isAllowedPartnerUrl } from '../matching/service.ts';
+import { isAllowedPartnerUrl } from '../../lib/partner-url.ts';
 import { type PartnerSecrets, verifyWithRotation } from './signing.ts';
 
 /** A partner as a signed call from it is checked: its secrets (current and, after a rotation, previous). */

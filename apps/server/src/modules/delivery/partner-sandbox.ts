@@ -2,7 +2,7 @@ import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { sandboxPartnerLeads } from '../../db/schema.ts';
 import { appError } from '../../lib/errors.ts';
-import { phoneHash } from './signing.ts';
+import { phoneHash } from '../../lib/phone-hash.ts';
 
 export interface SandboxLeadSummary {
   idempotencyKey: string;

@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  backoffMs,
-  phoneHash,
-  SECRET_GRACE_MS,
-  sign,
-  verifySignature,
-  verifyWithRotation,
-} from './signing.ts';
+import { phoneHash } from '../../lib/phone-hash.ts';
+import { backoffMs, SECRET_GRACE_MS, sign, verifySignature, verifyWithRotation } from './signing.ts';
 
 const NOW = 1_790_000_000_000;
 const TS = NOW / 1000;

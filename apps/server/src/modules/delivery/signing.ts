@@ -67,11 +67,6 @@ export function verifyWithRotation(
   return verifySignature(secrets.previous, timestampHeader, signature, body, nowMs);
 }
 
-/** The salted phone hash sent to a duplicate pre-check: hex HMAC-SHA256(secret, phone). */
-export function phoneHash(secret: string, phone: string): string {
-  return createHmac('sha256', secret).update(phone).digest('hex');
-}
-
 export interface BackoffOptions {
   baseMs: number;
   maxMs: number;

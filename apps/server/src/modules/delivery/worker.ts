@@ -12,7 +12,12 @@ import {
 } from '../../db/schema.ts';
 import { decryptField, type KeyRing } from '../../lib/crypto.ts';
 import type { Metrics } from '../../lib/metrics.ts';
-import { failureReason, type PartnerClient, statusReason } from '../../lib/partner-http.ts';
+import {
+  failureReason,
+  type PartnerAnswer,
+  type PartnerClient,
+  statusReason,
+} from '../../lib/partner-http.ts';
 import { type NoticeOutcome, noticeOutcome, noticePayload } from '../privacy/rules.ts';
 import { type BackoffOptions, backoffMs, sign } from './signing.ts';
 
@@ -54,6 +59,11 @@ interface ClaimedLead extends Claimed {
 
 type Outcome = 'delivered' | 'duplicate' | 'retry' | 'dead';
 type ClaimTable = 'leads' | 'partner_notices';
+
+/** What a signed POST got: the lender's answer, or why there is none (`dead`: none can come). */
+type Posted =
+  | { answer: PartnerAnswer; dead?: undefined }
+  | { answer?: undefined; dead: boolean; error: string };
 
 /**
  * The lead-delivery worker (docs/matching-consent-delivery.md): claims due `pending` leads (and
@@ -185,15 +195,28 @@ export class DeliveryWorker {
   }
 
   private async deliver(c: Claimed): Promise<void> {
+    await this.whileClaimed(c, 'leads', this.claimedLeads, () => this.deliverClaimed(c));
+  }
+
+  /**
+   * Runs `work` on claim `c` of `table`, kept in `claimed` meanwhile (what stop() gives back); a
+   * claim that comes in while the worker is stopping is given back at once.
+   */
+  private async whileClaimed(
+    c: Claimed,
+    table: ClaimTable,
+    claimed: Set<Claimed>,
+    work: () => Promise<void>,
+  ): Promise<void> {
     if (this.releasing) {
-      await this.giveBack(c, 'leads');
+      await this.giveBack(c, table);
       return;
     }
-    this.claimedLeads.add(c);
+    claimed.add(c);
     try {
-      await this.deliverClaimed(c);
+      await work();
     } finally {
-      this.claimedLeads.delete(c);
+      claimed.delete(c);
     }
   }
 
@@ -227,52 +250,40 @@ export class DeliveryWorker {
     let partnerRef: string | null = null;
     let outcome: Outcome;
 
-    if (!row.endpoint || !row.secretEnc) {
-      error = '机构未配置接收地址或签名密钥';
-      outcome = 'dead';
-    } else {
-      const body = JSON.stringify({
-        leadId: row.key,
-        productCode: row.productCode,
-        productName: row.productName,
-        consentedAt: row.consentedAt.toISOString(),
-        agreement: { version: row.agreementVersion, textHash: row.textHash },
-        autoForm: row.autoForm,
-        fields: JSON.parse(decryptField(this.d.ring, row.payloadEnc)) as Record<string, unknown>,
-      });
-      const ts = Math.floor(Date.now() / 1000);
-      const secret = decryptField(this.d.ring, row.secretEnc);
-      try {
-        const res = await this.d.http.post(row.endpoint, {
-          headers: {
-            'content-type': 'application/json',
-            'idempotency-key': row.key,
-            'x-lm-timestamp': String(ts),
-            'x-lm-signature': sign(secret, ts, body),
-            // The consenting request's id: the lender's logs and ours name the same request.
-            ...(row.requestId ? { 'x-request-id': row.requestId } : {}),
-          },
-          body,
-          timeoutMs: this.d.config.timeoutMs,
-        });
-        httpStatus = res.status;
-        // The answer is read for the partner's reference only: it is never stored (ADR 019).
-        if (res.status >= 200 && res.status < 300) {
-          outcome = 'delivered';
-          partnerRef = refOf(res.text);
-        } else if (res.status === 409) {
-          outcome = 'duplicate';
-        } else {
-          // 3xx included: a redirect is never followed, the attempt failed.
-          outcome = 'retry';
-          error = statusReason(res.status);
-        }
-      } catch (err) {
+    const sent = await this.signedPost(
+      row,
+      row.key,
+      () =>
+        JSON.stringify({
+          leadId: row.key,
+          productCode: row.productCode,
+          productName: row.productName,
+          consentedAt: row.consentedAt.toISOString(),
+          agreement: { version: row.agreementVersion, textHash: row.textHash },
+          autoForm: row.autoForm,
+          fields: JSON.parse(decryptField(this.d.ring, row.payloadEnc)) as Record<string, unknown>,
+        }),
+      row.requestId,
+    );
+    if (sent.answer) {
+      const res = sent.answer;
+      httpStatus = res.status;
+      // The answer is read for the partner's reference only: it is never stored (ADR 019).
+      if (res.status >= 200 && res.status < 300) {
+        outcome = 'delivered';
+        partnerRef = refOf(res.text);
+      } else if (res.status === 409) {
+        outcome = 'duplicate';
+      } else {
+        // 3xx included: a redirect is never followed, the attempt failed.
         outcome = 'retry';
-        error = this.failure(err, row.partnerCode);
+        error = statusReason(res.status);
       }
-      if (outcome === 'retry' && c.attempts >= this.d.config.maxAttempts) outcome = 'dead';
+    } else {
+      outcome = sent.dead ? 'dead' : 'retry';
+      error = sent.error;
     }
+    if (outcome === 'retry' && c.attempts >= this.d.config.maxAttempts) outcome = 'dead';
 
     // Given back by stop() while the partner was answering: the lead is another worker's now.
     if (c.released) return;
@@ -335,16 +346,7 @@ export class DeliveryWorker {
    * `maxAttempts`.
    */
   private async deliverNotice(c: Claimed): Promise<void> {
-    if (this.releasing) {
-      await this.giveBack(c, 'partner_notices');
-      return;
-    }
-    this.claimedNotices.add(c);
-    try {
-      await this.deliverNoticeClaimed(c);
-    } finally {
-      this.claimedNotices.delete(c);
-    }
+    await this.whileClaimed(c, 'partner_notices', this.claimedNotices, () => this.deliverNoticeClaimed(c));
   }
 
   private async deliverNoticeClaimed(c: Claimed): Promise<void> {
@@ -370,33 +372,16 @@ export class DeliveryWorker {
     let error: string | null = null;
     let outcome: NoticeOutcome | 'dead';
 
-    if (!row.endpoint || !row.secretEnc) {
-      error = '机构未配置接收地址或签名密钥';
-      outcome = 'dead';
+    const sent = await this.signedPost(row, row.key, () => JSON.stringify(noticePayload(row)));
+    if (sent.answer) {
+      httpStatus = sent.answer.status;
+      outcome = noticeOutcome(row.kind, sent.answer.status, sent.answer.text);
+      if (outcome === 'retry') error = statusReason(sent.answer.status);
     } else {
-      const body = JSON.stringify(noticePayload(row));
-      const ts = Math.floor(Date.now() / 1000);
-      const secret = decryptField(this.d.ring, row.secretEnc);
-      try {
-        const res = await this.d.http.post(row.endpoint, {
-          headers: {
-            'content-type': 'application/json',
-            'idempotency-key': row.key,
-            'x-lm-timestamp': String(ts),
-            'x-lm-signature': sign(secret, ts, body),
-          },
-          body,
-          timeoutMs: this.d.config.timeoutMs,
-        });
-        httpStatus = res.status;
-        outcome = noticeOutcome(row.kind, res.status, res.text);
-        if (outcome === 'retry') error = statusReason(res.status);
-      } catch (err) {
-        outcome = 'retry';
-        error = this.failure(err, row.partnerCode);
-      }
-      if (outcome === 'retry' && c.attempts >= this.d.config.maxAttempts) outcome = 'dead';
+      outcome = sent.dead ? 'dead' : 'retry';
+      error = sent.error;
     }
+    if (outcome === 'retry' && c.attempts >= this.d.config.maxAttempts) outcome = 'dead';
 
     if (c.released) return;
     await this.d.db.insert(partnerNoticeAttempts).values({
@@ -454,6 +439,42 @@ export class DeliveryWorker {
    * The stored reason of a call that got no answer: our own short text (OutboundError.reason), never
    * an address or the partner's words. A refused address is logged for the operators.
    */
+  /**
+   * One signed POST of a lead or a notice to the lender's lead endpoint (docs/partner-api.md): JSON
+   * `body()` (made only when the lender can receive it), the idempotency key, `x-lm-timestamp` and
+   * `x-lm-signature` (sign: HMAC-SHA256 with the lender's secret), and the consenting request's id
+   * when there is one. Answers the lender's answer, or why there is none: no endpoint or secret
+   * (`dead`: no attempt can succeed), or the failure (to retry).
+   */
+  private async signedPost(
+    to: { endpoint: string | null; secretEnc: string | null; partnerCode: string },
+    key: string,
+    body: () => string,
+    requestId?: string | null,
+  ): Promise<Posted> {
+    if (!to.endpoint || !to.secretEnc) return { dead: true, error: '机构未配置接收地址或签名密钥' };
+    const text = body();
+    const ts = Math.floor(Date.now() / 1000);
+    const secret = decryptField(this.d.ring, to.secretEnc);
+    try {
+      const answer = await this.d.http.post(to.endpoint, {
+        headers: {
+          'content-type': 'application/json',
+          'idempotency-key': key,
+          'x-lm-timestamp': String(ts),
+          'x-lm-signature': sign(secret, ts, text),
+          // The consenting request's id: the lender's logs and ours name the same request.
+          ...(requestId ? { 'x-request-id': requestId } : {}),
+        },
+        body: text,
+        timeoutMs: this.d.config.timeoutMs,
+      });
+      return { answer };
+    } catch (err) {
+      return { dead: false, error: this.failure(err, to.partnerCode) };
+    }
+  }
+
   private failure(err: unknown, partnerCode: string): string {
     const e = failureReason(err, this.d.config.timeoutMs);
     if (e.code === 'FORBIDDEN_ADDRESS' || e.code === 'FORBIDDEN_HOST' || e.code === 'ENDPOINT_REFUSED') {

@@ -8,7 +8,7 @@ import { envelope, ok } from '../../lib/envelope.ts';
 import { appError } from '../../lib/errors.ts';
 import { requireUser } from '../../plugins/app/auth.ts';
 import { CRM_LINK_TYPE } from '../applications/rules.ts';
-import { formValidationError } from '../verification/identity.ts';
+import { formValidationError } from '../identity/verified.ts';
 import { runOfMatchKey } from './service.ts';
 
 const tags = ['user info'];

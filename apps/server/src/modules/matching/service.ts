@@ -5,21 +5,21 @@ import {
   type ProductOffer,
   SHARING_PURPOSE,
 } from '@lm/shared/schemas/matching';
-import { and, eq, gte, inArray, sql } from 'drizzle-orm';
+import { and, eq, gte } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { type Db, rowsOf } from '../../db/client.ts';
+import type { Db } from '../../db/client.ts';
 import { consents, matchOffers, matchRuns, partners, products, users } from '../../db/schema.ts';
 import { decryptField, encryptField, type KeyRing, seal, unseal } from '../../lib/crypto.ts';
 import type { Metrics } from '../../lib/metrics.ts';
 import { failureReason, type PartnerClient, statusReason } from '../../lib/partner-http.ts';
+import { isAllowedPartnerUrl } from '../../lib/partner-url.ts';
+import { phoneHash } from '../../lib/phone-hash.ts';
 import { shanghaiDate } from '../../lib/time.ts';
 import type { AuthUser } from '../auth/service.ts';
-import { partnerTargetUrl } from '../catalog/rules.ts';
+import { releaseOffers, reserve, todayCounters, unreserve } from '../caps/slots.ts';
 import { fieldLabels, INFO_AGREEMENT_VERSION } from '../consent/agreement.ts';
-import { phoneHash } from '../delivery/signing.ts';
-import { toEngineProduct } from '../products/mapping.ts';
-import { todayCounters } from '../products/repository.ts';
 import { lenderAllowance, match } from './match.ts';
+import { toEngineProduct } from './product-row.ts';
 import { profileFromForm } from './profile.ts';
 import type { History, Product, ProductCounter, Reason } from './types.ts';
 
@@ -78,18 +78,6 @@ export interface RunOptions {
 const DUP_CHECK_LINK_TYPES = new Set([2, 6]);
 /** Link types that open the lender's own page. */
 const REDIRECT_LINK_TYPES = new Set([1, 4]);
-
-/**
- * Whether `url` may be opened for this partner. One rule for every partner redirect — offers,
- * consents, product lists, joint logins and the console's checks: `partnerTargetUrl` (http(s), no
- * credentials, the host exactly one of the partner's allowed hosts; no subdomains).
- */
-export function isAllowedPartnerUrl(
-  url: string | null | undefined,
-  allowedHosts: readonly string[],
-): boolean {
-  return partnerTargetUrl(url, allowedHosts) !== null;
-}
 
 /** The offer as the H5 shows it on the consent page. */
 export function toOffer(entry: CatalogEntry, rank: number): ProductOffer {
@@ -274,91 +262,6 @@ export class MatchService {
     return false;
   }
 
-  /**
-   * Closes the person's open offers (all, or those of `runId` / `productIds`) as `status` and answers
-   * their cap slots, to give back with `giveBackSlots` once the closing transaction has committed.
-   */
-  static async closeOffers(
-    db: Db,
-    userId: number,
-    status: 'released' | 'declined',
-    filter: { runId?: number; productIds?: number[] } = {},
-  ): Promise<{ productId: number; capDay: string }[]> {
-    const conds = [eq(matchOffers.userId, userId), eq(matchOffers.status, 'offered')];
-    if (filter.runId !== undefined) conds.push(eq(matchOffers.runId, filter.runId));
-    if (filter.productIds) {
-      if (filter.productIds.length === 0) return [];
-      conds.push(inArray(matchOffers.productId, filter.productIds));
-    }
-    return db
-      .update(matchOffers)
-      .set({ status, decidedAt: new Date() })
-      .where(and(...conds))
-      .returning({ productId: matchOffers.productId, capDay: matchOffers.capDay });
-  }
-
-  /** Gives cap slots back, one short statement each (no counter row stays locked for long). */
-  static async giveBackSlots(db: Db, slots: { productId: number; capDay: string }[]): Promise<void> {
-    for (const r of slots) await MatchService.unreserve(db, r.productId, r.capDay);
-  }
-
-  /** closeOffers + giveBackSlots on the same handle; answers the product ids. */
-  static async releaseOffers(
-    db: Db,
-    userId: number,
-    status: 'released' | 'declined',
-    filter: { runId?: number; productIds?: number[] } = {},
-  ): Promise<number[]> {
-    const closed = await MatchService.closeOffers(db, userId, status, filter);
-    await MatchService.giveBackSlots(db, closed);
-    return closed.map((r) => r.productId);
-  }
-
-  /**
-   * Reserves one daily and one total slot of `p` on `day` in ONE statement (autocommit: the counter
-   * rows are locked for that statement only, so parallel matches do not queue behind whole
-   * transactions); false when either cap is reached.
-   */
-  static async reserve(db: Db, p: Product, day: string): Promise<boolean> {
-    const id = Number(p.id);
-    const [r] = rowsOf<{ dc: number | null; tc: number | null }>(
-      await db.execute(sql`
-        with d as (
-          insert into product_counters (product_id, day, count) values (${id}, ${day}, 1)
-          on conflict (product_id, day) do update set count = product_counters.count + 1
-          where ${p.dailyCap}::int is null or product_counters.count < ${p.dailyCap}::int
-          returning count),
-        t as (
-          insert into product_totals (product_id, count) select ${id}, 1 where exists (select 1 from d)
-          on conflict (product_id) do update set count = product_totals.count + 1
-          where ${p.totalCap}::int is null or product_totals.count < ${p.totalCap}::int
-          returning count)
-        select (select count from d) as dc, (select count from t) as tc`),
-    );
-    const dailyOk = r?.dc !== null && r?.dc !== undefined && (p.dailyCap === null || r.dc <= p.dailyCap);
-    const totalOk = r?.tc !== null && r?.tc !== undefined && (p.totalCap === null || r.tc <= p.totalCap);
-    if (dailyOk && totalOk) return true;
-    if (r?.dc !== null && r?.dc !== undefined)
-      await db.execute(
-        sql`update product_counters set count = count - 1 where product_id = ${id} and day = ${day} and count > 0`,
-      );
-    if (r?.tc !== null && r?.tc !== undefined)
-      await db.execute(
-        sql`update product_totals set count = count - 1 where product_id = ${id} and count > 0`,
-      );
-    return false;
-  }
-
-  /** Gives one reserved slot back (an offer that could not be stored). */
-  static async unreserve(db: Db, productId: number, day: string): Promise<void> {
-    await db.execute(
-      sql`update product_counters set count = count - 1 where product_id = ${productId} and day = ${day} and count > 0`,
-    );
-    await db.execute(
-      sql`update product_totals set count = count - 1 where product_id = ${productId} and count > 0`,
-    );
-  }
-
   /** Matches `form` for `user` and stores the run and its offers. */
   async run(user: AuthUser, form: ApplicationForm, opts: RunOptions): Promise<MatchResultData> {
     const result = await this.runOnce(user, form, opts);
@@ -449,7 +352,7 @@ export class MatchService {
     const profileEnc = encryptField(this.d.ring, JSON.stringify(form));
     const db = this.d.db;
     // An old-user match or a new form replaces the open offers: their slots are given back first.
-    if (!opts.secondMatch) await MatchService.releaseOffers(db, user.id, 'released');
+    if (!opts.secondMatch) await releaseOffers(db, user.id, 'released');
 
     // Cap slots, best candidate first, one single-statement reservation each.
     const picked: { ranked: (typeof result.eligible)[number]; entry: CatalogEntry }[] = [];
@@ -469,7 +372,7 @@ export class MatchService {
         });
         continue;
       }
-      if (!(await MatchService.reserve(db, ranked.product, day))) {
+      if (!(await reserve(db, ranked.product, day))) {
         capped++;
         excluded.push({
           productId: ranked.productId,
@@ -525,7 +428,7 @@ export class MatchService {
     } catch (err) {
       // The offers were not stored: their slots go back (a crash right here leaves a slot taken,
       // which keeps the cap conservative — never exceeded).
-      await Promise.allSettled(picked.map((p) => MatchService.unreserve(db, p.entry.row.id, day)));
+      await Promise.allSettled(picked.map((p) => unreserve(db, p.entry.row.id, day)));
       throw err;
     }
     const offered = picked.map((p) => p.entry);

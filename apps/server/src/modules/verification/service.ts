@@ -18,7 +18,7 @@ import {
 import { type IdCardOcrProvider, OcrEngineError } from '../../providers/ocr/index.ts';
 import { parseUploadKey, type StorageProvider } from '../../providers/storage/index.ts';
 import { ApplicationService } from '../applications/service.ts';
-import { identityMismatch, VerifiedIdentities } from './identity.ts';
+import { identityMismatch, VerifiedIdentities } from '../identity/verified.ts';
 
 /** Folders an ID-card front may come from (spec §7: the CRM ID-card folder too). */
 export const ID_CARD_FOLDERS = ['idcard', 'crm-idcard'] as const;

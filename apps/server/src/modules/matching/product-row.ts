@@ -1,5 +1,5 @@
 import type { partners, products } from '../../db/schema.ts';
-import type { InstitutionType, LinkType, Product } from '../matching/types.ts';
+import type { InstitutionType, LinkType, Product } from './types.ts';
 
 export type ProductRow = typeof products.$inferSelect;
 export type PartnerRow = typeof partners.$inferSelect;
