@@ -69,12 +69,17 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     genReqId: requestIdGenerator(config.TRUST_PROXY),
     requestIdHeader: false,
     // A request's pino child is built only when it writes a line (issue 17.3); its lines carry the id.
-    childLoggerFactory: (logger, bindings, options) =>
-      new LazyRequestLogger(
-        logger as unknown as ConstructorParameters<typeof LazyRequestLogger>[0],
-        bindings,
-        options as { level?: string },
-      ) as unknown as FastifyBaseLogger,
+    // Without a logger Fastify's own shortcut (no child at all) applies.
+    ...(logger === false
+      ? {}
+      : {
+          childLoggerFactory: (parent, bindings, options) =>
+            new LazyRequestLogger(
+              parent as unknown as ConstructorParameters<typeof LazyRequestLogger>[0],
+              bindings,
+              options as { level?: string },
+            ) as unknown as FastifyBaseLogger,
+        }),
     routerOptions: { maxParamLength: 200 },
     // A malformed path (bad percent-encoding …) is answered with the envelope like every other error.
     frameworkErrors: (error, _req, reply) => {
