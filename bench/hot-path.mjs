@@ -11,7 +11,7 @@
 // Results go to bench/results/hot-path-<timestamp>.json.
 
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -158,6 +158,13 @@ function preparePostgres() {
   psql(PG_URL, 'drop schema public cascade; create schema public; drop schema if exists drizzle cascade;');
 }
 
+/** '127.0.0.1', or 'true' for a --server-root checkout older than issue 19.3 (which knew no address list). */
+function trustProxyValue() {
+  if (!args['server-root']) return '127.0.0.1';
+  const env = readFileSync(path.join(SERVER_DIR, 'src/config/env.ts'), 'utf8');
+  return env.includes('not a bare yes') ? '127.0.0.1' : 'true';
+}
+
 async function startServer(backend) {
   if (backend !== 'pglite') preparePostgres();
   if (backend === 'postgres+redis') clearRedisKeys();
@@ -169,7 +176,7 @@ async function startServer(backend) {
     // not seed the demo channels this bench reads (see bench/README.md).
     env: {
       // The proxy's address (issue 19.3); a checkout from before that change (--server-root) takes a bare yes.
-      TRUST_PROXY: args['server-root'] ? 'true' : '127.0.0.1',
+      TRUST_PROXY: trustProxyValue(),
       // Several servers on one machine: the metrics listener is not what is measured.
       METRICS_PORT: '0',
     },

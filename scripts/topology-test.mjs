@@ -421,7 +421,9 @@ async function main() {
     check(twiceDelivered === 0, `no lead delivered twice (${twiceDelivered})`);
     check(!worker.hasExited(), 'the worker ran throughout');
     if (worker.hasExited()) {
-      log(`worker exit ${JSON.stringify(worker.exitInfo())}; its output (tail):\n${worker.output().slice(-3000)}`);
+      log(
+        `worker exit ${JSON.stringify(worker.exitInfo())}; its output (tail):\n${worker.output().slice(-3000)}`,
+      );
     }
   } finally {
     if (nginx && !nginx.hasExited()) {

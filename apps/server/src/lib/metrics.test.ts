@@ -67,6 +67,24 @@ describe('Metrics', () => {
     expect(reads).toBe(2);
   });
 
+  it('observes requests through one labelled child per route, method and status', async () => {
+    const m = new Metrics();
+    const observe = m.requestObserver('/api/products/:id');
+    observe('GET', 200, 0.001);
+    observe('GET', 200, 0.03);
+    observe('GET', 404, 0.001);
+    observe('HEAD', 200, 0.001);
+    const text = await m.registry.metrics();
+    const at = (labels: string) =>
+      text.match(new RegExp(`lm_http_request_duration_seconds_count\\{${labels}\\} (\\d+)`))?.[1];
+    expect(at('method="GET",route="/api/products/:id",status="200"')).toBe('2');
+    expect(at('method="GET",route="/api/products/:id",status="404"')).toBe('1');
+    expect(at('method="HEAD",route="/api/products/:id",status="200"')).toBe('1');
+    expect(text).toContain(
+      'lm_http_request_duration_seconds_bucket{le="0.025",method="GET",route="/api/products/:id",status="200"} 1',
+    );
+  });
+
   it('counts refusals by limit and tells login outcomes apart', async () => {
     const m = new Metrics();
     m.refused('click:ip:1.2.3.4');

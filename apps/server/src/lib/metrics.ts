@@ -117,6 +117,29 @@ export class Metrics {
 
   private processMetrics = false;
 
+  /**
+   * The histogram child of one route template, by method and status (issue 17.3): prom-client's
+   * `observe(labels, v)` hashes and checks the label object on every call; a child is labelled once.
+   * Bounded by the routes, the methods Node accepts and the statuses the app answers.
+   */
+  requestObserver(route: string): (method: string, status: number, seconds: number) => void {
+    const children = new Map<string, Map<number, { observe(v: number): void }>>();
+    const histogram = this.httpDuration;
+    return (method, status, seconds) => {
+      let byStatus = children.get(method);
+      if (!byStatus) {
+        byStatus = new Map();
+        children.set(method, byStatus);
+      }
+      let child = byStatus.get(status);
+      if (!child) {
+        child = histogram.labels({ method, route, status });
+        byStatus.set(status, child);
+      }
+      child.observe(seconds);
+    };
+  }
+
   /** CPU, memory, event-loop lag, GC, handles (prom-client's default set), once. */
   enableProcessMetrics(): void {
     if (this.processMetrics) return;

@@ -1,5 +1,5 @@
-import type { Db } from '../../db/client.ts';
-import { channelClicks } from '../../db/schema.ts';
+import { sql } from 'drizzle-orm';
+import { type Db, rowsOf } from '../../db/client.ts';
 
 export interface ClickRow {
   adChannelCode: string;
@@ -123,24 +123,30 @@ export class ClickRecorder {
     // In one order on every instance: two instances inserting overlapping keys in different orders
     // deadlock on PostgreSQL (each holding a key the other waits for); sorted, one waits for the other.
     rows.sort((a, b) => compareKeys(a, b));
-    let inserted: { adChannelCode: string; fingerprintHash: string | null; day: string }[];
+    let inserted: { ad_channel_code: string; fingerprint_hash: string | null; day: string }[];
     try {
-      inserted = await this.db
-        .insert(channelClicks)
-        .values(rows.map((r) => ({ ...r, flagged: r.fingerprintHash === null })))
-        .onConflictDoNothing()
-        .returning({
-          adChannelCode: channelClicks.adChannelCode,
-          fingerprintHash: channelClicks.fingerprintHash,
-          day: channelClicks.day,
-        });
+      // One statement text whatever the batch's size: the rows go as six array parameters (unnest keeps
+      // their order), so no per-row SQL is built (drizzle's insert builder was ~7 % of a click's CPU).
+      inserted = rowsOf(
+        await this.db.execute(sql`
+          insert into channel_clicks (ad_channel_code, fingerprint_hash, day, ab_test_type, flagged, ip)
+          select * from unnest(
+            ${sql.param(rows.map((r) => r.adChannelCode))}::text[],
+            ${sql.param(rows.map((r) => r.fingerprintHash))}::text[],
+            ${sql.param(rows.map((r) => r.day))}::date[],
+            ${sql.param(rows.map((r) => r.abTestType))}::smallint[],
+            ${sql.param(rows.map((r) => r.fingerprintHash === null))}::boolean[],
+            ${sql.param(rows.map((r) => r.ip))}::text[])
+          on conflict do nothing
+          returning ad_channel_code, fingerprint_hash, day::text as day`),
+      );
     } catch (err) {
       for (const p of batch) p.reject(err);
       return;
     }
     const insertedKeys = new Set<string>();
     for (const r of inserted) {
-      if (r.fingerprintHash !== null) insertedKeys.add(keyOf(r.adChannelCode, r.fingerprintHash, r.day));
+      if (r.fingerprint_hash !== null) insertedKeys.add(keyOf(r.ad_channel_code, r.fingerprint_hash, r.day));
     }
     for (const p of batch) {
       const { fingerprintHash: hash } = p.row;

@@ -31,13 +31,15 @@ export class DbCounterStore implements CounterStore {
     const sorted = hits
       .map((h) => ({ key: this.prefix + h.key, expiresAt: h.expiresAt.toISOString() }))
       .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-    const values = sql.join(
-      sorted.map((h) => sql`(${h.key}, 1, ${h.expiresAt}::timestamptz)`),
-      sql`, `,
-    );
+    // One statement text for any number of keys (array parameters, in key order), no per-key SQL built.
     const rows = rowsOf<{ key: string; count: number; expires_at: string | Date }>(
       await this.db.execute(sql`
-        insert into rate_counters (key, count, expires_at) values ${values}
+        insert into rate_counters (key, count, expires_at)
+        select key, 1, expires_at from unnest(
+          ${sql.param(sorted.map((h) => h.key))}::text[],
+          ${sql.param(sorted.map((h) => h.expiresAt))}::timestamptz[]
+        ) with ordinality as hit(key, expires_at, n)
+        order by n
         on conflict (key) do update set
           count = case when rate_counters.expires_at <= now() then 1 else rate_counters.count + 1 end,
           expires_at = case when rate_counters.expires_at <= now() then excluded.expires_at else rate_counters.expires_at end
