@@ -25,8 +25,12 @@ const withCheck = (first17: string) => `${first17}${idCardCheckChar(first17)}`;
 const WHO = { realName: '王小明', identity: '11010519491231002X' };
 
 let ctx: TestContext;
+const logLines: string[] = [];
 beforeAll(async () => {
-  ctx = await createTestApp();
+  ctx = await createTestApp({
+    env: { LOG_LEVEL: 'info' },
+    logStream: { write: (line: string) => void logLines.push(line) },
+  });
 });
 afterAll(async () => ctx?.close());
 
@@ -104,6 +108,29 @@ describe(`POST ${OCR_URL} (${BACKEND})`, () => {
     );
     const b = body<OcrAnswer>(await post(ctx.app, OCR_URL, { image: crm.url }, token)).data;
     expect(b).toMatchObject({ realName: '张伟', identity: other, valid: true });
+  });
+
+  it("writes its lines with the request's id (issue 19.1), never the name or number read", async () => {
+    const { token } = await loginAs(ctx.app);
+    const idNumber = withCheck('11010519900307123');
+    const { key } = await upload(
+      ctx.app,
+      token,
+      'idcard',
+      idCardFront({ name: '赵六', idNumber }),
+      'image/png',
+    );
+    const res = await post(ctx.app, OCR_URL, { image: key }, token);
+    expect(res.statusCode, res.body).toBe(200);
+    const requestId = res.headers['x-request-id'];
+    expect(requestId).toBeTruthy();
+    const read = logLines
+      .map((l) => JSON.parse(l) as { msg?: string; reqId?: string })
+      .filter((l) => l.msg === 'ID card read' && l.reqId === requestId);
+    expect(read).toHaveLength(1);
+    const line = logLines.find((l) => l.includes(String(requestId)) && l.includes('ID card read'))!;
+    expect(line).not.toContain(idNumber);
+    expect(line).not.toContain('赵六');
   });
 
   it('says valid: false when the number read fails the checksum', async () => {

@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import type { staff } from '../db/schema.ts';
 
 /**
@@ -9,12 +9,16 @@ import type { staff } from '../db/schema.ts';
 export interface Actor {
   readonly staff: Readonly<Pick<typeof staff.$inferSelect, 'id' | 'name' | 'role'>> | null;
   readonly ip: string;
+  /** The request's logger (its lines carry the request id); none for the system acting on its own. */
+  readonly log?: FastifyBaseLogger;
 }
 
 /** The actor of a request: its staff member (console routes) or nobody. */
-export function actorOf(req: Pick<FastifyRequest, 'ip' | 'staffMember'>): Actor {
+export function actorOf(
+  req: Pick<FastifyRequest, 'ip' | 'staffMember'> & { log?: FastifyBaseLogger },
+): Actor {
   const s = req.staffMember;
-  return { staff: s ? { id: s.id, name: s.name, role: s.role } : null, ip: req.ip };
+  return { staff: s ? { id: s.id, name: s.name, role: s.role } : null, ip: req.ip, log: req.log };
 }
 
 /** The system acting on its own, for a request from `ip` (e.g. a login lock after wrong passwords). */

@@ -172,12 +172,15 @@ export class AdminChannelService {
   }
 
   /** Drops the cached configuration (every instance, through Redis when configured). */
-  private async invalidate(code: string): Promise<void> {
+  private async invalidate(code: string, actor?: Actor): Promise<void> {
     try {
       await this.d.channels.invalidate(code);
     } catch (err) {
       // The change is committed; the cached value expires within its TTL.
-      this.d.log.warn({ err: { message: (err as Error).message } }, 'channel cache invalidation failed');
+      (actor?.log ?? this.d.log).warn(
+        { err: { message: (err as Error).message } },
+        'channel cache invalidation failed',
+      );
     }
   }
 
@@ -210,7 +213,7 @@ export class AdminChannelService {
       throw err;
     }
     // An unknown code may have been cached as "no such channel".
-    await this.invalidate(created.adChannelCode);
+    await this.invalidate(created.adChannelCode, actor);
     return this.detail(created, []);
   }
 
@@ -244,7 +247,7 @@ export class AdminChannelService {
       });
       return { row: row!, codes };
     });
-    await this.invalidate(row.adChannelCode);
+    await this.invalidate(row.adChannelCode, actor);
     return this.detail(row, codes);
   }
 
@@ -265,7 +268,7 @@ export class AdminChannelService {
       });
       return row!;
     });
-    await this.invalidate(row.adChannelCode);
+    await this.invalidate(row.adChannelCode, actor);
     return this.get(row.id);
   }
 

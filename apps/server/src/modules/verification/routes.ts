@@ -1,5 +1,5 @@
 import { faceVerifyBody, faceVerifyData, ocrIdCardBody, ocrIdCardData } from '@lm/shared/schemas/credit';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { envelope, ok } from '../../lib/envelope.ts';
 import { requireUser } from '../../plugins/app/auth.ts';
@@ -44,7 +44,7 @@ const verificationRoutes: FastifyPluginAsync = async (root) => {
     },
     async (req) => {
       await limit('ocr', req.user!.id, OCR_READS_PER_USER_PER_HOUR, '身份证识别');
-      return ok(await service.readIdCard(req.user!.id, req.body.image));
+      return ok(await service.readIdCard(req.user!.id, req.body.image, req.log));
     },
   );
 
@@ -66,9 +66,10 @@ const verificationRoutes: FastifyPluginAsync = async (root) => {
   const faceHandler = async (req: {
     user: { id: number } | null;
     body: Parameters<VerificationService['verifyFace']>[1];
+    log: FastifyBaseLogger;
   }) => {
     await limit('face', req.user!.id, FACE_CHECKS_PER_USER_PER_HOUR, '人脸核验');
-    return ok(await service.verifyFace(req.user!.id, req.body));
+    return ok(await service.verifyFace(req.user!.id, req.body, req.log));
   };
   app.post('/api/app/userInfo/faceVerify', faceRoute, faceHandler);
   app.post('/api/user/info/faceVerify', faceRoute, faceHandler);

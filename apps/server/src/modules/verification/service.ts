@@ -92,8 +92,15 @@ export class VerificationService {
     return { key, body: object.body, contentType: object.contentType };
   }
 
-  /** Reads name and number off the person's ID-card front; nothing is stored. */
-  async readIdCard(userId: number, image: string): Promise<OcrIdCardData> {
+  /**
+   * Reads name and number off the person's ID-card front; nothing is stored. `log`: the request's logger, so
+   * its lines carry the request id (issue 19.1).
+   */
+  async readIdCard(
+    userId: number,
+    image: string,
+    log: FastifyBaseLogger = this.d.log,
+  ): Promise<OcrIdCardData> {
     const file = await this.ownImage(userId, image, ID_CARD_FOLDERS);
     let result: Awaited<ReturnType<IdCardOcrProvider['read']>>;
     try {
@@ -103,7 +110,7 @@ export class VerificationService {
         throw appError('VALIDATION_FAILED', '图片无法识别，请上传清晰的身份证人像面照片');
       }
       if (err instanceof OcrEngineError) {
-        this.d.log.warn({ err: { message: err.message }, reason: err.reason }, 'ID-card OCR engine failed');
+        log.warn({ err: { message: err.message }, reason: err.reason }, 'ID-card OCR engine failed');
         throw appError('SERVICE_UNAVAILABLE', '身份证识别繁忙，请稍后重试或手动填写');
       }
       throw err;
@@ -117,7 +124,7 @@ export class VerificationService {
     else if (name && idNumber) note = OCR_NOTES.read;
     else if (name || idNumber) note = OCR_NOTES.partial;
     else note = OCR_NOTES.none;
-    this.d.log.info(
+    log.info(
       {
         provider: this.d.ocr.name,
         found: { name: Boolean(name), idNumber: Boolean(idNumber) },
@@ -144,7 +151,11 @@ export class VerificationService {
    * (credit_profiles.auditStatus: 2 passed, 1 failed — the latest attempt decides). When the check
    * cannot run (service outage, detector busy) nothing is recorded and the status is unchanged.
    */
-  async verifyFace(userId: number, body: FaceVerifyBody): Promise<FaceVerifyData> {
+  async verifyFace(
+    userId: number,
+    body: FaceVerifyBody,
+    log: FastifyBaseLogger = this.d.log,
+  ): Promise<FaceVerifyData> {
     const file = await this.ownImage(userId, body.image, FACE_FOLDERS);
     // Who the check is for: the body's name and number (never another than the verified identity),
     // else the verified identity, else the saved application draft's.
@@ -179,7 +190,7 @@ export class VerificationService {
         });
       } catch (err) {
         if (err instanceof FaceCheckUnavailableError) {
-          this.d.log.warn({ err: { message: err.message } }, 'face check could not run');
+          log.warn({ err: { message: err.message } }, 'face check could not run');
           throw appError(
             'SERVICE_UNAVAILABLE',
             err.busy ? '人脸核验繁忙，请稍后重试' : '人脸核验服务暂不可用，请稍后重试',
@@ -219,7 +230,7 @@ export class VerificationService {
       const bound = await this.identities.get(userId);
       if (bound) await this.drafts.tempSave(userId, bound);
     }
-    this.d.log.info(
+    log.info(
       {
         provider: this.d.face.name,
         passed: result.passed,
