@@ -8,6 +8,7 @@ import {
   THEMES,
 } from '@lm/shared/channel';
 import type { channels } from '../../db/schema.ts';
+import { partnerTargetUrl } from '../../lib/partner-url.ts';
 
 export type ChannelRow = typeof channels.$inferSelect;
 
@@ -39,16 +40,7 @@ export function safeTargetUrl(
     const hasControl = [...value].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f);
     return /^\/[/\\]/.test(value) || hasControl ? null : value;
   }
-  let parsed: URL;
-  try {
-    parsed = new URL(value);
-  } catch {
-    return null;
-  }
-  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return null;
-  if (parsed.username || parsed.password) return null;
-  const host = parsed.hostname.toLowerCase();
-  return allowedHosts.some((h) => h.toLowerCase() === host) ? value : null;
+  return partnerTargetUrl(value, allowedHosts);
 }
 
 /** Everything the H5 needs for one channel (or the default configuration for `null`). */
