@@ -465,12 +465,13 @@ describe(`console: delivery summary and audit log (${BACKEND})`, () => {
     expect(asc.list.map((e) => e.reason)).toEqual(['第一次核对', '第二次核对', '第三次核对']);
 
     const byStaff = body<{ total: number; list: AuditEntry[] }>(
-      await get(`/api/admin/audit-log?staffId=${staffIds.admin}&entityId=${p.uid}`),
+      await get(`/api/admin/audit-log?staffId=${staffIds.admin}&entity=user&entityId=${p.uid}`),
     ).data;
     expect(byStaff.total).toBe(3);
     expect(
-      body<{ total: number }>(await get(`/api/admin/audit-log?staffId=${staffIds.viewer}&entityId=${p.uid}`))
-        .data.total,
+      body<{ total: number }>(
+        await get(`/api/admin/audit-log?staffId=${staffIds.viewer}&entity=user&entityId=${p.uid}`),
+      ).data.total,
     ).toBe(0);
     expect(body<{ total: number }>(await get(`${base}&action=discard`)).data.total).toBe(0);
 
