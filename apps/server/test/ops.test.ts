@@ -183,6 +183,60 @@ describe(`metrics, health and request ids (${BACKEND})`, () => {
     for (const r of mine) expect(r.headers['x-request-id']).toBe(requestId);
   });
 
+  it("sends withdrawal and deletion notices with the id of the person's request", async () => {
+    const { token, phone, uid } = await loginAs(ctx.app);
+    const { offers } = await consentToApiOffers(ctx.app, token);
+    expect(offers.length).toBeGreaterThan(1);
+    await ctx.app.services.delivery.drain();
+    const mine = await ctx.app.database.db
+      .select({ partnerId: leads.partnerId, key: leads.idempotencyKey })
+      .from(leads)
+      .where(eq(leads.userId, uid));
+    expect(mine.every((l) => partner.received.some((r) => r.key === l.key))).toBe(true);
+    const [first] = mine;
+    expect(first).toBeDefined();
+
+    const before = partner.received.length;
+    const withdraw = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/user/data-sharing/withdraw',
+      payload: { partnerId: first!.partnerId },
+      headers: { accesstoken: token },
+    });
+    expect(body(withdraw).code).toBe(200);
+    const withdrawId = withdraw.headers['x-request-id'];
+    expect(withdrawId).toMatch(/^[0-9a-f-]{36}$/);
+    await ctx.app.services.delivery.drain();
+    const notices = partner.received.slice(before);
+    expect(notices).toHaveLength(1);
+    expect(notices[0]!.headers['x-request-id']).toBe(withdrawId);
+
+    const sent = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/cancellation/sendPhoneVerifyCode',
+      headers: { accesstoken: token },
+      remoteAddress: newIp(),
+    });
+    expect(body(sent).code).toBe(200);
+    const outbox = await ctx.app.inject({ url: `/api/dev/sms-outbox?phone=${phone}` });
+    const code = body<{ code: string }[]>(outbox).data[0]!.code;
+    const beforeCancel = partner.received.length;
+    const cancel = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/cancellation',
+      payload: { code },
+      headers: { accesstoken: token },
+    });
+    expect(body(cancel).code).toBe(200);
+    const cancelId = cancel.headers['x-request-id'];
+    expect(cancelId).not.toBe(withdrawId);
+    await ctx.app.services.delivery.drain();
+    const deletions = partner.received.slice(beforeCancel);
+    // One deletion notice per lender that received data, the withdrawn one included.
+    expect(deletions.length).toBe(new Set(mine.map((l) => l.partnerId)).size);
+    for (const d of deletions) expect(d.headers['x-request-id']).toBe(cancelId);
+  });
+
   it('answers /livez and /readyz there, 503 while draining; the public port has no /metrics', async () => {
     expect((await fetch(`${opsUrl}/livez`)).status).toBe(200);
     const ready = await fetch(`${opsUrl}/readyz`);

@@ -733,6 +733,8 @@ export const partnerNotices = pgTable(
     lastError: text('last_error'),
     /** Deletion deadline: 15 working days (Asia/Shanghai) after the request. */
     dueAt: ts('due_at'),
+    /** The id of the person's request that made the notice (sent to the lender as `x-request-id`). */
+    requestId: text('request_id'),
     sentAt: ts('sent_at'),
     confirmedAt: ts('confirmed_at'),
     createdAt: ts('created_at').notNull().defaultNow(),

@@ -174,7 +174,7 @@ const authRoutes: FastifyPluginAsync = async (root) => {
         },
       },
       async (req) => {
-        await auth.cancel(req.user!, req.body?.code);
+        await auth.cancel(req.user!, req.body?.code, req.id);
         return ok(null);
       },
     );

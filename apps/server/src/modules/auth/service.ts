@@ -43,7 +43,7 @@ export interface AuthDeps {
    * Runs inside the cancellation transaction (PrivacyService.onCancellation): withdraws consents,
    * stops pending leads, queues deletion notices to lenders, erases copies of the answers.
    */
-  onCancel?: (tx: Db, userId: number, now: Date) => Promise<unknown>;
+  onCancel?: (tx: Db, userId: number, now: Date, requestId: string | null) => Promise<unknown>;
 }
 
 export type AuthUser = typeof users.$inferSelect;
@@ -233,7 +233,7 @@ export class AuthService {
    * stops pending leads and asks each lender that received data to delete it (docs/privacy.md).
    * The same phone can register again as a new person.
    */
-  async cancel(user: AuthUser, code: string | undefined): Promise<void> {
+  async cancel(user: AuthUser, code: string | undefined, requestId: string | null = null): Promise<void> {
     const phone = this.phoneOf(user);
     if (!code) throw appError('VERIFICATION_CODE_REQUIRED');
     await this.d.codes.verify('cancel', phone, code);
@@ -261,7 +261,7 @@ export class AuthService {
       await tx.delete(applicationDrafts).where(eq(applicationDrafts.userId, user.id));
       // The credit information holds two other people's names and phones (and the face status).
       await tx.delete(creditProfiles).where(eq(creditProfiles.userId, user.id));
-      await this.d.onCancel?.(tx as unknown as Db, user.id, now);
+      await this.d.onCancel?.(tx as unknown as Db, user.id, now, requestId);
     });
     await this.d.codes.forget(phoneHash);
   }

@@ -357,6 +357,7 @@ export class DeliveryWorker {
         leadKeys: partnerNotices.leadKeys,
         createdAt: partnerNotices.createdAt,
         dueAt: partnerNotices.dueAt,
+        requestId: partnerNotices.requestId,
         endpoint: partners.apiEndpoint,
         secretEnc: partners.signingSecretEnc,
         partnerCode: partners.code,
@@ -372,7 +373,7 @@ export class DeliveryWorker {
     let error: string | null = null;
     let outcome: NoticeOutcome | 'dead';
 
-    const sent = await this.signedPost(row, row.key, () => JSON.stringify(noticePayload(row)));
+    const sent = await this.signedPost(row, row.key, () => JSON.stringify(noticePayload(row)), row.requestId);
     if (sent.answer) {
       httpStatus = sent.answer.status;
       outcome = noticeOutcome(row.kind, sent.answer.status, sent.answer.text);

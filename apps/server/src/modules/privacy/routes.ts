@@ -109,7 +109,7 @@ const privacyRoutes: FastifyPluginAsync = async (root) => {
           { ms: 3600_000 },
           '撤回授权',
         );
-        return ok(await privacy.withdraw(req.user!.id, req.body.partnerId));
+        return ok(await privacy.withdraw(req.user!.id, req.body.partnerId, new Date(), req.id));
       },
     );
 

@@ -239,7 +239,12 @@ export class PrivacyService {
    * (or may have) received any of them, a `withdrawal` notice is queued for the delivery worker.
    * A second call changes nothing. 404 when the person never consented to the lender.
    */
-  async withdraw(userId: number, partnerId: number, now = new Date()): Promise<DataSharingEntry> {
+  async withdraw(
+    userId: number,
+    partnerId: number,
+    now = new Date(),
+    requestId: string | null = null,
+  ): Promise<DataSharingEntry> {
     await this.d.db.transaction(async (trx) => {
       const tx = trx as unknown as Tx;
       // Serialises with the person's other withdrawals and with cancellation.
@@ -279,6 +284,7 @@ export class PrivacyService {
           idempotencyKey: randomUUID(),
           status: 'pending',
           dueAt: null,
+          requestId,
         });
       }
     });
@@ -301,7 +307,12 @@ export class PrivacyService {
    * person's answers kept with the matches and leads are erased (the consents, agreement hashes and
    * field names stay as evidence).
    */
-  async onCancellation(tx: Tx, userId: number, now: Date): Promise<{ notices: number }> {
+  async onCancellation(
+    tx: Tx,
+    userId: number,
+    now: Date,
+    requestId: string | null = null,
+  ): Promise<{ notices: number }> {
     await tx
       .update(consents)
       .set({ withdrawnAt: now })
@@ -335,6 +346,7 @@ export class PrivacyService {
           idempotencyKey: randomUUID(),
           status: 'pending',
           dueAt,
+          requestId,
         });
       }
     }

@@ -185,7 +185,7 @@ export default fp<ServicesOptions>(
       phoneIndex,
       metrics,
       // Cancellation withdraws consents and asks every lender that received data to delete it.
-      onCancel: (tx, userId, now) => privacy.onCancellation(tx, userId, now),
+      onCancel: (tx, userId, now, requestId) => privacy.onCancellation(tx, userId, now, requestId),
     });
     const staff = new StaffService({
       db: database.db,

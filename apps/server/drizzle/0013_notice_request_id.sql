@@ -1,0 +1,1 @@
+ALTER TABLE "partner_notices" ADD COLUMN "request_id" text;
