@@ -1,12 +1,9 @@
 import type { AdminNoticeItem, AdminNoticeListQuery } from '@lm/shared/schemas/privacy';
-import { and, asc, count, desc, eq, gte, isNull, lt, ne, or, sql } from 'drizzle-orm';
-import { partnerNotices, partners, users } from '../../db/schema.ts';
 import type { Actor } from '../../lib/actor.ts';
 import { appError } from '../../lib/errors.ts';
 import { recordAudit } from '../audit/service.ts';
+import type { PrivacyRepository } from './repository.ts';
 import { isOverdue, workingDaysLeft } from './rules.ts';
-
-import type { PrivacyDeps } from './service.ts';
 
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 
@@ -15,58 +12,11 @@ const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
  * deletion requests) with their deadlines, and a re-queue of a failed notice, audit-logged.
  */
 export class AdminNoticesService {
-  constructor(private readonly d: Pick<PrivacyDeps, 'db'>) {}
+  constructor(private readonly d: { repo: PrivacyRepository }) {}
 
   async adminNotices(q: AdminNoticeListQuery, now = new Date()) {
-    const conds = [eq(partnerNotices.kind, q.kind)];
-    if (q.status) conds.push(eq(partnerNotices.status, q.status));
-    if (q.overdue === true) {
-      conds.push(ne(partnerNotices.status, 'confirmed'), lt(partnerNotices.dueAt, now));
-    } else if (q.overdue === false) {
-      conds.push(
-        or(
-          eq(partnerNotices.status, 'confirmed'),
-          isNull(partnerNotices.dueAt),
-          gte(partnerNotices.dueAt, now),
-        )!,
-      );
-    }
-    const where = and(...conds);
-    const [{ total } = { total: 0 }] = await this.d.db
-      .select({ total: count() })
-      .from(partnerNotices)
-      .where(where);
-    const rows = await this.noticeRows(where)
-      .orderBy(
-        sql`case when ${partnerNotices.status} = 'confirmed' then 1 else 0 end`,
-        asc(partnerNotices.dueAt),
-        desc(partnerNotices.id),
-      )
-      .limit(q.pageSize)
-      .offset((q.page - 1) * q.pageSize);
-    return { total: Number(total), list: rows.map((r) => this.adminItem(r, now)) };
-  }
-
-  private noticeRows(where: ReturnType<typeof and>) {
-    return this.d.db
-      .select({
-        id: partnerNotices.id,
-        userId: partnerNotices.userId,
-        phoneMasked: users.mobileMasked,
-        partnerName: partners.legalName,
-        kind: partnerNotices.kind,
-        status: partnerNotices.status,
-        createdAt: partnerNotices.createdAt,
-        dueAt: partnerNotices.dueAt,
-        confirmedAt: partnerNotices.confirmedAt,
-        attempts: partnerNotices.attempts,
-        lastError: partnerNotices.lastError,
-      })
-      .from(partnerNotices)
-      .innerJoin(users, eq(partnerNotices.userId, users.id))
-      .innerJoin(partners, eq(partnerNotices.partnerId, partners.id))
-      .where(where)
-      .$dynamic();
+    const { total, rows } = await this.d.repo.noticePage(q, now);
+    return { total, list: rows.map((r) => this.adminItem(r, now)) };
   }
 
   private adminItem(
@@ -108,11 +58,7 @@ export class AdminNoticesService {
    */
   /** `actor`: the staff member; the re-queue is written to the audit log in its transaction. */
   async retryNotice(id: number, actor: Actor, now = new Date()): Promise<AdminNoticeItem> {
-    const [n] = await this.d.db
-      .select({ status: partnerNotices.status, kind: partnerNotices.kind })
-      .from(partnerNotices)
-      .where(eq(partnerNotices.id, id))
-      .limit(1);
+    const n = await this.d.repo.noticeState(id);
     if (!n) throw appError('NOT_FOUND', '通知不存在');
     const retriable = n.status === 'dead' || (n.status === 'sent' && n.kind === 'deletion');
     if (!retriable) {
@@ -121,12 +67,9 @@ export class AdminNoticesService {
         n.status === 'confirmed' ? '机构已确认，无需重发' : '该通知正在发送中，无需重发',
       );
     }
-    await this.d.db.transaction(async (tx) => {
-      await tx
-        .update(partnerNotices)
-        .set({ status: 'pending', attempts: 0, nextAttemptAt: now, lockedUntil: null, updatedAt: now })
-        .where(and(eq(partnerNotices.id, id), eq(partnerNotices.status, n.status)));
-      await recordAudit(tx, actor, {
+    await this.d.repo.transaction(async (tx) => {
+      await tx.requeueNotice(id, n.status, now);
+      await recordAudit(tx.handle, actor, {
         action: 'retry',
         entity: 'notice',
         entityId: id,
@@ -134,7 +77,7 @@ export class AdminNoticesService {
         after: { kind: n.kind, status: 'pending' },
       });
     });
-    const [row] = await this.noticeRows(eq(partnerNotices.id, id));
+    const row = await this.d.repo.noticeRow(id);
     return this.adminItem(row!, now);
   }
 }

@@ -5,48 +5,26 @@ import type {
   LeadStatusValue,
   SessionItem,
 } from '@lm/shared/schemas/privacy';
-import { and, count, desc, eq, inArray, isNull, ne } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import {
-  applicationDrafts,
-  consents,
-  creditProfiles,
-  deviceReports,
-  events,
-  faceChecks,
-  leads,
-  matchOffers,
-  matchRuns,
-  partnerNotices,
-  partners,
-  productEvents,
-  products,
-  sessions,
-  uploadedFiles,
-  users,
-} from '../../db/schema.ts';
 import { decryptField, encryptField, type KeyRing } from '../../lib/crypto.ts';
 import { appError } from '../../lib/errors.ts';
+import { type NoticeInsert, PrivacyRepository } from './repository.ts';
 import {
   addWorkingDays,
   deviceSummary,
   groupSharing,
   maskIp,
   planWithdrawal,
-  type SharingNotice,
   type SharingRow,
 } from './rules.ts';
 
 export interface PrivacyDeps {
-  db: Db;
+  repo: PrivacyRepository;
   ring: KeyRing;
   /** Working days a lender has to delete the data after a cancellation (default 15). */
   deletionDeadlineWorkingDays: number;
   operator: { name: string; email: string; servicePhone: string };
 }
-
-/** A transaction handle (drizzle's transaction has the query API of the database). */
-type Tx = Db;
 
 const SESSION_LIST_LIMIT = 20;
 /** Rows per analytics table in an export (newest first). */
@@ -66,12 +44,7 @@ export class PrivacyService {
   // Sessions
 
   async sessions(userId: number, currentSessionId: number | null, now = new Date()): Promise<SessionItem[]> {
-    const rows = await this.d.db
-      .select()
-      .from(sessions)
-      .where(eq(sessions.userId, userId))
-      .orderBy(desc(sessions.createdAt), desc(sessions.id))
-      .limit(SESSION_LIST_LIMIT);
+    const rows = await this.d.repo.listSessions(userId, SESSION_LIST_LIMIT);
     return rows.map((s) => ({
       id: s.id,
       createdAt: s.createdAt.toISOString(),
@@ -86,63 +59,21 @@ export class PrivacyService {
 
   /** Revokes every session of the person, the current one included (they log in again). */
   async logoutAll(userId: number): Promise<number> {
-    const revoked = await this.d.db
-      .update(sessions)
-      .set({ revokedAt: new Date(), revokeReason: 'logout' })
-      .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)))
-      .returning({ id: sessions.id });
-    return revoked.length;
+    return this.d.repo.revokeOpenSessions(userId, new Date(), 'logout');
   }
 
   // -------------------------------------------------------------------------------------------
   // Application record
 
   async applications(userId: number, page: number, pageSize: number): Promise<ApplicationList> {
-    const [{ total } = { total: 0 }] = await this.d.db
-      .select({ total: count() })
-      .from(matchRuns)
-      .where(eq(matchRuns.userId, userId));
-    const runs = await this.d.db
-      .select({
-        id: matchRuns.id,
-        createdAt: matchRuns.createdAt,
-        channelCode: matchRuns.adChannelCode,
-        matchType: matchRuns.matchType,
-      })
-      .from(matchRuns)
-      .where(eq(matchRuns.userId, userId))
-      .orderBy(desc(matchRuns.createdAt), desc(matchRuns.id))
-      .limit(pageSize)
-      .offset((page - 1) * pageSize);
-    const runIds = runs.map((r) => r.id);
-    const offers = runIds.length
-      ? await this.d.db
-          .select({
-            runId: matchOffers.runId,
-            offerId: matchOffers.id,
-            productId: matchOffers.productId,
-            rank: matchOffers.rank,
-            status: matchOffers.status,
-            productName: products.productName,
-            aprBps: products.aprBps,
-            lenderName: partners.legalName,
-            consentId: consents.id,
-            consentedAt: consents.createdAt,
-            agreementVersion: consents.agreementVersion,
-            withdrawnAt: consents.withdrawnAt,
-            leadStatus: leads.status,
-            deliveredAt: leads.deliveredAt,
-          })
-          .from(matchOffers)
-          .innerJoin(products, eq(matchOffers.productId, products.id))
-          .innerJoin(partners, eq(matchOffers.partnerId, partners.id))
-          .leftJoin(consents, eq(consents.offerId, matchOffers.id))
-          .leftJoin(leads, eq(leads.consentId, consents.id))
-          .where(and(eq(matchOffers.userId, userId), inArray(matchOffers.runId, runIds)))
-          .orderBy(matchOffers.runId, matchOffers.rank, matchOffers.id)
-      : [];
+    const total = await this.d.repo.countRuns(userId);
+    const runs = await this.d.repo.runsPage(userId, pageSize, (page - 1) * pageSize);
+    const offers = await this.d.repo.offersOfRuns(
+      userId,
+      runs.map((r) => r.id),
+    );
     return {
-      total: Number(total),
+      total,
       page,
       pageSize,
       list: runs.map((r) => ({
@@ -178,41 +109,8 @@ export class PrivacyService {
   // Who has my data
 
   async dataSharing(userId: number, partnerId?: number): Promise<DataSharingEntry[]> {
-    const conds = [eq(consents.userId, userId)];
-    if (partnerId !== undefined) conds.push(eq(consents.partnerId, partnerId));
-    const rows = await this.d.db
-      .select({
-        partnerId: consents.partnerId,
-        lenderName: partners.legalName,
-        licenceNumber: partners.licenceNumber,
-        productName: products.productName,
-        consentedAt: consents.createdAt,
-        fields: consents.fields,
-        withdrawnAt: consents.withdrawnAt,
-        leadStatus: leads.status,
-        deliveredAt: leads.deliveredAt,
-        leadUpdatedAt: leads.updatedAt,
-        attempts: leads.attempts,
-      })
-      .from(consents)
-      .innerJoin(partners, eq(consents.partnerId, partners.id))
-      .innerJoin(products, eq(consents.productId, products.id))
-      .leftJoin(leads, eq(leads.consentId, consents.id))
-      .where(and(...conds));
-    const noticeConds = [eq(partnerNotices.userId, userId)];
-    if (partnerId !== undefined) noticeConds.push(eq(partnerNotices.partnerId, partnerId));
-    const notices: SharingNotice[] = await this.d.db
-      .select({
-        id: partnerNotices.id,
-        partnerId: partnerNotices.partnerId,
-        kind: partnerNotices.kind,
-        status: partnerNotices.status,
-        dueAt: partnerNotices.dueAt,
-        confirmedAt: partnerNotices.confirmedAt,
-        createdAt: partnerNotices.createdAt,
-      })
-      .from(partnerNotices)
-      .where(and(...noticeConds));
+    const rows = await this.d.repo.sharingRows(userId, partnerId);
+    const notices = await this.d.repo.sharingNotices(userId, partnerId);
     const sharing: SharingRow[] = rows.map((r) => ({
       partnerId: r.partnerId,
       lenderName: r.lenderName,
@@ -245,59 +143,33 @@ export class PrivacyService {
     now = new Date(),
     requestId: string | null = null,
   ): Promise<DataSharingEntry> {
-    await this.d.db.transaction(async (trx) => {
-      const tx = trx as unknown as Tx;
+    await this.d.repo.transaction(async (tx) => {
       // Serialises with the person's other withdrawals and with cancellation.
-      await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
-      const [any] = await tx
-        .select({ id: consents.id })
-        .from(consents)
-        .where(and(eq(consents.userId, userId), eq(consents.partnerId, partnerId)))
-        .limit(1);
-      if (!any) throw appError('NOT_FOUND', '您没有向该机构授权过个人信息');
-      const newly = await tx
-        .update(consents)
-        .set({ withdrawnAt: now })
-        .where(
-          and(eq(consents.userId, userId), eq(consents.partnerId, partnerId), isNull(consents.withdrawnAt)),
-        )
-        .returning({ id: consents.id });
+      await tx.lockUser(userId);
+      if (!(await tx.hasConsented(userId, partnerId))) {
+        throw appError('NOT_FOUND', '您没有向该机构授权过个人信息');
+      }
+      const newly = await tx.withdrawConsents(userId, now, partnerId);
       if (newly.length === 0) return;
-      const affected = await tx
-        .select({ id: leads.id, key: leads.idempotencyKey, status: leads.status, attempts: leads.attempts })
-        .from(leads)
-        .where(
-          inArray(
-            leads.consentId,
-            newly.map((c) => c.id),
-          ),
-        )
-        .for('update');
-      const plan = planWithdrawal(affected);
-      await this.stopLeads(tx, plan.stop, now);
+      const plan = planWithdrawal(await tx.leadsOfConsentsForUpdate(newly));
+      await tx.stopLeads(plan.stop, now);
       if (plan.tell.length > 0) {
-        await tx.insert(partnerNotices).values({
-          userId,
-          partnerId,
-          kind: 'withdrawal',
-          leadKeys: plan.tell,
-          idempotencyKey: randomUUID(),
-          status: 'pending',
-          dueAt: null,
-          requestId,
-        });
+        await tx.insertNotices([
+          {
+            userId,
+            partnerId,
+            kind: 'withdrawal',
+            leadKeys: plan.tell,
+            idempotencyKey: randomUUID(),
+            status: 'pending',
+            dueAt: null,
+            requestId,
+          },
+        ]);
       }
     });
     const [entry] = await this.dataSharing(userId, partnerId);
     return entry!;
-  }
-
-  private async stopLeads(tx: Tx, ids: number[], now: Date): Promise<void> {
-    if (ids.length === 0) return;
-    await tx
-      .update(leads)
-      .set({ status: 'withdrawn', lockedUntil: null, lastError: '用户已撤回授权', updatedAt: now })
-      .where(and(inArray(leads.id, ids), eq(leads.status, 'pending')));
   }
 
   /**
@@ -308,32 +180,19 @@ export class PrivacyService {
    * field names stay as evidence).
    */
   async onCancellation(
-    tx: Tx,
+    handle: Db,
     userId: number,
     now: Date,
     requestId: string | null = null,
   ): Promise<{ notices: number }> {
-    await tx
-      .update(consents)
-      .set({ withdrawnAt: now })
-      .where(and(eq(consents.userId, userId), isNull(consents.withdrawnAt)));
-    const all = await tx
-      .select({
-        id: leads.id,
-        key: leads.idempotencyKey,
-        status: leads.status,
-        attempts: leads.attempts,
-        partnerId: leads.partnerId,
-      })
-      .from(leads)
-      .where(eq(leads.userId, userId))
-      .orderBy(leads.id)
-      .for('update');
+    const tx = new PrivacyRepository(handle);
+    await tx.withdrawConsents(userId, now);
+    const all = await tx.leadsOfUserForUpdate(userId);
     const byPartner = new Map<number, typeof all>();
     for (const l of all) byPartner.set(l.partnerId, [...(byPartner.get(l.partnerId) ?? []), l]);
     const dueAt = addWorkingDays(now, this.d.deletionDeadlineWorkingDays);
     const stop: number[] = [];
-    const notices: (typeof partnerNotices.$inferInsert)[] = [];
+    const notices: NoticeInsert[] = [];
     for (const [partnerId, list] of byPartner) {
       const plan = planWithdrawal(list);
       stop.push(...plan.stop);
@@ -350,12 +209,10 @@ export class PrivacyService {
         });
       }
     }
-    await this.stopLeads(tx, stop, now);
-    if (notices.length > 0) await tx.insert(partnerNotices).values(notices);
+    await tx.stopLeads(stop, now);
+    await tx.insertNotices(notices);
     // The answers copied into each lead and match run (name, ID number, phone …) go too.
-    const empty = encryptField(this.d.ring, '{}');
-    await tx.update(leads).set({ payloadEnc: empty, updatedAt: now }).where(eq(leads.userId, userId));
-    await tx.update(matchRuns).set({ profileEnc: empty }).where(eq(matchRuns.userId, userId));
+    await tx.eraseAnswerCopies(userId, encryptField(this.d.ring, '{}'), now);
     return { notices: notices.length };
   }
 
@@ -364,8 +221,7 @@ export class PrivacyService {
 
   /** Everything the service holds about the person, decrypted (it is their own data). */
   async exportData(userId: number, now = new Date()) {
-    const db = this.d.db;
-    const [user] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
+    const user = await this.d.repo.userById(userId);
     if (!user) throw appError('NOT_FOUND', '账号不存在');
     const decryptJson = (enc: string | null): unknown => {
       if (!enc) return null;
@@ -376,76 +232,21 @@ export class PrivacyService {
       }
     };
 
-    const [sessionRows, draft, credit, runs, offers, consentRows, leadRows, noticeRows, files, faces] =
-      await Promise.all([
-        db.select().from(sessions).where(eq(sessions.userId, userId)).orderBy(desc(sessions.id)),
-        db.select().from(applicationDrafts).where(eq(applicationDrafts.userId, userId)).limit(1),
-        db.select().from(creditProfiles).where(eq(creditProfiles.userId, userId)).limit(1),
-        db.select().from(matchRuns).where(eq(matchRuns.userId, userId)).orderBy(desc(matchRuns.id)),
-        db
-          .select({
-            offer: matchOffers,
-            productName: products.productName,
-            lenderName: partners.legalName,
-          })
-          .from(matchOffers)
-          .innerJoin(products, eq(matchOffers.productId, products.id))
-          .innerJoin(partners, eq(matchOffers.partnerId, partners.id))
-          .where(eq(matchOffers.userId, userId))
-          .orderBy(matchOffers.runId, matchOffers.rank),
-        db
-          .select({
-            consent: consents,
-            productName: products.productName,
-            lenderName: partners.legalName,
-            licenceNumber: partners.licenceNumber,
-          })
-          .from(consents)
-          .innerJoin(products, eq(consents.productId, products.id))
-          .innerJoin(partners, eq(consents.partnerId, partners.id))
-          .where(eq(consents.userId, userId))
-          .orderBy(desc(consents.id)),
-        db
-          .select({ lead: leads, productName: products.productName, lenderName: partners.legalName })
-          .from(leads)
-          .innerJoin(products, eq(leads.productId, products.id))
-          .innerJoin(partners, eq(leads.partnerId, partners.id))
-          .where(eq(leads.userId, userId))
-          .orderBy(desc(leads.id)),
-        db
-          .select({ notice: partnerNotices, lenderName: partners.legalName })
-          .from(partnerNotices)
-          .innerJoin(partners, eq(partnerNotices.partnerId, partners.id))
-          .where(eq(partnerNotices.userId, userId))
-          .orderBy(desc(partnerNotices.id)),
-        db
-          .select()
-          .from(uploadedFiles)
-          .where(eq(uploadedFiles.ownerUserId, userId))
-          .orderBy(desc(uploadedFiles.id)),
-        db.select().from(faceChecks).where(eq(faceChecks.userId, userId)).orderBy(desc(faceChecks.id)),
-      ]);
-    const [eventRows, productEventRows, deviceRows] = await Promise.all([
-      db
-        .select()
-        .from(events)
-        .where(eq(events.userId, userId))
-        .orderBy(desc(events.id))
-        .limit(EXPORT_EVENT_LIMIT),
-      db
-        .select({ e: productEvents, productName: products.productName })
-        .from(productEvents)
-        .innerJoin(products, eq(productEvents.productId, products.id))
-        .where(eq(productEvents.userId, userId))
-        .orderBy(desc(productEvents.id))
-        .limit(EXPORT_EVENT_LIMIT),
-      db
-        .select()
-        .from(deviceReports)
-        .where(eq(deviceReports.userId, userId))
-        .orderBy(desc(deviceReports.id))
-        .limit(EXPORT_EVENT_LIMIT),
-    ]);
+    const {
+      sessionRows,
+      draft,
+      credit,
+      runs,
+      offers,
+      consentRows,
+      leadRows,
+      noticeRows,
+      files,
+      faces,
+      eventRows,
+      productEventRows,
+      deviceRows,
+    } = await this.d.repo.exportRows(userId, EXPORT_EVENT_LIMIT);
 
     return {
       exportedAt: now.toISOString(),
@@ -470,19 +271,19 @@ export class PrivacyService {
         ip: s.ip,
         userAgent: s.userAgent,
       })),
-      applicationDraft: draft[0]
+      applicationDraft: draft
         ? {
-            data: decryptJson(draft[0].dataEnc),
-            createdAt: draft[0].createdAt.toISOString(),
-            updatedAt: draft[0].updatedAt.toISOString(),
+            data: decryptJson(draft.dataEnc),
+            createdAt: draft.createdAt.toISOString(),
+            updatedAt: draft.updatedAt.toISOString(),
           }
         : null,
-      creditProfile: credit[0]
+      creditProfile: credit
         ? {
-            data: decryptJson(credit[0].dataEnc),
-            faceStatus: credit[0].auditStatus,
-            createdAt: credit[0].createdAt.toISOString(),
-            updatedAt: credit[0].updatedAt.toISOString(),
+            data: decryptJson(credit.dataEnc),
+            faceStatus: credit.auditStatus,
+            createdAt: credit.createdAt.toISOString(),
+            updatedAt: credit.updatedAt.toISOString(),
           }
         : null,
       matchRuns: runs.map((r) => ({
@@ -599,23 +400,10 @@ export class PrivacyService {
    * notice. Idempotent; false when the notice is not this lender's deletion notice.
    */
   async confirmDeletion(partnerId: number, noticeKey: string, now = new Date()): Promise<boolean> {
-    const [row] = await this.d.db
-      .select({ id: partnerNotices.id, status: partnerNotices.status })
-      .from(partnerNotices)
-      .where(
-        and(
-          eq(partnerNotices.idempotencyKey, noticeKey),
-          eq(partnerNotices.partnerId, partnerId),
-          eq(partnerNotices.kind, 'deletion'),
-        ),
-      )
-      .limit(1);
+    const row = await this.d.repo.findDeletionNotice(partnerId, noticeKey);
     if (!row) return false;
     if (row.status === 'confirmed') return true;
-    await this.d.db
-      .update(partnerNotices)
-      .set({ status: 'confirmed', confirmedAt: now, lockedUntil: null, lastError: null, updatedAt: now })
-      .where(and(eq(partnerNotices.id, row.id), ne(partnerNotices.status, 'confirmed')));
+    await this.d.repo.confirmNotice(row.id, now);
     return true;
   }
 }

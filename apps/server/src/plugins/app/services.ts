@@ -40,6 +40,7 @@ import { Limiter } from '../../modules/limits/limiter.ts';
 import { isRedisDown, RedisCounterStore } from '../../modules/limits/redis-store.ts';
 import { MatchService } from '../../modules/matching/service.ts';
 import { AdminNoticesService } from '../../modules/privacy/admin-notices.ts';
+import { PrivacyRepository } from '../../modules/privacy/repository.ts';
 import { PrivacyService } from '../../modules/privacy/service.ts';
 import { RumService } from '../../modules/rum/service.ts';
 import { createManifestStore } from '../../modules/site/manifest-store.ts';
@@ -166,8 +167,9 @@ export default fp<ServicesOptions>(
       codeHash: (phoneHash, code) => blindIndex(keys.ring, 'sms-code', `${phoneHash}:${code}`),
       idHash: (value) => blindIndex(keys.ring, 'device', value),
     });
+    const privacyRepo = new PrivacyRepository(database.db);
     const privacy = new PrivacyService({
-      db: database.db,
+      repo: privacyRepo,
       ring: keys.ring,
       deletionDeadlineWorkingDays: config.DELETION_DEADLINE_WORKING_DAYS,
       operator: {
@@ -333,7 +335,7 @@ export default fp<ServicesOptions>(
     const adminLeads = new AdminLeadsService({ db, ring, phoneIndex });
     const adminPeople = new AdminPeopleService({ db, ring, phoneIndex });
     const auditLog = new AuditLogQueries({ db });
-    const adminNotices = new AdminNoticesService({ db });
+    const adminNotices = new AdminNoticesService({ repo: privacyRepo });
     const staffAccounts = new StaffAccounts({ db, staff });
     const partnerCallbacks = new PartnerCallbacks({ db, ring });
     const partnerSandbox = new PartnerSandbox({ db });
