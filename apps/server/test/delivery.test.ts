@@ -142,9 +142,10 @@ describe(`lead delivery (${BACKEND})`, () => {
     script = () => ({ hangMs: 100, thenStatus: 200 });
     const { leadIds } = await consentToApiProducts();
     const { DeliveryWorker } = await import('../src/modules/delivery/worker.ts');
+    const { DeliveryRepository } = await import('../src/modules/delivery/repository.ts');
     const { deliveryConfig } = await import('../src/plugins/app/services.ts');
     const other = new DeliveryWorker({
-      db: db(),
+      repo: new DeliveryRepository(db()),
       ring: ctx.app.services.keys.ring,
       log: ctx.app.log,
       config: deliveryConfig(ctx.app.config),

@@ -4,6 +4,7 @@ import type { MatchResultData, ProductOffer } from '@lm/shared/schemas/matching'
 import { and, eq, inArray, notInArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { leadAttempts, leads, partners, products } from '../src/db/schema.ts';
+import { DeliveryRepository } from '../src/modules/delivery/repository.ts';
 import { DeliveryWorker } from '../src/modules/delivery/worker.ts';
 import { DEMO_PARTNERS, DEMO_PRODUCTS } from '../src/modules/products/seed.ts';
 import { deliveryConfig } from '../src/plugins/app/services.ts';
@@ -203,7 +204,7 @@ describe(`five lenders at once: healthy, slow, flapping, dead, unreachable (${BA
       ...[1, 2].map(
         () =>
           new DeliveryWorker({
-            db,
+            repo: new DeliveryRepository(db),
             ring: ctx.app.services.keys.ring,
             log: ctx.app.log,
             config,

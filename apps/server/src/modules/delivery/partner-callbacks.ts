@@ -1,9 +1,7 @@
-import { and, eq } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
-import { leads, partners } from '../../db/schema.ts';
 import { decryptField, type KeyRing } from '../../lib/crypto.ts';
 import { appError } from '../../lib/errors.ts';
 import { isAllowedPartnerUrl } from '../../lib/partner-url.ts';
+import type { DeliveryRepository } from './repository.ts';
 import { type PartnerSecrets, verifyWithRotation } from './signing.ts';
 
 /** A partner as a signed call from it is checked: its secrets (current and, after a rotation, previous). */
@@ -31,21 +29,11 @@ export interface LeadCallback {
 
 /** Calls partners make to us, signed with their secret (match callbacks, joint login). */
 export class PartnerCallbacks {
-  constructor(private readonly d: { db: Db; ring: KeyRing }) {}
+  constructor(private readonly d: { repo: DeliveryRepository; ring: KeyRing }) {}
 
   /** The partner with this code and its signing secrets; null when unknown or without a secret. */
   async signingPartner(code: string): Promise<SigningPartner | null> {
-    const [p] = await this.d.db
-      .select({
-        id: partners.id,
-        secretEnc: partners.signingSecretEnc,
-        previousEnc: partners.previousSigningSecretEnc,
-        rotatedAt: partners.secretRotatedAt,
-        allowedHosts: partners.allowedHosts,
-      })
-      .from(partners)
-      .where(eq(partners.code, code))
-      .limit(1);
+    const p = await this.d.repo.signingPartner(code);
     if (!p?.secretEnc) return null;
     const secrets: PartnerSecrets = {
       current: decryptField(this.d.ring, p.secretEnc),
@@ -74,18 +62,14 @@ export class PartnerCallbacks {
       throw appError('VALIDATION_FAILED', 'loginUrl 不在该机构允许的域名内');
     }
     const now = new Date();
-    const [lead] = await this.d.db
-      .update(leads)
-      .set({
-        status: 'delivered',
-        deliveredAt: now,
-        callback: { status, ...(loginUrl ? { loginUrl } : {}), ...(message ? { message } : {}) },
-        ...(partnerRef ? { partnerRef } : {}),
-        updatedAt: now,
-      })
-      .where(and(eq(leads.idempotencyKey, leadId), eq(leads.partnerId, partner.id)))
-      .returning({ id: leads.id });
-    if (!lead) throw appError('NOT_FOUND', '线索不存在');
+    const recorded = await this.d.repo.recordCallback(
+      partner.id,
+      leadId,
+      { status, ...(loginUrl ? { loginUrl } : {}), ...(message ? { message } : {}) },
+      partnerRef,
+      now,
+    );
+    if (!recorded) throw appError('NOT_FOUND', '线索不存在');
   }
 }
 

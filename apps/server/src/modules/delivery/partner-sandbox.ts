@@ -1,8 +1,6 @@
-import { and, desc, eq, inArray } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
-import { sandboxPartnerLeads } from '../../db/schema.ts';
 import { appError } from '../../lib/errors.ts';
 import { phoneHash } from '../../lib/phone-hash.ts';
+import type { SandboxRepository } from './sandbox-repository.ts';
 
 export interface SandboxLeadSummary {
   idempotencyKey: string;
@@ -18,7 +16,7 @@ export type SandboxAnswer = { id: string; duplicate: boolean } | { received: tru
  * API would (de-duplicating on the idempotency key), answers duplicate pre-checks from what it received.
  */
 export class PartnerSandbox {
-  constructor(private readonly d: { db: Db }) {}
+  constructor(private readonly d: { repo: SandboxRepository }) {}
 
   /** A signed lead or notice for lender `code` (already verified), `key` its Idempotency-Key header. */
   async receive(
@@ -27,7 +25,6 @@ export class PartnerSandbox {
     key: string | undefined,
     payload: unknown,
   ): Promise<SandboxAnswer> {
-    const { db } = this.d;
     const notice = payload as { type?: string; noticeId?: string; leadIds?: unknown };
     if (notice.type === 'consent.withdrawn' || notice.type === 'data.deletion_requested') {
       // A notice about leads this lender received (docs/privacy.md).
@@ -37,55 +34,28 @@ export class PartnerSandbox {
         ? notice.leadIds.filter((x): x is string => typeof x === 'string')
         : [];
       if (notice.type === 'consent.withdrawn') return { received: true };
-      if (leadIds.length > 0) {
-        await db
-          .delete(sandboxPartnerLeads)
-          .where(
-            and(
-              eq(sandboxPartnerLeads.partnerCode, code),
-              inArray(sandboxPartnerLeads.idempotencyKey, leadIds),
-            ),
-          );
-      }
+      await this.d.repo.deleteLeads(code, leadIds);
       return { deleted: true };
     }
     const body = payload as { leadId?: string; fields?: { mobile?: string } };
     if (!key || key !== body.leadId) throw appError('VALIDATION_FAILED', 'Idempotency-Key 与 leadId 不一致');
-    const inserted = await db
-      .insert(sandboxPartnerLeads)
-      .values({
-        partnerCode: code,
-        idempotencyKey: key,
-        phoneHash: phoneHash(secret, body.fields?.mobile ?? ''),
-        body: body as Record<string, unknown>,
-      })
-      .onConflictDoNothing()
-      .returning({ id: sandboxPartnerLeads.id });
-    const [row] = await db
-      .select({ id: sandboxPartnerLeads.id })
-      .from(sandboxPartnerLeads)
-      .where(and(eq(sandboxPartnerLeads.partnerCode, code), eq(sandboxPartnerLeads.idempotencyKey, key)));
-    return { id: `SB-${row!.id}`, duplicate: inserted.length === 0 };
+    const { id, duplicate } = await this.d.repo.insertOnce({
+      partnerCode: code,
+      idempotencyKey: key,
+      phoneHash: phoneHash(secret, body.fields?.mobile ?? ''),
+      body: body as Record<string, unknown>,
+    });
+    return { id: `SB-${id}`, duplicate };
   }
 
   /** Whether lender `code` received a lead for this phone hash. */
   async exists(code: string, hash: string): Promise<boolean> {
-    const [row] = await this.d.db
-      .select({ id: sandboxPartnerLeads.id })
-      .from(sandboxPartnerLeads)
-      .where(and(eq(sandboxPartnerLeads.partnerCode, code), eq(sandboxPartnerLeads.phoneHash, hash)))
-      .limit(1);
-    return Boolean(row);
+    return this.d.repo.hasPhone(code, hash);
   }
 
   /** The latest 50 leads lender `code` received: keys, times and field names only. */
   async received(code: string): Promise<SandboxLeadSummary[]> {
-    const rows = await this.d.db
-      .select()
-      .from(sandboxPartnerLeads)
-      .where(eq(sandboxPartnerLeads.partnerCode, code))
-      .orderBy(desc(sandboxPartnerLeads.id))
-      .limit(50);
+    const rows = await this.d.repo.latest(code, 50);
     return rows.map((r) => ({
       idempotencyKey: r.idempotencyKey,
       receivedAt: r.receivedAt.toISOString(),

@@ -1,15 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { type Db, rowsOf } from '../../db/client.ts';
-import {
-  consents,
-  leadAttempts,
-  leads,
-  partnerNoticeAttempts,
-  partnerNotices,
-  partners,
-  products,
-} from '../../db/schema.ts';
 import { decryptField, type KeyRing } from '../../lib/crypto.ts';
 import type { Metrics } from '../../lib/metrics.ts';
 import {
@@ -19,6 +8,7 @@ import {
   statusReason,
 } from '../../lib/partner-http.ts';
 import { type NoticeOutcome, noticeOutcome, noticePayload } from '../privacy/rules.ts';
+import type { ClaimTable, DeliveryRepository } from './repository.ts';
 import { type BackoffOptions, backoffMs, sign } from './signing.ts';
 
 export interface DeliveryConfig extends BackoffOptions {
@@ -35,7 +25,7 @@ export interface DeliveryConfig extends BackoffOptions {
 }
 
 export interface DeliveryDeps {
-  db: Db;
+  repo: DeliveryRepository;
   ring: KeyRing;
   log: FastifyBaseLogger;
   config: DeliveryConfig;
@@ -58,7 +48,6 @@ interface ClaimedLead extends Claimed {
 }
 
 type Outcome = 'delivered' | 'duplicate' | 'retry' | 'dead';
-type ClaimTable = 'leads' | 'partner_notices';
 
 /** What a signed POST got: the lender's answer, or why there is none (`dead`: none can come). */
 type Posted =
@@ -101,64 +90,12 @@ export class DeliveryWorker {
     perPartner = limit,
     skipPartners: number[] = [],
   ): Promise<ClaimedLead[]> {
-    const { leaseMs } = this.d.config;
-    const skip = skipPartners.length
-      ? sql`and partner_id not in (${sql.join(
-          skipPartners.map((id) => sql`${id}`),
-          sql`, `,
-        )})`
-      : sql``;
-    const result = await this.d.db.execute(sql`
-      with picked as (
-        select id from (
-          select id, next_attempt_at,
-                 row_number() over (partition by partner_id order by next_attempt_at, id) as turn
-            from (select id, partner_id, next_attempt_at from leads
-                   where status = 'pending' and next_attempt_at <= now()
-                     and (locked_until is null or locked_until <= now()) ${skip}
-                   order by next_attempt_at, id
-                   limit ${Math.max(limit * 50, 1000)}) due
-        ) ranked
-        where turn <= ${perPartner}
-        order by turn, next_attempt_at, id
-        limit ${limit}
-      ), mine as (
-        select id from leads
-         where id in (select id from picked) and status = 'pending'
-           and (locked_until is null or locked_until <= now())
-         for update skip locked
-      )
-      update leads set locked_until = now() + ${leaseMs} * interval '1 millisecond',
-        attempts = attempts + 1, updated_at = now()
-      where id in (select id from mine)
-      returning id, attempts, partner_id`);
-    return rowsOf<{ id: number | string; attempts: number; partner_id: number | string }>(result).map(
-      (r) => ({
-        id: Number(r.id),
-        attempts: r.attempts,
-        partnerId: Number(r.partner_id),
-      }),
-    );
+    return this.d.repo.claimLeads(limit, perPartner, skipPartners, this.d.config.leaseMs);
   }
 
   /** Claims due partner notices (withdrawals, deletions) the same way as leads. */
   private async claimNotices(batch = this.d.config.batch): Promise<Claimed[]> {
-    const { leaseMs } = this.d.config;
-    const result = await this.d.db.execute(sql`
-      update partner_notices set locked_until = now() + ${leaseMs} * interval '1 millisecond',
-        attempts = attempts + 1, updated_at = now()
-      where id in (
-        select id from partner_notices
-        where status = 'pending' and next_attempt_at <= now()
-          and (locked_until is null or locked_until <= now())
-        order by next_attempt_at, id
-        limit ${batch}
-        for update skip locked)
-      returning id, attempts`);
-    return rowsOf<{ id: number | string; attempts: number }>(result).map((r) => ({
-      id: Number(r.id),
-      attempts: r.attempts,
-    }));
+    return this.d.repo.claimNotices(batch, this.d.config.leaseMs);
   }
 
   /**
@@ -186,12 +123,7 @@ export class DeliveryWorker {
 
   /** Leads waiting to be delivered and the age of the oldest (metrics). */
   async queue(): Promise<{ depth: number; oldestAgeSeconds: number }> {
-    const [row] = rowsOf<{ depth: number | string; oldest: number | string | null }>(
-      await this.d.db.execute(sql`
-        select count(*) as depth, extract(epoch from now() - min(created_at)) as oldest
-          from leads where status = 'pending'`),
-    );
-    return { depth: Number(row?.depth ?? 0), oldestAgeSeconds: Math.max(0, Number(row?.oldest ?? 0)) };
+    return this.d.repo.queue();
   }
 
   private async deliver(c: Claimed): Promise<void> {
@@ -221,27 +153,7 @@ export class DeliveryWorker {
   }
 
   private async deliverClaimed(c: Claimed): Promise<void> {
-    const [row] = await this.d.db
-      .select({
-        key: leads.idempotencyKey,
-        payloadEnc: leads.payloadEnc,
-        autoForm: leads.autoForm,
-        consentedAt: consents.createdAt,
-        agreementVersion: consents.agreementVersion,
-        textHash: consents.textHash,
-        productCode: products.code,
-        productName: products.productName,
-        endpoint: partners.apiEndpoint,
-        secretEnc: partners.signingSecretEnc,
-        partnerCode: partners.code,
-        requestId: leads.requestId,
-      })
-      .from(leads)
-      .innerJoin(consents, eq(leads.consentId, consents.id))
-      .innerJoin(products, eq(leads.productId, products.id))
-      .innerJoin(partners, eq(leads.partnerId, partners.id))
-      .where(eq(leads.id, c.id))
-      .limit(1);
+    const row = await this.d.repo.leadToSend(c.id);
     if (!row) return;
 
     const startedAt = new Date();
@@ -292,7 +204,7 @@ export class DeliveryWorker {
       outcome: outcome === 'duplicate' ? 'delivered' : outcome === 'retry' ? 'failed' : outcome,
     });
     const durationMs = Date.now() - startedAt.getTime();
-    await this.d.db.insert(leadAttempts).values({
+    await this.d.repo.recordLeadAttempt({
       leadId: c.id,
       attempt: c.attempts,
       startedAt,
@@ -301,41 +213,20 @@ export class DeliveryWorker {
       outcome,
       error,
     });
-    // Only the claim that is still current may settle the lead (a stale worker whose lease passed
-    // and whose lead was claimed again does not overwrite the newer attempt).
-    const mine = and(eq(leads.id, c.id), eq(leads.attempts, c.attempts), eq(leads.status, 'pending'));
+    // Only the claim that is still current settles the lead (a stale worker whose lease passed and
+    // whose lead was claimed again does not overwrite the newer attempt): the repository checks.
+    const now = new Date();
     if (outcome === 'delivered' || outcome === 'duplicate') {
-      await this.d.db
-        .update(leads)
-        .set({
-          status: 'delivered',
-          deliveredAt: new Date(),
-          lockedUntil: null,
-          lastError: null,
-          ...(partnerRef ? { partnerRef } : {}),
-          updatedAt: new Date(),
-        })
-        .where(mine);
+      await this.d.repo.leadDelivered(c, partnerRef, now);
     } else if (outcome === 'dead') {
-      await this.d.db
-        .update(leads)
-        .set({ status: 'dead', lockedUntil: null, lastError: error, updatedAt: new Date() })
-        .where(mine);
+      await this.d.repo.leadDead(c, error, now);
       this.d.log.warn(
         { lead: c.id, partner: row.partnerCode, attempts: c.attempts, reqId: row.requestId ?? undefined },
         'lead moved to dead letters',
       );
     } else {
       const delay = backoffMs(c.attempts, this.d.config, this.d.random);
-      await this.d.db
-        .update(leads)
-        .set({
-          nextAttemptAt: new Date(Date.now() + delay),
-          lockedUntil: null,
-          lastError: error,
-          updatedAt: new Date(),
-        })
-        .where(mine);
+      await this.d.repo.leadRetryAt(c, new Date(now.getTime() + delay), error, now);
     }
   }
 
@@ -350,22 +241,7 @@ export class DeliveryWorker {
   }
 
   private async deliverNoticeClaimed(c: Claimed): Promise<void> {
-    const [row] = await this.d.db
-      .select({
-        kind: partnerNotices.kind,
-        key: partnerNotices.idempotencyKey,
-        leadKeys: partnerNotices.leadKeys,
-        createdAt: partnerNotices.createdAt,
-        dueAt: partnerNotices.dueAt,
-        requestId: partnerNotices.requestId,
-        endpoint: partners.apiEndpoint,
-        secretEnc: partners.signingSecretEnc,
-        partnerCode: partners.code,
-      })
-      .from(partnerNotices)
-      .innerJoin(partners, eq(partnerNotices.partnerId, partners.id))
-      .where(eq(partnerNotices.id, c.id))
-      .limit(1);
+    const row = await this.d.repo.noticeToSend(c.id);
     if (!row) return;
 
     const startedAt = new Date();
@@ -385,7 +261,7 @@ export class DeliveryWorker {
     if (outcome === 'retry' && c.attempts >= this.d.config.maxAttempts) outcome = 'dead';
 
     if (c.released) return;
-    await this.d.db.insert(partnerNoticeAttempts).values({
+    await this.d.repo.recordNoticeAttempt({
       noticeId: c.id,
       attempt: c.attempts,
       startedAt,
@@ -395,44 +271,18 @@ export class DeliveryWorker {
       error,
     });
     // Only the current claim settles the notice; a lender's callback may already have confirmed it.
-    const mine = and(
-      eq(partnerNotices.id, c.id),
-      eq(partnerNotices.attempts, c.attempts),
-      eq(partnerNotices.status, 'pending'),
-    );
     const now = new Date();
     if (outcome === 'sent' || outcome === 'confirmed') {
-      await this.d.db
-        .update(partnerNotices)
-        .set({
-          status: outcome,
-          sentAt: now,
-          ...(outcome === 'confirmed' ? { confirmedAt: now } : {}),
-          lockedUntil: null,
-          lastError: null,
-          updatedAt: now,
-        })
-        .where(mine);
+      await this.d.repo.noticeAnswered(c, outcome, now);
     } else if (outcome === 'dead') {
-      await this.d.db
-        .update(partnerNotices)
-        .set({ status: 'dead', lockedUntil: null, lastError: error, updatedAt: now })
-        .where(mine);
+      await this.d.repo.noticeDead(c, error, now);
       this.d.log.warn(
         { notice: c.id, partner: row.partnerCode, kind: row.kind, attempts: c.attempts },
         'partner notice moved to dead letters',
       );
     } else {
       const delay = backoffMs(c.attempts, this.d.config, this.d.random);
-      await this.d.db
-        .update(partnerNotices)
-        .set({
-          nextAttemptAt: new Date(now.getTime() + delay),
-          lockedUntil: null,
-          lastError: error,
-          updatedAt: now,
-        })
-        .where(mine);
+      await this.d.repo.noticeRetryAt(c, new Date(now.getTime() + delay), error, now);
     }
   }
 
@@ -613,11 +463,7 @@ export class DeliveryWorker {
   /** Lifts one claim and uncounts its attempt, unless the row has moved on. */
   private async giveBack(c: Claimed, table: ClaimTable): Promise<number> {
     c.released = true;
-    const result = await this.d.db.execute(sql`
-      update ${sql.identifier(table)} set locked_until = null, attempts = attempts - 1, updated_at = now()
-       where id = ${c.id} and attempts = ${c.attempts} and status = 'pending'
-      returning id`);
-    return rowsOf(result).length;
+    return this.d.repo.giveBack(c, table);
   }
 }
 

@@ -29,6 +29,8 @@ import { ContentService } from '../../modules/content/service.ts';
 import { CreditInfoService } from '../../modules/credit-info/service.ts';
 import { PartnerCallbacks } from '../../modules/delivery/partner-callbacks.ts';
 import { PartnerSandbox } from '../../modules/delivery/partner-sandbox.ts';
+import { DeliveryRepository } from '../../modules/delivery/repository.ts';
+import { SandboxRepository } from '../../modules/delivery/sandbox-repository.ts';
 import { DeliveryWorker } from '../../modules/delivery/worker.ts';
 import { FunnelService } from '../../modules/funnel/service.ts';
 import { GeoService } from '../../modules/geo/service.ts';
@@ -287,8 +289,9 @@ export default fp<ServicesOptions>(
       metrics,
     });
     const consent = new ConsentService({ db: database.db, ring: keys.ring, metrics });
+    const deliveryRepo = new DeliveryRepository(database.db);
     const delivery = new DeliveryWorker({
-      db: database.db,
+      repo: deliveryRepo,
       ring: keys.ring,
       log: app.log,
       config: deliveryConfig(config),
@@ -337,8 +340,8 @@ export default fp<ServicesOptions>(
     const auditLog = new AuditLogQueries({ db });
     const adminNotices = new AdminNoticesService({ repo: privacyRepo });
     const staffAccounts = new StaffAccounts({ db, staff });
-    const partnerCallbacks = new PartnerCallbacks({ db, ring });
-    const partnerSandbox = new PartnerSandbox({ db });
+    const partnerCallbacks = new PartnerCallbacks({ repo: deliveryRepo, ring });
+    const partnerSandbox = new PartnerSandbox({ repo: new SandboxRepository(db) });
     const audit = new AuditLog(db);
     const system = new SystemService({ database, redis: app.redis, phoneIndex });
 
