@@ -44,7 +44,26 @@ import {
   readTail,
   writeNginxConfig,
 } from './topology/nginx.mjs';
-import { runLoad } from './topology/phones.mjs';
+import { runLoad, upstreams } from './topology/phones.mjs';
+
+/**
+ * Resolves how many ms it took until nginx (at `base`) answered a health check from the instance at `addr`
+ * (its X-Upstream), polling every 250 ms; throws after `timeoutMs`.
+ */
+async function routedTo(base, ca, addr, timeoutMs) {
+  const client = makeClient(base, { ca });
+  const t0 = Date.now();
+  try {
+    while (Date.now() - t0 < timeoutMs) {
+      const r = await client.call('GET', '/api/user/health');
+      if (upstreams(r).at(-1) === addr) return Date.now() - t0;
+      await sleep(250);
+    }
+  } finally {
+    client.close();
+  }
+  throw new Error(`nginx did not route to ${addr} within ${timeoutMs} ms`);
+}
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SERVER_DIR = path.join(ROOT, 'apps/server');
@@ -279,6 +298,13 @@ async function main() {
       await sleep(1000);
       log('api1 restarts (as systemd Restart= would)');
       await a.up('api1 (after SIGKILL)');
+      // A rolling restart goes on only once nginx sends traffic to the instance that came back: its passive
+      // check keeps an instance that failed out for fail_timeout, and taking the other one down meanwhile
+      // leaves nginx no live upstream (docs/operations.md, "Migrations during a rolling deploy").
+      stats.phase = 'api1 back, until nginx routes to it';
+      const routed = await routedTo(base, ca, `127.0.0.1:${a.stats.port}`, 30_000);
+      log(`nginx routed a request to api1 ${routed} ms after it answered its own health check`);
+      stats.api1RoutedAfterMs = routed;
       log('SIGTERM api2 (restart)');
       stats.phase = 'SIGTERM restart of api2';
       const exit = await stopChild(b.stats.proc, 'api2');
@@ -384,7 +410,8 @@ async function main() {
         `partner sandbox ${sandbox[0]} received (${sandbox[1]} distinct keys, ${sandbox[2]} unknown); attempts ${attemptsByOutcome}`,
     );
     if (stats.failed) console.log(`  failures: ${JSON.stringify(stats.failures)}`);
-    console.log(`  nginx's error log: ${JSON.stringify(nginxErrorKinds(path.join(dir, 'error.log')))}`);
+    const nginxErrors = nginxErrorKinds(path.join(dir, 'error.log'));
+    console.log(`  nginx's error log: ${JSON.stringify(nginxErrors)}`);
 
     check(stats.failed === 0, `no journey failed (${stats.failed} of ${stats.started})`);
     check(stats.ok >= CONNECTIONS * 2, `journeys completed under load (${stats.ok})`);
@@ -396,6 +423,11 @@ async function main() {
     check(metricsCounts[1] > 0, `${b.stats.label}'s metrics show its traffic (${metricsCounts[1]} requests)`);
     const rejoined = stats.byPhase['SIGTERM restart of api2']?.[`127.0.0.1:${a.stats.port}`] ?? 0;
     check(rejoined > 0, `api1, killed and started again, answered while api2 restarted (${rejoined})`);
+    // The rolling restart waited until nginx routed to api1 again: one instance was live throughout.
+    check(
+      nginxErrors['no live upstreams'] === 0,
+      `nginx always had a live instance (${nginxErrors['no live upstreams']} "no live upstreams"; api1 routed ${stats.api1RoutedAfterMs} ms after it was back)`,
+    );
     check(
       a.stats.exits.some((e) => e.signal === 'SIGKILL'),
       `api1 was killed with SIGKILL (${JSON.stringify(a.stats.exits)})`,
