@@ -20,7 +20,8 @@ export function psql(url, sql) {
  */
 export function clearRedisKeys(prefix, redisUrl = 'redis://127.0.0.1:6379') {
   const url = new URL(redisUrl);
-  const cli = `redis-cli -h ${url.hostname} -p ${url.port || 6379}`;
+  const db = Number(url.pathname.slice(1) || 0);
+  const cli = `redis-cli -h ${url.hostname} -p ${url.port || 6379} -n ${db}`;
   execFileSync(
     'sh',
     ['-c', `${cli} --scan --pattern '${prefix}*' | xargs -r -n 500 ${cli} del > /dev/null`],

@@ -281,7 +281,7 @@ async function main() {
       nginxRetried: 0,
       failures: {},
       byInstance: {},
-      recovered: { send: 0, login: 0, auth: 0 },
+      recovered: { send: 0, resend: 0, login: 0, auth: 0 },
       phase: 'before the SIGKILL',
       retriesByPhase: {},
       byPhase: {},
