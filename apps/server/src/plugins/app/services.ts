@@ -5,7 +5,9 @@ import { outboundPolicy, ownSandboxEntries, partnerSandboxOn } from '../../confi
 import { blindIndex } from '../../lib/crypto.ts';
 import type { Metrics } from '../../lib/metrics.ts';
 import { PartnerHttp } from '../../lib/partner-http.ts';
-import { AdminCatalogService } from '../../modules/admin-catalog/service.ts';
+import { AdminPartnersService } from '../../modules/admin-catalog/partners.ts';
+import { AdminProductsService } from '../../modules/admin-catalog/products.ts';
+import { AdminCatalogRepository } from '../../modules/admin-catalog/repository.ts';
 import { AdminChannelService } from '../../modules/admin-channels/service.ts';
 import { AuditLogQueries } from '../../modules/admin-leads/audit-log.ts';
 import { AdminPeopleService } from '../../modules/admin-leads/people.ts';
@@ -318,11 +320,16 @@ export default fp<ServicesOptions>(
     const rum = new RumService({ db, limiter, deviceHash });
     const funnel = new FunnelService(db);
     const adminChannels = new AdminChannelService({ db, ring, channels, log: app.log });
-    const adminCatalog = new AdminCatalogService({
-      db,
+    const adminCatalogRepo = new AdminCatalogRepository(db);
+    const adminPartners = new AdminPartnersService({
+      repo: adminCatalogRepo,
       ring,
       matching,
       outbound: partnerHttp.policy,
+    });
+    const adminProducts = new AdminProductsService({
+      repo: adminCatalogRepo,
+      matching,
       matchConfig: {
         maxLendersPerPeriod: config.MATCH_MAX_LENDERS,
         reapplyLockoutDays: config.MATCH_LOCKOUT_DAYS,
@@ -352,7 +359,8 @@ export default fp<ServicesOptions>(
       rum,
       funnel,
       adminChannels,
-      adminCatalog,
+      adminPartners,
+      adminProducts,
       adminLeads,
       adminPeople,
       auditLog,
