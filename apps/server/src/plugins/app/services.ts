@@ -8,12 +8,16 @@ import { PartnerHttp } from '../../lib/partner-http.ts';
 import { AdminPartnersService } from '../../modules/admin-catalog/partners.ts';
 import { AdminProductsService } from '../../modules/admin-catalog/products.ts';
 import { AdminCatalogRepository } from '../../modules/admin-catalog/repository.ts';
+import { AdminChannelsRepository } from '../../modules/admin-channels/repository.ts';
 import { AdminChannelService } from '../../modules/admin-channels/service.ts';
 import { AuditLogQueries } from '../../modules/admin-leads/audit-log.ts';
 import { AdminPeopleService } from '../../modules/admin-leads/people.ts';
+import { AdminPeopleRepository } from '../../modules/admin-leads/people-repository.ts';
+import { AdminLeadsRepository } from '../../modules/admin-leads/repository.ts';
 import { AdminLeadsService } from '../../modules/admin-leads/service.ts';
 import { AnalyticsService } from '../../modules/analytics/service.ts';
 import { ApplicationService } from '../../modules/applications/service.ts';
+import { AuditRepository } from '../../modules/audit/repository.ts';
 import { AuditLog } from '../../modules/audit/service.ts';
 import { DEFAULT_PHONE_LIMITS } from '../../modules/auth/rules.ts';
 import { AuthService } from '../../modules/auth/service.ts';
@@ -319,7 +323,12 @@ export default fp<ServicesOptions>(
     });
     const rum = new RumService({ db, limiter, deviceHash });
     const funnel = new FunnelService(db);
-    const adminChannels = new AdminChannelService({ db, ring, channels, log: app.log });
+    const adminChannels = new AdminChannelService({
+      repo: new AdminChannelsRepository(db),
+      ring,
+      channels,
+      log: app.log,
+    });
     const adminCatalogRepo = new AdminCatalogRepository(db);
     const adminPartners = new AdminPartnersService({
       repo: adminCatalogRepo,
@@ -337,14 +346,15 @@ export default fp<ServicesOptions>(
       },
       findChannel: (code) => channels.find(code),
     });
-    const adminLeads = new AdminLeadsService({ db, ring, phoneIndex });
-    const adminPeople = new AdminPeopleService({ db, ring, phoneIndex });
-    const auditLog = new AuditLogQueries({ db });
+    const auditRepo = new AuditRepository(db);
+    const adminLeads = new AdminLeadsService({ repo: new AdminLeadsRepository(db) });
+    const adminPeople = new AdminPeopleService({ repo: new AdminPeopleRepository(db), ring, phoneIndex });
+    const auditLog = new AuditLogQueries({ repo: auditRepo });
     const adminNotices = new AdminNoticesService({ db });
     const staffAccounts = new StaffAccounts({ db, staff });
     const partnerCallbacks = new PartnerCallbacks({ db, ring });
     const partnerSandbox = new PartnerSandbox({ db });
-    const audit = new AuditLog(db);
+    const audit = new AuditLog(auditRepo);
     const system = new SystemService({ database, redis: app.redis, phoneIndex });
 
     app.decorate('services', {
