@@ -51,6 +51,7 @@ import { RumService } from '../../modules/rum/service.ts';
 import { createManifestStore } from '../../modules/site/manifest-store.ts';
 import { SiteService } from '../../modules/site/service.ts';
 import { StaffAccounts } from '../../modules/staff/accounts.ts';
+import { StaffRepository } from '../../modules/staff/repository.ts';
 import { StaffService } from '../../modules/staff/service.ts';
 import { SystemService } from '../../modules/system/service.ts';
 import { VerificationService } from '../../modules/verification/service.ts';
@@ -193,8 +194,9 @@ export default fp<ServicesOptions>(
       // Cancellation withdraws consents and asks every lender that received data to delete it.
       onCancel: (tx, userId, now) => privacy.onCancellation(tx, userId, now),
     });
+    const staffRepo = new StaffRepository(database.db);
     const staff = new StaffService({
-      db: database.db,
+      repo: staffRepo,
       ring: keys.ring,
       limiter: strictLimiter,
       codes,
@@ -351,7 +353,7 @@ export default fp<ServicesOptions>(
     const adminPeople = new AdminPeopleService({ repo: new AdminPeopleRepository(db), ring, phoneIndex });
     const auditLog = new AuditLogQueries({ repo: auditRepo });
     const adminNotices = new AdminNoticesService({ db });
-    const staffAccounts = new StaffAccounts({ db, staff });
+    const staffAccounts = new StaffAccounts({ repo: staffRepo, staff });
     const partnerCallbacks = new PartnerCallbacks({ db, ring });
     const partnerSandbox = new PartnerSandbox({ db });
     const audit = new AuditLog(auditRepo);
