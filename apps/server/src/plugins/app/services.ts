@@ -31,11 +31,13 @@ import {
 } from '../../modules/channels/cache.ts';
 import { ChannelService } from '../../modules/channels/service.ts';
 import { ConsentService } from '../../modules/consent/service.ts';
+import { ContentRepository } from '../../modules/content/repository.ts';
 import { ContentService } from '../../modules/content/service.ts';
 import { CreditInfoService } from '../../modules/credit-info/service.ts';
 import { PartnerCallbacks } from '../../modules/delivery/partner-callbacks.ts';
 import { PartnerSandbox } from '../../modules/delivery/partner-sandbox.ts';
 import { DeliveryWorker } from '../../modules/delivery/worker.ts';
+import { FunnelRepository } from '../../modules/funnel/repository.ts';
 import { FunnelService } from '../../modules/funnel/service.ts';
 import { GeoService } from '../../modules/geo/service.ts';
 import { VerifiedIdentities } from '../../modules/identity/verified.ts';
@@ -47,8 +49,10 @@ import { isRedisDown, RedisCounterStore } from '../../modules/limits/redis-store
 import { MatchService } from '../../modules/matching/service.ts';
 import { AdminNoticesService } from '../../modules/privacy/admin-notices.ts';
 import { PrivacyService } from '../../modules/privacy/service.ts';
+import { RumRepository } from '../../modules/rum/repository.ts';
 import { RumService } from '../../modules/rum/service.ts';
 import { createManifestStore } from '../../modules/site/manifest-store.ts';
+import { SiteRepository } from '../../modules/site/repository.ts';
 import { SiteService } from '../../modules/site/service.ts';
 import { StaffAccounts } from '../../modules/staff/accounts.ts';
 import { StaffRepository } from '../../modules/staff/repository.ts';
@@ -313,18 +317,18 @@ export default fp<ServicesOptions>(
     const verification = new VerificationService({ db, ring, storage, ocr, face, log: app.log });
     const creditInfo = new CreditInfoService({ db, ring });
     const catalog = new CatalogService({ db, limiter });
-    const content = new ContentService(db, config);
+    const content = new ContentService(new ContentRepository(db), config);
     const manifest = createManifestStore(config, storage);
     const site = new SiteService({
-      db,
+      repo: new SiteRepository(db),
       ring,
       limiter,
       manifest,
       log: app.log,
       publicBaseUrl: (config.PUBLIC_BASE_URL ?? '').replace(/\/+$/, ''),
     });
-    const rum = new RumService({ db, limiter, deviceHash });
-    const funnel = new FunnelService(db);
+    const rum = new RumService({ repo: new RumRepository(db), limiter, deviceHash });
+    const funnel = new FunnelService(new FunnelRepository(db));
     const adminChannels = new AdminChannelService({
       repo: new AdminChannelsRepository(db),
       ring,
