@@ -15,6 +15,7 @@ import { AdminPeopleService } from '../../modules/admin-leads/people.ts';
 import { AdminPeopleRepository } from '../../modules/admin-leads/people-repository.ts';
 import { AdminLeadsRepository } from '../../modules/admin-leads/repository.ts';
 import { AdminLeadsService } from '../../modules/admin-leads/service.ts';
+import { AnalyticsRepository } from '../../modules/analytics/repository.ts';
 import { AnalyticsService } from '../../modules/analytics/service.ts';
 import { ApplicationService } from '../../modules/applications/service.ts';
 import { AuditRepository } from '../../modules/audit/repository.ts';
@@ -39,6 +40,7 @@ import { PartnerSandbox } from '../../modules/delivery/partner-sandbox.ts';
 import { DeliveryWorker } from '../../modules/delivery/worker.ts';
 import { FunnelRepository } from '../../modules/funnel/repository.ts';
 import { FunnelService } from '../../modules/funnel/service.ts';
+import { GeoRepository } from '../../modules/geo/repository.ts';
 import { GeoService } from '../../modules/geo/service.ts';
 import { VerifiedIdentities } from '../../modules/identity/verified.ts';
 import { BatchingCounterStore } from '../../modules/limits/batching-store.ts';
@@ -57,6 +59,7 @@ import { SiteService } from '../../modules/site/service.ts';
 import { StaffAccounts } from '../../modules/staff/accounts.ts';
 import { StaffRepository } from '../../modules/staff/repository.ts';
 import { StaffService } from '../../modules/staff/service.ts';
+import { SystemRepository } from '../../modules/system/repository.ts';
 import { SystemService } from '../../modules/system/service.ts';
 import { VerificationService } from '../../modules/verification/service.ts';
 import { createFaceProvider } from '../../providers/face/index.ts';
@@ -250,9 +253,13 @@ export default fp<ServicesOptions>(
         subscriber.disconnect();
       });
     }
-    const analytics = new AnalyticsService({ db: database.db, limiter, deviceHash });
+    const analytics = new AnalyticsService({
+      repo: new AnalyticsRepository(database.db),
+      limiter,
+      deviceHash,
+    });
     const geo = new GeoService({
-      db: database.db,
+      repo: new GeoRepository(database.db),
       provider: createGeoProvider(config, app.log),
       limiter,
       auth,
@@ -361,7 +368,12 @@ export default fp<ServicesOptions>(
     const partnerCallbacks = new PartnerCallbacks({ db, ring });
     const partnerSandbox = new PartnerSandbox({ db });
     const audit = new AuditLog(auditRepo);
-    const system = new SystemService({ database, redis: app.redis, phoneIndex });
+    const system = new SystemService({
+      database,
+      repo: new SystemRepository(db),
+      redis: app.redis,
+      phoneIndex,
+    });
 
     app.decorate('services', {
       applications,
