@@ -4,6 +4,11 @@
 // `import('../<module>/…')`), and fails (exit 1) on a cycle: two modules importing each other, or a
 // longer loop. Modules are layers: a module may use the ones below it, never the other way round.
 //
+// It also keeps data access in repositories (ADR 032): a source file of a module that is not a repository
+// (`repository.ts`, `<name>-repository.ts`), a seed (`seed.ts`) or a test may not import `drizzle-orm` nor
+// (other than `import type`) anything from `db/schema.ts`. NOT_YET_REPOSITORIES lists the files not converted
+// yet; an entry that complies (or is gone) fails too, so the list only shrinks.
+//
 //   node scripts/module-graph.mjs [--quiet]
 
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -49,6 +54,74 @@ for (const m of modules) {
   }
 }
 
+/**
+ * Files (relative to apps/server/src/modules) that still hold their queries (issue 18): to be moved into
+ * their module's repository, then removed from here. Never add to this list.
+ */
+const NOT_YET_REPOSITORIES = new Set([
+  'applications/service.ts',
+  'auth/service.ts',
+  'auth/sms-codes.ts',
+  'caps/slots.ts',
+  'catalog/service.ts',
+  'channels/clicks.ts',
+  'channels/service.ts',
+  'consent/service.ts',
+  'credit-info/service.ts',
+  'identity/verified.ts',
+  'limits/db-store.ts',
+  'matching/service.ts',
+  'verification/service.ts',
+]);
+
+const STATIC_IMPORT = /\bimport\s+(type\s+)?([^'";]*?)\s*from\s*['"]([^'"]+)['"]/g;
+const DYNAMIC_IMPORT = /\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g;
+const isDataAccess = (source) => /^drizzle-orm(\/|$)/.test(source) || /(^|\/)db\/schema(\.ts)?$/.test(source);
+/** `import type { … }` or `import { type a, type b }`: types only, nothing at run time. */
+function typeOnly(typeKeyword, clause) {
+  if (typeKeyword) return true;
+  const braces = /^\{([\s\S]*)\}$/.exec(clause.trim());
+  if (!braces) return false;
+  const names = braces[1]
+    .split(',')
+    .map((n) => n.trim())
+    .filter(Boolean);
+  return names.length > 0 && names.every((n) => n.startsWith('type '));
+}
+const isRepository = (file) => /(^|-)repository\.ts$/.test(path.basename(file));
+const isSeed = (file) => path.basename(file) === 'seed.ts';
+
+const dataAccess = [];
+const compliantButListed = [];
+for (const m of modules) {
+  for (const file of sources(path.join(MODULES, m))) {
+    if (isRepository(file) || isSeed(file)) continue;
+    const rel = path.relative(MODULES, file).split(path.sep).join('/');
+    const text = readFileSync(file, 'utf8');
+    const hits = [];
+    for (const [, typeKeyword, clause, source] of text.matchAll(STATIC_IMPORT))
+      if (isDataAccess(source) && !typeOnly(typeKeyword, clause)) hits.push(source);
+    for (const [, source] of text.matchAll(DYNAMIC_IMPORT)) if (isDataAccess(source)) hits.push(source);
+    if (NOT_YET_REPOSITORIES.has(rel)) {
+      if (hits.length === 0) compliantButListed.push(rel);
+    } else if (hits.length > 0) dataAccess.push(`${rel}: ${[...new Set(hits)].join(', ')}`);
+  }
+}
+for (const rel of NOT_YET_REPOSITORIES)
+  if (!compliantButListed.includes(rel) && !statSync(path.join(MODULES, rel), { throwIfNoEntry: false }))
+    compliantButListed.push(rel);
+if (dataAccess.length > 0 || compliantButListed.length > 0) {
+  for (const line of dataAccess)
+    console.error(
+      `data access outside a repository (ADR 032): ${line} — move the queries to the module's repository`,
+    );
+  for (const rel of compliantButListed)
+    console.error(
+      `NOT_YET_REPOSITORIES lists ${rel}, which is gone or no longer imports drizzle-orm or tables: remove it from the list`,
+    );
+  process.exitCode = 1;
+}
+
 if (!quiet) {
   for (const [m, edges] of graph) {
     if (edges.size === 0) continue;
@@ -88,8 +161,11 @@ function visit(v) {
 for (const m of graph.keys()) if (!state.has(m)) visit(m);
 
 if (cycles.length === 0) {
-  if (!quiet) console.log(`module graph: ${graph.size} modules, no cycle`);
-  process.exit(0);
+  if (!quiet) {
+    console.log(`module graph: ${graph.size} modules, no cycle`);
+    console.log(`repositories: ${NOT_YET_REPOSITORIES.size} files not converted yet (NOT_YET_REPOSITORIES)`);
+  }
+  process.exit(process.exitCode ?? 0);
 }
 for (const component of cycles) {
   console.error(`module cycle: ${component.join(', ')}`);

@@ -152,7 +152,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
 
   if (config.NODE_ENV !== 'production') {
     await seedDemoChannels(app.database.db);
-    await (await import('./modules/content/service.ts')).seedDemoArticles(app.database.db);
+    await (await import('./modules/content/seed.ts')).seedDemoArticles(app.database.db);
     await (await import('./modules/site/seed.ts')).seedSiteDemo(app.database.db);
     await seedDemoProducts(
       app.database.db,

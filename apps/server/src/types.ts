@@ -4,7 +4,8 @@ import type { Keys } from './config/keys.ts';
 import type { Database } from './db/client.ts';
 import type { Metrics } from './lib/metrics.ts';
 import type { PartnerHttp } from './lib/partner-http.ts';
-import type { AdminCatalogService } from './modules/admin-catalog/service.ts';
+import type { AdminPartnersService } from './modules/admin-catalog/partners.ts';
+import type { AdminProductsService } from './modules/admin-catalog/products.ts';
 import type { AdminChannelService } from './modules/admin-channels/service.ts';
 import type { AuditLogQueries } from './modules/admin-leads/audit-log.ts';
 import type { AdminPeopleService } from './modules/admin-leads/people.ts';
@@ -84,7 +85,8 @@ export interface Services {
   rum: RumService;
   funnel: FunnelService;
   adminChannels: AdminChannelService;
-  adminCatalog: AdminCatalogService;
+  adminPartners: AdminPartnersService;
+  adminProducts: AdminProductsService;
   adminLeads: AdminLeadsService;
   adminPeople: AdminPeopleService;
   /** 操作日志 (reading). */

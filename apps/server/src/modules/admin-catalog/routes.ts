@@ -32,7 +32,8 @@ const EDITORS = ['admin', 'operator'] as const;
  */
 const adminCatalogRoutes: FastifyPluginAsync = async (root) => {
   const app = root.withTypeProvider<ZodTypeProvider>();
-  const service = app.services.adminCatalog;
+  const partners = app.services.adminPartners;
+  const products = app.services.adminProducts;
 
   await app.register(async (scoped) => {
     const r = scoped.withTypeProvider<ZodTypeProvider>();
@@ -57,7 +58,7 @@ const adminCatalogRoutes: FastifyPluginAsync = async (root) => {
           response: { 200: envelope(partnerListData) },
         },
       },
-      async (req) => ok(await service.listPartners(req.query)),
+      async (req) => ok(await partners.listPartners(req.query)),
     );
     r.get(
       '/api/admin/partners/:id',
@@ -70,7 +71,7 @@ const adminCatalogRoutes: FastifyPluginAsync = async (root) => {
           response: { 200: envelope(partnerSchema) },
         },
       },
-      async (req) => ok(await service.getPartner(req.params.id)),
+      async (req) => ok(await partners.getPartner(req.params.id)),
     );
     r.post(
       '/api/admin/partners',
@@ -84,7 +85,7 @@ const adminCatalogRoutes: FastifyPluginAsync = async (root) => {
           response: { 200: envelope(partnerSecretData) },
         },
       },
-      async (req) => ok(await service.createPartner(actorOf(req), req.body)),
+      async (req) => ok(await partners.createPartner(actorOf(req), req.body)),
     );
     r.put(
       '/api/admin/partners/:id',
@@ -99,7 +100,7 @@ const adminCatalogRoutes: FastifyPluginAsync = async (root) => {
           response: { 200: envelope(partnerSchema) },
         },
       },
-      async (req) => ok(await service.updatePartner(actorOf(req), req.params.id, req.body)),
+      async (req) => ok(await partners.updatePartner(actorOf(req), req.params.id, req.body)),
     );
     r.post(
       '/api/admin/partners/:id/rotate-secret',
@@ -114,7 +115,7 @@ const adminCatalogRoutes: FastifyPluginAsync = async (root) => {
           response: { 200: envelope(partnerSecretData) },
         },
       },
-      async (req) => ok(await service.rotateSecret(actorOf(req), req.params.id)),
+      async (req) => ok(await partners.rotateSecret(actorOf(req), req.params.id)),
     );
 
     /* —— products —— */
@@ -131,7 +132,7 @@ const adminCatalogRoutes: FastifyPluginAsync = async (root) => {
           response: { 200: envelope(productListData) },
         },
       },
-      async (req) => ok(await service.listProducts(req.query)),
+      async (req) => ok(await products.listProducts(req.query)),
     );
     r.get(
       '/api/admin/products/:id',
@@ -144,7 +145,7 @@ const adminCatalogRoutes: FastifyPluginAsync = async (root) => {
           response: { 200: envelope(productDetailSchema) },
         },
       },
-      async (req) => ok(await service.getProduct(req.params.id)),
+      async (req) => ok(await products.getProduct(req.params.id)),
     );
     r.post(
       '/api/admin/products',
@@ -158,7 +159,7 @@ const adminCatalogRoutes: FastifyPluginAsync = async (root) => {
           response: { 200: envelope(productDetailSchema) },
         },
       },
-      async (req) => ok(await service.createProduct(actorOf(req), req.body)),
+      async (req) => ok(await products.createProduct(actorOf(req), req.body)),
     );
     r.put(
       '/api/admin/products/:id',
@@ -173,7 +174,7 @@ const adminCatalogRoutes: FastifyPluginAsync = async (root) => {
           response: { 200: envelope(productDetailSchema) },
         },
       },
-      async (req) => ok(await service.updateProduct(actorOf(req), req.params.id, req.body)),
+      async (req) => ok(await products.updateProduct(actorOf(req), req.params.id, req.body)),
     );
     r.put(
       '/api/admin/products/:id/status',
@@ -189,7 +190,7 @@ const adminCatalogRoutes: FastifyPluginAsync = async (root) => {
           response: { 200: envelope(productDetailSchema) },
         },
       },
-      async (req) => ok(await service.setProductStatus(actorOf(req), req.params.id, req.body.status)),
+      async (req) => ok(await products.setProductStatus(actorOf(req), req.params.id, req.body.status)),
     );
 
     /* —— rule tester —— */
@@ -205,7 +206,7 @@ const adminCatalogRoutes: FastifyPluginAsync = async (root) => {
           response: { 200: envelope(ruleTesterData) },
         },
       },
-      async (req) => ok(await service.ruleTest(req.body)),
+      async (req) => ok(await products.ruleTest(req.body)),
     );
   });
 };

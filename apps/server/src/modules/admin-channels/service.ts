@@ -11,40 +11,26 @@ import {
   type RouteCodeItem,
   targetHost,
 } from '@lm/shared/schemas/admin-channels';
-import { and, asc, count, desc, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '../../db/client.ts';
-import { channelClicks, channels, routeCodes } from '../../db/schema.ts';
 import type { Actor } from '../../lib/actor.ts';
 import type { KeyRing } from '../../lib/crypto.ts';
 import { appError } from '../../lib/errors.ts';
 import { shanghaiDate } from '../../lib/time.ts';
-import { recordAudit } from '../audit/service.ts';
 import { signPreview } from '../channels/preview.ts';
 import type { ChannelRow } from '../channels/rules.ts';
 import type { ChannelService } from '../channels/service.ts';
+import type { AdminChannelsRepository, RouteCodeRow } from './repository.ts';
 import { channelSnapshot, disallowedTargets, draftColumns, flagsValue, splitFlags } from './rules.ts';
 
 export const CHANNEL_NOT_FOUND = '渠道不存在';
 export const ROUTE_CODE_NOT_FOUND = '该渠道下没有这个路由码';
 
 export interface AdminChannelDeps {
-  db: Db;
+  repo: AdminChannelsRepository;
   ring: KeyRing;
   channels: ChannelService;
   log: FastifyBaseLogger;
 }
-
-type RouteCodeRow = typeof routeCodes.$inferSelect;
-
-const SORT_COLUMNS = {
-  id: channels.id,
-  name: channels.name,
-  updatedAt: channels.updatedAt,
-  adChannelCode: channels.adChannelCode,
-} as const;
-
-const likePattern = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 function routeCodeItem(r: RouteCodeRow): RouteCodeItem {
   return {
@@ -69,44 +55,15 @@ export class AdminChannelService {
     const sortKey = q.sort ?? 'updatedAt';
     if (!(CHANNEL_SORTS as readonly string[]).includes(sortKey))
       throw appError('VALIDATION_FAILED', `不支持按 ${sortKey} 排序，可选 ${CHANNEL_SORTS.join('、')}`);
-    const conds: SQL[] = [];
-    if (q.q) {
-      const p = likePattern(q.q);
-      conds.push(or(ilike(channels.name, p), ilike(channels.adChannelCode, p))!);
-    }
-    if (q.status !== undefined) conds.push(eq(channels.channelStatus, q.status));
-    if (q.linkType !== undefined) conds.push(eq(channels.linkType, q.linkType));
-    const where = conds.length ? and(...conds) : undefined;
-
-    const { db } = this.d;
-    const today = shanghaiDate();
-    const clicks = db
-      .select({ code: channelClicks.adChannelCode, n: sql<number>`count(*)::int`.as('clicks_n') })
-      .from(channelClicks)
-      .where(and(eq(channelClicks.day, today), eq(channelClicks.flagged, false)))
-      .groupBy(channelClicks.adChannelCode)
-      .as('today_clicks');
-    const codes = db
-      .select({ code: routeCodes.adChannelCode, n: sql<number>`count(*)::int`.as('codes_n') })
-      .from(routeCodes)
-      .groupBy(routeCodes.adChannelCode)
-      .as('route_code_counts');
-    const column = SORT_COLUMNS[sortKey as keyof typeof SORT_COLUMNS];
-    const order = q.order === 'asc' ? asc(column) : desc(column);
-    const [rows, [total]] = await Promise.all([
-      db
-        .select({ row: channels, clicks: clicks.n, codes: codes.n })
-        .from(channels)
-        .leftJoin(clicks, eq(clicks.code, channels.adChannelCode))
-        .leftJoin(codes, eq(codes.code, channels.adChannelCode))
-        .where(where)
-        .orderBy(order, desc(channels.id))
-        .limit(q.pageSize)
-        .offset((q.page - 1) * q.pageSize),
-      db.select({ n: count() }).from(channels).where(where),
-    ]);
+    const { total, rows } = await this.d.repo.listForConsole(
+      { q: q.q, status: q.status, linkType: q.linkType },
+      sortKey as (typeof CHANNEL_SORTS)[number],
+      q.order === 'asc' ? 'asc' : 'desc',
+      q,
+      shanghaiDate(),
+    );
     return {
-      total: total?.n ?? 0,
+      total,
       page: q.page,
       pageSize: q.pageSize,
       list: rows.map(({ row, clicks: n, codes: c }) => {
@@ -129,19 +86,15 @@ export class AdminChannelService {
     };
   }
 
-  private async row(db: Db, id: number): Promise<ChannelRow> {
-    const [row] = await db.select().from(channels).where(eq(channels.id, id)).limit(1);
+  private async row(repo: AdminChannelsRepository, id: number): Promise<ChannelRow> {
+    const row = await repo.findChannel(id);
     if (!row) throw appError('NOT_FOUND', CHANNEL_NOT_FOUND, { id });
     return row;
   }
 
   async get(id: number): Promise<ChannelAdminDetail> {
-    const row = await this.row(this.d.db, id);
-    const codes = await this.d.db
-      .select()
-      .from(routeCodes)
-      .where(eq(routeCodes.adChannelCode, row.adChannelCode))
-      .orderBy(asc(routeCodes.createdAt), asc(routeCodes.routeCode));
+    const row = await this.row(this.d.repo, id);
+    const codes = await this.d.repo.routeCodesOf(row.adChannelCode);
     return this.detail(row, codes);
   }
 
@@ -187,23 +140,20 @@ export class AdminChannelService {
   async create(actor: Actor, body: CreateChannelBody): Promise<ChannelAdminDetail> {
     let created: ChannelRow;
     try {
-      created = await this.d.db.transaction(async (tx) => {
-        const [row] = await tx
-          .insert(channels)
-          .values({
-            adChannelCode: body.adChannelCode,
-            channelStatus: body.channelStatus,
-            ...draftColumns(body),
-          })
-          .returning();
-        await recordAudit(tx, actor, {
+      created = await this.d.repo.transaction(async (tx) => {
+        const row = await tx.insertChannel({
+          adChannelCode: body.adChannelCode,
+          channelStatus: body.channelStatus,
+          ...draftColumns(body),
+        });
+        await tx.recordAudit(actor, {
           action: 'create',
           entity: 'channel',
-          entityId: row!.id,
+          entityId: row.id,
           before: null,
-          after: channelSnapshot(row!),
+          after: channelSnapshot(row),
         });
-        return row!;
+        return row;
       });
     } catch (err) {
       if (isUniqueViolation(err))
@@ -218,12 +168,9 @@ export class AdminChannelService {
   }
 
   async update(actor: Actor, id: number, body: ChannelDraft): Promise<ChannelAdminDetail> {
-    const { row, codes } = await this.d.db.transaction(async (tx) => {
+    const { row, codes } = await this.d.repo.transaction(async (tx) => {
       const before = await this.row(tx, id);
-      const codes = await tx
-        .select()
-        .from(routeCodes)
-        .where(eq(routeCodes.adChannelCode, before.adChannelCode));
+      const codes = await tx.routeCodesUnordered(before.adChannelCode);
       const bad = disallowedTargets(
         codes.map((c) => c.planTargetUrl),
         body.allowedHosts,
@@ -233,40 +180,36 @@ export class AdminChannelService {
           'VALIDATION_FAILED',
           `路由码的计划落地页仍在使用域名 ${bad.join('、')}，请先修改路由码或保留该域名`,
         );
-      const [row] = await tx
-        .update(channels)
-        .set({ ...draftColumns(body), channelStatus: body.channelStatus, updatedAt: new Date() })
-        .where(eq(channels.id, id))
-        .returning();
-      await recordAudit(tx, actor, {
+      const row = await tx.updateChannel(id, {
+        ...draftColumns(body),
+        channelStatus: body.channelStatus,
+        updatedAt: new Date(),
+      });
+      await tx.recordAudit(actor, {
         action: 'update',
         entity: 'channel',
         entityId: id,
         before: channelSnapshot(before),
-        after: channelSnapshot(row!),
+        after: channelSnapshot(row),
       });
-      return { row: row!, codes };
+      return { row, codes };
     });
     await this.invalidate(row.adChannelCode, actor);
     return this.detail(row, codes);
   }
 
   async setStatus(actor: Actor, id: number, channelStatus: 0 | 1): Promise<ChannelAdminDetail> {
-    const row = await this.d.db.transaction(async (tx) => {
+    const row = await this.d.repo.transaction(async (tx) => {
       const before = await this.row(tx, id);
-      const [row] = await tx
-        .update(channels)
-        .set({ channelStatus, updatedAt: new Date() })
-        .where(eq(channels.id, id))
-        .returning();
-      await recordAudit(tx, actor, {
+      const row = await tx.updateChannel(id, { channelStatus, updatedAt: new Date() });
+      await tx.recordAudit(actor, {
         action: 'status',
         entity: 'channel',
         entityId: id,
         before: { adChannelCode: before.adChannelCode, channelStatus: before.channelStatus },
-        after: { adChannelCode: row!.adChannelCode, channelStatus: row!.channelStatus },
+        after: { adChannelCode: row.adChannelCode, channelStatus: row.channelStatus },
       });
-      return row!;
+      return row;
     });
     await this.invalidate(row.adChannelCode, actor);
     return this.get(row.id);
@@ -282,26 +225,23 @@ export class AdminChannelService {
 
   async addRouteCode(actor: Actor, id: number, body: CreateRouteCodeBody): Promise<RouteCodeItem> {
     try {
-      return await this.d.db.transaction(async (tx) => {
+      return await this.d.repo.transaction(async (tx) => {
         const channel = await this.row(tx, id);
         this.checkTarget(channel, body.planTargetUrl);
-        const [row] = await tx
-          .insert(routeCodes)
-          .values({
-            routeCode: body.routeCode,
-            adChannelCode: channel.adChannelCode,
-            planTargetUrl: body.planTargetUrl ?? null,
-            status: body.status,
-          })
-          .returning();
-        await recordAudit(tx, actor, {
+        const row = await tx.insertRouteCode({
+          routeCode: body.routeCode,
+          adChannelCode: channel.adChannelCode,
+          planTargetUrl: body.planTargetUrl ?? null,
+          status: body.status,
+        });
+        await tx.recordAudit(actor, {
           action: 'create',
           entity: 'route_code',
           entityId: body.routeCode,
           before: null,
-          after: { ...routeCodeItem(row!), adChannelCode: channel.adChannelCode },
+          after: { ...routeCodeItem(row), adChannelCode: channel.adChannelCode },
         });
-        return routeCodeItem(row!);
+        return routeCodeItem(row);
       });
     } catch (err) {
       if (isUniqueViolation(err))
@@ -312,12 +252,12 @@ export class AdminChannelService {
     }
   }
 
-  private async routeCodeOf(db: Db, channel: ChannelRow, routeCode: string): Promise<RouteCodeRow> {
-    const [row] = await db
-      .select()
-      .from(routeCodes)
-      .where(and(eq(routeCodes.routeCode, routeCode), eq(routeCodes.adChannelCode, channel.adChannelCode)))
-      .limit(1);
+  private async routeCodeOf(
+    repo: AdminChannelsRepository,
+    channel: ChannelRow,
+    routeCode: string,
+  ): Promise<RouteCodeRow> {
+    const row = await repo.findRouteCode(channel.adChannelCode, routeCode);
     if (!row) throw appError('NOT_FOUND', ROUTE_CODE_NOT_FOUND, { routeCode });
     return row;
   }
@@ -328,32 +268,31 @@ export class AdminChannelService {
     routeCode: string,
     body: Omit<CreateRouteCodeBody, 'routeCode'>,
   ): Promise<RouteCodeItem> {
-    return this.d.db.transaction(async (tx) => {
+    return this.d.repo.transaction(async (tx) => {
       const channel = await this.row(tx, id);
       const before = await this.routeCodeOf(tx, channel, routeCode);
       this.checkTarget(channel, body.planTargetUrl);
-      const [row] = await tx
-        .update(routeCodes)
-        .set({ planTargetUrl: body.planTargetUrl ?? null, status: body.status })
-        .where(eq(routeCodes.routeCode, routeCode))
-        .returning();
-      await recordAudit(tx, actor, {
+      const row = await tx.updateRouteCode(routeCode, {
+        planTargetUrl: body.planTargetUrl ?? null,
+        status: body.status,
+      });
+      await tx.recordAudit(actor, {
         action: 'update',
         entity: 'route_code',
         entityId: routeCode,
         before: { ...routeCodeItem(before), adChannelCode: channel.adChannelCode },
-        after: { ...routeCodeItem(row!), adChannelCode: channel.adChannelCode },
+        after: { ...routeCodeItem(row), adChannelCode: channel.adChannelCode },
       });
-      return routeCodeItem(row!);
+      return routeCodeItem(row);
     });
   }
 
   async deleteRouteCode(actor: Actor, id: number, routeCode: string): Promise<{ deleted: true }> {
-    await this.d.db.transaction(async (tx) => {
+    await this.d.repo.transaction(async (tx) => {
       const channel = await this.row(tx, id);
       const before = await this.routeCodeOf(tx, channel, routeCode);
-      await tx.delete(routeCodes).where(eq(routeCodes.routeCode, routeCode));
-      await recordAudit(tx, actor, {
+      await tx.deleteRouteCode(routeCode);
+      await tx.recordAudit(actor, {
         action: 'delete',
         entity: 'route_code',
         entityId: routeCode,

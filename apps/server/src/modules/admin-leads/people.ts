@@ -5,36 +5,12 @@ import type {
   AdminUserListQuery,
   RevealField,
 } from '@lm/shared/schemas/admin-leads';
-import { and, asc, count, desc, eq, gte, inArray, lt, type SQL, sql } from 'drizzle-orm';
-import {
-  applicationDrafts,
-  consents,
-  creditProfiles,
-  leadAttempts,
-  leads,
-  matchOffers,
-  matchRuns,
-  partnerNotices,
-  partners,
-  products,
-  sessions,
-  users,
-} from '../../db/schema.ts';
 import type { Actor } from '../../lib/actor.ts';
-import { decryptField } from '../../lib/crypto.ts';
+import { decryptField, type KeyRing } from '../../lib/crypto.ts';
 import { appError } from '../../lib/errors.ts';
-import { recordAudit } from '../audit/service.ts';
 import { maskIp } from '../privacy/rules.ts';
-import {
-  type AdminLeadsDeps,
-  attemptItem,
-  iso,
-  leadItem,
-  leadQuery,
-  RUN_LIMIT,
-  SESSION_LIMIT,
-  type Tx,
-} from './lead-rows.ts';
+import { attemptItem, iso, leadItem } from './lead-rows.ts';
+import type { AdminPeopleRepository } from './people-repository.ts';
 import {
   contactsOf,
   excludedWithNames,
@@ -44,13 +20,19 @@ import {
   shanghaiDayRange,
 } from './rules.ts';
 
+export interface AdminPeopleDeps {
+  repo: AdminPeopleRepository;
+  ring: KeyRing;
+  phoneIndex(phone: string): string;
+}
+
 /**
  * The console's people (用户与线索): found by exact phone (blind index), their applications, offers, consents,
  * leads, notices and sessions, all masked; `reveal` decrypts one field for a staff member who gave a reason and
  * records who, which field, why and when — never the value.
  */
 export class AdminPeopleService {
-  constructor(private readonly d: AdminLeadsDeps) {}
+  constructor(private readonly d: AdminPeopleDeps) {}
 
   private decryptJson(enc: string | null | undefined): Record<string, unknown> | null {
     if (!enc) return null;
@@ -63,44 +45,16 @@ export class AdminPeopleService {
   }
 
   async listUsers(q: AdminUserListQuery): Promise<AdminUserList> {
-    const conds: SQL[] = [];
-    if (q.phone) conds.push(eq(users.mobileHash, this.d.phoneIndex(q.phone)));
-    if (q.channelCode) conds.push(eq(users.adChannelCode, q.channelCode));
-    if (q.status) conds.push(eq(users.status, q.status));
-    if (q.userInfoStatus !== undefined) conds.push(eq(users.userInfoStatus, q.userInfoStatus));
-    const { start, end } = shanghaiDayRange(q.from, q.to);
-    if (start) conds.push(gte(users.createdAt, start));
-    if (end) conds.push(lt(users.createdAt, end));
-    const where = conds.length ? and(...conds) : undefined;
-
-    const [{ total } = { total: 0 }] = await this.d.db.select({ total: count() }).from(users).where(where);
-    const col = q.sort === 'lastLoginAt' ? users.lastLoginAt : users.createdAt;
-    const dir = q.order === 'asc' ? sql`asc` : sql`desc`;
-    const rows = await this.d.db
-      .select()
-      .from(users)
-      .where(where)
-      .orderBy(sql`${col} ${dir} nulls last`, q.order === 'asc' ? asc(users.id) : desc(users.id))
-      .limit(q.pageSize)
-      .offset((q.page - 1) * q.pageSize);
+    const { total, rows } = await this.d.repo.listForConsole(
+      q,
+      q.phone ? this.d.phoneIndex(q.phone) : null,
+      shanghaiDayRange(q.from, q.to),
+    );
     const ids = rows.map((r) => r.id);
-    const [consentCounts, leadRows] = ids.length
-      ? await Promise.all([
-          this.d.db
-            .select({ userId: consents.userId, n: count() })
-            .from(consents)
-            .where(inArray(consents.userId, ids))
-            .groupBy(consents.userId),
-          this.d.db
-            .select({ userId: leads.userId, status: leads.status, n: count() })
-            .from(leads)
-            .where(inArray(leads.userId, ids))
-            .groupBy(leads.userId, leads.status),
-        ])
-      : [[], []];
+    const [consentCounts, leadRows] = ids.length ? await this.d.repo.countsByUser(ids) : [[], []];
     const leadCounts = leadCountsByUser(leadRows);
     return {
-      total: Number(total),
+      total,
       page: q.page,
       pageSize: q.pageSize,
       list: rows.map((u) => ({
@@ -120,68 +74,17 @@ export class AdminPeopleService {
 
   /** One person in full (masked); attempt details when `opts.attemptDetails` (administrators). */
   async userDetail(userId: number, opts: { attemptDetails: boolean }): Promise<AdminUserDetail> {
-    const db = this.d.db;
-    const [u] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
+    const u = await this.d.repo.findUser(userId);
     if (!u) throw appError('NOT_FOUND', '用户不存在');
-    const [draft, credit, runs, consentRows, leadRows, noticeRows, sessionRows] = await Promise.all([
-      db.select().from(applicationDrafts).where(eq(applicationDrafts.userId, userId)).limit(1),
-      db.select().from(creditProfiles).where(eq(creditProfiles.userId, userId)).limit(1),
-      db
-        .select()
-        .from(matchRuns)
-        .where(eq(matchRuns.userId, userId))
-        .orderBy(desc(matchRuns.createdAt), desc(matchRuns.id))
-        .limit(RUN_LIMIT),
-      db
-        .select({ c: consents, productName: products.productName, partnerName: partners.legalName })
-        .from(consents)
-        .innerJoin(products, eq(consents.productId, products.id))
-        .innerJoin(partners, eq(consents.partnerId, partners.id))
-        .where(eq(consents.userId, userId))
-        .orderBy(desc(consents.id)),
-      leadQuery(this.d.db, eq(leads.userId, userId)).orderBy(desc(leads.id)),
-      db
-        .select({ n: partnerNotices, partnerName: partners.legalName })
-        .from(partnerNotices)
-        .innerJoin(partners, eq(partnerNotices.partnerId, partners.id))
-        .where(eq(partnerNotices.userId, userId))
-        .orderBy(desc(partnerNotices.id)),
-      db
-        .select()
-        .from(sessions)
-        .where(eq(sessions.userId, userId))
-        .orderBy(desc(sessions.id))
-        .limit(SESSION_LIMIT),
-    ]);
+    const [draft, credit, runs, consentRows, leadRows, noticeRows, sessionRows] =
+      await this.d.repo.belongingsOf(userId);
     const runIds = runs.map((r) => r.id);
     const leadIds = leadRows.map((l) => l.id);
-    const [offers, attempts] = await Promise.all([
-      runIds.length
-        ? db
-            .select({ o: matchOffers, productName: products.productName, partnerName: partners.legalName })
-            .from(matchOffers)
-            .innerJoin(products, eq(matchOffers.productId, products.id))
-            .innerJoin(partners, eq(matchOffers.partnerId, partners.id))
-            .where(inArray(matchOffers.runId, runIds))
-            .orderBy(matchOffers.runId, matchOffers.rank, matchOffers.id)
-        : [],
-      leadIds.length
-        ? db.select().from(leadAttempts).where(inArray(leadAttempts.leadId, leadIds)).orderBy(leadAttempts.id)
-        : [],
-    ]);
+    const [offers, attempts] = await this.d.repo.offersAndAttempts(runIds, leadIds);
     const excludedIds = [
       ...new Set(runs.flatMap((r) => r.excluded.map((e) => Number(e.productId)).filter(Number.isInteger))),
     ];
-    const names = new Map(
-      excludedIds.length
-        ? (
-            await db
-              .select({ id: products.id, name: products.productName })
-              .from(products)
-              .where(inArray(products.id, excludedIds))
-          ).map((p) => [String(p.id), p.name])
-        : [],
-    );
+    const names = await this.d.repo.productNames(excludedIds);
 
     const draftData = this.decryptJson(draft[0]?.dataEnc);
     const creditData = this.decryptJson(credit[0]?.dataEnc);
@@ -281,34 +184,21 @@ export class AdminPeopleService {
    * which field, the reason) in the same transaction. The value itself is never recorded or logged.
    */
   async reveal(actor: Actor, userId: number, field: RevealField, reason: string): Promise<AdminRevealData> {
-    return this.d.db.transaction(async (trx) => {
-      const tx = trx as unknown as Tx;
-      const [u] = await tx
-        .select({ id: users.id, mobileEnc: users.mobileEnc, status: users.status })
-        .from(users)
-        .where(eq(users.id, userId))
-        .limit(1);
+    return this.d.repo.transaction(async (tx) => {
+      const u = await tx.findUserPhone(userId);
       if (!u) throw appError('NOT_FOUND', '用户不存在');
       let out: AdminRevealData;
       if (field === 'mobile') {
         if (!u.mobileEnc) throw appError('NOT_FOUND', '该用户已注销，手机号已删除');
         out = { field, value: decryptField(this.d.ring, u.mobileEnc), contacts: null };
       } else if (field === 'contacts') {
-        const [row] = await tx
-          .select({ dataEnc: creditProfiles.dataEnc })
-          .from(creditProfiles)
-          .where(eq(creditProfiles.userId, userId))
-          .limit(1);
-        const contacts = contactsOf(this.decryptJson(row?.dataEnc)).filter((c) => c.name || c.phone);
+        const dataEnc = await tx.creditProfileData(userId);
+        const contacts = contactsOf(this.decryptJson(dataEnc)).filter((c) => c.name || c.phone);
         if (contacts.length === 0) throw appError('NOT_FOUND', '该用户没有填写紧急联系人');
         out = { field, value: null, contacts };
       } else {
-        const [row] = await tx
-          .select({ dataEnc: applicationDrafts.dataEnc })
-          .from(applicationDrafts)
-          .where(eq(applicationDrafts.userId, userId))
-          .limit(1);
-        const value = this.decryptJson(row?.dataEnc)?.[field];
+        const dataEnc = await tx.draftData(userId);
+        const value = this.decryptJson(dataEnc)?.[field];
         if (typeof value !== 'string' || !value) {
           throw appError(
             'NOT_FOUND',
@@ -317,7 +207,7 @@ export class AdminPeopleService {
         }
         out = { field, value, contacts: null };
       }
-      await recordAudit(tx, actor, {
+      await tx.recordAudit(actor, {
         action: 'reveal',
         entity: 'user',
         entityId: userId,

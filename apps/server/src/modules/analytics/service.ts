@@ -1,15 +1,14 @@
 import { ANALYTICS_SOURCE } from '@lm/shared/channel';
 import type { ReportEventBody } from '@lm/shared/schemas/channel';
-import type { Db } from '../../db/client.ts';
-import { events } from '../../db/schema.ts';
 import { shanghaiDate } from '../../lib/time.ts';
 import type { Limiter } from '../limits/limiter.ts';
+import type { AnalyticsRepository } from './repository.ts';
 
 /** Funnel events per client IP per hour: generous (12 steps a visit, carrier NAT), but not a firehose. */
 export const EVENTS_PER_IP_PER_HOUR = 600;
 
 export interface AnalyticsServiceDeps {
-  db: Db;
+  repo: AnalyticsRepository;
   limiter: Limiter;
   deviceHash(fingerprint: string): string;
 }
@@ -29,21 +28,17 @@ export class AnalyticsService {
   async recordEvent(input: ReportEventBody, ctx: EventContext): Promise<{ recorded: boolean }> {
     await this.d.limiter.enforce(`event:ip:${ctx.ip}`, EVENTS_PER_IP_PER_HOUR, { ms: 3600_000 }, '事件上报');
     const fingerprint = input.fingerprint ?? ctx.fingerprint;
-    const inserted = await this.d.db
-      .insert(events)
-      .values({
-        sessionId: input.sessionId,
-        step: input.step,
-        adChannelCode: input.adChannelCode ?? null,
-        skin: input.skin ?? null,
-        fingerprintHash: fingerprint ? this.d.deviceHash(fingerprint) : null,
-        behaviorCode: input.behaviorCode ?? null,
-        source: input.source ?? ANALYTICS_SOURCE,
-        userId: ctx.userId,
-        day: shanghaiDate(),
-      })
-      .onConflictDoNothing({ target: [events.sessionId, events.step] })
-      .returning({ id: events.id });
-    return { recorded: inserted.length === 1 };
+    const recorded = await this.d.repo.insertEventOnce({
+      sessionId: input.sessionId,
+      step: input.step,
+      adChannelCode: input.adChannelCode ?? null,
+      skin: input.skin ?? null,
+      fingerprintHash: fingerprint ? this.d.deviceHash(fingerprint) : null,
+      behaviorCode: input.behaviorCode ?? null,
+      source: input.source ?? ANALYTICS_SOURCE,
+      userId: ctx.userId,
+      day: shanghaiDate(),
+    });
+    return { recorded };
   }
 }

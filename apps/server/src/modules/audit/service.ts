@@ -1,6 +1,6 @@
 import type { Db } from '../../db/client.ts';
-import { auditLog } from '../../db/schema.ts';
 import type { Actor } from '../../lib/actor.ts';
+import { type AuditInsert, AuditRepository } from './repository.ts';
 
 export interface AuditInput {
   action: string;
@@ -30,14 +30,10 @@ export function auditSnapshot(
   return out;
 }
 
-/**
- * Writes one audit entry for the staff member acting (every console change and every reveal);
- * without one the entry is the system's ('system'), with the caller's IP.
- * Pass the transaction that makes the change, so the change and its record commit together.
- */
-export async function recordAudit(db: Db, actor: Actor, input: AuditInput): Promise<void> {
+/** The row of one audit entry for the staff member acting ('system' without one), with the caller's IP. */
+export function auditEntry(actor: Actor, input: AuditInput): AuditInsert {
   const staff = actor.staff;
-  await db.insert(auditLog).values({
+  return {
     staffId: staff?.id ?? null,
     staffName: staff?.name ?? 'system',
     action: input.action,
@@ -47,14 +43,24 @@ export async function recordAudit(db: Db, actor: Actor, input: AuditInput): Prom
     after: auditSnapshot(input.after),
     reason: input.reason ?? null,
     ip: actor.ip,
-  });
+  };
+}
+
+/**
+ * Writes one audit entry for the staff member acting (every console change and every reveal);
+ * without one the entry is the system's ('system'), with the caller's IP.
+ * Pass the transaction that makes the change, so the change and its record commit together: the
+ * audit repository is built on that handle.
+ */
+export async function recordAudit(db: Db, actor: Actor, input: AuditInput): Promise<void> {
+  await new AuditRepository(db).insert(auditEntry(actor, input));
 }
 
 /** The audit log for callers outside a transaction of their own (e.g. a staff member reading a private file). */
 export class AuditLog {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly repo: AuditRepository) {}
 
   record(actor: Actor, input: AuditInput): Promise<void> {
-    return recordAudit(this.db, actor, input);
+    return this.repo.insert(auditEntry(actor, input));
   }
 }

@@ -6,12 +6,9 @@ import type {
   NewsListData,
 } from '@lm/shared/schemas/content';
 import { isAgreementCode } from '@lm/shared/schemas/content';
-import { and, count, desc, eq, lte, ne, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
-import { agreementDocuments, articles } from '../../db/schema.ts';
 import { textHash } from '../../lib/text-hash.ts';
 import { AGREEMENT_SEEDS, type AgreementSeed } from './agreements.ts';
-import { ARTICLE_SEEDS, type ArticleSeed } from './articles.ts';
+import type { AgreementRow, ArticleListRow, ArticleRow, ContentRepository } from './repository.ts';
 import {
   agreementPlainText,
   type OperatorConfig,
@@ -24,14 +21,9 @@ import {
   versionStates,
 } from './rules.ts';
 
-type AgreementRow = typeof agreementDocuments.$inferSelect;
-type ArticleRow = typeof articles.$inferSelect;
-
 const RELATED_COUNT = 3;
 
-function newsItem(
-  row: Pick<ArticleRow, 'id' | 'slug' | 'title' | 'summary' | 'category' | 'publishedAt'>,
-): NewsItem {
+function newsItem(row: ArticleListRow): NewsItem {
   return {
     id: row.id,
     slug: row.slug,
@@ -42,41 +34,24 @@ function newsItem(
   };
 }
 
-const listColumns = {
-  id: articles.id,
-  slug: articles.slug,
-  title: articles.title,
-  summary: articles.summary,
-  category: articles.category,
-  publishedAt: articles.publishedAt,
-};
-
-/** Visible to readers: published and not scheduled for later. */
-const visible = (now: Date) => and(eq(articles.status, 'published'), lte(articles.publishedAt, now));
-
 /**
  * Agreements (versioned in agreement_documents, rendered with the operator's configuration) and the daily
  * news (articles). Stateless over the database: several instances can serve it.
  */
 export class ContentService {
   constructor(
-    private readonly db: Db,
+    private readonly repo: ContentRepository,
     private readonly config: OperatorConfig,
   ) {}
 
   /** Inserts the built-in agreement versions that are missing; never rewrites a stored version. */
   async ensureAgreements(seeds: readonly AgreementSeed[] = AGREEMENT_SEEDS): Promise<number> {
     if (seeds.length === 0) return 0;
-    const inserted = await this.db
-      .insert(agreementDocuments)
-      .values(seeds.map((s) => ({ ...s })))
-      .onConflictDoNothing({ target: [agreementDocuments.code, agreementDocuments.version] })
-      .returning({ id: agreementDocuments.id });
-    return inserted.length;
+    return this.repo.insertAgreementsIfMissing(seeds.map((s) => ({ ...s })));
   }
 
   private async versionsOf(code: string): Promise<AgreementRow[]> {
-    return this.db.select().from(agreementDocuments).where(eq(agreementDocuments.code, code));
+    return this.repo.agreementVersions(code);
   }
 
   private render(row: AgreementRow): AgreementData {
@@ -145,16 +120,13 @@ export class ContentService {
     opts: { category?: string | undefined; now?: Date } = {},
   ): Promise<NewsListData> {
     const now = opts.now ?? new Date();
-    const where = opts.category ? and(visible(now), eq(articles.category, opts.category)) : visible(now);
-    const [totalRow] = await this.db.select({ n: count() }).from(articles).where(where);
-    const rows = await this.db
-      .select(listColumns)
-      .from(articles)
-      .where(where)
-      .orderBy(desc(articles.publishedAt), desc(articles.id))
-      .limit(pageSize)
-      .offset(pageOffset(page, pageSize));
-    return { total: Number(totalRow?.n ?? 0), page, pageSize, list: rows.map(newsItem) };
+    const { total, rows } = await this.repo.listVisibleArticles(
+      now,
+      opts.category,
+      pageSize,
+      pageOffset(page, pageSize),
+    );
+    return { total, page, pageSize, list: rows.map(newsItem) };
   }
 
   /**
@@ -162,31 +134,17 @@ export class ContentService {
    * draft or scheduled for later.
    */
   async readArticle(idOrSlug: string, now = new Date()): Promise<NewsDetailData | null> {
-    const key = /^\d{1,9}$/.test(idOrSlug) ? eq(articles.id, Number(idOrSlug)) : eq(articles.slug, idOrSlug);
-    const [row] = await this.db
-      .update(articles)
-      .set({ views: sql`${articles.views} + 1` })
-      .where(and(key, visible(now)))
-      .returning();
+    const key = /^\d{1,9}$/.test(idOrSlug) ? { id: Number(idOrSlug) } : { slug: idOrSlug };
+    const row = await this.repo.readVisibleArticle(key, now);
     if (!row) return null;
     return { ...newsItem(row), body: row.body, views: row.views, related: await this.related(row, now) };
   }
 
   /** Other published articles: the same category first, then the newest. */
   private async related(row: ArticleRow, now: Date): Promise<NewsItem[]> {
-    const same = await this.db
-      .select(listColumns)
-      .from(articles)
-      .where(and(visible(now), eq(articles.category, row.category), ne(articles.id, row.id)))
-      .orderBy(desc(articles.publishedAt))
-      .limit(RELATED_COUNT);
+    const same = await this.repo.sameCategory(row, now, RELATED_COUNT);
     if (same.length >= RELATED_COUNT) return same.map(newsItem);
-    const others = await this.db
-      .select(listColumns)
-      .from(articles)
-      .where(and(visible(now), ne(articles.category, row.category)))
-      .orderBy(desc(articles.publishedAt))
-      .limit(RELATED_COUNT - same.length);
+    const others = await this.repo.otherCategories(row, now, RELATED_COUNT - same.length);
     return [...same, ...others].map(newsItem);
   }
 }
@@ -197,23 +155,4 @@ export function shanghaiTime(text: string): Date {
   const midnight = shanghaiMidnight(day!);
   const [h, m] = time.split(':').map(Number);
   return new Date(midnight.getTime() + ((h ?? 0) * 60 + (m ?? 0)) * 60_000);
-}
-
-/** Inserts the demo articles that are missing (by slug); runs at start outside production. */
-export async function seedDemoArticles(db: Db, seeds: readonly ArticleSeed[] = ARTICLE_SEEDS): Promise<void> {
-  if (seeds.length === 0) return;
-  await db
-    .insert(articles)
-    .values(
-      seeds.map((a) => ({
-        slug: a.slug,
-        title: a.title,
-        summary: a.summary,
-        category: a.category,
-        body: a.body,
-        status: 'published' as const,
-        publishedAt: shanghaiTime(a.published),
-      })),
-    )
-    .onConflictDoNothing({ target: articles.slug });
 }

@@ -7,19 +7,8 @@ import {
   type FunnelByChannelQuery,
   type FunnelViewStep,
 } from '@lm/shared/schemas/funnel';
-import { and, asc, between, count, eq, gte, inArray, isNotNull, lt, type SQL, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
-import {
-  channelClicks,
-  channels,
-  consents,
-  events,
-  leads,
-  matchRuns,
-  sessions,
-  users,
-} from '../../db/schema.ts';
 import { appError } from '../../lib/errors.ts';
+import type { FunnelFilter, FunnelRepository } from './repository.ts';
 import {
   assembleFunnel,
   assembleTrend,
@@ -30,21 +19,10 @@ import {
   type StepCounts,
 } from './rules.ts';
 
+export type { FunnelFilter } from './repository.ts';
+
 /** Event steps the funnel counts (every view step but the click, which lives in channel_clicks). */
 const EVENT_STEPS = FUNNEL_VIEW_STEPS.filter((s) => s !== 'click');
-
-/** A visitor: its device on that day; a session without a device id counts alone. */
-const visitorKey = sql`(${events.day}::text || ':' || coalesce(${events.fingerprintHash}, 's:' || ${events.sessionId}))`;
-const visitors = sql<number>`count(distinct ${visitorKey})::int`;
-const sessionsCount = sql<number>`count(*)::int`;
-
-export interface FunnelFilter {
-  from: string;
-  to: string;
-  /** null: every channel, including visits without one. */
-  channelCodes: string[] | null;
-  skin?: number | undefined;
-}
 
 /** The step every arm's rates are measured from. */
 export const ARMS_BASE_STEP: FunnelViewStep = 'click';
@@ -58,45 +36,19 @@ function shanghaiDayStart(day: string): Date {
 
 /**
  * Funnel figures from `events` (once per session and step, spec §1) and `channel_clicks` (once per
- * device, channel and day). Every query is bounded by `day` first, so it runs on the indexes
- * events_day (day, ad_channel_code, step) and channel_clicks_day (day, ad_channel_code).
+ * device, channel and day), read through FunnelRepository.
  */
 export class FunnelService {
-  constructor(private readonly db: Db) {}
-
-  private eventWhere(f: FunnelFilter): SQL {
-    const parts: (SQL | undefined)[] = [
-      between(events.day, f.from, f.to),
-      f.channelCodes ? inArray(events.adChannelCode, f.channelCodes) : undefined,
-      inArray(events.step, EVENT_STEPS),
-      f.skin === undefined ? undefined : eq(events.skin, f.skin),
-    ];
-    return and(...parts)!;
-  }
-
-  private clickWhere(f: FunnelFilter): SQL {
-    const parts: (SQL | undefined)[] = [
-      between(channelClicks.day, f.from, f.to),
-      f.channelCodes ? inArray(channelClicks.adChannelCode, f.channelCodes) : undefined,
-      // Clicks without a device id are stored flagged and never counted.
-      isNotNull(channelClicks.fingerprintHash),
-      f.skin === undefined ? undefined : eq(channelClicks.abTestType, f.skin),
-    ];
-    return and(...parts)!;
-  }
+  constructor(private readonly repo: FunnelRepository) {}
 
   /** Per step: visitors and sessions, in funnel order with conversions and drop-off. */
   async funnel(f: FunnelFilter) {
     if (f.channelCodes?.length === 0) return assembleFunnel({});
-    const [eventRows, [clicks]] = await Promise.all([
-      this.db
-        .select({ step: events.step, count: visitors, sessions: sessionsCount })
-        .from(events)
-        .where(this.eventWhere(f))
-        .groupBy(events.step),
-      this.db.select({ n: count() }).from(channelClicks).where(this.clickWhere(f)),
+    const [eventRows, clicks] = await Promise.all([
+      this.repo.visitorsPerStep(f, EVENT_STEPS),
+      this.repo.clickCount(f),
     ]);
-    const counts: StepCounts = { click: { count: clicks?.n ?? 0, sessions: clicks?.n ?? 0 } };
+    const counts: StepCounts = { click: { count: clicks, sessions: clicks } };
     for (const r of eventRows) counts[r.step as FunnelViewStep] = { count: r.count, sessions: r.sessions };
     return assembleFunnel(counts);
   }
@@ -105,16 +57,8 @@ export class FunnelService {
   async trend(f: FunnelFilter) {
     if (f.channelCodes?.length === 0) return assembleTrend(f.from, f.to, []);
     const [eventRows, clickRows] = await Promise.all([
-      this.db
-        .select({ day: events.day, step: events.step, count: visitors })
-        .from(events)
-        .where(this.eventWhere(f))
-        .groupBy(events.day, events.step),
-      this.db
-        .select({ day: channelClicks.day, count: count() })
-        .from(channelClicks)
-        .where(this.clickWhere(f))
-        .groupBy(channelClicks.day),
+      this.repo.visitorsPerDayAndStep(f, EVENT_STEPS),
+      this.repo.clicksPerDay(f),
     ]);
     return assembleTrend(f.from, f.to, [...eventRows, ...clickRows.map((r) => ({ ...r, step: 'click' }))]);
   }
@@ -125,16 +69,11 @@ export class FunnelService {
     if (f.channelCodes?.length === 0) return channelRows([], [], page);
     const [known, eventRows, clickRows] = await Promise.all([
       this.channelsFor(f.channelCodes),
-      this.db
-        .select({ adChannelCode: events.adChannelCode, step: events.step, count: visitors })
-        .from(events)
-        .where(and(this.eventWhere(f), inArray(events.step, wanted)))
-        .groupBy(events.adChannelCode, events.step),
-      this.db
-        .select({ adChannelCode: channelClicks.adChannelCode, count: count() })
-        .from(channelClicks)
-        .where(this.clickWhere(f))
-        .groupBy(channelClicks.adChannelCode),
+      this.repo.visitorsPerChannelAndStep(
+        f,
+        EVENT_STEPS.filter((s) => wanted.includes(s)),
+      ),
+      this.repo.clicksPerChannel(f),
     ]);
     return channelRows(
       // Every channel asked for (all of them without a filter) gets a row, quiet ones with zeros.
@@ -153,24 +92,12 @@ export class FunnelService {
    * step, the arm's rate from ARMS_BASE_STEP and the z-test against the control.
    */
   async arms(code: string, from: string, to: string): Promise<FunnelArmsData> {
-    const [channel] = await this.db
-      .select({ flags: channels.flags, skinArms: channels.skinArms })
-      .from(channels)
-      .where(eq(channels.adChannelCode, code))
-      .limit(1);
+    const channel = await this.repo.channelSkins(code);
     if (!channel) throw appError('NOT_FOUND', '渠道不存在');
     const f: FunnelFilter = { from, to, channelCodes: [code] };
     const [eventRows, clickRows] = await Promise.all([
-      this.db
-        .select({ skin: events.skin, step: events.step, count: visitors })
-        .from(events)
-        .where(this.eventWhere(f))
-        .groupBy(events.skin, events.step),
-      this.db
-        .select({ skin: channelClicks.abTestType, count: count() })
-        .from(channelClicks)
-        .where(this.clickWhere(f))
-        .groupBy(channelClicks.abTestType),
+      this.repo.visitorsPerSkinAndStep(f, EVENT_STEPS),
+      this.repo.clicksPerSkin(f),
     ]);
     const bySkin = new Map<number | null, Partial<Record<FunnelViewStep, number>>>();
     const add = (skin: number | null, step: string, n: number) => {
@@ -220,11 +147,7 @@ export class FunnelService {
   /** The channels a caller may pick: every channel, or only `codes`. */
   async channelsFor(codes: string[] | null) {
     if (codes?.length === 0) return [];
-    return this.db
-      .select({ adChannelCode: channels.adChannelCode, name: channels.name })
-      .from(channels)
-      .where(codes ? inArray(channels.adChannelCode, codes) : undefined)
-      .orderBy(asc(channels.adChannelCode));
+    return this.repo.channelNames(codes);
   }
 
   /**
@@ -235,47 +158,13 @@ export class FunnelService {
   async peoplePerDay(from: string, to: string) {
     const start = shanghaiDayStart(from);
     const end = new Date(shanghaiDayStart(to).getTime() + 86_400_000);
-    const perDay = async (
-      table: typeof sessions | typeof matchRuns | typeof consents,
-      extra?: SQL,
-    ): Promise<Map<string, number>> => {
-      const day = sql<string>`to_char(${table.createdAt} at time zone 'Asia/Shanghai', 'YYYY-MM-DD')`;
-      const rows = await this.db
-        .select({ day, n: sql<number>`count(distinct ${table.userId})::int` })
-        .from(table)
-        .where(and(gte(table.createdAt, start), lt(table.createdAt, end), extra))
-        .groupBy(day);
-      return new Map(rows.map((r) => [r.day, r.n]));
-    };
-    const [logins, submits, authorizations] = await Promise.all([
-      perDay(sessions),
-      perDay(matchRuns, inArray(matchRuns.source, ['form', 'auto'])),
-      perDay(consents),
-    ]);
-    return { logins, submits, authorizations };
+    return this.repo.peoplePerDay(start, end);
   }
 
   /** Registrations and leads created on each Shanghai day of the range. */
   async createdPerDay(from: string, to: string) {
     const start = shanghaiDayStart(from);
     const end = new Date(shanghaiDayStart(to).getTime() + 86_400_000);
-    const dayOf = (col: typeof users.createdAt | typeof leads.createdAt) =>
-      sql<string>`to_char(${col} at time zone 'Asia/Shanghai', 'YYYY-MM-DD')`;
-    const [u, l] = await Promise.all([
-      this.db
-        .select({ day: dayOf(users.createdAt), n: count() })
-        .from(users)
-        .where(and(gte(users.createdAt, start), lt(users.createdAt, end)))
-        .groupBy(dayOf(users.createdAt)),
-      this.db
-        .select({ day: dayOf(leads.createdAt), n: count() })
-        .from(leads)
-        .where(and(gte(leads.createdAt, start), lt(leads.createdAt, end)))
-        .groupBy(dayOf(leads.createdAt)),
-    ]);
-    return {
-      users: new Map(u.map((r) => [r.day, r.n])),
-      leads: new Map(l.map((r) => [r.day, r.n])),
-    };
+    return this.repo.createdPerDay(start, end);
   }
 }

@@ -1,11 +1,9 @@
 import type { ExcludeCityData, ReportDeviceBody } from '@lm/shared/schemas/geo';
-import { eq } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
-import { channels, deviceReports } from '../../db/schema.ts';
 import { AppError, appError } from '../../lib/errors.ts';
 import type { Coordinates, GeoProvider } from '../../providers/geo/index.ts';
 import type { AuthService } from '../auth/service.ts';
 import type { Limiter } from '../limits/limiter.ts';
+import type { GeoRepository } from './repository.ts';
 
 /** Location look-ups per client IP per hour (each may cost a Baidu Map call). */
 export const LOOKUPS_PER_IP_PER_HOUR = 120;
@@ -13,7 +11,7 @@ export const LOOKUPS_PER_IP_PER_HOUR = 120;
 export const REPORTS_PER_IP_PER_HOUR = 60;
 
 export interface GeoServiceDeps {
-  db: Db;
+  repo: GeoRepository;
   provider: GeoProvider;
   limiter: Limiter;
   auth: AuthService;
@@ -35,13 +33,9 @@ export class GeoService {
     await this.limit(`geo:lookup:ip:${ip}`, LOOKUPS_PER_IP_PER_HOUR, '定位');
     let excluded: readonly string[] = [];
     if (input.adChannelCode) {
-      const [channel] = await this.d.db
-        .select({ excludeCityCodes: channels.excludeCityCodes })
-        .from(channels)
-        .where(eq(channels.adChannelCode, input.adChannelCode))
-        .limit(1);
-      if (!channel) throw appError('NOT_FOUND', '渠道不存在');
-      excluded = channel.excludeCityCodes ?? [];
+      const codes = await this.d.repo.channelExcludedCities(input.adChannelCode);
+      if (codes === undefined) throw appError('NOT_FOUND', '渠道不存在');
+      excluded = codes ?? [];
     }
     const place = await this.d.provider.reverse(input.location ?? null, ip);
     return {
@@ -71,7 +65,7 @@ export class GeoService {
         if (!(err instanceof AppError) || err.status !== 401) throw err;
       }
     }
-    await this.d.db.insert(deviceReports).values({
+    await this.d.repo.insertDeviceReport({
       userId,
       adChannelCode: input.adChannelCode ?? null,
       provinceName: input.provinceName,

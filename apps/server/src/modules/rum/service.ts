@@ -1,9 +1,7 @@
-import type { RumMetric, VitalsBody, VitalsGroupBy, WebVitalsRow } from '@lm/shared/schemas/rum';
-import { and, between, eq, type SQL, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
-import { webVitals } from '../../db/schema.ts';
+import type { RumMetric, VitalsBody, WebVitalsRow } from '@lm/shared/schemas/rum';
 import { shanghaiDate } from '../../lib/time.ts';
 import type { Limiter } from '../limits/limiter.ts';
+import type { RumRepository, VitalsFilter } from './repository.ts';
 import {
   metricOrder,
   ratingOf,
@@ -13,29 +11,15 @@ import {
 } from './rules.ts';
 
 export interface RumDeps {
-  db: Db;
+  repo: RumRepository;
   limiter: Limiter;
   deviceHash(fingerprint: string): string;
 }
 
-export interface VitalsFilter {
-  from: string;
-  to: string;
-  groupBy: VitalsGroupBy;
-  metric?: RumMetric | undefined;
-  channelCode?: string | undefined;
-  skin?: number | undefined;
-  route?: string | undefined;
-}
+export type { VitalsFilter } from './repository.ts';
 
 /** Most groups × metrics one console answer holds (the busiest first). */
 export const VITALS_MAX_ROWS = 1_000;
-
-const GROUP_COLUMN = {
-  route: sql`${webVitals.route}`,
-  channel: sql`${webVitals.channelCode}`,
-  skin: sql`${webVitals.skin}::text`,
-} as const;
 
 export class RumService {
   constructor(private readonly d: RumDeps) {}
@@ -58,7 +42,7 @@ export class RumService {
       '性能数据上报',
     );
     const day = shanghaiDate(now);
-    await this.d.db.insert(webVitals).values(
+    await this.d.repo.insertVitals(
       body.items.map((item) => ({
         ...toStored(item),
         env: body.env,
@@ -72,28 +56,7 @@ export class RumService {
 
   /** count, p50, p75 and p95 (percentile_cont, in SQL) per group and metric, with the p75's rating. */
   async percentiles(f: VitalsFilter): Promise<WebVitalsRow[]> {
-    const group = GROUP_COLUMN[f.groupBy];
-    const where: (SQL | undefined)[] = [
-      between(webVitals.day, f.from, f.to),
-      f.metric ? eq(webVitals.metric, f.metric) : undefined,
-      f.channelCode ? eq(webVitals.channelCode, f.channelCode) : undefined,
-      f.skin !== undefined ? eq(webVitals.skin, f.skin) : undefined,
-      f.route ? eq(webVitals.route, f.route) : undefined,
-    ];
-    const rows = await this.d.db
-      .select({
-        group: sql<string | null>`${group}`,
-        metric: webVitals.metric,
-        count: sql<number>`count(*)::int`,
-        p50: sql<number>`percentile_cont(0.5) within group (order by ${webVitals.value})`,
-        p75: sql<number>`percentile_cont(0.75) within group (order by ${webVitals.value})`,
-        p95: sql<number>`percentile_cont(0.95) within group (order by ${webVitals.value})`,
-      })
-      .from(webVitals)
-      .where(and(...where))
-      .groupBy(group, webVitals.metric)
-      .orderBy(sql`count(*) desc`)
-      .limit(VITALS_MAX_ROWS);
+    const rows = await this.d.repo.percentiles(f, VITALS_MAX_ROWS);
     return rows
       .map((r) => {
         const metric = r.metric as RumMetric;

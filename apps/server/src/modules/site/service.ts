@@ -10,17 +10,14 @@ import {
   type TempLinkData,
   type TempLinkType,
 } from '@lm/shared/schemas/site';
-import { and, eq, lte, ne, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '../../db/client.ts';
-import { appVersions, banners, clientReports, pageConfigs, staff } from '../../db/schema.ts';
 import type { Actor } from '../../lib/actor.ts';
 import { blindIndex, encryptField, type KeyRing } from '../../lib/crypto.ts';
 import { appError } from '../../lib/errors.ts';
 import { shanghaiDate } from '../../lib/time.ts';
-import { recordAudit } from '../audit/service.ts';
 import type { Limiter } from '../limits/limiter.ts';
 import type { ManifestStore } from './manifest-store.ts';
+import type { SiteRepository } from './repository.ts';
 import {
   buildManifest,
   iconsOf,
@@ -66,7 +63,7 @@ export interface ReportContext {
 }
 
 export interface SiteServiceDeps {
-  db: Db;
+  repo: SiteRepository;
   ring: KeyRing;
   limiter: Limiter;
   manifest: ManifestStore;
@@ -91,7 +88,7 @@ export class SiteService {
   // --- app versions and the download JSON -------------------------------------------------------
 
   private async versionRows(now: Date) {
-    return this.d.db.select().from(appVersions).where(lte(appVersions.publishedAt, now));
+    return this.d.repo.versionsPublishedBy(now);
   }
 
   async newest(platform: AppPlatform, now = new Date()): Promise<NewestVersionData> {
@@ -133,17 +130,7 @@ export class SiteService {
   // --- banners and page configuration ------------------------------------------------------------
 
   async homeDialogBanner(channel: string | undefined, now = new Date()): Promise<BannerData | null> {
-    const rows = await this.d.db
-      .select()
-      .from(banners)
-      .where(
-        and(
-          eq(banners.placement, HOME_DIALOG_PLACEMENT),
-          eq(banners.enabled, true),
-          lte(banners.startsAt, now),
-          sql`(${banners.endsAt} is null or ${banners.endsAt} > ${now})`,
-        ),
-      );
+    const rows = await this.d.repo.bannersShowing(HOME_DIALOG_PLACEMENT, now);
     const banner = pickBanner(rows, HOME_DIALOG_PLACEMENT, channel, now);
     return banner
       ? { id: banner.id, title: banner.title, imageUrl: banner.imageUrl, targetUrl: banner.targetUrl }
@@ -151,17 +138,13 @@ export class SiteService {
   }
 
   async pageConfig(code: string): Promise<PageConfigData> {
-    const [row] = await this.d.db.select().from(pageConfigs).where(eq(pageConfigs.code, code));
+    const row = await this.d.repo.findPageConfig(code);
     if (!row) throw appError('NOT_FOUND', `页面配置不存在：${code}`);
     return { code: row.code, config: row.config, updatedAt: row.updatedAt.toISOString() };
   }
 
   async appIndexIcons(): Promise<AppIndexIcon[]> {
-    const [row] = await this.d.db
-      .select({ config: pageConfigs.config })
-      .from(pageConfigs)
-      .where(eq(pageConfigs.code, APP_INDEX_ICON_CODE));
-    return iconsOf(row?.config);
+    return iconsOf(await this.d.repo.pageConfigValue(APP_INDEX_ICON_CODE));
   }
 
   // --- temporary link ----------------------------------------------------------------------------
@@ -220,7 +203,7 @@ export class SiteService {
       }
       await this.d.limiter.enforce(`report:${kind}:ip:${ctx.ip}`, limits.ip, { ms: 3600_000 }, what);
     }
-    await this.d.db.insert(clientReports).values({
+    await this.d.repo.insertClientReport({
       kind,
       name,
       payload,
@@ -247,27 +230,18 @@ export class SiteService {
       '绑定微信',
     );
     const hash = blindIndex(this.d.ring, 'wechat-openid', openid);
-    return this.d.db.transaction(async (tx) => {
-      await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`wechat-openid:${hash}`}, 0))`);
-      const [other] = await tx
-        .select({ id: staff.id })
-        .from(staff)
-        .where(and(eq(staff.wechatOpenidHash, hash), ne(staff.id, staffId)))
-        .limit(1);
-      if (other) {
+    return this.d.repo.transaction(async (tx) => {
+      await tx.lockForTransaction(`wechat-openid:${hash}`);
+      if (await tx.openidHeldByOther(hash, staffId)) {
         throw appError('FORBIDDEN', '该微信已绑定其他员工账号，请先在原账号解绑后再绑定');
       }
-      const [row] = await tx
-        .update(staff)
-        .set({
-          wechatOpenidEnc: encryptField(this.d.ring, openid),
-          wechatOpenidHash: hash,
-          wechatBoundAt: now,
-        })
-        .where(eq(staff.id, staffId))
-        .returning({ id: staff.id, boundAt: staff.wechatBoundAt });
+      const row = await tx.bindOpenid(staffId, {
+        openidEnc: encryptField(this.d.ring, openid),
+        openidHash: hash,
+        boundAt: now,
+      });
       if (!row) throw appError('NOT_FOUND', '员工账号不存在');
-      await recordAudit(tx, actor, {
+      await tx.recordAudit(actor, {
         action: 'bind-wechat',
         entity: 'staff',
         entityId: staffId,

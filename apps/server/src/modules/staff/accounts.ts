@@ -1,8 +1,7 @@
 import type { CreateStaffBody, StaffListItem, UpdateStaffBody } from '@lm/shared/schemas/auth';
-import type { Db } from '../../db/client.ts';
 import type { Actor } from '../../lib/actor.ts';
 import { appError } from '../../lib/errors.ts';
-import { recordAudit } from '../audit/service.ts';
+import type { StaffRepository } from './repository.ts';
 import { auditView, type StaffService, staffListItem } from './service.ts';
 
 /**
@@ -10,16 +9,16 @@ import { auditView, type StaffService, staffListItem } from './service.ts';
  * admin may neither change their own role nor disable themselves (the last-admin rule is StaffService's).
  */
 export class StaffAccounts {
-  constructor(private readonly d: { db: Db; staff: StaffService }) {}
+  constructor(private readonly d: { repo: StaffRepository; staff: StaffService }) {}
 
   async create(actor: Actor, input: CreateStaffBody): Promise<StaffListItem> {
     const { staff } = this.d;
     if (await staff.findByPhone(input.phone))
       throw appError('VALIDATION_FAILED', '该手机号已有后台账号，请在列表中修改');
-    const row = await this.d.db.transaction(async (tx) => {
+    const row = await this.d.repo.transaction(async (tx) => {
       await staff.requireChannels(input.channelCodes ?? [], tx);
       const created = await staff.create(input, tx);
-      await recordAudit(tx, actor, {
+      await tx.recordAudit(actor, {
         action: 'create',
         entity: 'staff',
         entityId: created.id,
@@ -33,9 +32,9 @@ export class StaffAccounts {
   async update(actor: Actor, id: number, input: UpdateStaffBody): Promise<StaffListItem> {
     if (id === actor.staff?.id && input.role && input.role !== 'admin')
       throw appError('FORBIDDEN', '不能修改自己的角色');
-    const row = await this.d.db.transaction(async (tx) => {
+    const row = await this.d.repo.transaction(async (tx) => {
       const { before, after } = await this.d.staff.update(id, input, tx);
-      await recordAudit(tx, actor, {
+      await tx.recordAudit(actor, {
         action: 'update',
         entity: 'staff',
         entityId: after.id,
@@ -49,9 +48,9 @@ export class StaffAccounts {
 
   async setStatus(actor: Actor, id: number, status: 'active' | 'disabled'): Promise<StaffListItem> {
     if (id === actor.staff?.id) throw appError('FORBIDDEN', '不能修改自己的账号状态');
-    const row = await this.d.db.transaction(async (tx) => {
+    const row = await this.d.repo.transaction(async (tx) => {
       const { before, after } = await this.d.staff.setStatus(id, status, tx);
-      await recordAudit(tx, actor, {
+      await tx.recordAudit(actor, {
         action: 'status',
         entity: 'staff',
         entityId: after.id,
@@ -65,9 +64,9 @@ export class StaffAccounts {
 
   /** Sets (or generates) a password; answers the generated one, null when it was given. */
   async resetPassword(actor: Actor, id: number, password: string | undefined): Promise<string | null> {
-    const result = await this.d.db.transaction(async (tx) => {
+    const result = await this.d.repo.transaction(async (tx) => {
       const result = await this.d.staff.resetPassword(id, password, tx);
-      await recordAudit(tx, actor, {
+      await tx.recordAudit(actor, {
         action: 'reset-password',
         entity: 'staff',
         entityId: result.after.id,

@@ -9,17 +9,14 @@ import {
 } from '@lm/shared/schemas/auth';
 import { PHONE_PATTERN } from '@lm/shared/validators/phone';
 import argon2 from 'argon2';
-import { and, asc, count, desc, eq, ilike, inArray, isNull, ne, or, type SQL } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
-import { channels, staff, staffSessions } from '../../db/schema.ts';
 import { systemActor } from '../../lib/actor.ts';
 import { encryptField, type KeyRing, newToken, sha256 } from '../../lib/crypto.ts';
 import { appError } from '../../lib/errors.ts';
 import { loginOutcome, type Metrics } from '../../lib/metrics.ts';
-import { recordAudit } from '../audit/service.ts';
 import { describeWait } from '../auth/rules.ts';
 import type { ClientMeta, SmsCodes } from '../auth/sms-codes.ts';
 import type { Limiter } from '../limits/limiter.ts';
+import type { StaffRepository, StaffRow } from './repository.ts';
 
 /**
  * Wrong passwords (issue 15): at most 5 per (account, address) in 15 minutes — the short lock, which
@@ -49,10 +46,10 @@ export function passwordFailKeys(
   return { account, pair: `${account}:ip:${ip}` };
 }
 
-export type StaffRow = typeof staff.$inferSelect;
+export type { StaffRow } from './repository.ts';
 
 export interface StaffDeps {
-  db: Db;
+  repo: StaffRepository;
   ring: KeyRing;
   limiter: Limiter;
   codes: SmsCodes;
@@ -100,15 +97,6 @@ export function generatePassword(length = 14): string {
   return out;
 }
 
-const SORT_COLUMNS = {
-  id: staff.id,
-  name: staff.name,
-  role: staff.role,
-  status: staff.status,
-  createdAt: staff.createdAt,
-  lastLoginAt: staff.lastLoginAt,
-} as const;
-
 // Verified against when the phone is unknown, so both cases take the same time.
 const DUMMY_HASH = argon2.hash('not-a-real-password-placeholder');
 
@@ -127,16 +115,15 @@ export class StaffService {
       password?: string | undefined;
       channelCodes?: string[] | undefined;
     },
-    db: Db = this.d.db,
+    repo: StaffRepository = this.d.repo,
   ) {
     if (input.password !== undefined && input.password.length < STAFF_PASSWORD_MIN) {
       throw appError('VALIDATION_FAILED', `密码至少${STAFF_PASSWORD_MIN}个字符（password）`);
     }
     const channelCodes = input.role === 'channel_partner' ? (input.channelCodes ?? []) : [];
     const passwordHash = input.password ? await argon2.hash(input.password) : null;
-    const [row] = await db
-      .insert(staff)
-      .values({
+    return repo.upsertByPhoneHash(
+      {
         name: input.name,
         mobileEnc: encryptField(this.d.ring, input.phone),
         mobileHash: this.d.phoneIndex(input.phone),
@@ -144,133 +131,83 @@ export class StaffService {
         role: input.role,
         channelCodes,
         passwordHash,
-      })
-      .onConflictDoUpdate({
-        target: staff.mobileHash,
-        set: {
-          name: input.name,
-          role: input.role,
-          status: 'active',
-          channelCodes,
-          ...(passwordHash ? { passwordHash } : {}),
-        },
-      })
-      .returning();
-    return row!;
+      },
+      {
+        name: input.name,
+        role: input.role,
+        status: 'active',
+        channelCodes,
+        ...(passwordHash ? { passwordHash } : {}),
+      },
+    );
   }
 
   /** 400 unless every code is an existing channel. */
-  async requireChannels(codes: readonly string[], db: Db = this.d.db): Promise<void> {
+  async requireChannels(codes: readonly string[], repo: StaffRepository = this.d.repo): Promise<void> {
     if (codes.length === 0) return;
-    const found = await db
-      .select({ code: channels.adChannelCode })
-      .from(channels)
-      .where(inArray(channels.adChannelCode, [...codes]));
-    const missing = codes.filter((c) => !found.some((f) => f.code === c));
+    const found = await repo.existingChannelCodes(codes);
+    const missing = codes.filter((c) => !found.includes(c));
     if (missing.length) throw appError('VALIDATION_FAILED', `渠道不存在：${missing.join('、')}`);
   }
 
   /** The console's account list: filters, sorting, paging. */
   async list(q: StaffListQuery): Promise<{ total: number; list: StaffListItem[] }> {
-    const conds: (SQL | undefined)[] = [
-      q.role ? eq(staff.role, q.role) : undefined,
-      q.status ? eq(staff.status, q.status) : undefined,
-    ];
-    if (q.keyword) {
-      const pattern = `%${q.keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      conds.push(
-        PHONE_PATTERN.test(q.keyword)
-          ? or(ilike(staff.name, pattern), eq(staff.mobileHash, this.d.phoneIndex(q.keyword)))
-          : ilike(staff.name, pattern),
-      );
-    }
-    const where = and(...conds);
-    const column = SORT_COLUMNS[q.sort];
-    const [rows, [total]] = await Promise.all([
-      this.d.db
-        .select()
-        .from(staff)
-        .where(where)
-        .orderBy(q.order === 'asc' ? asc(column) : desc(column), asc(staff.id))
-        .limit(q.pageSize)
-        .offset((q.page - 1) * q.pageSize),
-      this.d.db.select({ n: count() }).from(staff).where(where),
-    ]);
-    return { total: total?.n ?? 0, list: rows.map(staffListItem) };
+    const { total, rows } = await this.d.repo.listForConsole(
+      q,
+      q.keyword && PHONE_PATTERN.test(q.keyword) ? this.d.phoneIndex(q.keyword) : null,
+    );
+    return { total, list: rows.map(staffListItem) };
   }
 
-  async get(id: number, db: Db = this.d.db): Promise<StaffRow> {
-    const [row] = await db.select().from(staff).where(eq(staff.id, id)).limit(1);
+  async get(id: number, repo: StaffRepository = this.d.repo): Promise<StaffRow> {
+    const row = await repo.findById(id);
     if (!row) throw appError('NOT_FOUND', '账号不存在');
     return row;
   }
 
   /** 400 when `id` is the last active admin and the change would leave none. */
-  private async keepAnAdmin(id: number, db: Db): Promise<void> {
-    const [other] = await db
-      .select({ n: count() })
-      .from(staff)
-      .where(and(eq(staff.role, 'admin'), eq(staff.status, 'active'), ne(staff.id, id)));
-    if ((other?.n ?? 0) === 0) throw appError('VALIDATION_FAILED', '至少需要保留一个启用的管理员账号');
+  private async keepAnAdmin(id: number, repo: StaffRepository): Promise<void> {
+    if ((await repo.countOtherActiveAdmins(id)) === 0)
+      throw appError('VALIDATION_FAILED', '至少需要保留一个启用的管理员账号');
   }
 
   /** Name, role and channels. A channel partner keeps at least one channel; others get none. */
-  async update(id: number, input: UpdateStaffBody, db: Db = this.d.db) {
-    const before = await this.get(id, db);
+  async update(id: number, input: UpdateStaffBody, repo: StaffRepository = this.d.repo) {
+    const before = await this.get(id, repo);
     const role = input.role ?? before.role;
     let channelCodes = input.channelCodes ?? before.channelCodes;
     if (role !== 'channel_partner') channelCodes = [];
     else if (channelCodes.length === 0) throw appError('VALIDATION_FAILED', '渠道合作方账号至少需要一个渠道');
-    await this.requireChannels(input.channelCodes ?? [], db);
+    await this.requireChannels(input.channelCodes ?? [], repo);
     if (before.role === 'admin' && role !== 'admin' && before.status === 'active')
-      await this.keepAnAdmin(id, db);
-    const [after] = await db
-      .update(staff)
-      .set({ name: input.name ?? before.name, role, channelCodes })
-      .where(eq(staff.id, id))
-      .returning();
-    return { before, after: after! };
+      await this.keepAnAdmin(id, repo);
+    const after = await repo.update(id, { name: input.name ?? before.name, role, channelCodes });
+    return { before, after };
   }
 
-  async setStatus(id: number, status: 'active' | 'disabled', db: Db = this.d.db) {
-    const before = await this.get(id, db);
+  async setStatus(id: number, status: 'active' | 'disabled', repo: StaffRepository = this.d.repo) {
+    const before = await this.get(id, repo);
     if (status === 'disabled' && before.role === 'admin' && before.status === 'active')
-      await this.keepAnAdmin(id, db);
-    const [after] = await db.update(staff).set({ status }).where(eq(staff.id, id)).returning();
-    if (status === 'disabled') await this.revokeSessions(id, db);
-    return { before, after: after! };
+      await this.keepAnAdmin(id, repo);
+    const after = await repo.update(id, { status });
+    if (status === 'disabled') await repo.revokeSessionsOf(id, new Date());
+    return { before, after };
   }
 
   /**
    * Sets the given password or a generated one (returned once); the account's sessions end. The new
    * hash also lifts any lock from wrong passwords (`passwordFailKeys`).
    */
-  async resetPassword(id: number, password: string | undefined, db: Db = this.d.db) {
-    const before = await this.get(id, db);
+  async resetPassword(id: number, password: string | undefined, repo: StaffRepository = this.d.repo) {
+    const before = await this.get(id, repo);
     const plain = password ?? generatePassword();
-    const [after] = await db
-      .update(staff)
-      .set({ passwordHash: await argon2.hash(plain) })
-      .where(eq(staff.id, id))
-      .returning();
-    await this.revokeSessions(id, db);
-    return { before, after: after!, generated: password === undefined ? plain : null };
-  }
-
-  private async revokeSessions(id: number, db: Db) {
-    await db
-      .update(staffSessions)
-      .set({ revokedAt: new Date() })
-      .where(and(eq(staffSessions.staffId, id), isNull(staffSessions.revokedAt)));
+    const after = await repo.update(id, { passwordHash: await argon2.hash(plain) });
+    await repo.revokeSessionsOf(id, new Date());
+    return { before, after, generated: password === undefined ? plain : null };
   }
 
   async findByPhone(phone: string): Promise<StaffRow | undefined> {
-    const [row] = await this.d.db
-      .select()
-      .from(staff)
-      .where(eq(staff.mobileHash, this.d.phoneIndex(phone)))
-      .limit(1);
-    return row;
+    return this.d.repo.findByPhoneHash(this.d.phoneIndex(phone));
   }
 
   /** Sends a console login code. Unknown phones get the same answer but no SMS. */
@@ -365,13 +302,13 @@ export class StaffService {
 
     const token = newToken();
     const now = new Date();
-    await this.d.db.insert(staffSessions).values({
+    await this.d.repo.insertSession({
       staffId: member.id,
       tokenHash: sha256(token),
       expiresAt: new Date(now.getTime() + this.d.sessionTtlHours * 3600_000),
       ip: meta.ip,
     });
-    await this.d.db.update(staff).set({ lastLoginAt: now }).where(eq(staff.id, member.id));
+    await this.d.repo.update(member.id, { lastLoginAt: now });
     return { token, staff: publicStaff(member) };
   }
 
@@ -394,7 +331,7 @@ export class StaffService {
     ];
     for (const after of locks) {
       if (!after) continue;
-      await recordAudit(this.d.db, systemActor(meta.ip), {
+      await this.d.repo.recordAudit(systemActor(meta.ip), {
         action: 'login-lock',
         entity: 'staff',
         entityId: member.id,
@@ -406,12 +343,7 @@ export class StaffService {
 
   async authenticate(token: string | undefined): Promise<{ sessionId: number; staff: StaffRow }> {
     if (!token || token.length > 200) throw appError('UNAUTHORIZED');
-    const [row] = await this.d.db
-      .select({ session: staffSessions, staff })
-      .from(staffSessions)
-      .innerJoin(staff, eq(staff.id, staffSessions.staffId))
-      .where(eq(staffSessions.tokenHash, sha256(token)))
-      .limit(1);
+    const row = await this.d.repo.findSessionByTokenHash(sha256(token));
     if (!row) throw appError('UNAUTHORIZED');
     if (row.session.revokedAt || row.session.expiresAt.getTime() <= Date.now())
       throw appError('TOKEN_EXPIRED');
@@ -420,9 +352,6 @@ export class StaffService {
   }
 
   async logout(sessionId: number) {
-    await this.d.db
-      .update(staffSessions)
-      .set({ revokedAt: new Date() })
-      .where(eq(staffSessions.id, sessionId));
+    await this.d.repo.revokeSession(sessionId, new Date());
   }
 }

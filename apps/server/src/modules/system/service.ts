@@ -1,7 +1,6 @@
-import { desc, eq } from 'drizzle-orm';
 import type { Redis } from 'ioredis';
 import type { Database } from '../../db/client.ts';
-import { smsOutbox } from '../../db/schema.ts';
+import type { SystemRepository } from './repository.ts';
 
 export interface Health {
   status: 'ok' | 'degraded';
@@ -20,7 +19,13 @@ export interface OutboxMessage {
 /** The public health check and the dev outbox of the console SMS provider. */
 export class SystemService {
   constructor(
-    private readonly d: { database: Database; redis: Redis | null; phoneIndex(phone: string): string },
+    private readonly d: {
+      /** Pinged by the health check. */
+      database: Database;
+      repo: SystemRepository;
+      redis: Redis | null;
+      phoneIndex(phone: string): string;
+    },
   ) {}
 
   /** The database (and Redis when configured) answer: `ok`; either down: `degraded`. */
@@ -42,12 +47,7 @@ export class SystemService {
 
   /** The last 20 messages the console SMS provider "sent" to `phone`, newest first, phone masked. */
   async outbox(phone: string): Promise<OutboxMessage[]> {
-    const rows = await this.d.database.db
-      .select()
-      .from(smsOutbox)
-      .where(eq(smsOutbox.phoneHash, this.d.phoneIndex(phone)))
-      .orderBy(desc(smsOutbox.id))
-      .limit(20);
+    const rows = await this.d.repo.latestOutboxOf(this.d.phoneIndex(phone), 20);
     return rows.map((r) => ({
       mobile: r.phoneMasked,
       message: r.message,

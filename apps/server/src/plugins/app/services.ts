@@ -5,13 +5,20 @@ import { outboundPolicy, ownSandboxEntries, partnerSandboxOn } from '../../confi
 import { blindIndex } from '../../lib/crypto.ts';
 import type { Metrics } from '../../lib/metrics.ts';
 import { PartnerHttp } from '../../lib/partner-http.ts';
-import { AdminCatalogService } from '../../modules/admin-catalog/service.ts';
+import { AdminPartnersService } from '../../modules/admin-catalog/partners.ts';
+import { AdminProductsService } from '../../modules/admin-catalog/products.ts';
+import { AdminCatalogRepository } from '../../modules/admin-catalog/repository.ts';
+import { AdminChannelsRepository } from '../../modules/admin-channels/repository.ts';
 import { AdminChannelService } from '../../modules/admin-channels/service.ts';
 import { AuditLogQueries } from '../../modules/admin-leads/audit-log.ts';
 import { AdminPeopleService } from '../../modules/admin-leads/people.ts';
+import { AdminPeopleRepository } from '../../modules/admin-leads/people-repository.ts';
+import { AdminLeadsRepository } from '../../modules/admin-leads/repository.ts';
 import { AdminLeadsService } from '../../modules/admin-leads/service.ts';
+import { AnalyticsRepository } from '../../modules/analytics/repository.ts';
 import { AnalyticsService } from '../../modules/analytics/service.ts';
 import { ApplicationService } from '../../modules/applications/service.ts';
+import { AuditRepository } from '../../modules/audit/repository.ts';
 import { AuditLog } from '../../modules/audit/service.ts';
 import { DEFAULT_PHONE_LIMITS } from '../../modules/auth/rules.ts';
 import { AuthService } from '../../modules/auth/service.ts';
@@ -25,6 +32,7 @@ import {
 } from '../../modules/channels/cache.ts';
 import { ChannelService } from '../../modules/channels/service.ts';
 import { ConsentService } from '../../modules/consent/service.ts';
+import { ContentRepository } from '../../modules/content/repository.ts';
 import { ContentService } from '../../modules/content/service.ts';
 import { CreditInfoService } from '../../modules/credit-info/service.ts';
 import { PartnerCallbacks } from '../../modules/delivery/partner-callbacks.ts';
@@ -32,7 +40,9 @@ import { PartnerSandbox } from '../../modules/delivery/partner-sandbox.ts';
 import { DeliveryRepository } from '../../modules/delivery/repository.ts';
 import { SandboxRepository } from '../../modules/delivery/sandbox-repository.ts';
 import { DeliveryWorker } from '../../modules/delivery/worker.ts';
+import { FunnelRepository } from '../../modules/funnel/repository.ts';
 import { FunnelService } from '../../modules/funnel/service.ts';
+import { GeoRepository } from '../../modules/geo/repository.ts';
 import { GeoService } from '../../modules/geo/service.ts';
 import { VerifiedIdentities } from '../../modules/identity/verified.ts';
 import { BatchingCounterStore } from '../../modules/limits/batching-store.ts';
@@ -44,11 +54,15 @@ import { MatchService } from '../../modules/matching/service.ts';
 import { AdminNoticesService } from '../../modules/privacy/admin-notices.ts';
 import { PrivacyRepository } from '../../modules/privacy/repository.ts';
 import { PrivacyService } from '../../modules/privacy/service.ts';
+import { RumRepository } from '../../modules/rum/repository.ts';
 import { RumService } from '../../modules/rum/service.ts';
 import { createManifestStore } from '../../modules/site/manifest-store.ts';
+import { SiteRepository } from '../../modules/site/repository.ts';
 import { SiteService } from '../../modules/site/service.ts';
 import { StaffAccounts } from '../../modules/staff/accounts.ts';
+import { StaffRepository } from '../../modules/staff/repository.ts';
 import { StaffService } from '../../modules/staff/service.ts';
+import { SystemRepository } from '../../modules/system/repository.ts';
 import { SystemService } from '../../modules/system/service.ts';
 import { VerificationService } from '../../modules/verification/service.ts';
 import { createFaceProvider } from '../../providers/face/index.ts';
@@ -191,8 +205,9 @@ export default fp<ServicesOptions>(
       // Cancellation withdraws consents and asks every lender that received data to delete it.
       onCancel: (tx, userId, now, requestId) => privacy.onCancellation(tx, userId, now, requestId),
     });
+    const staffRepo = new StaffRepository(database.db);
     const staff = new StaffService({
-      db: database.db,
+      repo: staffRepo,
       ring: keys.ring,
       limiter: strictLimiter,
       codes,
@@ -242,9 +257,13 @@ export default fp<ServicesOptions>(
         subscriber.disconnect();
       });
     }
-    const analytics = new AnalyticsService({ db: database.db, limiter, deviceHash });
+    const analytics = new AnalyticsService({
+      repo: new AnalyticsRepository(database.db),
+      limiter,
+      deviceHash,
+    });
     const geo = new GeoService({
-      db: database.db,
+      repo: new GeoRepository(database.db),
       provider: createGeoProvider(config, app.log),
       limiter,
       auth,
@@ -310,24 +329,34 @@ export default fp<ServicesOptions>(
     const verification = new VerificationService({ db, ring, storage, ocr, face, log: app.log });
     const creditInfo = new CreditInfoService({ db, ring });
     const catalog = new CatalogService({ db, limiter });
-    const content = new ContentService(db, config);
+    const content = new ContentService(new ContentRepository(db), config);
     const manifest = createManifestStore(config, storage);
     const site = new SiteService({
-      db,
+      repo: new SiteRepository(db),
       ring,
       limiter,
       manifest,
       log: app.log,
       publicBaseUrl: (config.PUBLIC_BASE_URL ?? '').replace(/\/+$/, ''),
     });
-    const rum = new RumService({ db, limiter, deviceHash });
-    const funnel = new FunnelService(db);
-    const adminChannels = new AdminChannelService({ db, ring, channels, log: app.log });
-    const adminCatalog = new AdminCatalogService({
-      db,
+    const rum = new RumService({ repo: new RumRepository(db), limiter, deviceHash });
+    const funnel = new FunnelService(new FunnelRepository(db));
+    const adminChannels = new AdminChannelService({
+      repo: new AdminChannelsRepository(db),
+      ring,
+      channels,
+      log: app.log,
+    });
+    const adminCatalogRepo = new AdminCatalogRepository(db);
+    const adminPartners = new AdminPartnersService({
+      repo: adminCatalogRepo,
       ring,
       matching,
       outbound: partnerHttp.policy,
+    });
+    const adminProducts = new AdminProductsService({
+      repo: adminCatalogRepo,
+      matching,
       matchConfig: {
         maxLendersPerPeriod: config.MATCH_MAX_LENDERS,
         reapplyLockoutDays: config.MATCH_LOCKOUT_DAYS,
@@ -335,15 +364,21 @@ export default fp<ServicesOptions>(
       },
       findChannel: (code) => channels.find(code),
     });
-    const adminLeads = new AdminLeadsService({ db, ring, phoneIndex });
-    const adminPeople = new AdminPeopleService({ db, ring, phoneIndex });
-    const auditLog = new AuditLogQueries({ db });
+    const auditRepo = new AuditRepository(db);
+    const adminLeads = new AdminLeadsService({ repo: new AdminLeadsRepository(db) });
+    const adminPeople = new AdminPeopleService({ repo: new AdminPeopleRepository(db), ring, phoneIndex });
+    const auditLog = new AuditLogQueries({ repo: auditRepo });
     const adminNotices = new AdminNoticesService({ repo: privacyRepo });
-    const staffAccounts = new StaffAccounts({ db, staff });
+    const staffAccounts = new StaffAccounts({ repo: staffRepo, staff });
     const partnerCallbacks = new PartnerCallbacks({ repo: deliveryRepo, ring });
     const partnerSandbox = new PartnerSandbox({ repo: new SandboxRepository(db) });
-    const audit = new AuditLog(db);
-    const system = new SystemService({ database, redis: app.redis, phoneIndex });
+    const audit = new AuditLog(auditRepo);
+    const system = new SystemService({
+      database,
+      repo: new SystemRepository(db),
+      redis: app.redis,
+      phoneIndex,
+    });
 
     app.decorate('services', {
       applications,
@@ -357,7 +392,8 @@ export default fp<ServicesOptions>(
       rum,
       funnel,
       adminChannels,
-      adminCatalog,
+      adminPartners,
+      adminProducts,
       adminLeads,
       adminPeople,
       auditLog,
