@@ -13,8 +13,10 @@ import { AdminLeadsService } from '../../modules/admin-leads/service.ts';
 import { AnalyticsService } from '../../modules/analytics/service.ts';
 import { ApplicationService } from '../../modules/applications/service.ts';
 import { AuditLog } from '../../modules/audit/service.ts';
+import { AuthRepository } from '../../modules/auth/repository.ts';
 import { DEFAULT_PHONE_LIMITS } from '../../modules/auth/rules.ts';
 import { AuthService } from '../../modules/auth/service.ts';
+import { SmsCodeRepository } from '../../modules/auth/sms-code-repository.ts';
 import { SmsCodes } from '../../modules/auth/sms-codes.ts';
 import { CatalogService } from '../../modules/catalog/service.ts';
 import {
@@ -152,7 +154,7 @@ export default fp<ServicesOptions>(
     sms = countedSends(sms, metrics);
 
     const codes = new SmsCodes({
-      db: database.db,
+      repo: new SmsCodeRepository(database.db),
       limiter,
       sendLimiter: strictLimiter,
       sms,
@@ -177,7 +179,7 @@ export default fp<ServicesOptions>(
       },
     });
     const auth = new AuthService({
-      db: database.db,
+      repo: new AuthRepository(database.db),
       ring: keys.ring,
       partnerKeys: keys.partnerKeys,
       codes,
