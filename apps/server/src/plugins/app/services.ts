@@ -25,6 +25,7 @@ import {
   MemoryConfigCache,
   RedisConfigCache,
 } from '../../modules/channels/cache.ts';
+import { ChannelRepository } from '../../modules/channels/repository.ts';
 import { ChannelService } from '../../modules/channels/service.ts';
 import { ConsentService } from '../../modules/consent/service.ts';
 import { ContentService } from '../../modules/content/service.ts';
@@ -206,7 +207,7 @@ export default fp<ServicesOptions>(
         )
       : new MemoryConfigCache(ttlMs);
     const channels = new ChannelService({
-      db: database.db,
+      repo: new ChannelRepository(database.db),
       cache: configCache,
       // Click bursts: the per-IP counts of one turn of the event loop in one round trip (same limits).
       limiter: new Limiter(new BatchingCounterStore(limiter.store), limiter.name),
