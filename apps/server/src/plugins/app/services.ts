@@ -29,6 +29,7 @@ import { ChannelRepository } from '../../modules/channels/repository.ts';
 import { ChannelService } from '../../modules/channels/service.ts';
 import { ConsentService } from '../../modules/consent/service.ts';
 import { ContentService } from '../../modules/content/service.ts';
+import { CreditInfoRepository } from '../../modules/credit-info/repository.ts';
 import { CreditInfoService } from '../../modules/credit-info/service.ts';
 import { PartnerCallbacks } from '../../modules/delivery/partner-callbacks.ts';
 import { PartnerSandbox } from '../../modules/delivery/partner-sandbox.ts';
@@ -306,7 +307,7 @@ export default fp<ServicesOptions>(
     const applications = new ApplicationService({ db, ring });
     const identities = new VerifiedIdentities({ db, ring });
     const verification = new VerificationService({ db, ring, storage, ocr, face, log: app.log });
-    const creditInfo = new CreditInfoService({ db, ring });
+    const creditInfo = new CreditInfoService({ repo: new CreditInfoRepository(db), ring });
     const catalog = new CatalogService({ db, limiter });
     const content = new ContentService(db, config);
     const manifest = createManifestStore(config, storage);
