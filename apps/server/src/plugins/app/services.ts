@@ -18,6 +18,7 @@ import { DEFAULT_PHONE_LIMITS } from '../../modules/auth/rules.ts';
 import { AuthService } from '../../modules/auth/service.ts';
 import { SmsCodeRepository } from '../../modules/auth/sms-code-repository.ts';
 import { SmsCodes } from '../../modules/auth/sms-codes.ts';
+import { CatalogRepository } from '../../modules/catalog/repository.ts';
 import { CatalogService } from '../../modules/catalog/service.ts';
 import {
   type ConfigCache,
@@ -308,7 +309,7 @@ export default fp<ServicesOptions>(
     const identities = new VerifiedIdentities({ db, ring });
     const verification = new VerificationService({ db, ring, storage, ocr, face, log: app.log });
     const creditInfo = new CreditInfoService({ repo: new CreditInfoRepository(db), ring });
-    const catalog = new CatalogService({ db, limiter });
+    const catalog = new CatalogService({ repo: new CatalogRepository(db), limiter });
     const content = new ContentService(db, config);
     const manifest = createManifestStore(config, storage);
     const site = new SiteService({
