@@ -11,6 +11,7 @@ import { AuditLogQueries } from '../../modules/admin-leads/audit-log.ts';
 import { AdminPeopleService } from '../../modules/admin-leads/people.ts';
 import { AdminLeadsService } from '../../modules/admin-leads/service.ts';
 import { AnalyticsService } from '../../modules/analytics/service.ts';
+import { ApplicationRepository } from '../../modules/applications/repository.ts';
 import { ApplicationService } from '../../modules/applications/service.ts';
 import { AuditLog } from '../../modules/audit/service.ts';
 import { AuthRepository } from '../../modules/auth/repository.ts';
@@ -18,6 +19,7 @@ import { DEFAULT_PHONE_LIMITS } from '../../modules/auth/rules.ts';
 import { AuthService } from '../../modules/auth/service.ts';
 import { SmsCodeRepository } from '../../modules/auth/sms-code-repository.ts';
 import { SmsCodes } from '../../modules/auth/sms-codes.ts';
+import { CapsRepository } from '../../modules/caps/repository.ts';
 import { CatalogRepository } from '../../modules/catalog/repository.ts';
 import { CatalogService } from '../../modules/catalog/service.ts';
 import {
@@ -28,6 +30,7 @@ import {
 } from '../../modules/channels/cache.ts';
 import { ChannelRepository } from '../../modules/channels/repository.ts';
 import { ChannelService } from '../../modules/channels/service.ts';
+import { ConsentRepository } from '../../modules/consent/repository.ts';
 import { ConsentService } from '../../modules/consent/service.ts';
 import { ContentService } from '../../modules/content/service.ts';
 import { CreditInfoRepository } from '../../modules/credit-info/repository.ts';
@@ -37,12 +40,14 @@ import { PartnerSandbox } from '../../modules/delivery/partner-sandbox.ts';
 import { DeliveryWorker } from '../../modules/delivery/worker.ts';
 import { FunnelService } from '../../modules/funnel/service.ts';
 import { GeoService } from '../../modules/geo/service.ts';
+import { IdentityRepository } from '../../modules/identity/repository.ts';
 import { VerifiedIdentities } from '../../modules/identity/verified.ts';
 import { BatchingCounterStore } from '../../modules/limits/batching-store.ts';
 import { DbCounterStore } from '../../modules/limits/db-store.ts';
 import { FallbackCounterStore } from '../../modules/limits/fallback-store.ts';
 import { Limiter } from '../../modules/limits/limiter.ts';
 import { isRedisDown, RedisCounterStore } from '../../modules/limits/redis-store.ts';
+import { MatchRepository } from '../../modules/matching/repository.ts';
 import { MatchService } from '../../modules/matching/service.ts';
 import { AdminNoticesService } from '../../modules/privacy/admin-notices.ts';
 import { PrivacyService } from '../../modules/privacy/service.ts';
@@ -52,6 +57,7 @@ import { SiteService } from '../../modules/site/service.ts';
 import { StaffAccounts } from '../../modules/staff/accounts.ts';
 import { StaffService } from '../../modules/staff/service.ts';
 import { SystemService } from '../../modules/system/service.ts';
+import { VerificationRepository } from '../../modules/verification/repository.ts';
 import { VerificationService } from '../../modules/verification/service.ts';
 import { createFaceProvider } from '../../providers/face/index.ts';
 import { createGeoProvider } from '../../providers/geo/index.ts';
@@ -276,8 +282,11 @@ export default fp<ServicesOptions>(
       if (!partnerSandboxOn(config) || !address || typeof address !== 'object') return;
       for (const entry of ownSandboxEntries(address.port)) partnerHttp.policy.permit(entry);
     });
+    const caps = new CapsRepository(database.db);
+    const identities = new VerifiedIdentities({ repo: new IdentityRepository(database.db), ring: keys.ring });
     const matching = new MatchService({
-      db: database.db,
+      repo: new MatchRepository(database.db),
+      caps,
       ring: keys.ring,
       log: app.log,
       http: partnerHttp,
@@ -289,7 +298,13 @@ export default fp<ServicesOptions>(
       },
       metrics,
     });
-    const consent = new ConsentService({ db: database.db, ring: keys.ring, metrics });
+    const consent = new ConsentService({
+      repo: new ConsentRepository(database.db),
+      caps,
+      identities,
+      ring: keys.ring,
+      metrics,
+    });
     const delivery = new DeliveryWorker({
       db: database.db,
       ring: keys.ring,
@@ -305,9 +320,17 @@ export default fp<ServicesOptions>(
     // The services of the person's side and the console, each built once (issue 18).
     const { db } = database;
     const ring = keys.ring;
-    const applications = new ApplicationService({ db, ring });
-    const identities = new VerifiedIdentities({ db, ring });
-    const verification = new VerificationService({ db, ring, storage, ocr, face, log: app.log });
+    const applications = new ApplicationService({ repo: new ApplicationRepository(db), ring });
+    const verification = new VerificationService({
+      repo: new VerificationRepository(db),
+      drafts: applications,
+      identities,
+      ring,
+      storage,
+      ocr,
+      face,
+      log: app.log,
+    });
     const creditInfo = new CreditInfoService({ repo: new CreditInfoRepository(db), ring });
     const catalog = new CatalogService({ repo: new CatalogRepository(db), limiter });
     const content = new ContentService(db, config);
