@@ -1,12 +1,10 @@
 import { maskIdCard, maskName } from '@lm/shared/mask';
 import type { ApplicationDraft } from '@lm/shared/schemas/application';
-import { eq, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
-import { applicationDrafts } from '../../db/schema.ts';
 import { decryptField, encryptField, type KeyRing } from '../../lib/crypto.ts';
+import type { ApplicationRepository } from './repository.ts';
 
 export interface ApplicationDeps {
-  db: Db;
+  repo: ApplicationRepository;
   ring: KeyRing;
 }
 
@@ -20,12 +18,8 @@ export class ApplicationService {
 
   /** The stored draft in clear, or an empty object. */
   async draft(userId: number): Promise<ApplicationDraft> {
-    const [row] = await this.d.db
-      .select({ dataEnc: applicationDrafts.dataEnc })
-      .from(applicationDrafts)
-      .where(eq(applicationDrafts.userId, userId))
-      .limit(1);
-    return row ? this.decode(row.dataEnc) : {};
+    const dataEnc = await this.d.repo.findDraft(userId);
+    return dataEnc !== undefined ? this.decode(dataEnc) : {};
   }
 
   /** The draft as shown back to the person: real name and ID number masked. */
@@ -43,23 +37,11 @@ export class ApplicationService {
    * locked while merging so that concurrent autosaves of one person never lose a field.
    */
   async tempSave(userId: number, patch: ApplicationDraft): Promise<Date> {
-    return this.d.db.transaction(async (tx) => {
-      await tx
-        .insert(applicationDrafts)
-        .values({ userId, dataEnc: encryptField(this.d.ring, '{}') })
-        .onConflictDoNothing({ target: applicationDrafts.userId });
-      const [row] = await tx
-        .select({ dataEnc: applicationDrafts.dataEnc })
-        .from(applicationDrafts)
-        .where(eq(applicationDrafts.userId, userId))
-        .for('update');
-      const merged = { ...(row ? this.decode(row.dataEnc) : {}), ...patch };
-      const [saved] = await tx
-        .update(applicationDrafts)
-        .set({ dataEnc: encryptField(this.d.ring, JSON.stringify(merged)), updatedAt: sql`now()` })
-        .where(eq(applicationDrafts.userId, userId))
-        .returning({ updatedAt: applicationDrafts.updatedAt });
-      return saved!.updatedAt;
+    return this.d.repo.transaction(async (repo) => {
+      await repo.ensureDraft(userId, encryptField(this.d.ring, '{}'));
+      const dataEnc = await repo.lockDraft(userId);
+      const merged = { ...(dataEnc !== undefined ? this.decode(dataEnc) : {}), ...patch };
+      return repo.saveDraft(userId, encryptField(this.d.ring, JSON.stringify(merged)));
     });
   }
 }

@@ -1,9 +1,7 @@
 import { maskPhone } from '@lm/shared/mask';
 import { MOBILE_TICKET_PREFIX } from '@lm/shared/schemas/auth';
 import { isValidPhone } from '@lm/shared/validators/phone';
-import { and, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { applicationDrafts, channels, creditProfiles, sessions, smsOutbox, users } from '../../db/schema.ts';
 import {
   decryptField,
   encryptField,
@@ -17,6 +15,7 @@ import {
 } from '../../lib/crypto.ts';
 import { appError } from '../../lib/errors.ts';
 import { loginOutcome, type Metrics } from '../../lib/metrics.ts';
+import type { AuthRepository, UserRow } from './repository.ts';
 import { sessionVerdict } from './rules.ts';
 import type { ClientMeta, SmsCodes } from './sms-codes.ts';
 
@@ -31,7 +30,7 @@ export interface PhoneCarrier {
 }
 
 export interface AuthDeps {
-  db: Db;
+  repo: AuthRepository;
   ring: KeyRing;
   partnerKeys: Map<string, PartnerKey>;
   codes: SmsCodes;
@@ -46,7 +45,7 @@ export interface AuthDeps {
   onCancel?: (tx: Db, userId: number, now: Date, requestId: string | null) => Promise<unknown>;
 }
 
-export type AuthUser = typeof users.$inferSelect;
+export type AuthUser = UserRow;
 
 export interface LoginInput extends PhoneCarrier {
   code?: string | undefined;
@@ -121,23 +120,13 @@ export class AuthService {
     const user = await this.findOrCreateUser(phone, input);
     const token = newToken();
     const now = new Date();
-    await this.d.db.transaction(async (tx) => {
+    await this.d.repo.transaction(async (repo) => {
       // Updating the person's row first locks it: concurrent logins of one person queue here, and
       // each statement after it sees the sessions of the login before (so exactly one stays active).
-      await tx
-        .update(users)
-        .set({
-          lastLoginAt: now,
-          ...(input.abTestType !== undefined ? { abTestType: input.abTestType } : {}),
-          ...(input.isFormReq !== undefined ? { isFormReq: input.isFormReq } : {}),
-        })
-        .where(eq(users.id, user.id));
+      await repo.recordLogin(user.id, now, { abTestType: input.abTestType, isFormReq: input.isFormReq });
       // One active session per person: earlier tokens now answer 1006.
-      await tx
-        .update(sessions)
-        .set({ revokedAt: now, revokeReason: 'replaced' })
-        .where(and(eq(sessions.userId, user.id), isNull(sessions.revokedAt)));
-      await tx.insert(sessions).values({
+      await repo.revokeActiveSessions(user.id, now, 'replaced');
+      await repo.insertSession({
         userId: user.id,
         tokenHash: sha256(token),
         expiresAt: new Date(now.getTime() + this.d.sessionTtlHours * 3600_000),
@@ -152,12 +141,7 @@ export class AuthService {
   }
 
   private async findActiveByPhone(phone: string): Promise<AuthUser | undefined> {
-    const [row] = await this.d.db
-      .select()
-      .from(users)
-      .where(and(eq(users.mobileHash, this.d.phoneIndex(phone)), eq(users.status, 'active')))
-      .limit(1);
-    return row;
+    return this.d.repo.findActiveByPhoneHash(this.d.phoneIndex(phone));
   }
 
   private async findOrCreateUser(phone: string, input: LoginInput): Promise<AuthUser> {
@@ -165,27 +149,18 @@ export class AuthService {
     if (existing) return existing;
     let adChannelId: number | null = null;
     if (input.adChannelCode) {
-      const [channel] = await this.d.db
-        .select({ id: channels.id })
-        .from(channels)
-        .where(eq(channels.adChannelCode, input.adChannelCode))
-        .limit(1);
-      adChannelId = channel?.id ?? null;
+      adChannelId = await this.d.repo.findChannelId(input.adChannelCode);
     }
     try {
-      const [created] = await this.d.db
-        .insert(users)
-        .values({
-          mobileEnc: encryptField(this.d.ring, phone),
-          mobileHash: this.d.phoneIndex(phone),
-          mobileMasked: maskPhone(phone),
-          adChannelCode: input.adChannelCode ?? null,
-          adChannelId,
-          abTestType: input.abTestType ?? null,
-          isFormReq: input.isFormReq ?? false,
-        })
-        .returning();
-      return created!;
+      return await this.d.repo.insertUser({
+        mobileEnc: encryptField(this.d.ring, phone),
+        mobileHash: this.d.phoneIndex(phone),
+        mobileMasked: maskPhone(phone),
+        adChannelCode: input.adChannelCode ?? null,
+        adChannelId,
+        abTestType: input.abTestType ?? null,
+        isFormReq: input.isFormReq ?? false,
+      });
     } catch (err) {
       // Two first logins of the same phone at once: the other one created the row.
       const again = await this.findActiveByPhone(phone);
@@ -197,22 +172,14 @@ export class AuthService {
   /** Resolves an accessToken to its session and person, or throws 401 / 1005 / 1006. */
   async authenticate(token: string | undefined): Promise<{ sessionId: number; user: AuthUser }> {
     if (!token || token.length > 200) throw appError('UNAUTHORIZED');
-    const [row] = await this.d.db
-      .select({ session: sessions, user: users })
-      .from(sessions)
-      .innerJoin(users, eq(users.id, sessions.userId))
-      .where(eq(sessions.tokenHash, sha256(token)))
-      .limit(1);
+    const row = await this.d.repo.findSessionByTokenHash(sha256(token));
     const verdict = sessionVerdict(row?.session, row?.user.status, new Date());
     if (verdict !== 'ok') throw appError(verdict);
     return { sessionId: row!.session.id, user: row!.user };
   }
 
   async logout(sessionId: number): Promise<void> {
-    await this.d.db
-      .update(sessions)
-      .set({ revokedAt: new Date(), revokeReason: 'logout' })
-      .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
+    await this.d.repo.revokeSession(sessionId, new Date());
   }
 
   phoneOf(user: AuthUser): string {
@@ -239,29 +206,16 @@ export class AuthService {
     await this.d.codes.verify('cancel', phone, code);
     const phoneHash = this.d.phoneIndex(phone);
     const now = new Date();
-    await this.d.db.transaction(async (tx) => {
-      await tx
-        .update(users)
-        .set({
-          mobileEnc: null,
-          mobileHash: null,
-          mobileMasked: '已注销',
-          abTestType: null,
-          status: 'cancelled',
-          cancelledAt: now,
-        })
-        .where(eq(users.id, user.id));
-      await tx
-        .update(sessions)
-        .set({ revokedAt: now, revokeReason: 'cancelled' })
-        .where(and(eq(sessions.userId, user.id), isNull(sessions.revokedAt)));
-      await tx.update(sessions).set({ ip: null, userAgent: null }).where(eq(sessions.userId, user.id));
-      await tx.delete(smsOutbox).where(eq(smsOutbox.phoneHash, phoneHash));
+    await this.d.repo.transaction(async (repo, tx) => {
+      await repo.markCancelled(user.id, now);
+      await repo.revokeActiveSessions(user.id, now, 'cancelled');
+      await repo.clearSessionClients(user.id);
+      await repo.deleteOutboxMessages(phoneHash);
       // The application draft holds the name and ID number.
-      await tx.delete(applicationDrafts).where(eq(applicationDrafts.userId, user.id));
+      await repo.deleteApplicationDraft(user.id);
       // The credit information holds two other people's names and phones (and the face status).
-      await tx.delete(creditProfiles).where(eq(creditProfiles.userId, user.id));
-      await this.d.onCancel?.(tx as unknown as Db, user.id, now, requestId);
+      await repo.deleteCreditProfile(user.id);
+      await this.d.onCancel?.(tx, user.id, now, requestId);
     });
     await this.d.codes.forget(phoneHash);
   }

@@ -1,6 +1,3 @@
-import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
-import { type Db, rowsOf } from '../../db/client.ts';
-import { smsCodes } from '../../db/schema.ts';
 import { constantTimeEqual, newSmsCode } from '../../lib/crypto.ts';
 import { appError } from '../../lib/errors.ts';
 import { endOfShanghaiDay, shanghaiDate } from '../../lib/time.ts';
@@ -8,6 +5,7 @@ import type { SmsProvider, SmsPurpose } from '../../providers/sms/types.ts';
 import { SmsSendError } from '../../providers/sms/types.ts';
 import type { Limiter } from '../limits/limiter.ts';
 import { describeWait, loginTryRule, type SmsLimits, smsSendRules } from './rules.ts';
+import type { SmsCodeRepository } from './sms-code-repository.ts';
 
 export const MAX_WRONG_TRIES_PER_CODE = 5;
 export const MAX_FAILED_CHECKS_PER_HOUR = 100;
@@ -19,7 +17,7 @@ export interface ClientMeta {
 }
 
 export interface SmsCodeDeps {
-  db: Db;
+  repo: SmsCodeRepository;
   limiter: Limiter;
   /** The caps of sending a code (SMS cost, pumping); `limiter` when not given. */
   sendLimiter?: Limiter;
@@ -71,26 +69,20 @@ export class SmsCodes {
     const expiresAt = new Date(now.getTime() + this.d.ttlSeconds * 1000);
     // A new code replaces any earlier one for the same phone and purpose: one statement (the update
     // and the insert commit together).
-    const [inserted] = rowsOf<{ id: number | string }>(
-      await this.d.db.execute(sql`
-        with replaced as (
-          update sms_codes set used_at = ${now.toISOString()}::timestamptz
-           where phone_hash = ${phoneHash} and purpose = ${purpose} and used_at is null
-        )
-        insert into sms_codes (phone_hash, purpose, code_hash, expires_at, ip, fingerprint)
-        values (${phoneHash}, ${purpose}, ${this.d.codeHash(phoneHash, code)},
-                ${expiresAt.toISOString()}::timestamptz, ${meta.ip}, ${meta.fingerprint ?? null})
-        returning id`),
-    );
-    if (!inserted) throw new Error('sms_codes insert returned no row');
+    const insertedId = await this.d.repo.replaceCode({
+      phoneHash,
+      purpose,
+      codeHash: this.d.codeHash(phoneHash, code),
+      expiresAt,
+      ip: meta.ip,
+      fingerprint: meta.fingerprint ?? null,
+      now,
+    });
 
     try {
       await this.d.sms.send({ phone, code, purpose, ttlMinutes: Math.round(this.d.ttlSeconds / 60) });
     } catch (err) {
-      await this.d.db
-        .update(smsCodes)
-        .set({ usedAt: new Date() })
-        .where(eq(smsCodes.id, Number(inserted.id)));
+      await this.d.repo.markUsed(insertedId, new Date());
       if (err instanceof SmsSendError) throw appError('SMS_SEND_FAILED');
       throw err;
     }
@@ -116,19 +108,7 @@ export class SmsCodes {
   async verify(purpose: SmsPurpose, phone: string, code: string): Promise<void> {
     const phoneHash = this.d.phoneIndex(phone);
     const now = new Date();
-    const [row] = await this.d.db
-      .select()
-      .from(smsCodes)
-      .where(
-        and(
-          eq(smsCodes.phoneHash, phoneHash),
-          eq(smsCodes.purpose, purpose),
-          isNull(smsCodes.usedAt),
-          gt(smsCodes.expiresAt, now),
-        ),
-      )
-      .orderBy(desc(smsCodes.id))
-      .limit(1);
+    const row = await this.d.repo.findOutstanding(phoneHash, purpose, now);
     if (!row) throw appError('LOGIN_FAILED', '验证码错误或已过期，请重新获取');
 
     const failKey = `verify:fail:${phoneHash}`;
@@ -140,30 +120,19 @@ export class SmsCodes {
 
     if (!constantTimeEqual(row.codeHash, this.d.codeHash(phoneHash, code))) {
       // The reserved unit stays: a wrong guess at an outstanding code.
-      const [updated] = await this.d.db
-        .update(smsCodes)
-        .set({
-          attempts: sql`${smsCodes.attempts} + 1`,
-          usedAt: sql`case when ${smsCodes.attempts} + 1 >= ${MAX_WRONG_TRIES_PER_CODE} then now() else null end`,
-        })
-        .where(and(eq(smsCodes.id, row.id), isNull(smsCodes.usedAt)))
-        .returning({ attempts: smsCodes.attempts });
-      const left = MAX_WRONG_TRIES_PER_CODE - (updated?.attempts ?? MAX_WRONG_TRIES_PER_CODE);
+      const attempts = await this.d.repo.countWrongTry(row.id, MAX_WRONG_TRIES_PER_CODE);
+      const left = MAX_WRONG_TRIES_PER_CODE - (attempts ?? MAX_WRONG_TRIES_PER_CODE);
       throw appError('LOGIN_FAILED', left > 0 ? '登录失败，请检查验证码' : '验证码错误次数过多，请重新获取');
     }
 
     // The right code: not a failed check, whether or not it wins the race to consume the code.
     await this.d.limiter.store.decrement(failKey);
-    const consumed = await this.d.db
-      .update(smsCodes)
-      .set({ usedAt: now })
-      .where(and(eq(smsCodes.id, row.id), isNull(smsCodes.usedAt)))
-      .returning({ id: smsCodes.id });
-    if (consumed.length === 0) throw appError('LOGIN_FAILED', '验证码已使用，请重新获取');
+    const consumed = await this.d.repo.consume(row.id, now);
+    if (!consumed) throw appError('LOGIN_FAILED', '验证码已使用，请重新获取');
   }
 
   /** Removes every code of a phone (account cancellation). */
   async forget(phoneHash: string): Promise<void> {
-    await this.d.db.delete(smsCodes).where(eq(smsCodes.phoneHash, phoneHash));
+    await this.d.repo.deleteForPhone(phoneHash);
   }
 }

@@ -7,17 +7,13 @@ import {
   type ProductListQuery,
   type ProductPage,
 } from '@lm/shared/schemas/product';
-import { and, asc, count, desc, eq, gte, inArray, isNotNull, lt, lte, ne, type SQL, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
-import { consents, partners, productEvents, products } from '../../db/schema.ts';
 import { appError } from '../../lib/errors.ts';
 import { partnerTargetUrl } from '../../lib/partner-url.ts';
 import { shanghaiDate } from '../../lib/time.ts';
 import type { Limiter } from '../limits/limiter.ts';
-import type { ProductRow } from '../matching/product-row.ts';
+import type { CatalogRepository, ListedFilter, ProductEventKind } from './repository.ts';
 import {
   applyVerdict,
-  type CatalogPartner,
   COLUMN_NAMES,
   isListed,
   mergeTodayApplies,
@@ -33,74 +29,38 @@ import {
 export const EXPOSURES_PER_IP_PER_HOUR = 2000;
 
 export interface CatalogServiceDeps {
-  db: Db;
+  repo: CatalogRepository;
   limiter: Limiter;
 }
-
-type EventKind = (typeof productEvents.$inferInsert)['kind'];
-
-const partnerFields = {
-  legalName: partners.legalName,
-  licenceNumber: partners.licenceNumber,
-  allowedHosts: partners.allowedHosts,
-  status: partners.status,
-};
-
-/** Published products of active partners. */
-const listedCondition = and(eq(products.status, 'published'), eq(partners.status, 'active'))!;
-/** Catalogue order: priority desc, then price desc, then id. */
-const catalogueOrder = [desc(products.priority), desc(products.priceFen), asc(products.id)];
 
 /** Spec §7 "Products": the catalogue shown to people, applies and the product events. */
 export class CatalogService {
   constructor(private readonly d: CatalogServiceDeps) {}
 
-  private rows(where?: SQL) {
-    return this.d.db
-      .select({ product: products, partner: partnerFields })
-      .from(products)
-      .innerJoin(partners, eq(products.partnerId, partners.id))
-      .where(where ? and(listedCondition, where) : listedCondition);
-  }
-
-  private async find(productId: number): Promise<{ product: ProductRow; partner: CatalogPartner } | null> {
-    const [row] = await this.d.db
-      .select({ product: products, partner: partnerFields })
-      .from(products)
-      .innerJoin(partners, eq(products.partnerId, partners.id))
-      .where(eq(products.id, productId))
-      .limit(1);
-    return row ?? null;
+  private find(productId: number) {
+    return this.d.repo.findWithPartner(productId);
   }
 
   /** productList: one page of the catalogue, filtered. */
   async page(q: ProductListQuery): Promise<ProductPage> {
-    const filters: SQL[] = [];
-    if (q.amount !== undefined) {
-      const fen = q.amount * 100;
-      filters.push(lte(products.amountMinFen, fen), gte(products.amountMaxFen, fen));
-    }
-    if (q.termMonths !== undefined) {
-      filters.push(lte(products.termMinMonths, q.termMonths), gte(products.termMaxMonths, q.termMonths));
-    }
-    if (q.companyType !== undefined) filters.push(eq(products.companyType, q.companyType));
-    if (q.institutionType !== undefined) filters.push(eq(products.institutionType, q.institutionType));
-    if (q.linkType !== undefined) filters.push(eq(products.linkType, q.linkType));
-    const where = filters.length > 0 ? and(...filters) : undefined;
-    const [rows, [total]] = await Promise.all([
-      this.rows(where)
-        .orderBy(...catalogueOrder)
-        .limit(q.pageSize)
-        .offset(pageOffset(q.pageNum, q.pageSize)),
-      this.d.db
-        .select({ n: count() })
-        .from(products)
-        .innerJoin(partners, eq(products.partnerId, partners.id))
-        .where(where ? and(listedCondition, where) : listedCondition),
+    const filter: ListedFilter = {
+      amountFen: q.amount !== undefined ? q.amount * 100 : undefined,
+      termMonths: q.termMonths,
+      companyType: q.companyType,
+      institutionType: q.institutionType,
+      linkType: q.linkType,
+    };
+    const [rows, total] = await Promise.all([
+      this.d.repo.listListed(filter, {
+        order: 'catalogue',
+        limit: q.pageSize,
+        offset: pageOffset(q.pageNum, q.pageSize),
+      }),
+      this.d.repo.countListed(filter),
     ]);
     return {
       list: rows.map((r) => toProductItem(r.product, r.partner)),
-      total: total?.n ?? 0,
+      total,
       pageNum: q.pageNum,
       pageSize: q.pageSize,
     };
@@ -108,9 +68,7 @@ export class CatalogService {
 
   /** topRecommend: the first `size` products of the catalogue. */
   async top(size: number): Promise<ProductItem[]> {
-    const rows = await this.rows()
-      .orderBy(...catalogueOrder)
-      .limit(size);
+    const rows = await this.d.repo.listListed({}, { order: 'catalogue', limit: size });
     return rows.map((r) => toProductItem(r.product, r.partner));
   }
 
@@ -118,9 +76,10 @@ export class CatalogService {
   async columns(size: number) {
     return Promise.all(
       COMPANY_TYPES.map(async (columnCode) => {
-        const rows = await this.rows(eq(products.companyType, columnCode))
-          .orderBy(...catalogueOrder)
-          .limit(size);
+        const rows = await this.d.repo.listListed(
+          { companyType: columnCode },
+          { order: 'catalogue', limit: size },
+        );
         return {
           columnCode,
           columnName: COLUMN_NAMES[columnCode],
@@ -132,11 +91,10 @@ export class CatalogService {
 
   /** randomRecommend: any listed product (uniformly), or null when there is none. */
   async random(excludeProductId?: number): Promise<ProductItem | null> {
-    const [row] = await this.rows(
-      excludeProductId === undefined ? undefined : ne(products.id, excludeProductId),
-    )
-      .orderBy(sql`random()`)
-      .limit(1);
+    const [row] = await this.d.repo.listListed(
+      { excludeId: excludeProductId },
+      { order: 'random', limit: 1 },
+    );
     return row ? toProductItem(row.product, row.partner) : null;
   }
 
@@ -151,9 +109,7 @@ export class CatalogService {
 
   /** h5product/union: listed H5 products (link types 1 and 4) whose page is on an allowed host. */
   async union(): Promise<ProductItem[]> {
-    const rows = await this.rows(
-      and(inArray(products.linkType, [...H5_LINK_TYPES]), isNotNull(products.targetUrl)),
-    ).orderBy(...catalogueOrder);
+    const rows = await this.d.repo.listListed({ linkTypesWithTarget: H5_LINK_TYPES }, { order: 'catalogue' });
     return rows
       .filter((r) => partnerTargetUrl(r.product.targetUrl, r.partner.allowedHosts) !== null)
       .map((r) => toProductItem(r.product, r.partner));
@@ -167,16 +123,8 @@ export class CatalogService {
     const day = shanghaiDate(now);
     const { start, end } = shanghaiDayBounds(day);
     const [applies, consented] = await Promise.all([
-      this.d.db
-        .select({ productId: productEvents.productId, at: productEvents.createdAt })
-        .from(productEvents)
-        .where(
-          and(eq(productEvents.userId, userId), eq(productEvents.kind, 'apply'), eq(productEvents.day, day)),
-        ),
-      this.d.db
-        .select({ productId: consents.productId, at: consents.createdAt })
-        .from(consents)
-        .where(and(eq(consents.userId, userId), gte(consents.createdAt, start), lt(consents.createdAt, end))),
+      this.d.repo.appliesOn(userId, day),
+      this.d.repo.consentsBetween(userId, start, end),
     ]);
     const hits: TodayApplyHit[] = [
       ...applies.map((a) => ({ ...a, source: 'apply' as const })),
@@ -184,12 +132,7 @@ export class CatalogService {
     ];
     const merged = mergeTodayApplies(hits);
     if (merged.length === 0) return [];
-    const rows = await this.rows(
-      inArray(
-        products.id,
-        merged.map((m) => m.productId),
-      ),
-    );
+    const rows = await this.d.repo.listListed({ ids: merged.map((m) => m.productId) }, { order: 'none' });
     const byId = new Map(rows.map((r) => [r.product.id, r]));
     return merged.flatMap((m) => {
       const row = byId.get(m.productId);
@@ -242,7 +185,7 @@ export class CatalogService {
     if (!isListed(row.product, row.partner)) return { recorded: false };
     const day = shanghaiDate(now);
     if (userId === null) {
-      await this.d.db.insert(productEvents).values({
+      await this.d.repo.insertEvent({
         userId: null,
         productId: input.productId,
         kind: 'exposure',
@@ -260,29 +203,25 @@ export class CatalogService {
    * `byPlacement`, the same placement). An advisory lock on the key makes concurrent reports one row.
    */
   private async recordOnce(
-    kind: EventKind,
+    kind: ProductEventKind,
     userId: number,
     input: ProductEventInput,
     day: string,
     byPlacement: boolean,
   ): Promise<boolean> {
     const key = `product_events:${kind}:${userId}:${input.productId}:${byPlacement ? input.entranceType : '*'}:${day}`;
-    return this.d.db.transaction(async (tx) => {
-      await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`);
-      const same = [
-        eq(productEvents.userId, userId),
-        eq(productEvents.day, day),
-        eq(productEvents.productId, input.productId),
-        eq(productEvents.kind, kind),
-      ];
-      if (byPlacement) same.push(eq(productEvents.entranceType, input.entranceType));
-      const [existing] = await tx
-        .select({ id: productEvents.id })
-        .from(productEvents)
-        .where(and(...same))
-        .limit(1);
+    return this.d.repo.transaction(async (repo) => {
+      await repo.lockKey(key);
+      const existing = await repo.hasEvent({
+        userId,
+        day,
+        productId: input.productId,
+        kind,
+        entranceType: input.entranceType,
+        byPlacement,
+      });
       if (existing) return false;
-      await tx.insert(productEvents).values({
+      await repo.insertEvent({
         userId,
         productId: input.productId,
         kind,

@@ -1,5 +1,4 @@
-import { sql } from 'drizzle-orm';
-import { type Db, rowsOf } from '../../db/client.ts';
+import type { ChannelRepository, InsertedClick } from './repository.ts';
 
 export interface ClickRow {
   adChannelCode: string;
@@ -42,7 +41,7 @@ export class ClickRecorder {
   private knownDay = '';
 
   constructor(
-    private readonly db: Db,
+    private readonly repo: Pick<ChannelRepository, 'insertClicks'>,
     private readonly opts: { maxBatch: number; maxInFlight: number; maxKnown: number } = {
       maxBatch: 500,
       maxInFlight: 2,
@@ -123,23 +122,10 @@ export class ClickRecorder {
     // In one order on every instance: two instances inserting overlapping keys in different orders
     // deadlock on PostgreSQL (each holding a key the other waits for); sorted, one waits for the other.
     rows.sort((a, b) => compareKeys(a, b));
-    let inserted: { ad_channel_code: string; fingerprint_hash: string | null; day: string }[];
+    let inserted: InsertedClick[];
     try {
-      // One statement text whatever the batch's size: the rows go as six array parameters (unnest keeps
-      // their order), so no per-row SQL is built (drizzle's insert builder was ~7 % of a click's CPU).
-      inserted = rowsOf(
-        await this.db.execute(sql`
-          insert into channel_clicks (ad_channel_code, fingerprint_hash, day, ab_test_type, flagged, ip)
-          select * from unnest(
-            ${sql.param(rows.map((r) => r.adChannelCode))}::text[],
-            ${sql.param(rows.map((r) => r.fingerprintHash))}::text[],
-            ${sql.param(rows.map((r) => r.day))}::date[],
-            ${sql.param(rows.map((r) => r.abTestType))}::smallint[],
-            ${sql.param(rows.map((r) => r.fingerprintHash === null))}::boolean[],
-            ${sql.param(rows.map((r) => r.ip))}::text[])
-          on conflict do nothing
-          returning ad_channel_code, fingerprint_hash, day::text as day`),
-      );
+      // One multi-row statement (ChannelRepository.insertClicks).
+      inserted = await this.repo.insertClicks(rows);
     } catch (err) {
       for (const p of batch) p.reject(err);
       return;

@@ -1,12 +1,10 @@
 import type { H5Config } from '@lm/shared/channel';
-import { eq } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
-import { channels, routeCodes } from '../../db/schema.ts';
 import { appError } from '../../lib/errors.ts';
 import { shanghaiDate } from '../../lib/time.ts';
 import type { Limiter } from '../limits/limiter.ts';
 import { type CachedConfig, type ConfigCache, H5_CONFIG_L1_TTL_MS, MemoryConfigCache } from './cache.ts';
 import { ClickRecorder } from './clicks.ts';
+import type { ChannelRepository } from './repository.ts';
 import { buildH5Config, channelDetail, pickArm, safeTargetUrl, withSkin } from './rules.ts';
 
 export const CHANNEL_NOT_FOUND_MSG = '渠道不存在';
@@ -16,7 +14,7 @@ export const ROUTE_CODE_DISABLED_MSG = '路由码已停用';
 export const CLICKS_PER_IP_PER_HOUR = 600;
 
 export interface ChannelServiceDeps {
-  db: Db;
+  repo: ChannelRepository;
   cache: ConfigCache;
   limiter: Limiter;
   /** Keyed hash of a device fingerprint. */
@@ -63,7 +61,7 @@ export class ChannelService {
         ? d.cache
         : new MemoryConfigCache(d.l1TtlMs ?? H5_CONFIG_L1_TTL_MS);
     this.l1On = this.l1 === d.cache;
-    this.clicks = new ClickRecorder(d.db);
+    this.clicks = new ClickRecorder(d.repo);
   }
 
   get cacheName() {
@@ -107,7 +105,7 @@ export class ChannelService {
         return cached;
       }
     }
-    const [row] = await this.d.db.select().from(channels).where(eq(channels.adChannelCode, code)).limit(1);
+    const row = await this.d.repo.findByCode(code);
     const config = row ? buildH5Config(row) : null;
     await this.d.cache.set(code, config);
     fill(config);
@@ -187,12 +185,7 @@ export class ChannelService {
 
   /** Route code → channel code and plan target URL (the route's own, else the channel's). */
   async exchange(routeCode: string) {
-    const [row] = await this.d.db
-      .select({ route: routeCodes, allowedHosts: channels.allowedHosts, channelPlan: channels.planTargetUrl })
-      .from(routeCodes)
-      .innerJoin(channels, eq(channels.adChannelCode, routeCodes.adChannelCode))
-      .where(eq(routeCodes.routeCode, routeCode))
-      .limit(1);
+    const row = await this.d.repo.findRouteCode(routeCode);
     if (!row) throw appError('NOT_FOUND', ROUTE_CODE_NOT_FOUND_MSG, { adRouteCode: routeCode });
     if (row.route.status !== 1)
       throw appError('NOT_FOUND', ROUTE_CODE_DISABLED_MSG, { adRouteCode: routeCode });

@@ -1,31 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import { identityConflict } from '@lm/shared/identity';
 import type { ApplicationForm } from '@lm/shared/schemas/application';
-import { and, desc, eq, inArray } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
-import {
-  agreementTexts,
-  consents,
-  type DeliveryMode,
-  type LeadStatus,
-  leads,
-  matchOffers,
-  matchRuns,
-  partners,
-  products,
-  users,
-} from '../../db/schema.ts';
+import type { DeliveryMode, LeadStatus } from '../../db/schema.ts';
 import { decryptField, encryptField, type KeyRing } from '../../lib/crypto.ts';
 import { appError } from '../../lib/errors.ts';
 import type { Metrics } from '../../lib/metrics.ts';
 import { isAllowedPartnerUrl } from '../../lib/partner-url.ts';
 import type { AuthUser } from '../auth/service.ts';
-import { closeOffers, giveBackSlots } from '../caps/slots.ts';
-import { identityMismatch, VerifiedIdentities } from '../identity/verified.ts';
+import { CapsRepository } from '../caps/repository.ts';
+import { identityMismatch, type VerifiedIdentities } from '../identity/verified.ts';
 import { type RenderedAgreement, renderInfoAgreement } from './agreement.ts';
+import type { ConsentRepository } from './repository.ts';
 
 export interface ConsentDeps {
-  db: Db;
+  repo: ConsentRepository;
+  /** Cap slots of the offers declined. */
+  caps: CapsRepository;
+  identities: VerifiedIdentities;
   ring: KeyRing;
   /** Counts consents and declines. */
   metrics?: Metrics | undefined;
@@ -72,34 +63,13 @@ export function consentedPayload(
   return out;
 }
 
-const lenderColumns = {
-  legalName: partners.legalName,
-  licenceNumber: partners.licenceNumber,
-  contactName: partners.contactName,
-  contactPhone: partners.contactPhoneMasked,
-};
-
 /** Per-lender consent (PUT /api/user/info/auth) and the agreement texts behind it. */
 export class ConsentService {
-  private readonly identities: VerifiedIdentities;
-
-  constructor(private readonly d: ConsentDeps) {
-    this.identities = new VerifiedIdentities(d);
-  }
+  constructor(private readonly d: ConsentDeps) {}
 
   /** The agreement text for a product's lender (what a consent to it records). */
   async agreementFor(productId: number): Promise<RenderedAgreement | null> {
-    const [row] = await this.d.db
-      .select({
-        lender: lenderColumns,
-        productName: products.productName,
-        aprBps: products.aprBps,
-        sharedFields: products.sharedFields,
-      })
-      .from(products)
-      .innerJoin(partners, eq(products.partnerId, partners.id))
-      .where(eq(products.id, productId))
-      .limit(1);
+    const row = await this.d.repo.findAgreementSource(productId);
     if (!row) return null;
     return renderInfoAgreement(row.lender, {
       productName: row.productName,
@@ -113,23 +83,7 @@ export class ConsentService {
     userId: number,
     filter: { consentId?: number | undefined; productId?: number | undefined },
   ) {
-    const conds = [eq(consents.userId, userId)];
-    if (filter.consentId !== undefined) conds.push(eq(consents.id, filter.consentId));
-    if (filter.productId !== undefined) conds.push(eq(consents.productId, filter.productId));
-    const [row] = await this.d.db
-      .select({
-        id: agreementTexts.agreementCode,
-        title: agreementTexts.title,
-        version: agreementTexts.version,
-        content: agreementTexts.content,
-        textHash: agreementTexts.hash,
-        consentedAt: consents.createdAt,
-      })
-      .from(consents)
-      .innerJoin(agreementTexts, eq(consents.textHash, agreementTexts.hash))
-      .where(and(...conds))
-      .orderBy(desc(consents.id))
-      .limit(1);
+    const row = await this.d.repo.findConsentedText(userId, filter);
     return row ?? null;
   }
 
@@ -146,45 +100,12 @@ export class ConsentService {
     const wanted = [...new Set(input.productIds.map(Number))];
     const mobile = user.mobileEnc ? decryptField(this.d.ring, user.mobileEnc) : null;
 
-    const { slots, ...result } = await this.d.db.transaction(async (tx) => {
-      const txDb = tx as unknown as Db;
-      const runFilter = input.matchId
-        ? and(eq(matchRuns.userId, user.id), eq(matchRuns.id, input.matchId))
-        : eq(matchRuns.userId, user.id);
-      const [run] = await tx
-        .select({ id: matchRuns.id, profileEnc: matchRuns.profileEnc, source: matchRuns.source })
-        .from(matchRuns)
-        .where(runFilter)
-        .orderBy(desc(matchRuns.id))
-        .limit(1);
+    const { slots, ...result } = await this.d.repo.transaction(async (repo, tx) => {
+      const run = await repo.findRun(user.id, input.matchId);
       if (!run) throw appError('FORM_NOT_SUBMITTED');
 
       // Lock the run's open offers: a double tap consents once.
-      const offers = await tx
-        .select({
-          offerId: matchOffers.id,
-          productId: matchOffers.productId,
-          partnerId: matchOffers.partnerId,
-          product: {
-            productName: products.productName,
-            linkType: products.linkType,
-            aprBps: products.aprBps,
-            sharedFields: products.sharedFields,
-            targetUrl: products.targetUrl,
-          },
-          partner: {
-            ...lenderColumns,
-            apiEndpoint: partners.apiEndpoint,
-            allowedHosts: partners.allowedHosts,
-            deliveryModes: partners.deliveryModes,
-          },
-        })
-        .from(matchOffers)
-        .innerJoin(products, eq(matchOffers.productId, products.id))
-        .innerJoin(partners, eq(matchOffers.partnerId, partners.id))
-        .where(and(eq(matchOffers.runId, run.id), eq(matchOffers.status, 'offered')))
-        .orderBy(matchOffers.rank)
-        .for('update', { of: matchOffers });
+      const offers = await repo.lockOpenOffers(run.id);
 
       const open = new Map(offers.map((o) => [o.productId, o]));
       const missing = wanted.filter((id) => !open.has(id));
@@ -194,7 +115,7 @@ export class ConsentService {
 
       const form = JSON.parse(decryptField(this.d.ring, run.profileEnc)) as ApplicationForm;
       // A run matched before the identity was verified may name someone else: no lead (issue 16.1).
-      const mismatch = identityConflict(await this.identities.get(user.id, txDb), form);
+      const mismatch = identityConflict(await this.d.identities.get(user.id, tx), form);
       if (mismatch.length > 0) throw identityMismatch(mismatch);
       const now = new Date();
       const items = wanted.map((id) => {
@@ -214,37 +135,31 @@ export class ConsentService {
       });
       // A handful of multi-row statements, whatever the number of lenders.
       const texts = new Map(items.map((it) => [it.agreement.textHash, it.agreement]));
-      await tx
-        .insert(agreementTexts)
-        .values(
-          [...texts.values()].map((a) => ({
-            hash: a.textHash,
-            agreementCode: a.id,
-            version: a.version,
-            title: a.title,
-            content: a.content,
-          })),
-        )
-        .onConflictDoNothing();
-      const inserted = await tx
-        .insert(consents)
-        .values(
-          items.map(({ id, offer, agreement }) => ({
-            userId: user.id,
-            offerId: offer.offerId,
-            productId: id,
-            partnerId: offer.partnerId,
-            agreementCode: agreement.id,
-            agreementVersion: agreement.version,
-            textHash: agreement.textHash,
-            fields: offer.product.sharedFields,
-            ip: meta.ip ?? null,
-            userAgent: meta.userAgent?.slice(0, 512) ?? null,
-          })),
-        )
-        .returning({ id: consents.id, offerId: consents.offerId });
+      await repo.insertAgreementTexts(
+        [...texts.values()].map((a) => ({
+          hash: a.textHash,
+          agreementCode: a.id,
+          version: a.version,
+          title: a.title,
+          content: a.content,
+        })),
+      );
+      const inserted = await repo.insertConsents(
+        items.map(({ id, offer, agreement }) => ({
+          userId: user.id,
+          offerId: offer.offerId,
+          productId: id,
+          partnerId: offer.partnerId,
+          agreementCode: agreement.id,
+          agreementVersion: agreement.version,
+          textHash: agreement.textHash,
+          fields: offer.product.sharedFields,
+          ip: meta.ip ?? null,
+          userAgent: meta.userAgent?.slice(0, 512) ?? null,
+        })),
+      );
       const consentOf = new Map(inserted.map((c) => [c.offerId, c.id]));
-      await tx.insert(leads).values(
+      await repo.insertLeads(
         items.map(({ id, offer, mode }) => ({
           consentId: consentOf.get(offer.offerId)!,
           userId: user.id,
@@ -262,15 +177,10 @@ export class ConsentService {
           requestId: meta.requestId ?? null,
         })),
       );
-      await tx
-        .update(matchOffers)
-        .set({ status: 'consented', decidedAt: now })
-        .where(
-          inArray(
-            matchOffers.id,
-            items.map((it) => it.offer.offerId),
-          ),
-        );
+      await repo.markOffersConsented(
+        items.map((it) => it.offer.offerId),
+        now,
+      );
       const consented: ConsentedItem[] = items.map(({ id, offer, mode, url }) => ({
         productId: String(id),
         productName: offer.product.productName,
@@ -282,15 +192,15 @@ export class ConsentService {
       }));
 
       const declinedIds = offers.map((o) => o.productId).filter((id) => !wanted.includes(id));
-      const slots = await closeOffers(txDb, user.id, 'declined', {
+      const slots = await new CapsRepository(tx).closeOffers(user.id, 'declined', {
         runId: run.id,
         productIds: declinedIds,
       });
-      await tx.update(users).set({ userInfoStatus: 2 }).where(eq(users.id, user.id));
+      await repo.markAuthorised(user.id);
       return { consented, declined: declinedIds.map(String), slots };
     });
     // Declined offers' cap slots go back after the commit (short statements, no long row locks).
-    await giveBackSlots(this.d.db, slots);
+    await this.d.caps.giveBackSlots(slots);
     if (result.consented.length)
       this.d.metrics?.consents.inc({ outcome: 'consented' }, result.consented.length);
     if (result.declined.length) this.d.metrics?.consents.inc({ outcome: 'declined' }, result.declined.length);

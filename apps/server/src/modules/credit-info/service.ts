@@ -1,12 +1,10 @@
 import { type CreditInfoFields, creditWizardStep, FaceStatus } from '@lm/shared/credit-info';
 import type { CreditInfoPatch } from '@lm/shared/schemas/credit-info';
-import { eq, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
-import { creditProfiles } from '../../db/schema.ts';
 import { decryptField, encryptField, type KeyRing } from '../../lib/crypto.ts';
+import type { CreditInfoRepository } from './repository.ts';
 
 export interface CreditInfoDeps {
-  db: Db;
+  repo: CreditInfoRepository;
   ring: KeyRing;
 }
 
@@ -36,11 +34,7 @@ export class CreditInfoService {
   }
 
   async record(userId: number): Promise<CreditRecord> {
-    const [row] = await this.d.db
-      .select({ dataEnc: creditProfiles.dataEnc, auditStatus: creditProfiles.auditStatus })
-      .from(creditProfiles)
-      .where(eq(creditProfiles.userId, userId))
-      .limit(1);
+    const row = await this.d.repo.find(userId);
     return row
       ? { info: this.decode(row.dataEnc), auditStatus: row.auditStatus }
       : { info: {}, auditStatus: FaceStatus.NOT_STARTED };
@@ -53,23 +47,12 @@ export class CreditInfoService {
    * auditStatus is neither written nor changed.
    */
   async save(userId: number, patch: CreditInfoPatch): Promise<CreditRecord & { savedAt: Date }> {
-    return this.d.db.transaction(async (tx) => {
-      await tx
-        .insert(creditProfiles)
-        .values({ userId, dataEnc: encryptField(this.d.ring, '{}') })
-        .onConflictDoNothing({ target: creditProfiles.userId });
-      const [row] = await tx
-        .select({ dataEnc: creditProfiles.dataEnc })
-        .from(creditProfiles)
-        .where(eq(creditProfiles.userId, userId))
-        .for('update');
+    return this.d.repo.transaction(async (repo) => {
+      await repo.ensureRow(userId, encryptField(this.d.ring, '{}'));
+      const row = await repo.lockData(userId);
       const merged: CreditInfoFields = { ...(row ? this.decode(row.dataEnc) : {}), ...patch };
-      const [saved] = await tx
-        .update(creditProfiles)
-        .set({ dataEnc: encryptField(this.d.ring, JSON.stringify(merged)), updatedAt: sql`now()` })
-        .where(eq(creditProfiles.userId, userId))
-        .returning({ updatedAt: creditProfiles.updatedAt, auditStatus: creditProfiles.auditStatus });
-      return { info: merged, auditStatus: saved!.auditStatus, savedAt: saved!.updatedAt };
+      const saved = await repo.saveData(userId, encryptField(this.d.ring, JSON.stringify(merged)));
+      return { info: merged, auditStatus: saved.auditStatus, savedAt: saved.updatedAt };
     });
   }
 }

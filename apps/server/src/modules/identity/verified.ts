@@ -7,12 +7,11 @@ import {
   normalizeName,
 } from '@lm/shared/identity';
 import { maskIdCard } from '@lm/shared/mask';
-import { and, eq, isNull } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
-import { creditProfiles } from '../../db/schema.ts';
 import { decryptField, encryptField, type KeyRing } from '../../lib/crypto.ts';
 import { type AppError, appError } from '../../lib/errors.ts';
+import { IdentityRepository } from './repository.ts';
 
 const FIELD_MESSAGES: Record<IdentityField, string> = {
   realName: '姓名与已认证的姓名不一致',
@@ -53,15 +52,16 @@ export interface ShownIdentity {
  * carrying a name or number, and every match and consent, is checked against it at the edge.
  */
 export class VerifiedIdentities {
-  constructor(private readonly d: { db: Db; ring: KeyRing }) {}
+  constructor(private readonly d: { repo: IdentityRepository; ring: KeyRing }) {}
 
-  /** The person's verified identity, or null. `db` may be a transaction. */
-  async get(userId: number, db: Db = this.d.db): Promise<Identity | null> {
-    const [row] = await db
-      .select({ enc: creditProfiles.verifiedIdentityEnc })
-      .from(creditProfiles)
-      .where(eq(creditProfiles.userId, userId))
-      .limit(1);
+  /** The repository, on the transaction `tx` when one is given. */
+  private on(tx: Db | undefined): IdentityRepository {
+    return tx ? new IdentityRepository(tx) : this.d.repo;
+  }
+
+  /** The person's verified identity, or null. `tx`: a transaction to read in. */
+  async get(userId: number, tx?: Db): Promise<Identity | null> {
+    const row = await this.on(tx).findVerified(userId);
     if (!row?.enc) return null;
     return JSON.parse(decryptField(this.d.ring, row.enc)) as Identity;
   }
@@ -73,9 +73,9 @@ export class VerifiedIdentities {
   async check(
     userId: number,
     submitted: { realName?: string | null | undefined; identity?: string | null | undefined },
-    db: Db = this.d.db,
+    tx?: Db,
   ): Promise<Identity | null> {
-    const verified = await this.get(userId, db);
+    const verified = await this.get(userId, tx);
     const fields = identityConflict(verified, {
       realName: submitted.realName ?? null,
       identity: submitted.identity ?? null,
@@ -86,11 +86,7 @@ export class VerifiedIdentities {
 
   /** The verified identity as the H5 shows it (ID number masked). */
   async shown(userId: number): Promise<ShownIdentity> {
-    const [row] = await this.d.db
-      .select({ enc: creditProfiles.verifiedIdentityEnc, at: creditProfiles.identityVerifiedAt })
-      .from(creditProfiles)
-      .where(eq(creditProfiles.userId, userId))
-      .limit(1);
+    const row = await this.d.repo.findVerified(userId);
     if (!row?.enc) return { verified: false, realName: null, identity: null, verifiedAt: null };
     const id = JSON.parse(decryptField(this.d.ring, row.enc)) as Identity;
     return {
@@ -105,17 +101,11 @@ export class VerifiedIdentities {
    * Records `identity` as verified when the person has none yet (the profile row must exist: the face
    * check writes it in the same transaction). A concurrent first pass with another identity loses.
    */
-  async bind(userId: number, identity: Identity, db: Db, now: Date): Promise<void> {
+  async bind(userId: number, identity: Identity, tx: Db, now: Date): Promise<void> {
     const clean = {
       realName: normalizeName(identity.realName),
       identity: normalizeIdNumber(identity.identity),
     };
-    await db
-      .update(creditProfiles)
-      .set({
-        verifiedIdentityEnc: encryptField(this.d.ring, JSON.stringify(clean)),
-        identityVerifiedAt: now,
-      })
-      .where(and(eq(creditProfiles.userId, userId), isNull(creditProfiles.verifiedIdentityEnc)));
+    await this.on(tx).bindIfUnset(userId, encryptField(this.d.ring, JSON.stringify(clean)), now);
   }
 }

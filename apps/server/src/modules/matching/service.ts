@@ -5,10 +5,7 @@ import {
   type ProductOffer,
   SHARING_PURPOSE,
 } from '@lm/shared/schemas/matching';
-import { and, eq, gte } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '../../db/client.ts';
-import { consents, matchOffers, matchRuns, partners, products, users } from '../../db/schema.ts';
 import { decryptField, encryptField, type KeyRing, seal, unseal } from '../../lib/crypto.ts';
 import type { Metrics } from '../../lib/metrics.ts';
 import { failureReason, type PartnerClient, statusReason } from '../../lib/partner-http.ts';
@@ -16,11 +13,12 @@ import { isAllowedPartnerUrl } from '../../lib/partner-url.ts';
 import { phoneHash } from '../../lib/phone-hash.ts';
 import { shanghaiDate } from '../../lib/time.ts';
 import type { AuthUser } from '../auth/service.ts';
-import { releaseOffers, reserve, todayCounters, unreserve } from '../caps/slots.ts';
+import type { CapsRepository } from '../caps/repository.ts';
 import { fieldLabels, INFO_AGREEMENT_VERSION } from '../consent/agreement.ts';
 import { lenderAllowance, match } from './match.ts';
-import { toEngineProduct } from './product-row.ts';
+import { type ProductRow, toEngineProduct } from './product-row.ts';
 import { profileFromForm } from './profile.ts';
+import type { MatchRepository } from './repository.ts';
 import type { History, Product, ProductCounter, Reason } from './types.ts';
 
 export interface MatchConfig {
@@ -31,7 +29,9 @@ export interface MatchConfig {
 }
 
 export interface MatchDeps {
-  db: Db;
+  repo: MatchRepository;
+  /** Cap slots: counters, reservations, the released offers' slots. */
+  caps: CapsRepository;
   ring: KeyRing;
   log: FastifyBaseLogger;
   config: MatchConfig;
@@ -44,7 +44,7 @@ export interface MatchDeps {
 /** A product row with what the offer and the consent page need from its partner. */
 export interface CatalogEntry {
   engine: Product;
-  row: typeof products.$inferSelect;
+  row: ProductRow;
   partner: {
     id: number;
     code: string;
@@ -171,26 +171,7 @@ export class MatchService {
   /** Published products of active partners (cached for 2 s: matching runs per form save). */
   async catalog(now = Date.now()): Promise<CatalogEntry[]> {
     if (this.catalogCache && now - this.catalogCache.at < 2000) return this.catalogCache.entries;
-    const rows = await this.d.db
-      .select({
-        product: products,
-        partner: {
-          id: partners.id,
-          code: partners.code,
-          legalName: partners.legalName,
-          licenceNumber: partners.licenceNumber,
-          contactName: partners.contactName,
-          contactPhoneMasked: partners.contactPhoneMasked,
-          allowedHosts: partners.allowedHosts,
-          deliveryModes: partners.deliveryModes,
-          dupCheckEndpoint: partners.dupCheckEndpoint,
-          signingSecretEnc: partners.signingSecretEnc,
-        },
-      })
-      .from(products)
-      .innerJoin(partners, eq(products.partnerId, partners.id))
-      .where(and(eq(products.status, 'published'), eq(partners.status, 'active')))
-      .orderBy(products.id);
+    const rows = await this.d.repo.listPublished();
     const entries = rows.map((r) => ({
       engine: toEngineProduct(r.product, r.partner.legalName),
       row: r.product,
@@ -209,10 +190,7 @@ export class MatchService {
   private async history(userId: number, now: Date): Promise<History> {
     const days = Math.max(this.d.config.reapplyLockoutDays, this.d.config.periodDays) + 1;
     const since = new Date(now.getTime() - days * 86_400_000);
-    const rows = await this.d.db
-      .select({ productId: consents.productId, partnerId: consents.partnerId, at: consents.createdAt })
-      .from(consents)
-      .where(and(eq(consents.userId, userId), gte(consents.createdAt, since)));
+    const rows = await this.d.repo.consentsSince(userId, since);
     return {
       applications: rows.map((r) => ({
         productId: String(r.productId),
@@ -281,20 +259,15 @@ export class MatchService {
 
     // A second match keeps the open offers: their lenders are not offered again and count against
     // the allowance.
-    const open = await this.d.db
-      .select({
-        partnerId: matchOffers.partnerId,
-        productId: matchOffers.productId,
-        capDay: matchOffers.capDay,
-      })
-      .from(matchOffers)
-      .where(and(eq(matchOffers.userId, user.id), eq(matchOffers.status, 'offered')));
+    const open = await this.d.repo.openOffersOfUser(user.id);
     const openPartners = opts.secondMatch ? new Set(open.map((o) => String(o.partnerId))) : new Set<string>();
     const candidatesPool = opts.secondMatch
       ? catalog.filter((e) => !openPartners.has(e.engine.partnerId)).map((e) => e.engine)
       : catalog.map((e) => e.engine);
 
-    const counters: Record<string, ProductCounter | undefined> = { ...(await todayCounters(this.d.db, day)) };
+    const counters: Record<string, ProductCounter | undefined> = {
+      ...(await this.d.caps.todayCounters(day)),
+    };
     if (!opts.secondMatch) {
       // The person's open offers are released before the new ones are reserved: their slots are theirs.
       for (const o of open) {
@@ -350,9 +323,9 @@ export class MatchService {
     }
 
     const profileEnc = encryptField(this.d.ring, JSON.stringify(form));
-    const db = this.d.db;
+    const { caps } = this.d;
     // An old-user match or a new form replaces the open offers: their slots are given back first.
-    if (!opts.secondMatch) await releaseOffers(db, user.id, 'released');
+    if (!opts.secondMatch) await caps.releaseOffers(user.id, 'released');
 
     // Cap slots, best candidate first, one single-statement reservation each.
     const picked: { ranked: (typeof result.eligible)[number]; entry: CatalogEntry }[] = [];
@@ -372,7 +345,7 @@ export class MatchService {
         });
         continue;
       }
-      if (!(await reserve(db, ranked.product, day))) {
+      if (!(await caps.reserve(ranked.product, day))) {
         capped++;
         excluded.push({
           productId: ranked.productId,
@@ -393,24 +366,21 @@ export class MatchService {
 
     let runId: number;
     try {
-      runId = await db.transaction(async (tx) => {
-        const [run] = await tx
-          .insert(matchRuns)
-          .values({
-            userId: user.id,
-            adChannelCode: opts.adChannelCode,
-            matchType: opts.matchType,
-            directMatchType: opts.directMatchType,
-            source: opts.source,
-            profileEnc,
-            excluded,
-            applyStatus,
-          })
-          .returning({ id: matchRuns.id });
+      runId = await this.d.repo.transaction(async (repo) => {
+        const id = await repo.insertRun({
+          userId: user.id,
+          adChannelCode: opts.adChannelCode,
+          matchType: opts.matchType,
+          directMatchType: opts.directMatchType,
+          source: opts.source,
+          profileEnc,
+          excluded,
+          applyStatus,
+        });
         if (picked.length > 0) {
-          await tx.insert(matchOffers).values(
+          await repo.insertOffers(
             picked.map(({ ranked, entry }, i) => ({
-              runId: run!.id,
+              runId: id,
               userId: user.id,
               productId: entry.row.id,
               partnerId: entry.partner.id,
@@ -421,14 +391,14 @@ export class MatchService {
           );
         }
         if (opts.source !== 'direct' && user.userInfoStatus !== 1) {
-          await tx.update(users).set({ userInfoStatus: 1 }).where(eq(users.id, user.id));
+          await repo.markMatched(user.id);
         }
-        return run!.id;
+        return id;
       });
     } catch (err) {
       // The offers were not stored: their slots go back (a crash right here leaves a slot taken,
       // which keeps the cap conservative — never exceeded).
-      await Promise.allSettled(picked.map((p) => unreserve(db, p.entry.row.id, day)));
+      await Promise.allSettled(picked.map((p) => caps.unreserve(p.entry.row.id, day)));
       throw err;
     }
     const offered = picked.map((p) => p.entry);
@@ -447,18 +417,9 @@ export class MatchService {
    * not the person's. An already-registered run names the first such lender's page on an allowed host.
    */
   async load(userId: number, runId: number, key: string): Promise<MatchResultData | null> {
-    const db = this.d.db;
-    const [run] = await db
-      .select({ applyStatus: matchRuns.applyStatus, excluded: matchRuns.excluded })
-      .from(matchRuns)
-      .where(and(eq(matchRuns.id, runId), eq(matchRuns.userId, userId)))
-      .limit(1);
+    const run = await this.d.repo.findRunOf(userId, runId);
     if (!run) return null;
-    const open = await db
-      .select({ productId: matchOffers.productId })
-      .from(matchOffers)
-      .where(and(eq(matchOffers.runId, runId), eq(matchOffers.status, 'offered')))
-      .orderBy(matchOffers.rank);
+    const open = await this.d.repo.openOffersOfRun(runId);
     const catalog = await this.catalog();
     const byRow = new Map(catalog.map((e) => [e.row.id, e]));
     const entries = open.map((o) => byRow.get(o.productId)).filter((e): e is CatalogEntry => Boolean(e));

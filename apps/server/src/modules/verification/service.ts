@@ -2,10 +2,7 @@ import { FaceStatus } from '@lm/shared/credit-info';
 import { identityConflict } from '@lm/shared/identity';
 import type { FaceVerifyBody, FaceVerifyData, OcrIdCardData } from '@lm/shared/schemas/credit';
 import { checkIdCard, ID_CARD_MESSAGES } from '@lm/shared/validators/id-card';
-import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '../../db/client.ts';
-import { creditProfiles, faceChecks, uploadedFiles } from '../../db/schema.ts';
 import { encryptField, type KeyRing } from '../../lib/crypto.ts';
 import { appError } from '../../lib/errors.ts';
 import { ImageDecodeError } from '../../lib/image.ts';
@@ -17,8 +14,9 @@ import {
 } from '../../providers/face/index.ts';
 import { type IdCardOcrProvider, OcrEngineError } from '../../providers/ocr/index.ts';
 import { parseUploadKey, type StorageProvider } from '../../providers/storage/index.ts';
-import { ApplicationService } from '../applications/service.ts';
-import { identityMismatch, VerifiedIdentities } from '../identity/verified.ts';
+import type { ApplicationService } from '../applications/service.ts';
+import { identityMismatch, type VerifiedIdentities } from '../identity/verified.ts';
+import type { VerificationRepository } from './repository.ts';
 
 /** Folders an ID-card front may come from (spec §7: the CRM ID-card folder too). */
 export const ID_CARD_FOLDERS = ['idcard', 'crm-idcard'] as const;
@@ -33,7 +31,10 @@ export const OCR_NOTES = {
 } as const;
 
 export interface VerificationDeps {
-  db: Db;
+  repo: VerificationRepository;
+  /** The application drafts: a passed face check writes the verified identity into the draft. */
+  drafts: ApplicationService;
+  identities: VerifiedIdentities;
   ring: KeyRing;
   storage: StorageProvider;
   ocr: IdCardOcrProvider;
@@ -52,14 +53,7 @@ export interface OwnImage {
  * someone else's file, a public one, another folder's or a foreign URL all answer the same 404.
  */
 export class VerificationService {
-  private readonly drafts: ApplicationService;
-
-  private readonly identities: VerifiedIdentities;
-
-  constructor(private readonly d: VerificationDeps) {
-    this.drafts = new ApplicationService({ db: d.db, ring: d.ring });
-    this.identities = new VerifiedIdentities({ db: d.db, ring: d.ring });
-  }
+  constructor(private readonly d: VerificationDeps) {}
 
   /**
    * The bytes of `image` (an object URL of our store, or a key) when it is the person's own private
@@ -75,15 +69,7 @@ export class VerificationService {
       throw notFound;
     }
     if (!folders.includes(parsed.folder)) throw notFound;
-    const [row] = await this.d.db
-      .select({
-        ownerUserId: uploadedFiles.ownerUserId,
-        folder: uploadedFiles.folder,
-        isPrivate: uploadedFiles.isPrivate,
-      })
-      .from(uploadedFiles)
-      .where(eq(uploadedFiles.key, key))
-      .limit(1);
+    const row = await this.d.repo.findUpload(key);
     if (row && (row.ownerUserId !== userId || !row.isPrivate || !folders.includes(row.folder)))
       throw notFound;
     if (!row && this.d.storage.name === 'local') throw notFound;
@@ -138,12 +124,7 @@ export class VerificationService {
 
   /** The person's face status (credit_profiles.auditStatus; NOT_STARTED without a record). */
   async faceStatus(userId: number): Promise<number> {
-    const [profile] = await this.d.db
-      .select({ auditStatus: creditProfiles.auditStatus })
-      .from(creditProfiles)
-      .where(eq(creditProfiles.userId, userId))
-      .limit(1);
-    return profile?.auditStatus ?? FaceStatus.NOT_STARTED;
+    return (await this.d.repo.findFaceStatus(userId)) ?? FaceStatus.NOT_STARTED;
   }
 
   /**
@@ -159,7 +140,7 @@ export class VerificationService {
     const file = await this.ownImage(userId, body.image, FACE_FOLDERS);
     // Who the check is for: the body's name and number (never another than the verified identity),
     // else the verified identity, else the saved application draft's.
-    const verified = await this.identities.get(userId);
+    const verified = await this.d.identities.get(userId);
     let person: { name: string; idNumber: string } | null = null;
     if (body.realName && body.identity) {
       const fields = identityConflict(verified, body);
@@ -168,7 +149,7 @@ export class VerificationService {
     } else if (verified) {
       person = { name: verified.realName, idNumber: verified.identity };
     } else {
-      const draft = await this.drafts.draft(userId);
+      const draft = await this.d.drafts.draft(userId);
       if (draft.realName && draft.identity) person = { name: draft.realName, idNumber: draft.identity };
     }
     let result: Awaited<ReturnType<FaceProvider['check']>>;
@@ -201,8 +182,8 @@ export class VerificationService {
     }
     const status = result.passed ? FaceStatus.PASSED : FaceStatus.FAILED;
     const now = new Date();
-    await this.d.db.transaction(async (tx) => {
-      await tx.insert(faceChecks).values({
+    await this.d.repo.transaction(async (repo, tx) => {
+      await repo.insertFaceCheck({
         userId,
         fileKey: file.key,
         status,
@@ -211,24 +192,16 @@ export class VerificationService {
         details: { method: result.method, reasons: result.reasons, ...result.details },
       });
       // Only the face status and its time: the rest of the row belongs to the credit-information module.
-      await tx
-        .insert(creditProfiles)
-        .values({ userId, dataEnc: encryptField(this.d.ring, '{}'), auditStatus: status, updatedAt: now })
-        .onConflictDoUpdate({ target: creditProfiles.userId, set: { auditStatus: status, updatedAt: now } });
+      await repo.setFaceStatus(userId, status, encryptField(this.d.ring, '{}'), now);
       // The first pass makes the identity it was made with the person's verified identity (issue 16.1).
       if (result.passed && person) {
-        await this.identities.bind(
-          userId,
-          { realName: person.name, identity: person.idNumber },
-          tx as unknown as Db,
-          now,
-        );
+        await this.d.identities.bind(userId, { realName: person.name, identity: person.idNumber }, tx, now);
       }
     });
     // The application draft carries the verified identity from now on.
     if (result.passed && person && !verified) {
-      const bound = await this.identities.get(userId);
-      if (bound) await this.drafts.tempSave(userId, bound);
+      const bound = await this.d.identities.get(userId);
+      if (bound) await this.d.drafts.tempSave(userId, bound);
     }
     log.info(
       {

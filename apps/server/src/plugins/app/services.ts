@@ -17,12 +17,17 @@ import { AdminLeadsRepository } from '../../modules/admin-leads/repository.ts';
 import { AdminLeadsService } from '../../modules/admin-leads/service.ts';
 import { AnalyticsRepository } from '../../modules/analytics/repository.ts';
 import { AnalyticsService } from '../../modules/analytics/service.ts';
+import { ApplicationRepository } from '../../modules/applications/repository.ts';
 import { ApplicationService } from '../../modules/applications/service.ts';
 import { AuditRepository } from '../../modules/audit/repository.ts';
 import { AuditLog } from '../../modules/audit/service.ts';
+import { AuthRepository } from '../../modules/auth/repository.ts';
 import { DEFAULT_PHONE_LIMITS } from '../../modules/auth/rules.ts';
 import { AuthService } from '../../modules/auth/service.ts';
+import { SmsCodeRepository } from '../../modules/auth/sms-code-repository.ts';
 import { SmsCodes } from '../../modules/auth/sms-codes.ts';
+import { CapsRepository } from '../../modules/caps/repository.ts';
+import { CatalogRepository } from '../../modules/catalog/repository.ts';
 import { CatalogService } from '../../modules/catalog/service.ts';
 import {
   type ConfigCache,
@@ -30,10 +35,13 @@ import {
   MemoryConfigCache,
   RedisConfigCache,
 } from '../../modules/channels/cache.ts';
+import { ChannelRepository } from '../../modules/channels/repository.ts';
 import { ChannelService } from '../../modules/channels/service.ts';
+import { ConsentRepository } from '../../modules/consent/repository.ts';
 import { ConsentService } from '../../modules/consent/service.ts';
 import { ContentRepository } from '../../modules/content/repository.ts';
 import { ContentService } from '../../modules/content/service.ts';
+import { CreditInfoRepository } from '../../modules/credit-info/repository.ts';
 import { CreditInfoService } from '../../modules/credit-info/service.ts';
 import { PartnerCallbacks } from '../../modules/delivery/partner-callbacks.ts';
 import { PartnerSandbox } from '../../modules/delivery/partner-sandbox.ts';
@@ -44,12 +52,14 @@ import { FunnelRepository } from '../../modules/funnel/repository.ts';
 import { FunnelService } from '../../modules/funnel/service.ts';
 import { GeoRepository } from '../../modules/geo/repository.ts';
 import { GeoService } from '../../modules/geo/service.ts';
+import { IdentityRepository } from '../../modules/identity/repository.ts';
 import { VerifiedIdentities } from '../../modules/identity/verified.ts';
 import { BatchingCounterStore } from '../../modules/limits/batching-store.ts';
 import { DbCounterStore } from '../../modules/limits/db-store.ts';
 import { FallbackCounterStore } from '../../modules/limits/fallback-store.ts';
 import { Limiter } from '../../modules/limits/limiter.ts';
 import { isRedisDown, RedisCounterStore } from '../../modules/limits/redis-store.ts';
+import { MatchRepository } from '../../modules/matching/repository.ts';
 import { MatchService } from '../../modules/matching/service.ts';
 import { AdminNoticesService } from '../../modules/privacy/admin-notices.ts';
 import { PrivacyRepository } from '../../modules/privacy/repository.ts';
@@ -64,6 +74,7 @@ import { StaffRepository } from '../../modules/staff/repository.ts';
 import { StaffService } from '../../modules/staff/service.ts';
 import { SystemRepository } from '../../modules/system/repository.ts';
 import { SystemService } from '../../modules/system/service.ts';
+import { VerificationRepository } from '../../modules/verification/repository.ts';
 import { VerificationService } from '../../modules/verification/service.ts';
 import { createFaceProvider } from '../../providers/face/index.ts';
 import { createGeoProvider } from '../../providers/geo/index.ts';
@@ -169,7 +180,7 @@ export default fp<ServicesOptions>(
     sms = countedSends(sms, metrics);
 
     const codes = new SmsCodes({
-      db: database.db,
+      repo: new SmsCodeRepository(database.db),
       limiter,
       sendLimiter: strictLimiter,
       sms,
@@ -195,7 +206,7 @@ export default fp<ServicesOptions>(
       },
     });
     const auth = new AuthService({
-      db: database.db,
+      repo: new AuthRepository(database.db),
       ring: keys.ring,
       partnerKeys: keys.partnerKeys,
       codes,
@@ -223,7 +234,7 @@ export default fp<ServicesOptions>(
         )
       : new MemoryConfigCache(ttlMs);
     const channels = new ChannelService({
-      db: database.db,
+      repo: new ChannelRepository(database.db),
       cache: configCache,
       // Click bursts: the per-IP counts of one turn of the event loop in one round trip (same limits).
       limiter: new Limiter(new BatchingCounterStore(limiter.store), limiter.name),
@@ -294,8 +305,11 @@ export default fp<ServicesOptions>(
       if (!partnerSandboxOn(config) || !address || typeof address !== 'object') return;
       for (const entry of ownSandboxEntries(address.port)) partnerHttp.policy.permit(entry);
     });
+    const caps = new CapsRepository(database.db);
+    const identities = new VerifiedIdentities({ repo: new IdentityRepository(database.db), ring: keys.ring });
     const matching = new MatchService({
-      db: database.db,
+      repo: new MatchRepository(database.db),
+      caps,
       ring: keys.ring,
       log: app.log,
       http: partnerHttp,
@@ -307,7 +321,13 @@ export default fp<ServicesOptions>(
       },
       metrics,
     });
-    const consent = new ConsentService({ db: database.db, ring: keys.ring, metrics });
+    const consent = new ConsentService({
+      repo: new ConsentRepository(database.db),
+      caps,
+      identities,
+      ring: keys.ring,
+      metrics,
+    });
     const deliveryRepo = new DeliveryRepository(database.db);
     const delivery = new DeliveryWorker({
       repo: deliveryRepo,
@@ -324,11 +344,19 @@ export default fp<ServicesOptions>(
     // The services of the person's side and the console, each built once (issue 18).
     const { db } = database;
     const ring = keys.ring;
-    const applications = new ApplicationService({ db, ring });
-    const identities = new VerifiedIdentities({ db, ring });
-    const verification = new VerificationService({ db, ring, storage, ocr, face, log: app.log });
-    const creditInfo = new CreditInfoService({ db, ring });
-    const catalog = new CatalogService({ db, limiter });
+    const applications = new ApplicationService({ repo: new ApplicationRepository(db), ring });
+    const verification = new VerificationService({
+      repo: new VerificationRepository(db),
+      drafts: applications,
+      identities,
+      ring,
+      storage,
+      ocr,
+      face,
+      log: app.log,
+    });
+    const creditInfo = new CreditInfoService({ repo: new CreditInfoRepository(db), ring });
+    const catalog = new CatalogService({ repo: new CatalogRepository(db), limiter });
     const content = new ContentService(new ContentRepository(db), config);
     const manifest = createManifestStore(config, storage);
     const site = new SiteService({

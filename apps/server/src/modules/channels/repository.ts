@@ -1,0 +1,64 @@
+import { eq, sql } from 'drizzle-orm';
+import { type Db, rowsOf } from '../../db/client.ts';
+import { channels, routeCodes } from '../../db/schema.ts';
+import type { ClickRow } from './clicks.ts';
+import type { ChannelRow } from './rules.ts';
+
+export type RouteCodeRow = typeof routeCodes.$inferSelect;
+
+/** A click row the insert stored (the first of its channel, fingerprint and day). */
+export interface InsertedClick {
+  ad_channel_code: string;
+  fingerprint_hash: string | null;
+  day: string;
+}
+
+/** Channels, their route codes and clicks (channels, route_codes, channel_clicks). */
+export class ChannelRepository {
+  constructor(private readonly db: Db) {}
+
+  /** The channel with this code. */
+  async findByCode(adChannelCode: string): Promise<ChannelRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(channels)
+      .where(eq(channels.adChannelCode, adChannelCode))
+      .limit(1);
+    return row;
+  }
+
+  /** A route code with its channel's allowed hosts and plan target URL. */
+  async findRouteCode(
+    routeCode: string,
+  ): Promise<{ route: RouteCodeRow; allowedHosts: string[]; channelPlan: string | null } | undefined> {
+    const [row] = await this.db
+      .select({ route: routeCodes, allowedHosts: channels.allowedHosts, channelPlan: channels.planTargetUrl })
+      .from(routeCodes)
+      .innerJoin(channels, eq(channels.adChannelCode, routeCodes.adChannelCode))
+      .where(eq(routeCodes.routeCode, routeCode))
+      .limit(1);
+    return row;
+  }
+
+  /**
+   * Inserts clicks in ONE statement (… ON CONFLICT DO NOTHING RETURNING): the unique index decides
+   * which are stored; answers the rows inserted. The rows go in the order given.
+   */
+  async insertClicks(rows: ClickRow[]): Promise<InsertedClick[]> {
+    // One statement text whatever the batch's size: the rows go as six array parameters (unnest keeps
+    // their order), so no per-row SQL is built (drizzle's insert builder was ~7 % of a click's CPU).
+    return rowsOf(
+      await this.db.execute(sql`
+        insert into channel_clicks (ad_channel_code, fingerprint_hash, day, ab_test_type, flagged, ip)
+        select * from unnest(
+          ${sql.param(rows.map((r) => r.adChannelCode))}::text[],
+          ${sql.param(rows.map((r) => r.fingerprintHash))}::text[],
+          ${sql.param(rows.map((r) => r.day))}::date[],
+          ${sql.param(rows.map((r) => r.abTestType))}::smallint[],
+          ${sql.param(rows.map((r) => r.fingerprintHash === null))}::boolean[],
+          ${sql.param(rows.map((r) => r.ip))}::text[])
+        on conflict do nothing
+        returning ad_channel_code, fingerprint_hash, day::text as day`),
+    );
+  }
+}
