@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { describeWait, loginTryRule, sessionVerdict, smsSendRules } from './rules.ts';
+import {
+  describeWait,
+  isOrphanedMinuteUnit,
+  loginTryRule,
+  ORPHAN_GRACE_MS,
+  sessionVerdict,
+  smsSendRules,
+} from './rules.ts';
 
 const limits = {
   perPhonePerMinute: 1,
@@ -79,5 +86,34 @@ describe('sessionVerdict', () => {
     );
     expect(sessionVerdict({ ...live, expiresAt: now }, 'active', now)).toBe('TOKEN_EXPIRED');
     expect(sessionVerdict(live, 'cancelled', now)).toBe('TOKEN_EXPIRED');
+  });
+});
+
+describe('a minute unit whose send stored no code', () => {
+  const now = new Date('2026-11-26T03:00:00Z');
+  const at = (msAgo: number) => new Date(now.getTime() - msAgo);
+  const unit = (ageMs: number, lastCodeAt: Date | null) =>
+    isOrphanedMinuteUnit({ retryAfterMs: 60_000 - ageMs, windowMs: 60_000, lastCodeAt, now });
+
+  it('is an orphan once older than the grace and no code was ever stored', () => {
+    expect(unit(ORPHAN_GRACE_MS, null)).toBe(true);
+    expect(unit(30_000, null)).toBe(true);
+  });
+  it('is not one while a send in flight may still store its code', () => {
+    expect(unit(ORPHAN_GRACE_MS - 1, null)).toBe(false);
+    expect(unit(0, null)).toBe(false);
+  });
+  it('is not one when a code was stored after the unit was taken (or within the clock slack)', () => {
+    expect(unit(10_000, at(9_000))).toBe(false);
+    expect(unit(10_000, at(11_000))).toBe(false);
+  });
+  it('is one when the last code is older than the unit', () => {
+    expect(unit(10_000, at(12_001))).toBe(true);
+    expect(unit(10_000, at(3_600_000))).toBe(true);
+  });
+  it('takes the grace it is given', () => {
+    expect(
+      isOrphanedMinuteUnit({ retryAfterMs: 58_000, windowMs: 60_000, lastCodeAt: null, now, graceMs: 1_000 }),
+    ).toBe(true);
   });
 });

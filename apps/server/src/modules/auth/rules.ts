@@ -26,6 +26,35 @@ export interface SmsRuleInput {
  * The limits a code request must pass, in the order they are checked. IP and device caps come
  * first: they defend against SMS pumping across many phones from one client.
  */
+/** The key of the phone's one-code-a-minute limit (per purpose). */
+export function phoneMinuteKey(purpose: string, phoneHash: string): string {
+  return `sms:phone:minute:${purpose}:${phoneHash}`;
+}
+
+/** How long a send may take from counting its unit to storing its code before a unit without a code is an orphan. */
+export const ORPHAN_GRACE_MS = 5_000;
+
+/**
+ * Whether the phone's minute limit refused a send because of a unit that stored no code: the send that counted
+ * it died between counting and storing (its instance was killed), so no SMS went out, yet the person would be
+ * told "验证码已发送" and wait a minute for nothing. The unit was taken `windowMs - retryAfterMs` ago; once that is
+ * at least `graceMs` (a send in flight has stored its code by then) and no code of the phone and purpose was
+ * stored from then on (`lastCodeAt`, two seconds of clock slack between the limiter's store and the database),
+ * the unit is an orphan and is given back.
+ */
+export function isOrphanedMinuteUnit(i: {
+  retryAfterMs: number;
+  windowMs: number;
+  lastCodeAt: Date | null;
+  now: Date;
+  graceMs?: number;
+}): boolean {
+  const age = i.windowMs - i.retryAfterMs;
+  if (age < (i.graceMs ?? ORPHAN_GRACE_MS)) return false;
+  const takenAt = i.now.getTime() - age;
+  return i.lastCodeAt === null || i.lastCodeAt.getTime() < takenAt - 2_000;
+}
+
 export function smsSendRules(
   i: SmsRuleInput,
 ): { key: string; limit: number; window: Window; reason: string }[] {
@@ -47,7 +76,7 @@ export function smsSendRules(
   }
   rules.push(
     {
-      key: `sms:phone:minute:${i.purpose}:${i.phoneHash}`,
+      key: phoneMinuteKey(i.purpose, i.phoneHash),
       limit: i.limits.perPhonePerMinute,
       window: { ms: 60_000 },
       reason: '验证码已发送',

@@ -37,6 +37,17 @@ export class SmsCodeRepository {
     return Number(inserted.id);
   }
 
+  /** When the latest code of the phone for the purpose was stored (used or not); null when none is kept. */
+  async lastIssuedAt(phoneHash: string, purpose: SmsPurpose): Promise<Date | null> {
+    const [row] = await this.db
+      .select({ createdAt: smsCodes.createdAt })
+      .from(smsCodes)
+      .where(and(eq(smsCodes.phoneHash, phoneHash), eq(smsCodes.purpose, purpose)))
+      .orderBy(desc(smsCodes.createdAt))
+      .limit(1);
+    return row?.createdAt ?? null;
+  }
+
   /** Marks a code used whatever its state (a code whose SMS could not be sent). */
   async markUsed(id: number, at: Date): Promise<void> {
     await this.db.update(smsCodes).set({ usedAt: at }).where(eq(smsCodes.id, id));

@@ -1,14 +1,23 @@
+import type { FastifyBaseLogger } from 'fastify';
 import { constantTimeEqual, newSmsCode } from '../../lib/crypto.ts';
 import { appError } from '../../lib/errors.ts';
 import { endOfShanghaiDay, shanghaiDate } from '../../lib/time.ts';
 import type { SmsProvider, SmsPurpose } from '../../providers/sms/types.ts';
 import { SmsSendError } from '../../providers/sms/types.ts';
 import type { Limiter } from '../limits/limiter.ts';
-import { describeWait, loginTryRule, type SmsLimits, smsSendRules } from './rules.ts';
+import {
+  describeWait,
+  isOrphanedMinuteUnit,
+  loginTryRule,
+  phoneMinuteKey,
+  type SmsLimits,
+  smsSendRules,
+} from './rules.ts';
 import type { SmsCodeRepository } from './sms-code-repository.ts';
 
 export const MAX_WRONG_TRIES_PER_CODE = 5;
 export const MAX_FAILED_CHECKS_PER_HOUR = 100;
+const MINUTE_MS = 60_000;
 
 export interface ClientMeta {
   ip: string;
@@ -30,6 +39,7 @@ export interface SmsCodeDeps {
   codeHash(phoneHash: string, code: string): string;
   /** Keyed hash for other identifiers (fingerprints) used in limiter keys. */
   idHash(value: string): string;
+  log?: Pick<FastifyBaseLogger, 'warn'>;
 }
 
 /**
@@ -57,7 +67,24 @@ export class SmsCodes {
       endOfDay: endOfShanghaiDay(now),
       limits: this.d.limits,
     });
-    const decision = await (this.d.sendLimiter ?? this.d.limiter).consumeAll(rules, now.getTime());
+    const limiter = this.d.sendLimiter ?? this.d.limiter;
+    let decision = await limiter.consumeAll(rules, now.getTime());
+    const minuteKey = phoneMinuteKey(purpose, phoneHash);
+    if (
+      !decision.allowed &&
+      decision.key === minuteKey &&
+      isOrphanedMinuteUnit({
+        retryAfterMs: decision.retryAfterMs,
+        windowMs: MINUTE_MS,
+        lastCodeAt: await this.d.repo.lastIssuedAt(phoneHash, purpose),
+        now,
+      })
+    ) {
+      // A send counted this minute and died before storing its code: no SMS went out. Give the unit back.
+      this.d.log?.warn({ purpose }, 'sms send: a minute unit without a code given back (its send died)');
+      await limiter.store.decrement(minuteKey);
+      decision = await limiter.consumeAll(rules, now.getTime());
+    }
     if (!decision.allowed) {
       const retryAfter = Math.ceil(decision.retryAfterMs / 1000);
       throw appError('RATE_LIMITED', `${decision.reason}，请${describeWait(retryAfter)}后再试`, {

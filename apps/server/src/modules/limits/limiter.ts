@@ -79,7 +79,7 @@ export class Limiter {
 
   /**
    * Consumes several limits; all or nothing (a refused attempt counts against none of them).
-   * Returns the first refusal in the order of `rules`, or, when every limit allows, each key's count
+   * Returns the first refusal in the order of `rules` (its key and reason), or, when every limit allows, each key's count
    * after this attempt (in the order of `rules`). With a store that increments several keys at once
    * (both stores here), that is one round trip when every limit allows.
    *
@@ -90,7 +90,10 @@ export class Limiter {
   async consumeAll(
     rules: { key: string; limit: number; window: Window; reason: string }[],
     now = Date.now(),
-  ): Promise<{ allowed: true; counts: number[] } | { allowed: false; reason: string; retryAfterMs: number }> {
+  ): Promise<
+    | { allowed: true; counts: number[] }
+    | { allowed: false; key: string; reason: string; retryAfterMs: number }
+  > {
     const distinct = new Set(rules.map((r) => r.key)).size === rules.length;
     if (this.store.incrementMany && distinct && rules.length > 1) {
       const hits = await this.store.incrementMany(
@@ -102,6 +105,7 @@ export class Limiter {
       this.onRefused?.(rules[refused]!.key);
       return {
         allowed: false,
+        key: rules[refused]!.key,
         reason: rules[refused]!.reason,
         retryAfterMs: Math.max(hits[refused]!.resetAt.getTime() - now, 1000),
       };
@@ -112,7 +116,7 @@ export class Limiter {
       const d = await this.consume(rule.key, rule.limit, rule.window, now);
       if (!d.allowed) {
         for (const key of taken) await this.store.decrement(key);
-        return { allowed: false, reason: rule.reason, retryAfterMs: d.retryAfterMs };
+        return { allowed: false, key: rule.key, reason: rule.reason, retryAfterMs: d.retryAfterMs };
       }
       taken.push(rule.key);
       counts.push(d.count);

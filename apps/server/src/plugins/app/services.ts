@@ -193,6 +193,7 @@ export default fp<ServicesOptions>(
       phoneIndex,
       codeHash: (phoneHash, code) => blindIndex(keys.ring, 'sms-code', `${phoneHash}:${code}`),
       idHash: (value) => blindIndex(keys.ring, 'device', value),
+      log: app.log,
     });
     const privacyRepo = new PrivacyRepository(database.db);
     const privacy = new PrivacyService({
