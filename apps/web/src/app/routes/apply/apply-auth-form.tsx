@@ -8,7 +8,7 @@ import { verifyIdentityName } from '@/features/application-form/api/verify-ident
 import { ID_CARD_RULES, normalizeIdCard, REAL_NAME_RULES } from '@/features/application-form/identity-rules';
 import { useDelayedNavigate } from '@/hooks/use-delayed-navigate';
 import formStyles from '@/styles/forms.module.css';
-import { tempSave } from './api';
+import { tempSave } from './api/temp-save';
 import styles from './apply.module.css';
 import { ApplySteps } from './apply-steps';
 

@@ -5,8 +5,9 @@ import { useChannelStore } from '@/features/channel/store';
 import { useDeviceReport } from '@/features/reporting/use-device-report';
 import { APR_LINE } from '@/features/skins/copy';
 import { isLoggedIn } from '@/lib/session';
-import { limitLabel, useApplyDetail } from './api';
+import { useApplyDetail } from './api/get-apply-detail';
 import styles from './apply.module.css';
+import { limitLabel } from './limit-choices';
 
 /** The apply section's brand mark. */
 export function ApplyBrand() {

@@ -10,7 +10,7 @@ import { PageHeader } from '@/components/page-header';
 import { verifyIdentityName } from '@/features/application-form/api/verify-identity-name';
 import { ID_CARD_RULES, normalizeIdCard, REAL_NAME_RULES } from '@/features/application-form/identity-rules';
 import { CreditSteps } from '@/features/credit-info/components/credit-steps';
-import { readIdCard } from '@/features/face/api';
+import { readIdCard } from '@/features/face/api/read-id-card';
 import { ID_CARD_MAX_SIDE, normalizePhoto } from '@/features/face/capture';
 import {
   type ConfirmedIdentity,

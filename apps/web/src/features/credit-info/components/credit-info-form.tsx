@@ -20,7 +20,8 @@ import {
 } from '@/config/form-options';
 import { getStoredPhone } from '@/lib/session';
 import styles from '@/styles/forms.module.css';
-import { useBaseDetail, useSaveBaseInfo } from '../api';
+import { useBaseDetail } from '../api/get-base-detail';
+import { useSaveBaseInfo } from '../api/save-base-info';
 import { creditProcessStepOf } from '../steps';
 import { useCreditWizardStore } from '../store';
 import {
