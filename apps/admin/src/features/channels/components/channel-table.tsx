@@ -4,7 +4,6 @@ import { formatShanghai } from '@lm/shared/time';
 import {
   Button,
   Card,
-  Input,
   Popconfirm,
   Select,
   Space,
@@ -15,9 +14,10 @@ import {
   Tooltip,
   Typography,
 } from 'antd';
-import { useState } from 'react';
 import { Link } from 'react-router';
 import { ListExportButton } from '@/components/csv-export-button';
+import { SearchFilter } from '@/components/list-filters';
+import { idColumn, updatedAtColumn } from '@/components/list-table';
 import { QueryError } from '@/components/query-error';
 import { listFilters, nextPaging, singleSorter, tablePagination } from '@/components/table-pagination';
 import type { CsvColumn } from '@/lib/csv';
@@ -99,11 +99,10 @@ export interface ChannelTableProps {
 /** Channels with status switch, filters, server-side sorting and paging, and CSV export. */
 export function ChannelTable({ filters, onFiltersChange, canEdit }: ChannelTableProps) {
   const query = useChannels(filters);
-  const [q, setQ] = useState(filters.q ?? '');
   const { set, sortOrder } = listFilters(filters, onFiltersChange);
 
   const columns: TableColumnsType<ChannelListItem> = [
-    { title: '编号', dataIndex: 'id', width: 72, sorter: true, sortOrder: sortOrder('id') },
+    idColumn(sortOrder),
     {
       title: '渠道码',
       dataIndex: 'adChannelCode',
@@ -169,14 +168,7 @@ export function ChannelTable({ filters, onFiltersChange, canEdit }: ChannelTable
       dataIndex: 'todayClicks',
       width: 100,
     },
-    {
-      title: '更新时间',
-      dataIndex: 'updatedAt',
-      width: 170,
-      sorter: true,
-      sortOrder: sortOrder('updatedAt'),
-      render: formatTime,
-    },
+    updatedAtColumn(sortOrder),
     {
       title: '状态',
       key: 'status',
@@ -196,14 +188,12 @@ export function ChannelTable({ filters, onFiltersChange, canEdit }: ChannelTable
   return (
     <Card>
       <Space wrap style={{ marginBottom: 16 }}>
-        <Input.Search
+        <SearchFilter
           aria-label="搜索渠道"
           placeholder="渠道码或名称"
-          allowClear
           style={{ width: 220 }}
-          value={q}
-          onChange={(e) => setQ(e.target.value)}
-          onSearch={(v) => set({ q: v.trim() || undefined })}
+          value={filters.q}
+          onSearch={(q) => set({ q })}
         />
         <Select
           aria-label="状态"
