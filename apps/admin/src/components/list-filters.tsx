@@ -1,3 +1,4 @@
+import { SKINS } from '@lm/shared/channel';
 import { type GetProps, Input, Select } from 'antd';
 import { useState } from 'react';
 
@@ -34,4 +35,26 @@ type SelectFilterProps<V> = Omit<GetProps<typeof Select<V>>, 'aria-label' | 'sty
 /** A choice of a list page's filter bar, clearable (cleared: no filter). */
 export function SelectFilter<V>({ label, width, ...props }: SelectFilterProps<V>) {
   return <Select<V> aria-label={label} allowClear style={{ width }} {...props} />;
+}
+
+const SKIN_OPTIONS = SKINS.map((s) => ({ value: s, label: `skin${s}` }));
+
+/** The skin filter of the reports (funnel, web vitals): one skin or all. */
+export function SkinFilter({
+  value,
+  onChange,
+}: {
+  value: number | undefined;
+  onChange: (skin?: number) => void;
+}) {
+  return (
+    <SelectFilter<number>
+      label="皮肤"
+      width={120}
+      placeholder="全部皮肤"
+      value={value}
+      options={SKIN_OPTIONS}
+      onChange={onChange}
+    />
+  );
 }
