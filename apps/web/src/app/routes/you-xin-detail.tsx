@@ -5,6 +5,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { EmptyState } from '@/components/empty-state';
 import { PageHeader } from '@/components/page-header';
 import { PageLoading } from '@/components/page-loading';
+import { PrimaryButton } from '@/components/primary-button';
 import { useProductDetail } from '@/features/products/api/get-product-detail';
 import { useRandomRecommend } from '@/features/products/api/get-random-recommend';
 import { ProductSection } from '@/features/products/components/product-section';
@@ -144,16 +145,9 @@ export function YouXinDetailRoute() {
           </p>
         </section>
         <div className={styles.actions}>
-          <Button
-            block
-            color="primary"
-            shape="rounded"
-            size="large"
-            loading={applyingId === product.id}
-            onClick={() => onApply(product, placement)}
-          >
+          <PrimaryButton loading={applyingId === product.id} onClick={() => onApply(product, placement)}>
             立即申请
-          </Button>
+          </PrimaryButton>
         </div>
         <ProductSection
           title="猜你喜欢"

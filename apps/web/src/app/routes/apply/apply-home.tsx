@@ -1,6 +1,7 @@
 import { Button } from 'antd-mobile';
 import { Link, useNavigate } from 'react-router';
 import { quotaPath } from '@/app/flow/require-login';
+import { PrimaryButton } from '@/components/primary-button';
 import { useChannelStore } from '@/features/channel/store';
 import { useDeviceReport } from '@/features/reporting/use-device-report';
 import { APR_LINE } from '@/features/skins/copy';
@@ -52,15 +53,9 @@ function HomeAction() {
   return (
     <>
       {chosen && !submitted && <p className={styles.note}>已选择额度：{chosen}，可继续完成申请</p>}
-      <Button
-        block
-        color="primary"
-        shape="rounded"
-        size="large"
-        onClick={() => navigate(submitted ? '/apply_result' : '/apply_limit')}
-      >
+      <PrimaryButton onClick={() => navigate(submitted ? '/apply_result' : '/apply_limit')}>
         {submitted ? '查看审核结果' : chosen ? '继续申请' : '立即申请'}
-      </Button>
+      </PrimaryButton>
     </>
   );
 }

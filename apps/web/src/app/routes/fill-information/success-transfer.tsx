@@ -1,7 +1,7 @@
-import { Button } from 'antd-mobile';
 import { useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { PageHeader } from '@/components/page-header';
+import { PrimaryButton } from '@/components/primary-button';
 import { ResultView } from '@/components/result-view';
 import { useReportStep } from '@/features/analytics/use-report-step';
 import { useH5Config } from '@/features/channel/store';
@@ -53,25 +53,13 @@ export function SuccessTransferRoute() {
         }
         actions={
           inline ? (
-            <Button
-              block
-              color="primary"
-              shape="rounded"
-              size="large"
-              onClick={() => navigate(inline, { replace: true })}
-            >
+            <PrimaryButton onClick={() => navigate(inline, { replace: true })}>
               立即前往{productName}
-            </Button>
+            </PrimaryButton>
           ) : (
-            <Button
-              block
-              color="primary"
-              shape="rounded"
-              size="large"
-              onClick={() => navigate('/borrow-money', { replace: true })}
-            >
+            <PrimaryButton onClick={() => navigate('/borrow-money', { replace: true })}>
               查看更多借款产品
-            </Button>
+            </PrimaryButton>
           )
         }
       />
