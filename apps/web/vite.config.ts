@@ -381,6 +381,14 @@ export default defineConfig(({ isSsrBuild }) => ({
               test: /[\\/]src[\\/]app[\\/]routes[\\/]apply[\\/](api[\\/]|limit-choices)/,
               priority: 2,
             },
+            // Small parts several lazy routes share (issue 18's folded duplicates: the page's main
+            // button, 返回首页, the identity fields, the partner target, the code-form checks) in one
+            // file: each file costs every route that needs it an entry in the route map and a request.
+            {
+              name: 'parts',
+              test: /[\\/]src[\\/](components[\\/](primary|home)-button|lib[\\/]code-form|features[\\/]application-form[\\/]components[\\/]identity-fields|app[\\/]routes[\\/]fill-information[\\/]partner-target)\.tsx?$/,
+              priority: 2,
+            },
             // The form's modules that other routes use too: grouped by the routes that use them.
             // (One chunk: each request costs a round trip on slow networks; per set of routes, the form
             // needed eight small chunks.)

@@ -1,6 +1,6 @@
+import { Button } from 'antd-mobile';
 import { type ReactNode, useMemo } from 'react';
-import { useLocation } from 'react-router';
-import { HomeButton } from '@/components/home-button';
+import { useLocation, useNavigate } from 'react-router';
 import { PageHeader } from '@/components/page-header';
 import { useReportStep } from '@/features/analytics/use-report-step';
 import { useChannelStore, useH5Config } from '@/features/channel/store';
@@ -39,6 +39,7 @@ export function AuthorizePage({
   const config = useH5Config();
   const storedCode = useChannelStore((s) => s.adChannelCode);
   const { search } = useLocation();
+  const navigate = useNavigate();
   const afterConsent = useAfterConsent();
   const options = useMemo(() => readQueryOptions(search), [search]);
   const linked = useLinkedMatch(options, sessionKey);
@@ -64,7 +65,15 @@ export function AuthorizePage({
           agreement={agreement!}
           intro={intro}
           onAuthorized={(answer) => afterConsent({ match, answer, adChannelCode, successRoute, second })}
-          emptyAction={<HomeButton />}
+          emptyAction={
+            <Button
+              color="primary"
+              shape="rounded"
+              onClick={() => navigate('/borrow-money', { replace: true })}
+            >
+              返回首页
+            </Button>
+          }
         />
       )}
     </main>

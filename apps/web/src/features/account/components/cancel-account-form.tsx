@@ -7,7 +7,8 @@ import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { CodeButton } from '@/components/code-button';
 import { NAVIGATION_DELAY_MS } from '@/config/constants';
-import { browserOnline, sendCodeStep, waitAfterSendFailure } from '@/lib/send-code';
+import { tapSendCode } from '@/lib/code-form';
+import { waitAfterSendFailure } from '@/lib/send-code';
 import { clearSession, getStoredPhone } from '@/lib/session';
 import { useCancelAccount } from '../api/cancel-account';
 import { useDataSharing } from '../api/get-data-sharing';
@@ -35,13 +36,8 @@ export function CancelAccountForm() {
   useEffect(() => () => clearTimeout(redirectTimer.current), []);
 
   const onSendCode = () => {
-    const step = sendCodeStep({
-      counting: countdown.running,
-      sending: sendCode.isPending,
-      online: browserOnline(),
-    });
-    if (step.kind === 'wait') return;
-    if (step.kind === 'offline') return void Toast.show(step.message);
+    if (!tapSendCode({ counting: countdown.running, sending: sendCode.isPending }, (m) => Toast.show(m)))
+      return;
     sendCode.mutate(undefined, {
       onSuccess: (data) => {
         Toast.show('验证码已发送');

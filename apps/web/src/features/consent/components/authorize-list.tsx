@@ -1,9 +1,8 @@
 import { useMutation } from '@tanstack/react-query';
-import { Checkbox } from 'antd-mobile';
+import { Button, Checkbox } from 'antd-mobile';
 import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { EmptyState } from '@/components/empty-state';
-import { PrimaryButton } from '@/components/primary-button';
 import { COMPANY_TYPE_LABELS } from '@/config/form-options';
 import { toast } from '@/lib/toast';
 import styles from '@/styles/forms.module.css';
@@ -229,9 +228,16 @@ export function AuthorizeList({
         ))}
       </ul>
       <div className={styles.stickyFooter}>
-        <PrimaryButton loading={authorize.isPending || finishing} onClick={submit}>
+        <Button
+          block
+          color="primary"
+          shape="rounded"
+          size="large"
+          loading={authorize.isPending || finishing}
+          onClick={submit}
+        >
           {selected.length > 0 ? `同意授权并申请（${selected.length}家）` : '请勾选要申请的机构'}
-        </PrimaryButton>
+        </Button>
       </div>
     </div>
   );
