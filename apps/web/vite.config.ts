@@ -382,11 +382,11 @@ export default defineConfig(({ isSsrBuild }) => ({
               priority: 2,
             },
             // Small parts several lazy routes share (issue 18's folded duplicates: the page's main
-            // button, 返回首页, the identity fields, the partner target, the code-form checks) in one
+            // button, 返回首页, the identity fields, the partner target, the code input and checks) in one
             // file: each file costs every route that needs it an entry in the route map and a request.
             {
               name: 'parts',
-              test: /[\\/]src[\\/](components[\\/](primary|home)-button|lib[\\/]code-form|features[\\/]application-form[\\/]components[\\/]identity-fields|app[\\/]routes[\\/]fill-information[\\/]partner-target)\.tsx?$/,
+              test: /[\\/]src[\\/](components[\\/]((primary|home)-button|code-input)|lib[\\/]code-form|features[\\/]application-form[\\/]components[\\/]identity-fields|app[\\/]routes[\\/]fill-information[\\/]partner-target)\.tsx?$/,
               priority: 2,
             },
             // The form's modules that other routes use too: grouped by the routes that use them.

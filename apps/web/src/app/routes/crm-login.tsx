@@ -4,6 +4,7 @@ import { useMutation } from '@tanstack/react-query';
 import { Button, Input, Toast } from 'antd-mobile';
 import { useState } from 'react';
 import { CodeButton } from '@/components/code-button';
+import { CodeInput } from '@/components/code-input';
 import { api } from '@/lib/api-client';
 import { phoneProblem, tapSendCode } from '@/lib/code-form';
 import { waitAfterSendFailure } from '@/lib/send-code';
@@ -138,16 +139,7 @@ export function CrmLoginRoute() {
           <div className={styles.field}>
             <label htmlFor="crm-code">短信验证码</label>
             <div className={styles.codeRow}>
-              <Input
-                id="crm-code"
-                type="tel"
-                inputMode="numeric"
-                autoComplete="one-time-code"
-                placeholder="请输入6位验证码"
-                maxLength={6}
-                value={code}
-                onChange={(v) => setCode(digitsOnly(v, 6))}
-              />
+              <CodeInput id="crm-code" placeholder="请输入6位验证码" value={code} onChange={setCode} />
               <CodeButton seconds={countdown.seconds} loading={sendCode.isPending} onClick={onSendCode} />
             </div>
           </div>

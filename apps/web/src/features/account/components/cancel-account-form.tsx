@@ -2,10 +2,11 @@ import { useCountdown } from '@lm/shared/client/use-countdown';
 import { maskPhone } from '@lm/shared/mask';
 import { isValidPhone } from '@lm/shared/validators/phone';
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, Dialog, Input, Toast } from 'antd-mobile';
+import { Button, Dialog, Toast } from 'antd-mobile';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { CodeButton } from '@/components/code-button';
+import { CodeInput } from '@/components/code-input';
 import { NAVIGATION_DELAY_MS } from '@/config/constants';
 import { tapSendCode } from '@/lib/code-form';
 import { waitAfterSendFailure } from '@/lib/send-code';
@@ -112,16 +113,7 @@ export function CancelAccountForm() {
           验证码将发送至 {phone && isValidPhone(phone) ? maskPhone(phone) : '当前登录手机号'}
         </p>
         <div className={styles.field}>
-          <Input
-            type="tel"
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            placeholder="请输入验证码"
-            aria-label="验证码"
-            maxLength={6}
-            value={code}
-            onChange={(value) => setCode(value.replace(/\D/g, '').slice(0, 6))}
-          />
+          <CodeInput placeholder="请输入验证码" aria-label="验证码" value={code} onChange={setCode} />
           <CodeButton seconds={countdown.seconds} loading={sendCode.isPending} onClick={onSendCode} />
         </div>
       </section>
