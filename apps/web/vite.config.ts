@@ -243,8 +243,10 @@ const FUNNEL_SEEDS = {
     '/src/app/routes/login.tsx',
     '/src/features/auth/components/login-form.tsx',
   ],
-  form: ['/src/app/flow/form-page.tsx'],
-  authorize: ['/src/app/flow/authorize-page.tsx'],
+  // With each page, the calls of the post-login decision (one file per call, issue 18): the `flow`
+  // chunk carries them, as when they shared one module with the re-match call these pages import.
+  form: ['/src/app/flow/form-page.tsx', '/src/features/flow/post-login-deps.ts'],
+  authorize: ['/src/app/flow/authorize-page.tsx', '/src/features/flow/post-login-deps.ts'],
 } as const;
 type Funnel = keyof typeof FUNNEL_SEEDS | 'other';
 const funnelOf = new Map<string, Set<Funnel>>();
@@ -257,6 +259,10 @@ const START_STEPS = [
   ['start-react', '/src/start/react.ts'],
   ['start-libs', '/src/start/libs.ts'],
   ['start-app', '/src/start/app.tsx'],
+  // The channel's detail call stays with the channel's other calls, which the first step loads (they
+  // were one module before issue 18's one file per call): the post-login decision and the waiting
+  // page take it from there, so the flow chunk does not grow by it.
+  ['start-visit', '/src/features/channel/api/fetch-channel-detail.ts'],
 ] as const;
 const startStepOf = new Map<string, string>();
 
@@ -368,6 +374,21 @@ export default defineConfig(({ isSsrBuild }) => ({
             { name: 'index', tags: ['$initial'], priority: 3 },
             { name: (id) => startStepOf.get(id) ?? null, debugName: 'start', priority: 3 },
             { name: funnelChunkName, debugName: 'funnel', priority: 2 },
+            // The apply section's calls (app/routes/apply/api/*, one file per call) in one file, as when
+            // they were one module: its pages make one request for them, not one per call.
+            {
+              name: 'api',
+              test: /[\\/]src[\\/]app[\\/]routes[\\/]apply[\\/](api[\\/]|limit-choices)/,
+              priority: 2,
+            },
+            // Small parts several lazy routes share (issue 18's folded duplicates: the page's main
+            // button, 返回首页, the identity fields, the partner target, the code input and checks) in one
+            // file: each file costs every route that needs it an entry in the route map and a request.
+            {
+              name: 'parts',
+              test: /[\\/]src[\\/](components[\\/]((primary|home)-button|code-input)|lib[\\/]code-form|features[\\/]application-form[\\/]components[\\/]identity-fields|app[\\/]routes[\\/]fill-information[\\/]partner-target)\.tsx?$/,
+              priority: 2,
+            },
             // The form's modules that other routes use too: grouped by the routes that use them.
             // (One chunk: each request costs a round trip on slow networks; per set of routes, the form
             // needed eight small chunks.)

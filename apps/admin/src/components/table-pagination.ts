@@ -4,6 +4,9 @@ import type { SorterResult, SortOrder } from 'antd/es/table/interface';
 /** Page sizes offered by the console's lists unless a list says otherwise. */
 export const PAGE_SIZE_OPTIONS = [20, 50, 100];
 
+/** The page sizes of antd's default pager (the catalogue lists, partners and products, keep them). */
+export const CATALOGUE_PAGE_SIZES = [10, 20, 50, 100];
+
 export interface Paging {
   page: number;
   pageSize: number;

@@ -81,10 +81,6 @@ const AuthorizePageThree = page(
   'AuthorizePageThreeRoute',
 );
 const RetainPage = page(() => import('./routes/fill-information-three/retain-page'), 'RetainPageRoute');
-const FillThreeSuccess = page(
-  () => import('./routes/fill-information-three/success-page'),
-  'FillInformationThreeSuccessRoute',
-);
 const FillFour = page(() => import('./routes/fill-information-four'), 'FillInformationFourRoute');
 const IdentityVerification = page(
   () => import('./routes/credit-process/identity-verification'),
@@ -211,7 +207,7 @@ export const routes: RouteObject[] = [
           { path: 'loading', element: <FillThreeLoading />, handle: title('加载中') },
           { path: 'authorize-page-three', element: <AuthorizePageThree />, handle: title('产品授权') },
           { path: 'retain-page', element: <RetainPage />, handle: title('温馨提示') },
-          { path: 'success-page', element: <FillThreeSuccess />, handle: title('申请结果') },
+          { path: 'success-page', element: <FillSuccess />, handle: title('申请结果') },
         ],
       },
       { path: '/fill-information-four', element: <FillFour />, handle: title('完善资料') },

@@ -117,11 +117,17 @@ const creditObject = z.object(creditFields, { error: '请求数据必须是对�
  * is the whole pair. Unknown keys (auditStatus included: the face status is not the person's to set)
  * are ignored.
  */
+const creditPatchObject = creditObject.partial();
 export const creditInfoPatchBody = z.preprocess(
   (v) => (isPlainObject(v) ? cleanParams(v) : v),
-  creditObject.partial(),
+  creditPatchObject,
 );
-export type CreditInfoPatch = z.infer<ReturnType<typeof creditObject.partial>>;
+export type CreditInfoPatch = z.infer<typeof creditPatchObject>;
+/**
+ * The body as a client sends it (the H5's wizard builds one step's fields): each field optional, no
+ * null (the server drops empty values, so a field not picked is left out), `contacts` the whole pair.
+ */
+export type CreditInfoPatchBody = z.input<typeof creditPatchObject>;
 /** The whole credit information (every field required): what DONE means. */
 export const creditInfoComplete = creditObject;
 

@@ -13,7 +13,7 @@ import {
 } from '@/features/consent/matched-products';
 import { withQuery } from '@/features/consent/query-options';
 import { shouldOpenSecondAuthorize } from '@/features/consent/second-authorize';
-import { DirectMatchType, rematchProducts } from '@/features/flow/api';
+import { DirectMatchType, rematchProducts } from '@/features/flow/api/rematch-products';
 import { rePageShowType } from '@/features/flow/decide';
 import { useDelayedNavigate } from '@/hooks/use-delayed-navigate';
 import { isHuaweiPhone } from '@/lib/device';

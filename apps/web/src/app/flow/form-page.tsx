@@ -21,7 +21,7 @@ import {
   storeMatch,
 } from '@/features/consent/matched-products';
 import { readQueryOptions, withQuery } from '@/features/consent/query-options';
-import { fetchExcludeCity } from '@/features/location/api';
+import { fetchExcludeCity } from '@/features/location/api/fetch-exclude-city';
 import { useDelayedNavigate } from '@/hooks/use-delayed-navigate';
 import styles from '@/styles/forms.module.css';
 import { useAfterConsent } from './consent-flow';

@@ -1,6 +1,7 @@
 import { Button } from 'antd-mobile';
 import { useEffect, useMemo, useRef } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
+import { PrimaryButton } from '@/components/primary-button';
 import { ResultView } from '@/components/result-view';
 import { reportStep } from '@/features/analytics/reporter';
 import { useReportStep } from '@/features/analytics/use-report-step';
@@ -112,41 +113,25 @@ export function SuccessView() {
         actions={
           <>
             {content.showPartner && partner ? (
-              <Button
-                block
-                color="primary"
-                shape="rounded"
-                size="large"
+              <PrimaryButton
                 onClick={() => {
                   if (partner.kind === 'external') window.location.assign(partner.url);
                   else navigate(partner.path);
                 }}
               >
                 前往合作机构继续申请
-              </Button>
+              </PrimaryButton>
             ) : content.showDownload ? (
-              <Button
-                block
-                color="primary"
-                shape="rounded"
-                size="large"
+              <PrimaryButton
                 onClick={() => {
                   void reportStep('download_app');
                   navigate('/download');
                 }}
               >
                 下载App，随时查看进度
-              </Button>
+              </PrimaryButton>
             ) : (
-              <Button
-                block
-                color="primary"
-                shape="rounded"
-                size="large"
-                onClick={() => navigate('/borrow-money')}
-              >
-                查看更多借款产品
-              </Button>
+              <PrimaryButton onClick={() => navigate('/borrow-money')}>查看更多借款产品</PrimaryButton>
             )}
             <Button block fill="none" onClick={() => navigate('/my', { replace: true })}>
               进入个人中心

@@ -5,7 +5,7 @@ import { EmptyState } from '@/components/empty-state';
 import { type ProductListFilters, useProductList } from '@/features/products/api/get-product-list';
 import { useRandomRecommend } from '@/features/products/api/get-random-recommend';
 import { useTopRecommend } from '@/features/products/api/get-top-recommend';
-import { ProductSection } from '@/features/products/components/product-section';
+import { ProductSection, RandomRecommendSection } from '@/features/products/components/product-section';
 import { ExposureProvider } from '@/features/products/use-exposure';
 import styles from './routes.module.css';
 import tabs from './tabs.module.css';
@@ -98,17 +98,7 @@ export function AdvertisingRoute() {
           onApply={onApply}
           applyingId={applyingId}
         />
-        <ProductSection
-          title="猜你喜欢"
-          placement={AD_PLACEMENTS.RANDOM_RECOMMEND}
-          products={random.data ? [random.data] : []}
-          isLoading={random.isLoading}
-          isError={random.isError}
-          onRetry={() => void random.refetch()}
-          onApply={onApply}
-          applyingId={applyingId}
-          skeletons={1}
-        >
+        <RandomRecommendSection random={random} onApply={onApply} applyingId={applyingId}>
           {random.data && (
             <div className={tabs.toolbar}>
               <Button
@@ -121,7 +111,7 @@ export function AdvertisingRoute() {
               </Button>
             </div>
           )}
-        </ProductSection>
+        </RandomRecommendSection>
         <CapsuleTabs activeKey={category} onChange={setCategory} className={tabs.capsules}>
           {CATEGORIES.map((c) => (
             <CapsuleTabs.Tab key={c.key} title={c.title} />

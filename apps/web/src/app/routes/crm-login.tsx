@@ -1,12 +1,13 @@
 import { useCountdown } from '@lm/shared/client/use-countdown';
 import type { StaffLoginData } from '@lm/shared/schemas/auth';
-import { isValidPhone, PHONE_FORMAT_MSG, PHONE_REQUIRED_MSG } from '@lm/shared/validators/phone';
 import { useMutation } from '@tanstack/react-query';
 import { Button, Input, Toast } from 'antd-mobile';
 import { useState } from 'react';
 import { CodeButton } from '@/components/code-button';
+import { CodeInput } from '@/components/code-input';
 import { api } from '@/lib/api-client';
-import { browserOnline, sendCodeStep, waitAfterSendFailure } from '@/lib/send-code';
+import { phoneProblem, tapSendCode } from '@/lib/code-form';
+import { waitAfterSendFailure } from '@/lib/send-code';
 import { storage } from '@/lib/storage';
 import styles from './crm-login.module.css';
 
@@ -46,25 +47,14 @@ export function CrmLoginRoute() {
   const login = useMutation({ mutationFn: staffLogin });
 
   const checkPhone = (): boolean => {
-    if (!phone) {
-      Toast.show(PHONE_REQUIRED_MSG);
-      return false;
-    }
-    if (!isValidPhone(phone)) {
-      Toast.show(PHONE_FORMAT_MSG);
-      return false;
-    }
-    return true;
+    const problem = phoneProblem(phone);
+    if (problem) Toast.show(problem);
+    return !problem;
   };
 
   const onSendCode = () => {
-    const step = sendCodeStep({
-      counting: countdown.running,
-      sending: sendCode.isPending,
-      online: browserOnline(),
-    });
-    if (step.kind === 'wait') return;
-    if (step.kind === 'offline') return void Toast.show(step.message);
+    if (!tapSendCode({ counting: countdown.running, sending: sendCode.isPending }, (m) => Toast.show(m)))
+      return;
     if (!checkPhone()) return;
     sendCode.mutate(
       { phone },
@@ -149,16 +139,7 @@ export function CrmLoginRoute() {
           <div className={styles.field}>
             <label htmlFor="crm-code">短信验证码</label>
             <div className={styles.codeRow}>
-              <Input
-                id="crm-code"
-                type="tel"
-                inputMode="numeric"
-                autoComplete="one-time-code"
-                placeholder="请输入6位验证码"
-                maxLength={6}
-                value={code}
-                onChange={(v) => setCode(digitsOnly(v, 6))}
-              />
+              <CodeInput id="crm-code" placeholder="请输入6位验证码" value={code} onChange={setCode} />
               <CodeButton seconds={countdown.seconds} loading={sendCode.isPending} onClick={onSendCode} />
             </div>
           </div>

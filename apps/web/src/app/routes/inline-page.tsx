@@ -1,6 +1,6 @@
-import { Button } from 'antd-mobile';
 import { useState } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
+import { HomeButton } from '@/components/home-button';
 import { PageHeader } from '@/components/page-header';
 import { PageLoading } from '@/components/page-loading';
 import { ResultView } from '@/components/result-view';
@@ -24,7 +24,6 @@ const REFUSALS = {
  */
 export function InlinePageRoute() {
   const [query] = useSearchParams();
-  const navigate = useNavigate();
   const config = useH5Config();
   const status = useChannelStore((s) => s.status);
   const productName = query.get('productName')?.trim() || '合作机构';
@@ -42,16 +41,7 @@ export function InlinePageRoute() {
           status="error"
           title="已拦截"
           description={REFUSALS[check.reason]}
-          actions={
-            <Button
-              block
-              color="primary"
-              shape="rounded"
-              onClick={() => navigate('/borrow-money', { replace: true })}
-            >
-              返回首页
-            </Button>
-          }
+          actions={<HomeButton block />}
         >
           {check.host && <p className={styles.host}>目标地址：{check.host}</p>}
           <p className={styles.warn}>请勿在非合作机构页面填写个人信息或支付任何费用。</p>

@@ -1,7 +1,8 @@
-import { Button, Selector } from 'antd-mobile';
+import { Selector } from 'antd-mobile';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { PageHeader } from '@/components/page-header';
+import { PrimaryButton } from '@/components/primary-button';
 import { useH5Config } from '@/features/channel/store';
 import { APR_MAX, APR_MIN, monthlyPayment } from '@/features/skins/copy';
 import { groupThousands } from '@/lib/number';
@@ -76,15 +77,7 @@ export function LoanApplicationRoute() {
         <p className={own.hint}>按等额本息估算，仅供参考；实际以合作机构审批及借款合同为准。</p>
       </section>
       <div className={styles.actions}>
-        <Button
-          block
-          color="primary"
-          shape="rounded"
-          size="large"
-          onClick={() => navigate(config.flowRoutes.form)}
-        >
-          下一步，完善资料
-        </Button>
+        <PrimaryButton onClick={() => navigate(config.flowRoutes.form)}>下一步，完善资料</PrimaryButton>
       </div>
     </main>
   );

@@ -1,13 +1,13 @@
 import { APPLICATION_FIELD_LABELS } from '@lm/shared/application-fields';
-import { AD_PLACEMENTS } from '@lm/shared/placements';
 import { Button } from 'antd-mobile';
 import { useNavigate, useSearchParams } from 'react-router';
 import { EmptyState } from '@/components/empty-state';
 import { PageHeader } from '@/components/page-header';
 import { PageLoading } from '@/components/page-loading';
+import { PrimaryButton } from '@/components/primary-button';
 import { useProductDetail } from '@/features/products/api/get-product-detail';
 import { useRandomRecommend } from '@/features/products/api/get-random-recommend';
-import { ProductSection } from '@/features/products/components/product-section';
+import { RandomRecommendSection } from '@/features/products/components/product-section';
 import { formatAmountRange, formatApr, formatTerm, initialOf } from '@/features/products/format';
 import { placementOf } from '@/features/products/placements';
 import { ExposureProvider } from '@/features/products/use-exposure';
@@ -144,28 +144,11 @@ export function YouXinDetailRoute() {
           </p>
         </section>
         <div className={styles.actions}>
-          <Button
-            block
-            color="primary"
-            shape="rounded"
-            size="large"
-            loading={applyingId === product.id}
-            onClick={() => onApply(product, placement)}
-          >
+          <PrimaryButton loading={applyingId === product.id} onClick={() => onApply(product, placement)}>
             立即申请
-          </Button>
+          </PrimaryButton>
         </div>
-        <ProductSection
-          title="猜你喜欢"
-          placement={AD_PLACEMENTS.RANDOM_RECOMMEND}
-          products={random.data ? [random.data] : []}
-          isLoading={random.isLoading}
-          isError={random.isError}
-          onRetry={() => void random.refetch()}
-          onApply={onApply}
-          applyingId={applyingId}
-          skeletons={1}
-        />
+        <RandomRecommendSection random={random} onApply={onApply} applyingId={applyingId} />
       </main>
     </ExposureProvider>
   );

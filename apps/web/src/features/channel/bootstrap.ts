@@ -1,7 +1,8 @@
 /** Channel bootstrap in the browser: `runChannelBootstrap` (resolve.ts) wired to the page. */
 import { navigateTo } from '@/lib/navigation';
 import { sessionStore, storage } from '@/lib/storage';
-import { exchangeRouteCode, fetchH5Config } from './api';
+import { exchangeRouteCode } from './api/exchange-route-code';
+import { fetchH5Config } from './api/fetch-h5-config';
 import { takeInlinedChannel } from './inlined';
 import { type BootstrapDeps, type BootstrapResult, runChannelBootstrap } from './resolve';
 import { useChannelStore } from './store';

@@ -27,7 +27,7 @@ import { SESSION_KEYS } from '@/config/constants';
 import { getStoredChannelCode, pickChannelCode, setStoredChannelCode } from '@/lib/channel';
 import { type KeyValueStore, readJson, writeJson } from '@/lib/storage';
 import { captureTrackReport, saveTrackReport } from '@/lib/track-report';
-import type { RouteCodeExchange } from './api';
+import type { RouteCodeExchange } from './api/exchange-route-code';
 import type { InlinedChannel } from './inlined';
 import { resolveRedirect } from './redirect';
 import { cachedRouteCode, cacheRouteCode } from './route-code';

@@ -10,6 +10,7 @@ import {
   vouchedPartnerUrls,
   vouchPartnerUrl,
 } from './consent-result';
+import { API_CONSENT } from './test-fixtures';
 
 function memoryStore() {
   const map = new Map<string, string>();
@@ -24,15 +25,7 @@ function memoryStore() {
 const answer = {
   submitStatus: 10,
   consented: [
-    {
-      productId: '3',
-      productName: '星河信用贷',
-      lenderName: '星河消费金融有限公司',
-      aprBps: 1800,
-      consentId: 1,
-      mode: 'api',
-      thirdpartyTargetUrl: null,
-    },
+    API_CONSENT,
     {
       productId: '14',
       productName: '南湖e贷',

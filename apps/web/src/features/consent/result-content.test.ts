@@ -2,16 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { ConsentedItem } from './consent-result';
 import { readQueryOptions } from './query-options';
 import { consentModeText, resultContent } from './result-content';
+import { API_CONSENT } from './test-fixtures';
 
-const consent: ConsentedItem = {
-  productId: '3',
-  productName: '星河信用贷',
-  lenderName: '星河消费金融有限公司',
-  aprBps: 1800,
-  consentId: 1,
-  mode: 'api',
-  thirdpartyTargetUrl: null,
-};
+const consent: ConsentedItem = API_CONSENT;
 const q = (s: string) => readQueryOptions(s);
 
 describe('result page options (spec §2)', () => {

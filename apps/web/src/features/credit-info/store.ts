@@ -4,7 +4,7 @@ import { create } from 'zustand';
 /**
  * The credit-information wizard's local state (spec §4 "Local edits mark the info modified; saving
  * clears the flag and reloads"): the step on screen and whether the form holds edits not saved yet.
- * The record itself is the server's (TanStack Query, features/credit-info/api.ts); a reload replaces
+ * The record itself is the server's (TanStack Query, features/credit-info/api/); a reload replaces
  * the form's values only while nothing is modified, so a refetch never throws away what the person
  * is typing.
  */

@@ -4,6 +4,7 @@ import {
   type CreditInfo,
   creditWizardStep,
 } from '@lm/shared/credit-info';
+import { creditInfoPatchBody } from '@lm/shared/schemas/credit-info';
 import { describe, expect, it } from 'vitest';
 import {
   ANNUAL_INCOME_OPTIONS,
@@ -14,6 +15,7 @@ import {
   OCCUPATION_OPTIONS,
 } from '@/config/form-options';
 import {
+  FORM_STEPS,
   firstFormStep,
   previousStep,
   STEP_FIELD_NAMES,
@@ -165,6 +167,44 @@ describe('form values ↔ record', () => {
       companyRegion: '440300',
       companyAddress: '南山区科技园8栋',
     });
+  });
+
+  it("each step's body passes the server's schema unchanged", () => {
+    const v = toFormValues(stored, { residentialRegion: shanghai, companyRegion: shenzhen });
+    for (const step of FORM_STEPS) {
+      const body = JSON.parse(JSON.stringify(toPatch(step, v)));
+      expect(creditInfoPatchBody.parse(body)).toEqual(body);
+    }
+  });
+
+  it('nothing picked (the picker gives [] or [null]) is left out, never sent as null', () => {
+    const information = toPatch('INFORMATION', {
+      education: [null],
+      maritalStatus: [],
+      annualIncome: [2],
+    });
+    expect(information).toStrictEqual({
+      education: undefined,
+      maritalStatus: undefined,
+      annualIncome: 2,
+      occupation: undefined,
+      loanPurpose: undefined,
+    });
+    expect(JSON.parse(JSON.stringify(information))).toEqual({ annualIncome: 2 });
+    expect(JSON.stringify(toPatch('BASE', { residentialRegion: null, companyName: ' 星河 ' }))).toBe(
+      '{"companyName":"星河"}',
+    );
+  });
+
+  it('the contacts go as the whole pair or not at all (a relationship not picked has no valid body)', () => {
+    const second = { relationship: ['2'], name: '赵六', phone: '13800000004' };
+    expect(
+      toPatch('CONTACT', {
+        contacts: [{ relationship: [null], name: '王五', phone: '13800000003' }, second],
+      }),
+    ).toEqual({});
+    expect(toPatch('CONTACT', { contacts: [{ relationship: ['9'], name: '王五' }, second] })).toEqual({});
+    expect(toPatch('CONTACT', {})).toEqual({});
   });
 
   it('round trip: the saved steps give the same record, so the shared step function says DONE', () => {

@@ -5,6 +5,8 @@
  */
 import {
   BASE_FIELDS,
+  CONTACT_RELATIONSHIPS,
+  type ContactRelationship,
   type CreditFormStep,
   type CreditInfo,
   type CreditWizardStep,
@@ -12,6 +14,7 @@ import {
   normalizeContacts,
   stepOrder,
 } from '@lm/shared/credit-info';
+import type { CreditInfoPatchBody } from '@lm/shared/schemas/credit-info';
 import type { CityValue } from '@/components/city-picker/city-picker';
 
 export const FORM_STEPS: readonly CreditFormStep[] = ['INFORMATION', 'CONTACT', 'BASE'];
@@ -121,28 +124,42 @@ export function valuesToAdopt(
 const oneLine = (v: string | undefined) => v?.replace(/\s+/g, ' ').trim();
 const noSpaces = (v: string | undefined) => v?.replace(/\s/g, '');
 
-/** POST /api/app/userInfo/baseTempSave body for one step: only that step's fields. */
-export function toPatch(step: CreditFormStep, v: CreditFormValues): Record<string, unknown> {
+/** A picker's choice, or undefined when nothing is picked (the picker gives [] or [null]). */
+const choice = <V>(field: PickerField<V> | undefined): V | undefined => field?.[0] ?? undefined;
+
+const isContactRelationship = (v: string | undefined): v is ContactRelationship =>
+  (CONTACT_RELATIONSHIPS as readonly (string | undefined)[]).includes(v);
+
+type ContactBody = NonNullable<CreditInfoPatchBody['contacts']>[number];
+
+/** A contact as sent; null when its relationship is not picked (the pair cannot be sent then). */
+function contactBody(c: ContactFormValues = {}): ContactBody | null {
+  const relationship = choice(c.relationship);
+  if (!isContactRelationship(relationship)) return null;
+  return { relationship, name: noSpaces(c.name) ?? '', phone: noSpaces(c.phone) ?? '' };
+}
+
+/**
+ * POST /api/app/userInfo/baseTempSave body for one step: only that step's fields. A field with
+ * nothing picked is left out (the server drops empty values the same way); the contacts go as the
+ * whole pair or not at all (a contact without a relationship has no valid body). The form's
+ * validators refuse both before a save, so these are the typed fallbacks, not a path the page takes.
+ */
+export function toPatch(step: CreditFormStep, v: CreditFormValues): CreditInfoPatchBody {
   switch (step) {
     case 'INFORMATION':
       return {
-        education: v.education?.[0],
-        maritalStatus: v.maritalStatus?.[0],
-        annualIncome: v.annualIncome?.[0],
-        occupation: v.occupation?.[0],
-        loanPurpose: v.loanPurpose?.[0],
+        education: choice(v.education),
+        maritalStatus: choice(v.maritalStatus),
+        annualIncome: choice(v.annualIncome),
+        occupation: choice(v.occupation),
+        loanPurpose: choice(v.loanPurpose),
       };
-    case 'CONTACT':
-      return {
-        contacts: [0, 1].map((i) => {
-          const c = v.contacts?.[i] ?? {};
-          return {
-            relationship: c.relationship?.[0] ?? '',
-            name: noSpaces(c.name) ?? '',
-            phone: noSpaces(c.phone) ?? '',
-          };
-        }),
-      };
+    case 'CONTACT': {
+      const first = contactBody(v.contacts?.[0]);
+      const second = contactBody(v.contacts?.[1]);
+      return first && second ? { contacts: [first, second] } : {};
+    }
     case 'BASE':
       return {
         residentialRegion: v.residentialRegion?.cityCode,

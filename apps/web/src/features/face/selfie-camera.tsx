@@ -1,6 +1,7 @@
 import { UPLOAD_MAX_BYTES, UPLOAD_TOO_LARGE_MSG } from '@lm/shared/upload';
 import { Button, Toast } from 'antd-mobile';
 import { useEffect, useReducer, useRef, useState } from 'react';
+import { PrimaryButton } from '@/components/primary-button';
 import {
   CAMERA_FAILURE_MESSAGES,
   cameraFailureOf,
@@ -224,17 +225,13 @@ export function SelfieCamera({ onSubmit }: SelfieCameraProps) {
       )}
 
       <div className={styles.actions}>
-        <Button
-          block
-          color="primary"
-          shape="rounded"
-          size="large"
+        <PrimaryButton
           loading={view.busy || (view.primary === 'capture' && !videoReady)}
           disabled={view.primary === 'capture' && !videoReady}
           onClick={primary.onClick}
         >
           {primary.label}
-        </Button>
+        </PrimaryButton>
         {view.canRetake && (
           <Button
             block

@@ -1,12 +1,12 @@
 /**
  * The post-login decision wired to the app: channel from the channel store, device from the user
- * agent, calls from flow/api.ts. The login form imports this lazily (it is not needed to show the form).
+ * agent, calls from post-login-deps.ts. The login form imports this lazily (it is not needed to show the form).
  */
 import { isHuaweiPhone } from '@/lib/device';
 import { whenChannelReady } from '../channel/bootstrap';
 import { useChannelStore } from '../channel/store';
-import { postLoginDeps } from './api';
 import type { LoginUserFacts, NavigateDecision, PostLoginInput } from './decide';
+import { postLoginDeps } from './post-login-deps';
 import { runPostLogin } from './run-post-login';
 
 export { liveSessionTarget } from './live-session';

@@ -1,6 +1,7 @@
 import { Button } from 'antd';
 import { Link } from 'react-router';
 import { PageHeader } from '@/components/page-header';
+import { CATALOGUE_PAGE_SIZES } from '@/components/table-pagination';
 import { useCanEdit } from '@/features/auth/use-can-edit';
 import type { PartnerFilters } from '@/features/partners/api/get-partners';
 import { PartnerTable } from '@/features/partners/components/partner-table';
@@ -9,7 +10,6 @@ import { readOneOf, readPaging, readSort, readString } from '@/lib/url-filters';
 
 const SORTS = ['id', 'legalName', 'updatedAt', 'createdAt'] as const;
 const STATUSES = ['active', 'suspended'] as const;
-const PAGE_SIZES = [10, 20, 50, 100];
 
 /** Filters live in the address, so a refreshed or shared link shows the same list. */
 function readFilters(q: URLSearchParams): PartnerFilters {
@@ -17,7 +17,7 @@ function readFilters(q: URLSearchParams): PartnerFilters {
     q: readString(q, 'q'),
     status: readOneOf(q, 'status', STATUSES),
     ...readSort(q, SORTS),
-    ...readPaging(q, PAGE_SIZES),
+    ...readPaging(q, CATALOGUE_PAGE_SIZES),
   };
 }
 

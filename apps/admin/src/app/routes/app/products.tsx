@@ -1,6 +1,7 @@
 import { Button, Space } from 'antd';
 import { Link } from 'react-router';
 import { PageHeader } from '@/components/page-header';
+import { CATALOGUE_PAGE_SIZES } from '@/components/table-pagination';
 import { useCanEdit } from '@/features/auth/use-can-edit';
 import type { ProductFilters } from '@/features/products/api/get-products';
 import { ProductTable } from '@/features/products/components/product-table';
@@ -9,7 +10,6 @@ import { readInt, readOneOf, readPaging, readSort, readString } from '@/lib/url-
 
 const SORTS = ['id', 'priority', 'aprBps', 'priceFen', 'updatedAt'] as const;
 const STATUSES = ['draft', 'published', 'paused'] as const;
-const PAGE_SIZES = [10, 20, 50, 100];
 
 /** Filters live in the address, so a refreshed or shared link shows the same list. */
 function readFilters(q: URLSearchParams): ProductFilters {
@@ -19,7 +19,7 @@ function readFilters(q: URLSearchParams): ProductFilters {
     status: readOneOf(q, 'status', STATUSES),
     linkType: readInt(q, 'linkType', 9),
     ...readSort(q, SORTS),
-    ...readPaging(q, PAGE_SIZES),
+    ...readPaging(q, CATALOGUE_PAGE_SIZES),
   };
 }
 

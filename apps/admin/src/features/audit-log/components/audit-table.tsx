@@ -1,10 +1,10 @@
 import type { AuditEntry } from '@lm/shared/schemas/admin';
 import { formatShanghai } from '@lm/shared/time';
-import { Card, Input, Select, Space, Table, type TableColumnsType, Tag, Typography } from 'antd';
-import { useState } from 'react';
+import { Card, Select, Space, Table, type TableColumnsType, Tag, Typography } from 'antd';
 import { Link } from 'react-router';
 import { ListExportButton } from '@/components/csv-export-button';
 import { DateRangeFilter } from '@/components/date-range-filter';
+import { SearchFilter } from '@/components/list-filters';
 import { ListTable, RefreshButton } from '@/components/list-table';
 import { listFilters, singleSorter, tablePagination } from '@/components/table-pagination';
 import type { CsvColumn } from '@/lib/csv';
@@ -92,7 +92,6 @@ export interface AuditTableProps {
 export function AuditTable({ filters, onFiltersChange }: AuditTableProps) {
   const query = useAuditLog(filters);
   const facets = useAuditFacets();
-  const [entityId, setEntityId] = useState(filters.entityId ?? '');
   const { set } = listFilters(filters, onFiltersChange);
 
   const columns: TableColumnsType<AuditEntry> = [
@@ -151,14 +150,12 @@ export function AuditTable({ filters, onFiltersChange }: AuditTableProps) {
           options={(facets.data?.entities ?? []).map((e) => ({ value: e, label: entityText(e) }))}
           onChange={(entity?: string) => set({ entity })}
         />
-        <Input.Search
+        <SearchFilter
           aria-label="对象ID"
           placeholder="对象ID"
-          allowClear
           style={{ width: 140 }}
-          value={entityId}
-          onChange={(e) => setEntityId(e.target.value)}
-          onSearch={(v) => set({ entityId: v.trim() || undefined })}
+          value={filters.entityId}
+          onSearch={(entityId) => set({ entityId })}
         />
         <Select
           aria-label="操作人"

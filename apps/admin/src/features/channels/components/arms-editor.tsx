@@ -1,6 +1,7 @@
 import { SKINS } from '@lm/shared/channel';
 import { Button, Form, InputNumber, Select, Space, Tooltip, Typography } from 'antd';
 import { armShares } from '../form';
+import { ColourDot } from './colour-dot';
 
 const ARM_COLOURS = ['#1677ff', '#fa8c16', '#52c41a', '#eb2f96', '#722ed1', '#13c2c2', '#faad14', '#f5222d'];
 const SKIN_OPTIONS = SKINS.map((s) => ({ value: s, label: `skin${s}` }));
@@ -54,15 +55,7 @@ export function ArmsEditor({ disabled, arms, previewSkin, onPreview }: ArmsEdito
           <>
             {fields.map((field, i) => (
               <Space key={field.key} align="baseline" wrap>
-                <span
-                  style={{
-                    display: 'inline-block',
-                    width: 10,
-                    height: 10,
-                    borderRadius: 5,
-                    background: ARM_COLOURS[i % ARM_COLOURS.length],
-                  }}
-                />
+                <ColourDot colour={ARM_COLOURS[i % ARM_COLOURS.length]} />
                 <Form.Item
                   name={[field.name, 'skin']}
                   rules={[{ required: true, message: '请选择皮肤' }]}

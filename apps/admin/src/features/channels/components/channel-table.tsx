@@ -1,30 +1,18 @@
 import { LINK_TYPE_LABELS, THEMES, type ThemeName } from '@lm/shared/channel';
 import { type ChannelListItem, LINK_TYPE_OPTIONS } from '@lm/shared/schemas/admin-channels';
 import { formatShanghai } from '@lm/shared/time';
-import {
-  Button,
-  Card,
-  Input,
-  Popconfirm,
-  Select,
-  Space,
-  Switch,
-  Table,
-  type TableColumnsType,
-  Tag,
-  Tooltip,
-  Typography,
-} from 'antd';
-import { useState } from 'react';
+import { Card, Space, Table, type TableColumnsType, Tag, Tooltip, Typography } from 'antd';
 import { Link } from 'react-router';
 import { ListExportButton } from '@/components/csv-export-button';
+import { SearchFilter, SelectFilter } from '@/components/list-filters';
+import { idColumn, RefreshButton, updatedAtColumn } from '@/components/list-table';
 import { QueryError } from '@/components/query-error';
 import { listFilters, nextPaging, singleSorter, tablePagination } from '@/components/table-pagination';
 import type { CsvColumn } from '@/lib/csv';
-import { notifySuccess } from '@/lib/notify';
 import { type ChannelFilters, getChannels, useChannels } from '../api/get-channels';
-import { useSetChannelStatus } from '../api/set-channel-status';
 import { armShares } from '../form';
+import { ColourDot } from './colour-dot';
+import { StatusSwitch } from './status-switch';
 
 const STATUS_OPTIONS = [
   { value: 1, label: '启用' },
@@ -55,41 +43,6 @@ const CSV_COLUMNS: CsvColumn<ChannelListItem>[] = [
   { title: '更新时间', value: (r) => formatTime(r.updatedAt) },
 ];
 
-function StatusSwitch({ item, canEdit }: { item: ChannelListItem; canEdit: boolean }) {
-  const mutation = useSetChannelStatus();
-  const next = item.channelStatus === 1 ? 0 : 1;
-  return (
-    <Popconfirm
-      title={next === 0 ? `停用渠道 ${item.adChannelCode}？` : `启用渠道 ${item.adChannelCode}？`}
-      description={
-        next === 0
-          ? '停用后，该渠道链接的访客会被重新加载到原地址，无法正常进入申请流程。'
-          : '启用后，该渠道链接立即恢复正常。'
-      }
-      okText={next === 0 ? '停用' : '启用'}
-      okButtonProps={{ danger: next === 0 }}
-      cancelText="取消"
-      disabled={!canEdit}
-      onConfirm={() =>
-        mutation
-          .mutateAsync({ id: item.id, channelStatus: next })
-          .then(() => notifySuccess(next === 0 ? '渠道已停用' : '渠道已启用'))
-      }
-    >
-      <Tooltip title={canEdit ? undefined : '仅管理员和运营可以操作'}>
-        <Switch
-          aria-label={`渠道 ${item.adChannelCode} 状态`}
-          checked={item.channelStatus === 1}
-          checkedChildren="启用"
-          unCheckedChildren="停用"
-          loading={mutation.isPending}
-          disabled={!canEdit}
-        />
-      </Tooltip>
-    </Popconfirm>
-  );
-}
-
 export interface ChannelTableProps {
   filters: ChannelFilters;
   onFiltersChange: (next: ChannelFilters) => void;
@@ -99,11 +52,10 @@ export interface ChannelTableProps {
 /** Channels with status switch, filters, server-side sorting and paging, and CSV export. */
 export function ChannelTable({ filters, onFiltersChange, canEdit }: ChannelTableProps) {
   const query = useChannels(filters);
-  const [q, setQ] = useState(filters.q ?? '');
   const { set, sortOrder } = listFilters(filters, onFiltersChange);
 
   const columns: TableColumnsType<ChannelListItem> = [
-    { title: '编号', dataIndex: 'id', width: 72, sorter: true, sortOrder: sortOrder('id') },
+    idColumn(sortOrder),
     {
       title: '渠道码',
       dataIndex: 'adChannelCode',
@@ -139,15 +91,7 @@ export function ChannelTable({ filters, onFiltersChange, canEdit }: ChannelTable
       width: 90,
       render: (t: string) => (
         <Space size={4}>
-          <span
-            style={{
-              display: 'inline-block',
-              width: 10,
-              height: 10,
-              borderRadius: 5,
-              background: THEMES[t as ThemeName]?.primary ?? '#ccc',
-            }}
-          />
+          <ColourDot colour={THEMES[t as ThemeName]?.primary ?? '#ccc'} />
           {themeName(t)}
         </Space>
       ),
@@ -169,14 +113,7 @@ export function ChannelTable({ filters, onFiltersChange, canEdit }: ChannelTable
       dataIndex: 'todayClicks',
       width: 100,
     },
-    {
-      title: '更新时间',
-      dataIndex: 'updatedAt',
-      width: 170,
-      sorter: true,
-      sortOrder: sortOrder('updatedAt'),
-      render: formatTime,
-    },
+    updatedAtColumn(sortOrder),
     {
       title: '状态',
       key: 'status',
@@ -196,36 +133,30 @@ export function ChannelTable({ filters, onFiltersChange, canEdit }: ChannelTable
   return (
     <Card>
       <Space wrap style={{ marginBottom: 16 }}>
-        <Input.Search
+        <SearchFilter
           aria-label="搜索渠道"
           placeholder="渠道码或名称"
-          allowClear
           style={{ width: 220 }}
-          value={q}
-          onChange={(e) => setQ(e.target.value)}
-          onSearch={(v) => set({ q: v.trim() || undefined })}
+          value={filters.q}
+          onSearch={(q) => set({ q })}
         />
-        <Select
-          aria-label="状态"
-          style={{ width: 120 }}
-          allowClear
+        <SelectFilter
+          label="状态"
+          width={120}
           placeholder="全部状态"
           value={filters.status}
           options={STATUS_OPTIONS}
           onChange={(status?: 0 | 1) => set({ status })}
         />
-        <Select
-          aria-label="链接类型"
-          style={{ width: 180 }}
-          allowClear
+        <SelectFilter
+          label="链接类型"
+          width={180}
           placeholder="全部链接类型"
           value={filters.linkType}
           options={LINK_TYPE_OPTIONS}
           onChange={(linkType?: number) => set({ linkType })}
         />
-        <Button loading={query.isFetching} onClick={() => void query.refetch()}>
-          刷新
-        </Button>
+        <RefreshButton query={query} />
         {/* Every page of the current filters, not just the one shown. */}
         <ListExportButton
           fetchPage={getChannels}

@@ -1,9 +1,9 @@
-import { SKINS } from '@lm/shared/channel';
 import { FUNNEL_MAX_DAYS } from '@lm/shared/schemas/funnel';
 import { shanghaiDay } from '@lm/shared/time';
-import { Button, Card, DatePicker, Form, Select, Space, Tag } from 'antd';
+import { Button, Form, Select, Space, Tag } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
-import { useState } from 'react';
+import { SkinFilter } from '@/components/list-filters';
+import { ReportFilters } from '@/components/report-filters';
 import type { FunnelChannel } from '../api/get-funnel-channels';
 import type { FunnelFilters } from '../api/types';
 
@@ -27,7 +27,6 @@ export function FunnelFiltersBar({
   partner,
 }: FunnelFiltersProps) {
   const today = dayjs(shanghaiDay());
-  const [picking, setPicking] = useState<Dayjs | null>(null);
   const presets: { label: string; value: [Dayjs, Dayjs] }[] = [
     { label: '今天', value: [today, today] },
     { label: '昨天', value: [today.subtract(1, 'day'), today.subtract(1, 'day')] },
@@ -36,73 +35,51 @@ export function FunnelFiltersBar({
     { label: `近${FUNNEL_MAX_DAYS}天`, value: [today.subtract(FUNNEL_MAX_DAYS - 1, 'day'), today] },
   ];
   return (
-    <Card size="small" style={{ marginBottom: 16 }}>
-      <Form layout="inline" style={{ rowGap: 8 }}>
-        <Form.Item label="日期">
-          <DatePicker.RangePicker
-            aria-label="日期范围"
-            allowClear={false}
-            value={[dayjs(value.from), dayjs(value.to)]}
-            presets={presets}
-            onCalendarChange={(dates) => setPicking(dates?.[0] ?? null)}
-            onOpenChange={(open) => !open && setPicking(null)}
-            disabledDate={(d) =>
-              d.isAfter(today, 'day') ||
-              (picking !== null && Math.abs(d.diff(picking, 'day')) >= FUNNEL_MAX_DAYS)
+    <ReportFilters
+      value={value}
+      maxDays={FUNNEL_MAX_DAYS}
+      today={today}
+      presets={presets}
+      onChange={(range) => onChange({ ...value, ...range })}
+    >
+      <Form.Item label={partner ? '我的渠道' : '渠道'}>
+        <Select
+          aria-label="渠道"
+          mode="multiple"
+          allowClear
+          showSearch
+          loading={channelsLoading}
+          style={{ minWidth: 260, maxWidth: 520 }}
+          placeholder={partner ? '全部我的渠道' : '全部渠道'}
+          value={value.channelCodes}
+          optionFilterProp="label"
+          options={channels.map((c) => ({
+            value: c.adChannelCode,
+            label: `${c.name}（${c.adChannelCode}）`,
+          }))}
+          onChange={(codes: string[]) => onChange({ ...value, channelCodes: codes })}
+          maxTagCount="responsive"
+        />
+      </Form.Item>
+      <Form.Item label="皮肤">
+        <SkinFilter value={value.skin} onChange={(skin) => onChange({ ...value, skin })} />
+      </Form.Item>
+      <Form.Item>
+        <Space>
+          <Button
+            onClick={() =>
+              onChange({
+                from: today.subtract(6, 'day').format(FORMAT),
+                to: today.format(FORMAT),
+                channelCodes: [],
+              })
             }
-            onChange={(dates) => {
-              if (dates?.[0] && dates[1])
-                onChange({ ...value, from: dates[0].format(FORMAT), to: dates[1].format(FORMAT) });
-            }}
-          />
-        </Form.Item>
-        <Form.Item label={partner ? '我的渠道' : '渠道'}>
-          <Select
-            aria-label="渠道"
-            mode="multiple"
-            allowClear
-            showSearch
-            loading={channelsLoading}
-            style={{ minWidth: 260, maxWidth: 520 }}
-            placeholder={partner ? '全部我的渠道' : '全部渠道'}
-            value={value.channelCodes}
-            optionFilterProp="label"
-            options={channels.map((c) => ({
-              value: c.adChannelCode,
-              label: `${c.name}（${c.adChannelCode}）`,
-            }))}
-            onChange={(codes: string[]) => onChange({ ...value, channelCodes: codes })}
-            maxTagCount="responsive"
-          />
-        </Form.Item>
-        <Form.Item label="皮肤">
-          <Select
-            aria-label="皮肤"
-            allowClear
-            style={{ width: 120 }}
-            placeholder="全部皮肤"
-            value={value.skin}
-            options={SKINS.map((s) => ({ value: s, label: `skin${s}` }))}
-            onChange={(skin?: number) => onChange({ ...value, skin })}
-          />
-        </Form.Item>
-        <Form.Item>
-          <Space>
-            <Button
-              onClick={() =>
-                onChange({
-                  from: today.subtract(6, 'day').format(FORMAT),
-                  to: today.format(FORMAT),
-                  channelCodes: [],
-                })
-              }
-            >
-              重置
-            </Button>
-            {partner && <Tag color="purple">渠道合作方视图：与运营看到的该渠道数据完全一致</Tag>}
-          </Space>
-        </Form.Item>
-      </Form>
-    </Card>
+          >
+            重置
+          </Button>
+          {partner && <Tag color="purple">渠道合作方视图：与运营看到的该渠道数据完全一致</Tag>}
+        </Space>
+      </Form.Item>
+    </ReportFilters>
   );
 }

@@ -1,27 +1,19 @@
 import type { AdminLeadItem, AdminLeadStatus } from '@lm/shared/schemas/admin-leads';
-import { Button, Card, Input, InputNumber, Select, Space, type TableColumnsType, Tag } from 'antd';
-import { useState } from 'react';
+import { Button, InputNumber, type TableColumnsType, Tag } from 'antd';
 import { Link } from 'react-router';
-import { ListExportButton } from '@/components/csv-export-button';
-import { DateRangeFilter } from '@/components/date-range-filter';
-import { ListTable, lastErrorColumn, RefreshButton } from '@/components/list-table';
-import {
-  columnSortOrder,
-  listFilters,
-  singleSorter,
-  sortedPaging,
-  tablePagination,
-} from '@/components/table-pagination';
+import { SelectFilter } from '@/components/list-filters';
+import { lastErrorColumn } from '@/components/list-table';
+import { listFilters } from '@/components/table-pagination';
 import type { CsvColumn } from '@/lib/csv';
 import { getLeads, type LeadFilters, useLeads } from '../api/get-leads';
 import { formatShanghai, LEAD_MODE_TEXT, LEAD_STATUS_COLOR, LEAD_STATUS_TEXT } from '../format';
+import { ChannelCodeFilter, PeopleList } from './people-list';
+import { sortedColumn, sortedTimeColumn } from './sorted-column';
 
 const STATUS_OPTIONS = (Object.keys(LEAD_STATUS_TEXT) as AdminLeadStatus[]).map((s) => ({
   value: s,
   label: LEAD_STATUS_TEXT[s],
 }));
-
-const sortOrder = (f: LeadFilters, key: string) => columnSortOrder(f.sort ?? 'createdAt', f.order, key);
 
 const CSV_COLUMNS: CsvColumn<AdminLeadItem>[] = [
   { title: '线索ID', value: (r) => r.id },
@@ -48,7 +40,6 @@ export interface LeadTableProps {
 /** Leads: by partner, product, status, channel, dates; masked; opens a lead's attempts. */
 export function LeadTable({ filters, onFiltersChange, onOpen }: LeadTableProps) {
   const query = useLeads(filters);
-  const [channel, setChannel] = useState(filters.channelCode ?? '');
   const { set } = listFilters(filters, onFiltersChange);
 
   const columns: TableColumnsType<AdminLeadItem> = [
@@ -77,97 +68,53 @@ export function LeadTable({ filters, onFiltersChange, onOpen }: LeadTableProps) 
       width: 120,
       render: (v: AdminLeadStatus) => <Tag color={LEAD_STATUS_COLOR[v]}>{LEAD_STATUS_TEXT[v]}</Tag>,
     },
-    {
-      title: '次数',
-      dataIndex: 'attempts',
-      key: 'attempts',
-      width: 80,
-      sorter: true,
-      sortOrder: sortOrder(filters, 'attempts'),
-    },
-    {
+    sortedColumn(filters, { title: '次数', dataIndex: 'attempts', width: 80 }),
+    sortedColumn(filters, {
       title: '下次发送',
       dataIndex: 'nextAttemptAt',
-      key: 'nextAttemptAt',
       width: 150,
-      sorter: true,
-      sortOrder: sortOrder(filters, 'nextAttemptAt'),
       render: (v: string, r) => (r.status === 'pending' ? formatShanghai(v) : '—'),
-    },
+    }),
     lastErrorColumn(180),
-    {
-      title: '创建时间',
-      dataIndex: 'createdAt',
-      key: 'createdAt',
-      width: 150,
-      sorter: true,
-      sortOrder: sortOrder(filters, 'createdAt'),
-      render: (v: string) => formatShanghai(v),
-    },
+    sortedTimeColumn(filters, '创建时间', 'createdAt'),
   ];
 
   return (
-    <Card>
-      <Space wrap style={{ marginBottom: 16 }}>
-        <Select
-          aria-label="线索状态"
-          allowClear
-          placeholder="全部状态"
-          style={{ width: 150 }}
-          value={filters.status}
-          options={STATUS_OPTIONS}
-          onChange={(status?: AdminLeadStatus) => set({ status })}
-        />
-        <InputNumber
-          aria-label="机构编号"
-          placeholder="机构编号"
-          min={1}
-          style={{ width: 120 }}
-          value={filters.partnerId ?? null}
-          onChange={(v) => set({ partnerId: v ?? undefined })}
-        />
-        <InputNumber
-          aria-label="产品编号"
-          placeholder="产品编号"
-          min={1}
-          style={{ width: 120 }}
-          value={filters.productId ?? null}
-          onChange={(v) => set({ productId: v ?? undefined })}
-        />
-        <Input.Search
-          aria-label="渠道码"
-          placeholder="渠道码"
-          allowClear
-          style={{ width: 160 }}
-          value={channel}
-          onChange={(e) => setChannel(e.target.value)}
-          onSearch={(v) => set({ channelCode: v.trim() || undefined })}
-        />
-        <DateRangeFilter label="创建日期" from={filters.from} to={filters.to} onChange={set} />
-        <RefreshButton query={query} />
-        <ListExportButton
-          fetchPage={getLeads}
-          filters={filters}
-          columns={CSV_COLUMNS}
-          name="线索"
-          total={query.data?.total}
-          notifyCount
-        />
-      </Space>
-      <ListTable<AdminLeadItem>
-        query={query}
-        errorMessage="线索列表加载失败"
-        columns={columns}
-        scroll={{ x: 1300 }}
-        locale={{ emptyText: '暂无符合条件的线索' }}
-        onChange={(pagination, _f, sorter) =>
-          onFiltersChange({
-            ...filters,
-            ...sortedPaging(filters, pagination, singleSorter(sorter), 'createdAt'),
-          })
-        }
-        pagination={tablePagination(filters, query.data?.total, '条')}
+    <PeopleList
+      list={{ query, filters, onFiltersChange }}
+      noun="线索"
+      unit="条"
+      fetchPage={getLeads}
+      dateLabel="创建日期"
+      columns={columns}
+      csvColumns={CSV_COLUMNS}
+      width={1300}
+    >
+      <SelectFilter
+        label="线索状态"
+        placeholder="全部状态"
+        width={150}
+        value={filters.status}
+        options={STATUS_OPTIONS}
+        onChange={(status?: AdminLeadStatus) => set({ status })}
       />
-    </Card>
+      <InputNumber
+        aria-label="机构编号"
+        placeholder="机构编号"
+        min={1}
+        style={{ width: 120 }}
+        value={filters.partnerId ?? null}
+        onChange={(v) => set({ partnerId: v ?? undefined })}
+      />
+      <InputNumber
+        aria-label="产品编号"
+        placeholder="产品编号"
+        min={1}
+        style={{ width: 120 }}
+        value={filters.productId ?? null}
+        onChange={(v) => set({ productId: v ?? undefined })}
+      />
+      <ChannelCodeFilter value={filters.channelCode} onSearch={(channelCode) => set({ channelCode })} />
+    </PeopleList>
   );
 }

@@ -1,17 +1,14 @@
 import { PARTNER_STATUS_LABELS, type PartnerItem } from '@lm/shared/schemas/admin-catalog';
 import { formatShanghai } from '@lm/shared/time';
-import { Card, Input, Select, Space, type TableColumnsType, Tag, Typography } from 'antd';
-import { useState } from 'react';
+import { Card, Select, Space, type TableColumnsType, Tag, Typography } from 'antd';
 import { Link } from 'react-router';
 import { ListExportButton } from '@/components/csv-export-button';
-import { CatalogueTable } from '@/components/list-table';
-import { fieldSortChange, listFilters, tablePagination } from '@/components/table-pagination';
+import { SearchFilter } from '@/components/list-filters';
+import { CatalogueTable, idColumn, updatedAtColumn } from '@/components/list-table';
+import { listFilters } from '@/components/table-pagination';
 import { getPartners, type PartnerFilters, usePartners } from '../api/get-partners';
 
 const formatTime = (iso: string | null) => formatShanghai(iso, 'second');
-
-/** The page sizes of antd's default pager (this list did not narrow them). */
-const PAGE_SIZES = [10, 20, 50, 100];
 
 const CSV_COLUMNS = [
   { title: '编号', value: (r: PartnerItem) => r.id },
@@ -35,11 +32,10 @@ export interface PartnerTableProps {
 /** Partners with search, status filter, server-side sorting and paging, and CSV export. */
 export function PartnerTable({ filters, onFiltersChange }: PartnerTableProps) {
   const query = usePartners(filters);
-  const [q, setQ] = useState(filters.q ?? '');
   const { set, sortOrder } = listFilters(filters, onFiltersChange);
 
   const columns: TableColumnsType<PartnerItem> = [
-    { title: '编号', dataIndex: 'id', width: 72, sorter: true, sortOrder: sortOrder('id') },
+    idColumn(sortOrder),
     {
       title: '法定名称',
       dataIndex: 'legalName',
@@ -103,25 +99,16 @@ export function PartnerTable({ filters, onFiltersChange }: PartnerTableProps) {
           </Typography.Text>
         ),
     },
-    {
-      title: '更新时间',
-      dataIndex: 'updatedAt',
-      width: 170,
-      sorter: true,
-      sortOrder: sortOrder('updatedAt'),
-      render: formatTime,
-    },
+    updatedAtColumn(sortOrder),
   ];
 
   return (
     <Card>
       <Space wrap style={{ marginBottom: 16 }}>
-        <Input.Search
+        <SearchFilter
           placeholder="机构名称、编码或许可证号"
-          allowClear
-          value={q}
-          onChange={(e) => setQ(e.target.value)}
-          onSearch={(v) => set({ q: v.trim() || undefined })}
+          value={filters.q}
+          onSearch={(q) => set({ q })}
           style={{ width: 260 }}
         />
         <Select
@@ -143,14 +130,15 @@ export function PartnerTable({ filters, onFiltersChange }: PartnerTableProps) {
           total={query.data?.total}
         />
       </Space>
-      <CatalogueTable<PartnerItem>
+      <CatalogueTable
         query={query}
         errorMessage="合作机构加载失败"
         columns={columns}
         locale={{ emptyText: '没有符合条件的合作机构' }}
         scroll={{ x: 1200 }}
-        pagination={tablePagination(filters, query.data?.total, '家', { pageSizeOptions: PAGE_SIZES })}
-        onChange={(pagination, _f, sorter) => onFiltersChange(fieldSortChange(filters, pagination, sorter))}
+        filters={filters}
+        onFiltersChange={onFiltersChange}
+        unit="家"
       />
     </Card>
   );

@@ -5,12 +5,12 @@ import {
   type ProductStatusValue,
 } from '@lm/shared/schemas/admin-catalog';
 import { formatShanghai } from '@lm/shared/time';
-import { Card, Input, Select, Space, type TableColumnsType, Tag, Typography } from 'antd';
-import { useState } from 'react';
+import { Card, Select, Space, type TableColumnsType, Tag, Typography } from 'antd';
 import { Link } from 'react-router';
 import { ListExportButton } from '@/components/csv-export-button';
-import { CatalogueTable } from '@/components/list-table';
-import { fieldSortChange, listFilters, tablePagination } from '@/components/table-pagination';
+import { SearchFilter } from '@/components/list-filters';
+import { CatalogueTable, idColumn, updatedAtColumn } from '@/components/list-table';
+import { listFilters } from '@/components/table-pagination';
 import { usePartnerOptions } from '../api/get-partner-options';
 import { getProducts, type ProductFilters, useProducts } from '../api/get-products';
 import { formatApr, formatYuan, PRODUCT_STATUS_COLORS } from '../format';
@@ -18,9 +18,6 @@ import { CapProgress } from './cap-progress';
 
 const formatTime = (iso: string) => formatShanghai(iso, 'second');
 const cap = (n: number | null) => (n === null ? '不限' : n);
-
-/** The page sizes of antd's default pager (this list did not narrow them). */
-const PAGE_SIZES = [10, 20, 50, 100];
 
 const CSV_COLUMNS = [
   { title: '编号', value: (r: ProductItem) => r.id },
@@ -50,11 +47,10 @@ export interface ProductTableProps {
 export function ProductTable({ filters, onFiltersChange }: ProductTableProps) {
   const query = useProducts(filters);
   const partners = usePartnerOptions();
-  const [q, setQ] = useState(filters.q ?? '');
   const { set, sortOrder } = listFilters(filters, onFiltersChange);
 
   const columns: TableColumnsType<ProductItem> = [
-    { title: '编号', dataIndex: 'id', width: 72, sorter: true, sortOrder: sortOrder('id') },
+    idColumn(sortOrder),
     {
       title: '产品',
       dataIndex: 'productName',
@@ -124,25 +120,16 @@ export function ProductTable({ filters, onFiltersChange }: ProductTableProps) {
         <Tag color={PRODUCT_STATUS_COLORS[s]}>{PRODUCT_STATUS_LABELS[s]}</Tag>
       ),
     },
-    {
-      title: '更新时间',
-      dataIndex: 'updatedAt',
-      width: 170,
-      sorter: true,
-      sortOrder: sortOrder('updatedAt'),
-      render: formatTime,
-    },
+    updatedAtColumn(sortOrder),
   ];
 
   return (
     <Card>
       <Space wrap style={{ marginBottom: 16 }}>
-        <Input.Search
+        <SearchFilter
           placeholder="产品名称或编码"
-          allowClear
-          value={q}
-          onChange={(e) => setQ(e.target.value)}
-          onSearch={(v) => set({ q: v.trim() || undefined })}
+          value={filters.q}
+          onSearch={(q) => set({ q })}
           style={{ width: 220 }}
         />
         <Select
@@ -182,14 +169,15 @@ export function ProductTable({ filters, onFiltersChange }: ProductTableProps) {
           total={query.data?.total}
         />
       </Space>
-      <CatalogueTable<ProductItem>
+      <CatalogueTable
         query={query}
         errorMessage="产品加载失败"
         columns={columns}
         locale={{ emptyText: '没有符合条件的产品' }}
         scroll={{ x: 1500 }}
-        pagination={tablePagination(filters, query.data?.total, '个产品', { pageSizeOptions: PAGE_SIZES })}
-        onChange={(pagination, _f, sorter) => onFiltersChange(fieldSortChange(filters, pagination, sorter))}
+        filters={filters}
+        onFiltersChange={onFiltersChange}
+        unit="个产品"
       />
     </Card>
   );

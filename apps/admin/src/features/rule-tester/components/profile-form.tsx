@@ -1,3 +1,4 @@
+import { APPLICATION_OPTION_CODES } from '@lm/shared/application-fields';
 import { REGIONS } from '@lm/shared/regions';
 import {
   APPLICATION_OPTION_LABELS,
@@ -7,17 +8,10 @@ import {
 import { APPLICATION_FIELD_LABELS, type ApplicationOptionField } from '@lm/shared/schemas/application';
 import { Button, Card, Cascader, Col, Form, Input, InputNumber, Radio, Row, Select, Switch } from 'antd';
 
-const FIELDS: ApplicationOptionField[] = [
-  'applyLimit',
-  'job',
-  'socialSecurity',
-  'housingFund',
-  'insurance',
-  'houseProperty',
-  'carProperty',
-  'sesameCredit',
-  'creditInvestigation',
-];
+/** The form's option questions in its order, but payoffForm, which ruleTesterProfile has not. */
+const FIELDS = (Object.keys(APPLICATION_OPTION_CODES) as ApplicationOptionField[]).filter(
+  (field) => field !== 'payoffForm',
+);
 
 interface Values extends Omit<RuleTesterProfile, 'workCityCode'> {
   city: string[];

@@ -1,14 +1,15 @@
 import { useMutation } from '@tanstack/react-query';
-import { Button, Form, Input, Toast } from 'antd-mobile';
+import { Button, Form, Toast } from 'antd-mobile';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { RequireLogin } from '@/app/flow/require-login';
 import { PageHeader } from '@/components/page-header';
 import { verifyIdentityName } from '@/features/application-form/api/verify-identity-name';
-import { ID_CARD_RULES, normalizeIdCard, REAL_NAME_RULES } from '@/features/application-form/identity-rules';
+import { IdentityFields } from '@/features/application-form/components/identity-fields';
+import { normalizeIdCard } from '@/features/application-form/identity-rules';
 import { useDelayedNavigate } from '@/hooks/use-delayed-navigate';
 import formStyles from '@/styles/forms.module.css';
-import { tempSave } from './api';
+import { tempSave } from './api/temp-save';
 import styles from './apply.module.css';
 import { ApplySteps } from './apply-steps';
 
@@ -73,12 +74,7 @@ function IdentityForm() {
       }
     >
       <Form.Header>请填写本人身份信息</Form.Header>
-      <Form.Item name="realName" label="姓名" rules={REAL_NAME_RULES}>
-        <Input placeholder="请输入身份证上的姓名" maxLength={20} clearable />
-      </Form.Item>
-      <Form.Item name="identity" label="身份证号" normalize={normalizeIdCard} rules={ID_CARD_RULES}>
-        <Input placeholder="请输入18位身份证号" maxLength={18} clearable />
-      </Form.Item>
+      <IdentityFields />
     </Form>
   );
 }

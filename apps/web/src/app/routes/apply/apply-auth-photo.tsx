@@ -5,7 +5,7 @@ import { useEffect, useRef, useState } from 'react';
 import { RequireLogin } from '@/app/flow/require-login';
 import { PageHeader } from '@/components/page-header';
 import { fetchShownDraft } from '@/features/application-form/api/get-shown-draft';
-import { type OcrIdCardData, readIdCard } from '@/features/face/api';
+import { type OcrIdCardData, readIdCard } from '@/features/face/api/read-id-card';
 import { ID_CARD_MAX_SIDE, normalizePhoto } from '@/features/face/capture';
 import { useDelayedNavigate } from '@/hooks/use-delayed-navigate';
 import { uploadFile } from '@/lib/upload';

@@ -1,12 +1,14 @@
 import { Button } from 'antd-mobile';
 import { Link, useNavigate } from 'react-router';
 import { quotaPath } from '@/app/flow/require-login';
+import { PrimaryButton } from '@/components/primary-button';
 import { useChannelStore } from '@/features/channel/store';
 import { useDeviceReport } from '@/features/reporting/use-device-report';
 import { APR_LINE } from '@/features/skins/copy';
 import { isLoggedIn } from '@/lib/session';
-import { limitLabel, useApplyDetail } from './api';
+import { useApplyDetail } from './api/get-apply-detail';
 import styles from './apply.module.css';
+import { limitLabel } from './limit-choices';
 
 /** The apply section's brand mark. */
 export function ApplyBrand() {
@@ -51,15 +53,9 @@ function HomeAction() {
   return (
     <>
       {chosen && !submitted && <p className={styles.note}>已选择额度：{chosen}，可继续完成申请</p>}
-      <Button
-        block
-        color="primary"
-        shape="rounded"
-        size="large"
-        onClick={() => navigate(submitted ? '/apply_result' : '/apply_limit')}
-      >
+      <PrimaryButton onClick={() => navigate(submitted ? '/apply_result' : '/apply_limit')}>
         {submitted ? '查看审核结果' : chosen ? '继续申请' : '立即申请'}
-      </Button>
+      </PrimaryButton>
     </>
   );
 }

@@ -7,9 +7,10 @@ import { fetchShownDraft } from '@/features/application-form/api/get-shown-draft
 import { useChannelStore } from '@/features/channel/store';
 import { APR_MAX, APR_MIN, monthlyPayment } from '@/features/skins/copy';
 import { groupThousands } from '@/lib/number';
-import { LIMIT_CHOICES, useTempSave } from './api';
+import { useTempSave } from './api/temp-save';
 import styles from './apply.module.css';
 import { ApplySteps } from './apply-steps';
+import { LIMIT_CHOICES } from './limit-choices';
 
 function LimitChoice() {
   const navigate = useNavigate();

@@ -11,7 +11,7 @@ import { useReportStep } from '@/features/analytics/use-report-step';
 import { useH5Config } from '@/features/channel/store';
 import { RetentionPopup } from '@/features/download/components/retention-popup';
 import { useTodayApplied } from '@/features/products/api/get-today-applied';
-import { useStatusResult } from './api';
+import { useStatusResult } from './api/get-status-result';
 import styles from './apply.module.css';
 import { ApplySteps } from './apply-steps';
 import { resultStateOf } from './rules';

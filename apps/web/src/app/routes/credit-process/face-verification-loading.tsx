@@ -4,7 +4,7 @@ import { useEffect, useReducer, useState } from 'react';
 import { RequireLogin } from '@/app/flow/require-login';
 import feedback from '@/components/feedback.module.css';
 import { ResultView } from '@/components/result-view';
-import { verifyFaceOnce } from '@/features/face/api';
+import { verifyFaceOnce } from '@/features/face/api/verify-face';
 import {
   clearFaceFailure,
   clearPendingFace,

@@ -2,15 +2,17 @@ import { SPECIAL_ROUTES } from '@lm/shared/channel';
 import { maskIdCard, maskName } from '@lm/shared/mask';
 import { UPLOAD_MAX_BYTES, UPLOAD_TOO_LARGE_MSG } from '@lm/shared/upload';
 import { useMutation } from '@tanstack/react-query';
-import { Button, Form, Input, Toast } from 'antd-mobile';
+import { Button, Form, Toast } from 'antd-mobile';
 import { useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { RequireLogin } from '@/app/flow/require-login';
 import { PageHeader } from '@/components/page-header';
+import { PrimaryButton } from '@/components/primary-button';
 import { verifyIdentityName } from '@/features/application-form/api/verify-identity-name';
-import { ID_CARD_RULES, normalizeIdCard, REAL_NAME_RULES } from '@/features/application-form/identity-rules';
+import { IdentityFields } from '@/features/application-form/components/identity-fields';
+import { normalizeIdCard } from '@/features/application-form/identity-rules';
 import { CreditSteps } from '@/features/credit-info/components/credit-steps';
-import { readIdCard } from '@/features/face/api';
+import { readIdCard } from '@/features/face/api/read-id-card';
 import { ID_CARD_MAX_SIDE, normalizePhoto } from '@/features/face/capture';
 import {
   type ConfirmedIdentity,
@@ -137,17 +139,9 @@ function IdentityStep({
               {refusal}
             </p>
           )}
-          <Button
-            block
-            type="submit"
-            color="primary"
-            shape="rounded"
-            size="large"
-            loading={verify.isPending}
-            disabled={reading}
-          >
+          <PrimaryButton type="submit" loading={verify.isPending} disabled={reading}>
             {ocr ? '信息无误，下一步' : '下一步'}
-          </Button>
+          </PrimaryButton>
           <p className={formStyles.safe}>
             认证即表示同意<Link to="/info-audit-agreement">《信息审核授权书》</Link>
             <Link to="/audit-agreement-privacy">《审核隐私协议》</Link>
@@ -186,12 +180,7 @@ function IdentityStep({
           />
         </div>
       </Form.Item>
-      <Form.Item name="realName" label="姓名" rules={REAL_NAME_RULES}>
-        <Input placeholder="请输入身份证上的姓名" maxLength={20} clearable />
-      </Form.Item>
-      <Form.Item name="identity" label="身份证号" normalize={normalizeIdCard} rules={ID_CARD_RULES}>
-        <Input placeholder="请输入18位身份证号" maxLength={18} clearable />
-      </Form.Item>
+      <IdentityFields />
       {ocr && (
         <Form.Item>
           <output className={ocr.valid ? styles.ocrNote : `${styles.ocrNote} ${styles.ocrWarn}`}>

@@ -1,6 +1,7 @@
 import { Button } from 'antd-mobile';
 import { useNavigate } from 'react-router';
 import { PageHeader } from '@/components/page-header';
+import { PrimaryButton } from '@/components/primary-button';
 import { ResultView } from '@/components/result-view';
 import { useReportStep } from '@/features/analytics/use-report-step';
 import styles from '../routes.module.css';
@@ -18,15 +19,9 @@ export function RetainPageRoute() {
         description="完成剩余资料即可查看可申请的机构，只需再花1分钟。"
         actions={
           <>
-            <Button
-              block
-              color="primary"
-              shape="rounded"
-              size="large"
-              onClick={() => navigate('/fill-information-three', { replace: true })}
-            >
+            <PrimaryButton onClick={() => navigate('/fill-information-three', { replace: true })}>
               继续申请
-            </Button>
+            </PrimaryButton>
             <Button block fill="none" onClick={() => navigate('/', { replace: true })}>
               暂时离开
             </Button>

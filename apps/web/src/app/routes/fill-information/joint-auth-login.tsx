@@ -1,28 +1,20 @@
 import { Button, Checkbox, Toast } from 'antd-mobile';
 import { useState } from 'react';
-import { Link, useLocation, useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
+import { HomeButton } from '@/components/home-button';
 import { PageHeader } from '@/components/page-header';
 import { ResultView } from '@/components/result-view';
-import { useH5Config } from '@/features/channel/store';
-import { checkInlineUrl } from '@/features/consent/allowed-url';
-import { vouchedPartnerUrls } from '@/features/consent/consent-result';
-import { readQueryOptions, stringOption, withQuery } from '@/features/consent/query-options';
+import { withQuery } from '@/features/consent/query-options';
 import styles from '../routes.module.css';
+import { usePartnerTarget } from './partner-target';
 
 /**
  * `/fill-information/joint-auth-login` (link type 8, joint login): the person agrees to log in to the
  * partner with this account, then the partner page opens (only an allowed partner host).
  */
 export function JointAuthLoginRoute() {
-  const config = useH5Config();
   const navigate = useNavigate();
-  const options = readQueryOptions(useLocation().search);
-  const productName = stringOption(options.productName) ?? '合作机构';
-  const target = checkInlineUrl(
-    stringOption(options.url) ?? stringOption(options.thirdpartyTargetUrl),
-    config.allowedHosts,
-    vouchedPartnerUrls(),
-  );
+  const { productName, target } = usePartnerTarget();
   const [agreed, setAgreed] = useState(false);
 
   const open = () => {
@@ -64,14 +56,7 @@ export function JointAuthLoginRoute() {
               </Button>
             </>
           ) : (
-            <Button
-              block
-              color="primary"
-              shape="rounded"
-              onClick={() => navigate('/borrow-money', { replace: true })}
-            >
-              返回首页
-            </Button>
+            <HomeButton block />
           )
         }
       />

@@ -1,14 +1,12 @@
-import { Button } from 'antd-mobile';
 import { useEffect, useState } from 'react';
-import { useLocation, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { PageHeader } from '@/components/page-header';
+import { PrimaryButton } from '@/components/primary-button';
 import { ResultView } from '@/components/result-view';
 import { useReportStep } from '@/features/analytics/use-report-step';
-import { useH5Config } from '@/features/channel/store';
-import { checkInlineUrl } from '@/features/consent/allowed-url';
-import { vouchedPartnerUrls } from '@/features/consent/consent-result';
-import { readQueryOptions, stringOption, withQuery } from '@/features/consent/query-options';
+import { withQuery } from '@/features/consent/query-options';
 import styles from '../routes.module.css';
+import { usePartnerTarget } from './partner-target';
 
 const COUNTDOWN_SECONDS = 3;
 
@@ -17,15 +15,8 @@ const COUNTDOWN_SECONDS = 3;
  * partner host) after a short countdown; without one, the result and the way back.
  */
 export function SuccessTransferRoute() {
-  const config = useH5Config();
   const navigate = useNavigate();
-  const options = readQueryOptions(useLocation().search);
-  const productName = stringOption(options.productName) ?? '合作机构';
-  const target = checkInlineUrl(
-    stringOption(options.url) ?? stringOption(options.thirdpartyTargetUrl),
-    config.allowedHosts,
-    vouchedPartnerUrls(),
-  );
+  const { productName, target } = usePartnerTarget();
   const [left, setLeft] = useState(COUNTDOWN_SECONDS);
   useReportStep('visit_result');
   const inline = target.ok ? withQuery('/inline-page', { url: target.url, productName }) : null;
@@ -53,25 +44,13 @@ export function SuccessTransferRoute() {
         }
         actions={
           inline ? (
-            <Button
-              block
-              color="primary"
-              shape="rounded"
-              size="large"
-              onClick={() => navigate(inline, { replace: true })}
-            >
+            <PrimaryButton onClick={() => navigate(inline, { replace: true })}>
               立即前往{productName}
-            </Button>
+            </PrimaryButton>
           ) : (
-            <Button
-              block
-              color="primary"
-              shape="rounded"
-              size="large"
-              onClick={() => navigate('/borrow-money', { replace: true })}
-            >
+            <PrimaryButton onClick={() => navigate('/borrow-money', { replace: true })}>
               查看更多借款产品
-            </Button>
+            </PrimaryButton>
           )
         }
       />

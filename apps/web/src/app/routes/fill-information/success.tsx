@@ -4,7 +4,10 @@ import { reportStep } from '@/features/analytics/reporter';
 import { RetentionPopup } from '@/features/download/components/retention-popup';
 import styles from '../routes.module.css';
 
-/** `/fill-information/success` with the options of spec §2. */
+/**
+ * `/fill-information/success` with the options of spec §2, and the formprocess3 result page
+ * `/fill-information-three/success-page` (the same page).
+ */
 export function FillInformationSuccessRoute() {
   return (
     <main className={styles.page}>

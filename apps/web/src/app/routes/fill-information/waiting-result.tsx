@@ -2,9 +2,9 @@ import { useEffect, useState } from 'react';
 import { ProgressPage } from '@/components/progress-page';
 import type { AutoFormFacts } from '@/features/application-form/auto-form';
 import { useAutoFormStore } from '@/features/application-form/auto-form-store';
-import { fetchChannelDetail } from '@/features/channel/api';
+import { fetchChannelDetail } from '@/features/channel/api/fetch-channel-detail';
 import { useChannelStore } from '@/features/channel/store';
-import { fetchExcludeCity } from '@/features/location/api';
+import { fetchExcludeCity } from '@/features/location/api/fetch-exclude-city';
 import { useDelayedNavigate } from '@/hooks/use-delayed-navigate';
 
 /**

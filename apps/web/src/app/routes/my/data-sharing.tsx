@@ -1,5 +1,6 @@
 import { RequireLogin } from '@/app/flow/require-login';
 import { PageHeader } from '@/components/page-header';
+import account from '@/features/account/components/account.module.css';
 import { DataSharingList } from '@/features/account/components/data-sharing-list';
 import { ExportDataButton } from '@/features/account/components/export-data';
 import styles from './my.module.css';
@@ -8,7 +9,7 @@ function DataSharing() {
   return (
     <main className={styles.page}>
       <PageHeader title="谁在使用我的数据" fallback="/my" />
-      <p className={styles.lead}>
+      <p className={account.intro}>
         以下是经您授权、获得过您个人信息的机构，以及共享的信息和时间。您可以随时撤回对某家机构的授权：平台将停止向其发送您的信息，并通知该机构。
       </p>
       <DataSharingList />

@@ -1,6 +1,7 @@
 import { Button } from 'antd-mobile';
 import { Link, useNavigate } from 'react-router';
 import { PageHeader } from '@/components/page-header';
+import { PrimaryButton } from '@/components/primary-button';
 import { ResultView } from '@/components/result-view';
 import { SiteFooter } from '@/components/site-footer';
 import { useFooterCompanies } from '@/features/agreements/api/use-footer-companies';
@@ -29,15 +30,7 @@ export function RegisterSuccessRoute() {
           description="您的账户已创建。部分城市的合作机构服务暂未覆盖，如暂时没有适合您的产品，您可以先下载App，随时查看新开通的服务和申请进度。"
           actions={
             <>
-              <Button
-                block
-                color="primary"
-                shape="rounded"
-                size="large"
-                onClick={() => navigate('/download')}
-              >
-                下载App
-              </Button>
+              <PrimaryButton onClick={() => navigate('/download')}>下载App</PrimaryButton>
               <Button
                 block
                 fill="outline"

@@ -6,16 +6,7 @@ import { useApplications } from '../api/get-applications';
 import { formatApr, formatDateTime, leadTone, matchTypeText, offerTone } from '../format';
 import styles from './account.module.css';
 import { ConsentTextPopup } from './consent-text-popup';
-import { LoadFailed, Loading } from './load-state';
-
-function Row({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div className={styles.row}>
-      <dt>{label}</dt>
-      <dd>{children}</dd>
-    </div>
-  );
-}
+import { LoadFailed, Loading, Row } from './list-parts';
 
 function Offer({ offer, onReadConsent }: { offer: ApplicationOffer; onReadConsent: (id: number) => void }) {
   const { consent, delivery } = offer;

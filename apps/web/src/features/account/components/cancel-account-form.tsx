@@ -2,12 +2,14 @@ import { useCountdown } from '@lm/shared/client/use-countdown';
 import { maskPhone } from '@lm/shared/mask';
 import { isValidPhone } from '@lm/shared/validators/phone';
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, Dialog, Input, Toast } from 'antd-mobile';
+import { Button, Dialog, Toast } from 'antd-mobile';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { CodeButton } from '@/components/code-button';
+import { CodeInput } from '@/components/code-input';
 import { NAVIGATION_DELAY_MS } from '@/config/constants';
-import { browserOnline, sendCodeStep, waitAfterSendFailure } from '@/lib/send-code';
+import { tapSendCode } from '@/lib/code-form';
+import { waitAfterSendFailure } from '@/lib/send-code';
 import { clearSession, getStoredPhone } from '@/lib/session';
 import { useCancelAccount } from '../api/cancel-account';
 import { useDataSharing } from '../api/get-data-sharing';
@@ -35,13 +37,8 @@ export function CancelAccountForm() {
   useEffect(() => () => clearTimeout(redirectTimer.current), []);
 
   const onSendCode = () => {
-    const step = sendCodeStep({
-      counting: countdown.running,
-      sending: sendCode.isPending,
-      online: browserOnline(),
-    });
-    if (step.kind === 'wait') return;
-    if (step.kind === 'offline') return void Toast.show(step.message);
+    if (!tapSendCode({ counting: countdown.running, sending: sendCode.isPending }, (m) => Toast.show(m)))
+      return;
     sendCode.mutate(undefined, {
       onSuccess: (data) => {
         Toast.show('验证码已发送');
@@ -116,16 +113,7 @@ export function CancelAccountForm() {
           验证码将发送至 {phone && isValidPhone(phone) ? maskPhone(phone) : '当前登录手机号'}
         </p>
         <div className={styles.field}>
-          <Input
-            type="tel"
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            placeholder="请输入验证码"
-            aria-label="验证码"
-            maxLength={6}
-            value={code}
-            onChange={(value) => setCode(value.replace(/\D/g, '').slice(0, 6))}
-          />
+          <CodeInput placeholder="请输入验证码" aria-label="验证码" value={code} onChange={setCode} />
           <CodeButton seconds={countdown.seconds} loading={sendCode.isPending} onClick={onSendCode} />
         </div>
       </section>

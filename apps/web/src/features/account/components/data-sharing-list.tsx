@@ -1,22 +1,12 @@
 import { LEAD_STATUS_LABELS } from '@lm/shared/privacy-labels';
 import type { DataSharingEntry } from '@lm/shared/schemas/privacy';
 import { Button, Dialog, Tag, Toast } from 'antd-mobile';
-import type { ReactNode } from 'react';
 import { EmptyState } from '@/components/empty-state';
 import { useDataSharing } from '../api/get-data-sharing';
 import { useWithdrawConsent } from '../api/withdraw-consent';
 import { formatDateTime, noticeText } from '../format';
 import styles from './account.module.css';
-import { LoadFailed, Loading } from './load-state';
-
-function Row({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div className={styles.row}>
-      <dt>{label}</dt>
-      <dd>{children}</dd>
-    </div>
-  );
-}
+import { LoadFailed, Loading, Row } from './list-parts';
 
 function StatusTag({ entry }: { entry: DataSharingEntry }) {
   if (entry.withdrawn) return <Tag color="default">已撤回</Tag>;

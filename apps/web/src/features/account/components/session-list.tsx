@@ -8,7 +8,7 @@ import { useSessions } from '../api/get-sessions';
 import { useLogoutAll } from '../api/logout-all';
 import { formatDateTime } from '../format';
 import styles from './account.module.css';
-import { LoadFailed, Loading } from './load-state';
+import { LoadFailed, Loading } from './list-parts';
 
 function sessionState(s: SessionItem): string {
   if (s.active) return s.current ? '当前在线' : '在线';

@@ -9,6 +9,7 @@ import { isValidPhone } from '@lm/shared/validators/phone';
 import { Button, ErrorBlock, Form, Input, Picker, Skeleton, TextArea, Toast } from 'antd-mobile';
 import { type ReactNode, useEffect } from 'react';
 import { CityPicker, cityValueOf } from '@/components/city-picker/city-picker';
+import { PrimaryButton } from '@/components/primary-button';
 import {
   ANNUAL_INCOME_OPTIONS,
   CONTACT_RELATION_OPTIONS,
@@ -20,7 +21,8 @@ import {
 } from '@/config/form-options';
 import { getStoredPhone } from '@/lib/session';
 import styles from '@/styles/forms.module.css';
-import { useBaseDetail, useSaveBaseInfo } from '../api';
+import { useBaseDetail } from '../api/get-base-detail';
+import { useSaveBaseInfo } from '../api/save-base-info';
 import { creditProcessStepOf } from '../steps';
 import { useCreditWizardStore } from '../store';
 import {
@@ -282,16 +284,9 @@ export function CreditInfoForm({ onDone, onIdentityNeeded }: CreditInfoFormProps
           footer={
             step && (
               <div className={styles.footer}>
-                <Button
-                  block
-                  color="primary"
-                  shape="rounded"
-                  size="large"
-                  loading={save.isPending}
-                  onClick={next}
-                >
+                <PrimaryButton loading={save.isPending} onClick={next}>
                   {step === 'BASE' ? '提交资料' : '保存并继续'}
-                </Button>
+                </PrimaryButton>
                 {back && (
                   <Button
                     block

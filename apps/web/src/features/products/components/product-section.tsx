@@ -1,3 +1,4 @@
+import { AD_PLACEMENTS } from '@lm/shared/placements';
 import type { ProductItem } from '@lm/shared/schemas/product';
 import { Button } from 'antd-mobile';
 import type { ReactNode } from 'react';
@@ -65,5 +66,31 @@ export function ProductSection(props: ProductSectionProps) {
       {content}
       {props.children}
     </section>
+  );
+}
+
+/** The 「猜你喜欢」 section: the one randomly recommended product (placement 7). */
+export function RandomRecommendSection({
+  random,
+  ...props
+}: Pick<ProductSectionProps, 'onApply' | 'applyingId' | 'children'> & {
+  random: {
+    data?: ProductItem | null | undefined;
+    isLoading: boolean;
+    isError: boolean;
+    refetch: () => unknown;
+  };
+}) {
+  return (
+    <ProductSection
+      title="猜你喜欢"
+      placement={AD_PLACEMENTS.RANDOM_RECOMMEND}
+      products={random.data ? [random.data] : []}
+      isLoading={random.isLoading}
+      isError={random.isError}
+      onRetry={() => void random.refetch()}
+      skeletons={1}
+      {...props}
+    />
   );
 }

@@ -1,20 +1,7 @@
-/**
- * Calls of the identity part of the credit process (issue 5; docs/credit-process.md "ID-card OCR and face
- * verification"). Shapes: ocrIdCardData and faceVerifyData of @lm/shared/schemas/credit (types only
- * here: the browser bundle does not carry zod).
- */
-import type { FaceVerifyData, OcrIdCardData } from '@lm/shared/schemas/credit';
+import type { FaceVerifyData } from '@lm/shared/schemas/credit';
 import { api } from '@/lib/api-client';
 
-export type { FaceVerifyData, OcrIdCardData };
-
-/**
- * POST /api/app/userInfo/getOcrResultByIDCardPic — what the card front says (the upload's URL in
- * the private `idcard` folder), to pre-fill the form for the person to confirm.
- */
-export function readIdCard(image: string): Promise<OcrIdCardData> {
-  return api.post<OcrIdCardData>('/api/app/userInfo/getOcrResultByIDCardPic', { image });
-}
+export type { FaceVerifyData };
 
 export interface FaceVerifyInput {
   /** The selfie's URL (private `face` folder). */
@@ -26,7 +13,8 @@ export interface FaceVerifyInput {
 
 /**
  * POST /api/app/userInfo/faceVerify — checks the selfie and records the face status (2 passed,
- * 1 failed). Silent: the loading page says what happened.
+ * 1 failed). Silent: the loading page says what happened. Shape: faceVerifyData of
+ * @lm/shared/schemas/credit (types only here: the browser bundle does not carry zod).
  */
 export function verifyFace(input: FaceVerifyInput): Promise<FaceVerifyData> {
   const body: Record<string, unknown> = { image: input.image };

@@ -1,4 +1,6 @@
+/** The account lists' shared parts: loading, failure, a labelled line of a record. */
 import { Button, ErrorBlock, Skeleton } from 'antd-mobile';
+import type { ReactNode } from 'react';
 import styles from './account.module.css';
 
 /** While a section loads: grey lines where the content will be. */
@@ -19,5 +21,15 @@ export function LoadFailed({ onRetry, retrying }: { onRetry: () => void; retryin
         重新加载
       </Button>
     </ErrorBlock>
+  );
+}
+
+/** One labelled line of a record's details (a `<dl>` entry). */
+export function Row({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className={styles.row}>
+      <dt>{label}</dt>
+      <dd>{children}</dd>
+    </div>
   );
 }
