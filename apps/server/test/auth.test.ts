@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { rowsOf } from '../src/db/client.ts';
 import { applicationDrafts, sessions, smsCodes, smsOutbox, users } from '../src/db/schema.ts';
 import {
@@ -12,14 +12,10 @@ import {
   newPhone,
   post,
   sendCode,
-  type TestContext,
+  useTestApp,
 } from './helpers.ts';
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestApp();
-});
-afterAll(async () => ctx?.close());
+const ctx = useTestApp();
 
 const auth = (token: string) => ({ accesstoken: token });
 

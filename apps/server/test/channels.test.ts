@@ -1,20 +1,18 @@
 import { AGREEMENT_PAGES, FLOW_ROUTES, type H5Config, THEMES } from '@lm/shared/channel';
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { channelClicks, channels, routeCodes } from '../src/db/schema.ts';
 import { shanghaiDate } from '../src/lib/time.ts';
 import { DEMO_CHANNELS, DEMO_ROUTE_CODES, seedDemoChannels } from '../src/modules/channels/seed.ts';
 import { CLICKS_PER_IP_PER_HOUR } from '../src/modules/channels/service.ts';
-import { BACKEND, body, createTestApp, newIp, type TestContext } from './helpers.ts';
+import { BACKEND, body, newIp, useTestApp } from './helpers.ts';
 
-let ctx: TestContext;
+const ctx = useTestApp();
 let app: FastifyInstance;
-beforeAll(async () => {
-  ctx = await createTestApp();
+beforeAll(() => {
   app = ctx.app;
 });
-afterAll(async () => ctx?.close());
 
 const get = (url: string, headers: Record<string, string> = {}, ip = newIp()) =>
   app.inject({ method: 'GET', url, headers, remoteAddress: ip });

@@ -3,15 +3,11 @@
  * /api/user/info/match/{matchKey} answers the run to its person only.
  */
 import type { MatchResultData, ProductOffer } from '@lm/shared/schemas/matching';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FORM } from './fixtures.ts';
-import { BACKEND, body, createTestApp, loginAs, type TestContext } from './helpers.ts';
+import { BACKEND, body, loginAs, useTestApp } from './helpers.ts';
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestApp();
-});
-afterAll(async () => ctx?.close());
+const ctx = useTestApp();
 
 const call = (method: 'GET' | 'POST' | 'PUT', url: string, token?: string, payload?: unknown) =>
   ctx.app.inject({

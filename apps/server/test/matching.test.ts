@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { MatchResultData, ProductOffer } from '@lm/shared/schemas/matching';
 import { and, eq, inArray } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   consents,
   creditProfiles,
@@ -15,13 +15,9 @@ import {
 import { decryptField, encryptField } from '../src/lib/crypto.ts';
 import { shanghaiDate } from '../src/lib/time.ts';
 import { FORM } from './fixtures.ts';
-import { BACKEND, body, createTestApp, loginAs, type TestContext } from './helpers.ts';
+import { BACKEND, body, loginAs, useTestApp } from './helpers.ts';
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestApp();
-});
-afterAll(async () => ctx?.close());
+const ctx = useTestApp();
 
 const db = () => ctx.app.database.db;
 const call = (method: 'GET' | 'POST' | 'PUT', url: string, token?: string, payload?: unknown) =>

@@ -2,22 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { RUM_ENV, RUM_VERSION } from '@lm/shared/schemas/rum';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { webVitals } from '../src/db/schema.ts';
 import { blindIndex } from '../src/lib/crypto.ts';
 import { shanghaiDate } from '../src/lib/time.ts';
 import { VITALS_BEACONS_PER_DEVICE_PER_HOUR } from '../src/modules/rum/rules.ts';
-import {
-  BACKEND,
-  body,
-  createTestApp,
-  newIp,
-  staffLogin,
-  type TestContext,
-  type TestStaffRole,
-} from './helpers.ts';
+import { BACKEND, body, newIp, staffLogin, type TestStaffRole, useTestApp } from './helpers.ts';
 
-let ctx: TestContext;
+const ctx = useTestApp();
 let app: FastifyInstance;
 const password = 'rum test secret';
 const tag = randomBytes(3).toString('hex');
@@ -69,13 +61,11 @@ interface Row {
 const get = (url: string, token: string) => app.inject({ url, headers: { accesstoken: token } });
 
 beforeAll(async () => {
-  ctx = await createTestApp();
   app = ctx.app;
   tokens.viewer = await staffToken('viewer');
   tokens.operator = await staffToken('operator');
   tokens.partner = await staffToken('channel_partner', [`c-${tag}`]);
 });
-afterAll(async () => ctx?.close());
 
 describe(`real-user monitoring (${BACKEND})`, () => {
   it('stores a beacon batch with the server rating, hashed device and Shanghai day', async () => {
