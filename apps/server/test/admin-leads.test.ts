@@ -13,7 +13,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, leads, partners } from '../src/db/schema.ts';
 import { consentToApiOffers, FORM } from './fixtures.ts';
 import { BACKEND, body, loginAs, newPhone, staffLogin, type TestStaffRole, useTestApp } from './helpers.ts';
-import { pointLendersAt, useLocalPartner } from './lenders.ts';
+import { deliverAll, pointLendersAt, useLocalPartner } from './lenders.ts';
 
 const PASSWORD = 'correct horse battery';
 
@@ -72,22 +72,11 @@ async function person() {
   return { token, uid, phone, leadIds: rows.map((x) => x.id) };
 }
 
-async function deliverAll(ids: number[], timeoutMs = 15_000) {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    await ctx.app.services.delivery.runOnce();
-    const rows = await db().select({ status: leads.status }).from(leads).where(inArray(leads.id, ids));
-    if (rows.every((r) => r.status !== 'pending')) return;
-    if (Date.now() > until) throw new Error('leads still pending');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
 /** A person whose leads all went to the dead letters (the lender answered 503 every time). */
 async function personWithDeadLeads() {
   partner.script = () => ({ status: 503 });
   const p = await person();
-  await deliverAll(p.leadIds);
+  await deliverAll(ctx.app, p.leadIds, { pauseMs: 10 });
   partner.script = () => ({ status: 200 });
   const rows = await db().select().from(leads).where(inArray(leads.id, p.leadIds));
   expect(rows.every((l) => l.status === 'dead')).toBe(true);
@@ -271,7 +260,7 @@ describe(`console: dead letters (${BACKEND})`, () => {
     expect(again.statusCode).toBe(400);
     expect(body(again).msg).toContain('只有发送失败');
 
-    await deliverAll([lead!.id]);
+    await deliverAll(ctx.app, [lead!.id], { pauseMs: 10 });
     const after = body<AdminLeadDetail>(await get(`/api/admin/leads/${lead!.id}`)).data;
     expect(after).toMatchObject({ status: 'delivered', attempts: 1 });
     expect(after.attemptList.map((a) => a.outcome)).toEqual(['retry', 'dead', 'delivered']);
@@ -370,7 +359,7 @@ describe(`console: dead letters (${BACKEND})`, () => {
       .where(and(eq(auditLog.action, 'retry'), inArray(auditLog.entityId, mine.map(String))));
     expect(entries).toHaveLength(mine.length);
     expect(entries.every((e) => e.staffId === staffIds.admin)).toBe(true);
-    await deliverAll(mine);
+    await deliverAll(ctx.app, mine, { pauseMs: 10 });
     const done = await db().select().from(leads).where(inArray(leads.id, mine));
     expect(done.every((l) => l.status === 'delivered')).toBe(true);
   });

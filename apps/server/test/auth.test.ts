@@ -6,11 +6,13 @@ import {
   BACKEND,
   body,
   createTestApp,
+  devOutbox,
   latestCode,
   loginAs,
   newIp,
   newPhone,
   post,
+  sendCancellationCode,
   sendCode,
   useTestApp,
 } from './helpers.ts';
@@ -303,15 +305,8 @@ describe(`account cancellation (${BACKEND})`, () => {
     const noCode = await post(app, '/api/cancellation', {}, auth(token));
     expect(body(noCode).code).toBe(1001);
 
-    const sent = await app.inject({
-      method: 'POST',
-      url: '/api/cancellation/sendPhoneVerifyCode',
-      headers: auth(token),
-      remoteAddress: newIp(),
-    });
-    expect(body(sent).code).toBe(200);
-    const outbox = await app.inject({ url: `/api/dev/sms-outbox?phone=${phone}` });
-    const message = body<{ message: string; code: string }[]>(outbox).data[0]!;
+    expect(body(await sendCancellationCode(app, token)).code).toBe(200);
+    const message = (await devOutbox(app, phone))[0]!;
     expect(message.message).toContain('注销');
 
     const wrong = await post(

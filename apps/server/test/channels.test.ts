@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { channelClicks, channels, routeCodes } from '../src/db/schema.ts';
 import { shanghaiDate } from '../src/lib/time.ts';
+import { DEFAULT_H5_CONFIG } from '../src/modules/channels/fixtures.ts';
 import { DEMO_CHANNELS, DEMO_ROUTE_CODES, seedDemoChannels } from '../src/modules/channels/seed.ts';
 import { CLICKS_PER_IP_PER_HOUR } from '../src/modules/channels/service.ts';
 import { BACKEND, body, newIp, useTestApp } from './helpers.ts';
@@ -291,19 +292,7 @@ describe(`GET /api/adChannel/h5Config (${BACKEND})`, () => {
   it('answers the default configuration without a code or for an unknown code', async () => {
     const none = (await h5Config()).config;
     expect(Object.keys(none).sort()).toEqual(H5_CONFIG_KEYS);
-    expect(none).toMatchObject({
-      adChannelCode: '',
-      channelStatus: 1,
-      linkType: 4,
-      skin: 17,
-      theme: 'red',
-      themeColor: '#FF2C3E',
-      flow: 'default',
-      flowRoutes: FLOW_ROUTES.default,
-      title: null,
-      icon: null,
-      planTargetUrl: null,
-    });
+    expect(none).toMatchObject(DEFAULT_H5_CONFIG);
     expect(none.agreements).toHaveLength(AGREEMENT_PAGES.length);
     expect((await h5Config('?adChannelCode=no-such-code')).config).toEqual(none);
     expect((await h5Config('?adChannelCode=')).config).toEqual(none);

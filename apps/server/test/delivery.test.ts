@@ -9,7 +9,7 @@ import { sign } from '../src/modules/delivery/signing.ts';
 import { DEMO_PARTNERS } from '../src/modules/products/seed.ts';
 import { consentToApiOffers, FORM } from './fixtures.ts';
 import { BACKEND, body, loginAs, useTestApp } from './helpers.ts';
-import { pointLendersAt, quickDeliveryEnv, SECRETS, useLocalPartner } from './lenders.ts';
+import { deliverAll, pointLendersAt, quickDeliveryEnv, SECRETS, useLocalPartner } from './lenders.ts';
 
 const partner = useLocalPartner();
 const ctx = useTestApp(() => ({ env: { ...quickDeliveryEnv(partner.url, 4), PARTNER_SANDBOX: 'on' } }));
@@ -28,24 +28,12 @@ async function consentToApiProducts(): Promise<{ leadIds: number[]; offers: Prod
   return { leadIds: rows.map((x) => x.id), offers };
 }
 
-/** Runs worker rounds until no lead of `ids` is pending (waiting out backoffs). */
-async function deliverAll(ids: number[], timeoutMs = 15_000) {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    await ctx.app.services.delivery.runOnce();
-    const rows = await db().select({ status: leads.status }).from(leads).where(inArray(leads.id, ids));
-    if (rows.every((r) => r.status !== 'pending')) return;
-    if (Date.now() > until) throw new Error('leads still pending');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 describe(`lead delivery (${BACKEND})`, () => {
   it('fails, times out, then succeeds: one lead for the partner, signed, only the consented fields', async () => {
     partner.script = (attempt) =>
       attempt === 1 ? { status: 500 } : attempt === 2 ? { holdStatus: 503 } : { status: 201 };
     const { leadIds } = await consentToApiProducts();
-    await deliverAll(leadIds);
+    await deliverAll(ctx.app, leadIds);
 
     const rows = await db().select().from(leads).where(inArray(leads.id, leadIds));
     for (const lead of rows) {
@@ -81,7 +69,7 @@ describe(`lead delivery (${BACKEND})`, () => {
   it('moves a lead to the dead letters after the configured tries, every attempt recorded', async () => {
     partner.script = () => ({ status: 503 });
     const { leadIds } = await consentToApiProducts();
-    await deliverAll(leadIds);
+    await deliverAll(ctx.app, leadIds);
     const rows = await db().select().from(leads).where(inArray(leads.id, leadIds));
     for (const lead of rows) {
       expect(lead.status).toBe('dead');
@@ -99,7 +87,7 @@ describe(`lead delivery (${BACKEND})`, () => {
   it('a partner that already has the lead (409) counts as delivered', async () => {
     partner.script = () => ({ status: 409 });
     const { leadIds } = await consentToApiProducts();
-    await deliverAll(leadIds);
+    await deliverAll(ctx.app, leadIds);
     const rows = await db().select().from(leads).where(inArray(leads.id, leadIds));
     expect(rows.every((l) => l.status === 'delivered' && l.attempts === 1)).toBe(true);
   });

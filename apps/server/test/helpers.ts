@@ -190,6 +190,22 @@ export async function post(
   return app.inject({ method: 'POST', url, payload: payload as object, headers });
 }
 
+/** A call as the H5 makes it: a browser's user agent, the person's token when given. */
+export function h5Call(
+  app: FastifyInstance,
+  method: 'GET' | 'POST' | 'PUT',
+  url: string,
+  token?: string,
+  payload?: unknown,
+) {
+  return app.inject({
+    method,
+    url,
+    ...(payload !== undefined ? { payload: payload as object } : {}),
+    headers: { ...(token ? { accesstoken: token } : {}), 'user-agent': 'vitest-agent' },
+  });
+}
+
 export async function sendCode(app: FastifyInstance, phone: string, ip = newIp()) {
   return app.inject({
     method: 'POST',
@@ -200,7 +216,7 @@ export async function sendCode(app: FastifyInstance, phone: string, ip = newIp()
 }
 
 /** The dev SMS outbox of `phone`, newest first. */
-export async function smsOutbox(
+export async function devOutbox(
   app: FastifyInstance,
   phone: string,
 ): Promise<{ code: string; message: string }[]> {
@@ -209,7 +225,7 @@ export async function smsOutbox(
 }
 
 export async function latestCode(app: FastifyInstance, phone: string): Promise<string> {
-  const code = (await smsOutbox(app, phone))[0]?.code;
+  const code = (await devOutbox(app, phone))[0]?.code;
   if (!code) throw new Error(`no code in outbox for ${phone}`);
   return code;
 }
@@ -257,6 +273,11 @@ export async function staffLogin(
     password,
     ...(opts.channelCodes ? { channelCodes: opts.channelCodes } : {}),
   });
+  return { id: member.id, phone, token: await staffPasswordLogin(app, phone, password) };
+}
+
+/** A staff member's password login (from a fresh address): the token. */
+export async function staffPasswordLogin(app: FastifyInstance, phone: string, password: string) {
   const res = await app.inject({
     method: 'POST',
     url: '/api/crm/admin/login',
@@ -264,5 +285,5 @@ export async function staffLogin(
     remoteAddress: newIp(),
   });
   if (res.statusCode !== 200) throw new Error(`staff login failed: ${res.body}`);
-  return { id: member.id, phone, token: body<{ token: string }>(res).data.token };
+  return body<{ token: string }>(res).data.token;
 }

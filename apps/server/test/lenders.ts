@@ -1,7 +1,7 @@
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import { partners } from '../src/db/schema.ts';
+import { leads, partners } from '../src/db/schema.ts';
 import { sign } from '../src/modules/delivery/signing.ts';
 import { DEMO_PARTNERS } from '../src/modules/products/seed.ts';
 import { LocalPartner } from './partner-server.ts';
@@ -68,4 +68,23 @@ export function quickDeliveryEnv(partnerUrl: string, maxAttempts: number): Recor
     DELIVERY_MAX_ATTEMPTS: String(maxAttempts),
     PARTNER_TEST_ORIGINS: partnerUrl,
   };
+}
+
+/** Runs worker rounds of `app` until no lead of `ids` is pending (waiting out backoffs, `pauseMs` apart). */
+export async function deliverAll(
+  app: FastifyInstance,
+  ids: number[],
+  { timeoutMs = 15_000, pauseMs = 20 }: { timeoutMs?: number; pauseMs?: number } = {},
+) {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    await app.services.delivery.runOnce();
+    const rows = await app.database.db
+      .select({ status: leads.status })
+      .from(leads)
+      .where(inArray(leads.id, ids));
+    if (rows.every((r) => r.status !== 'pending')) return;
+    if (Date.now() > until) throw new Error('leads still pending');
+    await new Promise((r) => setTimeout(r, pauseMs));
+  }
 }

@@ -26,10 +26,10 @@ import {
   createTestApp,
   latestCode,
   loginAs,
-  newIp,
   newPhone,
   post,
   sendCancellationCode,
+  staffPasswordLogin,
   useTestApp,
 } from './helpers.ts';
 import { pointLendersAt, quickDeliveryEnv, SECRETS, signedCallback, useLocalPartner } from './lenders.ts';
@@ -58,16 +58,9 @@ const { consentingPerson, drain, cancelAccount } = privacyHelpers(() => ctx);
 const noticesOf = (uid: number) =>
   db().select().from(partnerNotices).where(eq(partnerNotices.userId, uid)).orderBy(partnerNotices.id);
 
-async function staffToken(phone: string): Promise<string> {
-  const res = await ctx.app.inject({
-    method: 'POST',
-    url: '/api/crm/admin/login',
-    payload: { phone, password },
-    remoteAddress: newIp(),
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  return body<{ token: string }>(res).data.token;
-}
+const staffToken = (phone: string) => staffPasswordLogin(ctx.app, phone, password);
+const withdrawFrom = (partnerId: number, token: string) =>
+  post(ctx.app, '/api/user/data-sharing/withdraw', { partnerId }, auth(token));
 
 describe(`withdrawal of consent per lender (${BACKEND})`, () => {
   it('stops a pending delivery: the worker sends nothing for it, the lead is withdrawn, no notice', async () => {
@@ -80,12 +73,7 @@ describe(`withdrawal of consent per lender (${BACKEND})`, () => {
     expect(entry.fieldLabels).toContain('手机号');
     expect(entry.leads[0]!.status).toBe('pending');
 
-    const res = await post(
-      ctx.app,
-      '/api/user/data-sharing/withdraw',
-      { partnerId: target.partnerId },
-      auth(p.token),
-    );
+    const res = await withdrawFrom(target.partnerId, p.token);
     expect(res.statusCode, res.body).toBe(200);
     const updated = body<DataSharingEntry>(res).data;
     expect(updated.withdrawn).toBe(true);
@@ -115,21 +103,11 @@ describe(`withdrawal of consent per lender (${BACKEND})`, () => {
     // The lender fails the first try: the retry carries the same notice id.
     partner.noticeScript = (_b, attempt) => (attempt === 1 ? { status: 503 } : { status: 200 });
 
-    const res = await post(
-      ctx.app,
-      '/api/user/data-sharing/withdraw',
-      { partnerId: target.partnerId },
-      auth(p.token),
-    );
+    const res = await withdrawFrom(target.partnerId, p.token);
     expect(res.statusCode, res.body).toBe(200);
     expect(body<DataSharingEntry>(res).data.notice).toMatchObject({ kind: 'withdrawal', status: 'pending' });
     // A second tap changes nothing.
-    const again = await post(
-      ctx.app,
-      '/api/user/data-sharing/withdraw',
-      { partnerId: target.partnerId },
-      auth(p.token),
-    );
+    const again = await withdrawFrom(target.partnerId, p.token);
     expect(again.statusCode).toBe(200);
     const notices = await noticesOf(p.uid);
     expect(notices).toHaveLength(1);
@@ -160,7 +138,7 @@ describe(`withdrawal of consent per lender (${BACKEND})`, () => {
       .orderBy(partnerNoticeAttempts.id);
     expect(attempts.map((a) => a.outcome)).toEqual(['retry', 'sent']);
     // Nothing more goes out once sent, even after another withdrawal call.
-    await post(ctx.app, '/api/user/data-sharing/withdraw', { partnerId: target.partnerId }, auth(p.token));
+    await withdrawFrom(target.partnerId, p.token);
     await drain();
     expect(partner.notices.filter((n) => n.key === notices[0]!.idempotencyKey)).toHaveLength(2);
     const entry = body<{ list: DataSharingEntry[] }>(
@@ -173,12 +151,7 @@ describe(`withdrawal of consent per lender (${BACKEND})`, () => {
   it('404 for a lender the person never consented to; bad bodies answer the 400 envelope', async () => {
     const { token } = await loginAs(ctx.app);
     const [somePartner] = await db().select({ id: partners.id }).from(partners).limit(1);
-    const none = await post(
-      ctx.app,
-      '/api/user/data-sharing/withdraw',
-      { partnerId: somePartner!.id },
-      auth(token),
-    );
+    const none = await withdrawFrom(somePartner!.id, token);
     expect(none.statusCode).toBe(404);
     expect(body(none)).toMatchObject({ code: 404, msg: '您没有向该机构授权过个人信息' });
     for (const payload of [{}, { partnerId: 'abc' }, { partnerId: -1 }, { partnerId: 1.5 }]) {
@@ -208,12 +181,7 @@ describe(`IDOR: one person never sees or changes another's data (${BACKEND})`, (
     });
     const sessions = body<{ list: SessionItem[] }>(await get('/api/user/sessions', b.token)).data.list;
     expect(sessions).toHaveLength(1);
-    const withdraw = await post(
-      ctx.app,
-      '/api/user/data-sharing/withdraw',
-      { partnerId: a.leads[0]!.partnerId },
-      auth(b.token),
-    );
+    const withdraw = await withdrawFrom(a.leads[0]!.partnerId, b.token);
     expect(withdraw.statusCode).toBe(404);
     const rows = await db().select().from(consents).where(eq(consents.userId, a.uid));
     expect(rows.every((c) => c.withdrawnAt === null)).toBe(true);
