@@ -121,7 +121,11 @@ export function useTestApp(opts: TestAppOptions | (() => TestAppOptions) = {}): 
     get shared() {
       return ctx().shared;
     },
-    close: () => ctx().close(),
+    close: async () => {
+      const closing = ctx();
+      current = undefined;
+      await closing.close();
+    },
   };
 }
 
