@@ -1,13 +1,23 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { inArray } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import type { FastifyPluginAsync } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { leads } from '../src/db/schema.ts';
 import { closeOpsServer, startOpsServer } from '../src/lib/ops-server.ts';
 import { gracefulShutdown } from '../src/lib/shutdown.ts';
 import { consentToApiOffers } from './fixtures.ts';
-import { BACKEND, body, createTestApp, loginAs, newIp, newPhone, type TestContext } from './helpers.ts';
+import {
+  BACKEND,
+  body,
+  createTestApp,
+  latestCode,
+  loginAs,
+  newIp,
+  newPhone,
+  sendCancellationCode,
+  type TestContext,
+} from './helpers.ts';
 import { pointLendersAt } from './lenders.ts';
 import { probe } from './server-process.ts';
 
@@ -190,15 +200,8 @@ describe(`metrics, health and request ids (${BACKEND})`, () => {
     expect(notices).toHaveLength(1);
     expect(notices[0]!.headers['x-request-id']).toBe(withdrawId);
 
-    const sent = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/cancellation/sendPhoneVerifyCode',
-      headers: { accesstoken: token },
-      remoteAddress: newIp(),
-    });
-    expect(body(sent).code).toBe(200);
-    const outbox = await ctx.app.inject({ url: `/api/dev/sms-outbox?phone=${phone}` });
-    const code = body<{ code: string }[]>(outbox).data[0]!.code;
+    expect(body(await sendCancellationCode(ctx.app, token)).code).toBe(200);
+    const code = await latestCode(ctx.app, phone);
     const beforeCancel = partner.received.length;
     const cancel = await ctx.app.inject({
       method: 'POST',
