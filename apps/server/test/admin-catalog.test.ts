@@ -6,7 +6,7 @@ import type {
   ProductList,
   RuleTesterData,
 } from '@lm/shared/schemas/admin-catalog';
-import type { MatchResultData, ProductOffer } from '@lm/shared/schemas/matching';
+import type { ProductOffer } from '@lm/shared/schemas/matching';
 import { and, count, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -19,10 +19,10 @@ import {
   products,
 } from '../src/db/schema.ts';
 import { decryptField } from '../src/lib/crypto.ts';
-import { sign } from '../src/modules/delivery/signing.ts';
 import { DEMO_PARTNERS } from '../src/modules/products/seed.ts';
-import { FORM } from './fixtures.ts';
+import { FORM, saveForm } from './fixtures.ts';
 import { BACKEND, body, createTestApp, loginAs, staffLogin, type TestContext } from './helpers.ts';
+import { pointLendersAt, signedCallback } from './lenders.ts';
 import { LocalPartner } from './partner-server.ts';
 
 let ctx: TestContext;
@@ -96,32 +96,10 @@ async function matchForm(
   form: Record<string, unknown> = FORM,
 ): Promise<{ token: string; offers: ProductOffer[] }> {
   const { token } = await loginAs(ctx.app);
-  const res = await ctx.app.inject({
-    method: 'POST',
-    url: '/api/user/info/save',
-    payload: form,
-    headers: { accesstoken: token },
-  });
+  const { res, offers } = await saveForm(ctx.app, token, form);
   expect(res.statusCode, res.body).toBe(200);
-  const r = body<MatchResultData>(res).data;
-  return { token, offers: r.id ? [r as ProductOffer, ...r.mayAuthProductList] : [] };
+  return { token, offers };
 }
-
-const signedCallback = (secret: string, code: string, payload: object) => {
-  const raw = JSON.stringify(payload);
-  const ts = Math.floor(Date.now() / 1000);
-  return ctx.app.inject({
-    method: 'POST',
-    url: '/api/partner/callback',
-    payload: raw,
-    headers: {
-      'content-type': 'application/json',
-      'x-lm-timestamp': String(ts),
-      'x-lm-signature': sign(secret, ts, raw),
-      'x-lm-partner': code,
-    },
-  });
-};
 
 /** A tester profile the FORM person would send, without a real ID (age stated instead). */
 const SAMPLE = {
@@ -149,13 +127,7 @@ beforeAll(async () => {
     if (host.endsWith('.example.org') || host.endsWith('.example.com')) return ['93.184.215.14'];
     throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
   };
-  for (const p of DEMO_PARTNERS) {
-    await db()
-      .update(partners)
-      .set({ apiEndpoint: `${partner.url}/${p.code}/leads`, dupCheckEndpoint: null })
-      .where(eq(partners.code, p.code));
-  }
-  ctx.app.services.matching.invalidateCatalog();
+  await pointLendersAt(ctx.app, partner.url);
   tokens.admin = await staffToken('admin');
   tokens.operator = await staffToken('operator');
   tokens.viewer = await staffToken('viewer');
@@ -563,18 +535,18 @@ describe(`console: signing secret rotation (${BACKEND})`, () => {
       .where(eq(partners.id, lead.partnerId));
     const old = rotated.get(code)!.old;
     const payload = { leadId: lead.idempotencyKey, status: 'approved' };
-    expect((await signedCallback(old, code, payload)).statusCode).toBe(200);
-    expect((await signedCallback(secrets.get(code)!, code, payload)).statusCode).toBe(200);
-    expect((await signedCallback('never-issued', code, payload)).statusCode).toBe(401);
+    expect((await signedCallback(ctx.app, code, old, payload)).statusCode).toBe(200);
+    expect((await signedCallback(ctx.app, code, secrets.get(code)!, payload)).statusCode).toBe(200);
+    expect((await signedCallback(ctx.app, code, 'never-issued', payload)).statusCode).toBe(401);
 
     // 24 h after the rotation the old secret is refused.
     await db()
       .update(partners)
       .set({ secretRotatedAt: new Date(Date.now() - 24 * 3600_000 - 1000) })
       .where(eq(partners.code, code));
-    const late = await signedCallback(old, code, payload);
+    const late = await signedCallback(ctx.app, code, old, payload);
     expect(late.statusCode).toBe(401);
     expect(body(late).code).toBe(1103);
-    expect((await signedCallback(secrets.get(code)!, code, payload)).statusCode).toBe(200);
+    expect((await signedCallback(ctx.app, code, secrets.get(code)!, payload)).statusCode).toBe(200);
   });
 });

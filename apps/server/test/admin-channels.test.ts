@@ -272,79 +272,54 @@ describe(`console channels: permissions and validation (${BACKEND})`, () => {
     return body<{ errors?: { field: string; message: string }[] }>(res);
   };
 
-  it('refuses invalid drafts with clear Chinese messages', async () => {
-    expect((await bad({ flags: ['purple', 'rainbow'] })).msg).toContain('未知的功能标记：rainbow');
-    expect((await bad({ flags: ['purple', 'teal'] })).msg).toContain('主题色只能选一个');
-    expect((await bad({ linkType: 10 })).msg).toContain('链接类型必须是 1 到 9 的整数');
-    expect((await bad({ skin: 7 })).msg).toContain('皮肤 7 不存在');
-    expect((await bad({ excludeCityCodes: ['110100', '999999'] })).msg).toContain(
-      '城市代码 999999 不在行政区划表中',
-    );
-    expect((await bad({ planTargetUrl: 'http://partner.example.com/' })).msg).toContain('https://');
-    expect((await bad({ planTargetUrl: 'https://other.example.org/x' })).msg).toContain(
+  const twoSkins = (first: Record<string, unknown>) => [first, { skin: 8, weight: 50 }];
+  it.each<[string, Record<string, unknown>, string]>([
+    ['an unknown flag', { flags: ['purple', 'rainbow'] }, '未知的功能标记：rainbow'],
+    ['two theme colours', { flags: ['purple', 'teal'] }, '主题色只能选一个'],
+    ['a link type out of range', { linkType: 10 }, '链接类型必须是 1 到 9 的整数'],
+    ['an unknown skin', { skin: 7 }, '皮肤 7 不存在'],
+    ['an unknown city code', { excludeCityCodes: ['110100', '999999'] }, '城市代码 999999 不在行政区划表中'],
+    ['a plain-http plan URL', { planTargetUrl: 'http://partner.example.com/' }, 'https://'],
+    [
+      'a plan URL outside the allowed hosts',
+      { planTargetUrl: 'https://other.example.org/x' },
       '计划落地页的域名 other.example.org 不在允许跳转的域名中',
-    );
-    expect((await bad({ allowedHosts: ['https://partner.example.com/path'] })).msg).toContain(
+    ],
+    [
+      'an allowed host with a path',
+      { allowedHosts: ['https://partner.example.com/path'] },
       '允许跳转的域名格式不正确',
-    );
-    expect((await bad({ trackReport: { platform: 'baidu', params: [] } })).msg).toContain(
+    ],
+    [
+      'a track report without params',
+      { trackReport: { platform: 'baidu', params: [] } },
       '至少填写一个回传参数',
-    );
-    expect((await bad({ footer: [{ companyName: '某', filingNumber: 'x1' }] })).msg).toContain(
+    ],
+    [
+      'a one-letter company name',
+      { footer: [{ companyName: '某', filingNumber: 'x1' }] },
       '持牌公司名称至少 2 个字',
-    );
-    expect((await bad({ skinArms: [{ skin: 12, weight: 50 }] })).msg).toContain('至少需要两个皮肤');
-    expect(
-      (
-        await bad({
-          skinArms: [
-            { skin: 12, weight: 50 },
-            { skin: 12, weight: 50 },
-          ],
-        })
-      ).msg,
-    ).toContain('分流皮肤 skin12 重复');
-    expect(
-      (
-        await bad({
-          skinArms: [
-            { skin: 12, weight: 0 },
-            { skin: 8, weight: 50 },
-          ],
-        })
-      ).msg,
-    ).toContain('1 到 100');
-    expect(
-      (
-        await bad({
-          skinArms: [
-            { skin: 12, weight: 101 },
-            { skin: 8, weight: 50 },
-          ],
-        })
-      ).msg,
-    ).toContain('1 到 100');
-    expect(
-      (
-        await bad({
-          skinArms: [
-            { skin: 12, weight: 1.5 },
-            { skin: 8, weight: 50 },
-          ],
-        })
-      ).msg,
-    ).toContain('1 到 100');
-    expect(
-      (
-        await bad({
-          skinArms: [
-            { skin: 99, weight: 10 },
-            { skin: 8, weight: 50 },
-          ],
-        })
-      ).msg,
-    ).toContain('皮肤 99 不存在');
+    ],
+    ['a single skin arm', { skinArms: [{ skin: 12, weight: 50 }] }, '至少需要两个皮肤'],
+    [
+      'a repeated skin arm',
+      {
+        skinArms: [
+          { skin: 12, weight: 50 },
+          { skin: 12, weight: 50 },
+        ],
+      },
+      '分流皮肤 skin12 重复',
+    ],
+    ['a zero weight', { skinArms: twoSkins({ skin: 12, weight: 0 }) }, '1 到 100'],
+    ['a weight over 100', { skinArms: twoSkins({ skin: 12, weight: 101 }) }, '1 到 100'],
+    ['a fractional weight', { skinArms: twoSkins({ skin: 12, weight: 1.5 }) }, '1 到 100'],
+    ['an arm of an unknown skin', { skinArms: twoSkins({ skin: 99, weight: 10 }) }, '皮肤 99 不存在'],
+  ])('refuses a draft with %s with a clear Chinese message', async (_what, payload, message) => {
+    expect((await bad(payload)).msg).toContain(message);
+  });
 
+  it('refuses a bad or taken channel code and answers 404 for an unknown channel', async () => {
     const badCode = await call('operator', 'POST', '/api/admin/channels', {
       adChannelCode: 'bad code!',
       ...draft(),

@@ -9,29 +9,14 @@ import type {
   RetryDeadData,
 } from '@lm/shared/schemas/admin-leads';
 import { and, eq, inArray } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, leads, partners } from '../src/db/schema.ts';
-import { DEMO_PARTNERS } from '../src/modules/products/seed.ts';
 import { consentToApiOffers, FORM } from './fixtures.ts';
-import {
-  BACKEND,
-  body,
-  createTestApp,
-  loginAs,
-  newPhone,
-  staffLogin,
-  type TestContext,
-  type TestStaffRole,
-} from './helpers.ts';
-import { LocalPartner, type PartnerStep } from './partner-server.ts';
+import { BACKEND, body, loginAs, newPhone, staffLogin, type TestStaffRole, useTestApp } from './helpers.ts';
+import { deliverAll, pointLendersAt, useLocalPartner } from './lenders.ts';
 
-const SECRETS = new Map(DEMO_PARTNERS.map((p) => [p.code, p.signingSecret!]));
-const secretOfPath = (path: string) => SECRETS.get(path.split('/')[1] ?? '') ?? 'unknown';
 const PASSWORD = 'correct horse battery';
 
-let ctx: TestContext;
-let partner: LocalPartner;
-let script: (attempt: number) => PartnerStep = () => ({ status: 200 });
 const logLines: string[] = [];
 const tokens: Record<'admin' | 'operator' | 'viewer' | 'partner', string> = {
   admin: '',
@@ -44,28 +29,21 @@ const staffIds: Record<string, number> = {};
 const staffAs = (role: TestStaffRole, name: string) =>
   staffLogin(ctx.app, role, { name, password: PASSWORD });
 
+const partner = useLocalPartner();
+const ctx = useTestApp(() => ({
+  env: {
+    PARTNER_TEST_ORIGINS: partner.url,
+    LOG_LEVEL: 'trace',
+    DELIVERY_TIMEOUT_MS: '3000',
+    DELIVERY_BACKOFF_BASE_MS: '10',
+    DELIVERY_BACKOFF_MAX_MS: '40',
+    DELIVERY_MAX_ATTEMPTS: '2',
+    PARTNER_SANDBOX: 'on',
+  },
+  logStream: { write: (line: string) => void logLines.push(line) },
+}));
 beforeAll(async () => {
-  partner = new LocalPartner(secretOfPath, (a) => script(a));
-  await partner.start();
-  ctx = await createTestApp({
-    env: {
-      PARTNER_TEST_ORIGINS: partner.url,
-      LOG_LEVEL: 'trace',
-      DELIVERY_TIMEOUT_MS: '3000',
-      DELIVERY_BACKOFF_BASE_MS: '10',
-      DELIVERY_BACKOFF_MAX_MS: '40',
-      DELIVERY_MAX_ATTEMPTS: '2',
-      PARTNER_SANDBOX: 'on',
-    },
-    logStream: { write: (line: string) => void logLines.push(line) },
-  });
-  for (const p of DEMO_PARTNERS) {
-    await ctx.app.database.db
-      .update(partners)
-      .set({ apiEndpoint: `${partner.url}/${p.code}/leads`, dupCheckEndpoint: null })
-      .where(eq(partners.code, p.code));
-  }
-  ctx.app.services.matching.invalidateCatalog();
+  await pointLendersAt(ctx.app, partner.url);
   for (const [key, role, name] of [
     ['admin', 'admin', '管理员甲'],
     ['operator', 'operator', '运营乙'],
@@ -76,13 +54,6 @@ beforeAll(async () => {
     tokens[key] = s.token;
     staffIds[key] = s.id;
   }
-});
-afterAll(async () => {
-  await partner?.stop();
-  await ctx?.close();
-});
-afterEach(() => {
-  script = () => ({ status: 200 });
 });
 
 const db = () => ctx.app.database.db;
@@ -101,23 +72,12 @@ async function person() {
   return { token, uid, phone, leadIds: rows.map((x) => x.id) };
 }
 
-async function deliverAll(ids: number[], timeoutMs = 15_000) {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    await ctx.app.services.delivery.runOnce();
-    const rows = await db().select({ status: leads.status }).from(leads).where(inArray(leads.id, ids));
-    if (rows.every((r) => r.status !== 'pending')) return;
-    if (Date.now() > until) throw new Error('leads still pending');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
 /** A person whose leads all went to the dead letters (the lender answered 503 every time). */
 async function personWithDeadLeads() {
-  script = () => ({ status: 503 });
+  partner.script = () => ({ status: 503 });
   const p = await person();
-  await deliverAll(p.leadIds);
-  script = () => ({ status: 200 });
+  await deliverAll(ctx.app, p.leadIds, { pauseMs: 10 });
+  partner.script = () => ({ status: 200 });
   const rows = await db().select().from(leads).where(inArray(leads.id, p.leadIds));
   expect(rows.every((l) => l.status === 'dead')).toBe(true);
   return { ...p, leads: rows };
@@ -300,7 +260,7 @@ describe(`console: dead letters (${BACKEND})`, () => {
     expect(again.statusCode).toBe(400);
     expect(body(again).msg).toContain('只有发送失败');
 
-    await deliverAll([lead!.id]);
+    await deliverAll(ctx.app, [lead!.id], { pauseMs: 10 });
     const after = body<AdminLeadDetail>(await get(`/api/admin/leads/${lead!.id}`)).data;
     expect(after).toMatchObject({ status: 'delivered', attempts: 1 });
     expect(after.attemptList.map((a) => a.outcome)).toEqual(['retry', 'dead', 'delivered']);
@@ -399,7 +359,7 @@ describe(`console: dead letters (${BACKEND})`, () => {
       .where(and(eq(auditLog.action, 'retry'), inArray(auditLog.entityId, mine.map(String))));
     expect(entries).toHaveLength(mine.length);
     expect(entries.every((e) => e.staffId === staffIds.admin)).toBe(true);
-    await deliverAll(mine);
+    await deliverAll(ctx.app, mine, { pauseMs: 10 });
     const done = await db().select().from(leads).where(inArray(leads.id, mine));
     expect(done.every((l) => l.status === 'delivered')).toBe(true);
   });

@@ -1,19 +1,17 @@
 import { FUNNEL_STEPS } from '@lm/shared/channel';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { events } from '../src/db/schema.ts';
 import { shanghaiDate } from '../src/lib/time.ts';
 import { EVENTS_PER_IP_PER_HOUR } from '../src/modules/analytics/service.ts';
-import { BACKEND, body, createTestApp, loginAs, newIp, type TestContext } from './helpers.ts';
+import { BACKEND, body, loginAs, newIp, useTestApp } from './helpers.ts';
 
-let ctx: TestContext;
+const ctx = useTestApp();
 let app: FastifyInstance;
-beforeAll(async () => {
-  ctx = await createTestApp();
+beforeAll(() => {
   app = ctx.app;
 });
-afterAll(async () => ctx?.close());
 
 let sessionCounter = 0;
 const newSession = () => `sess_${Date.now().toString(36)}_${++sessionCounter}`;

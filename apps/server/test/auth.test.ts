@@ -1,25 +1,23 @@
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { rowsOf } from '../src/db/client.ts';
 import { applicationDrafts, sessions, smsCodes, smsOutbox, users } from '../src/db/schema.ts';
 import {
   BACKEND,
   body,
   createTestApp,
+  devOutbox,
   latestCode,
   loginAs,
   newIp,
   newPhone,
   post,
+  sendCancellationCode,
   sendCode,
-  type TestContext,
+  useTestApp,
 } from './helpers.ts';
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestApp();
-});
-afterAll(async () => ctx?.close());
+const ctx = useTestApp();
 
 const auth = (token: string) => ({ accesstoken: token });
 
@@ -307,15 +305,8 @@ describe(`account cancellation (${BACKEND})`, () => {
     const noCode = await post(app, '/api/cancellation', {}, auth(token));
     expect(body(noCode).code).toBe(1001);
 
-    const sent = await app.inject({
-      method: 'POST',
-      url: '/api/cancellation/sendPhoneVerifyCode',
-      headers: auth(token),
-      remoteAddress: newIp(),
-    });
-    expect(body(sent).code).toBe(200);
-    const outbox = await app.inject({ url: `/api/dev/sms-outbox?phone=${phone}` });
-    const message = body<{ message: string; code: string }[]>(outbox).data[0]!;
+    expect(body(await sendCancellationCode(app, token)).code).toBe(200);
+    const message = (await devOutbox(app, phone))[0]!;
     expect(message.message).toContain('注销');
 
     const wrong = await post(

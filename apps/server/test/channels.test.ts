@@ -1,20 +1,19 @@
 import { AGREEMENT_PAGES, FLOW_ROUTES, type H5Config, THEMES } from '@lm/shared/channel';
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { channelClicks, channels, routeCodes } from '../src/db/schema.ts';
 import { shanghaiDate } from '../src/lib/time.ts';
+import { DEFAULT_H5_CONFIG } from '../src/modules/channels/fixtures.ts';
 import { DEMO_CHANNELS, DEMO_ROUTE_CODES, seedDemoChannels } from '../src/modules/channels/seed.ts';
 import { CLICKS_PER_IP_PER_HOUR } from '../src/modules/channels/service.ts';
-import { BACKEND, body, createTestApp, newIp, type TestContext } from './helpers.ts';
+import { BACKEND, body, newIp, useTestApp } from './helpers.ts';
 
-let ctx: TestContext;
+const ctx = useTestApp();
 let app: FastifyInstance;
-beforeAll(async () => {
-  ctx = await createTestApp();
+beforeAll(() => {
   app = ctx.app;
 });
-afterAll(async () => ctx?.close());
 
 const get = (url: string, headers: Record<string, string> = {}, ip = newIp()) =>
   app.inject({ method: 'GET', url, headers, remoteAddress: ip });
@@ -293,19 +292,7 @@ describe(`GET /api/adChannel/h5Config (${BACKEND})`, () => {
   it('answers the default configuration without a code or for an unknown code', async () => {
     const none = (await h5Config()).config;
     expect(Object.keys(none).sort()).toEqual(H5_CONFIG_KEYS);
-    expect(none).toMatchObject({
-      adChannelCode: '',
-      channelStatus: 1,
-      linkType: 4,
-      skin: 17,
-      theme: 'red',
-      themeColor: '#FF2C3E',
-      flow: 'default',
-      flowRoutes: FLOW_ROUTES.default,
-      title: null,
-      icon: null,
-      planTargetUrl: null,
-    });
+    expect(none).toMatchObject(DEFAULT_H5_CONFIG);
     expect(none.agreements).toHaveLength(AGREEMENT_PAGES.length);
     expect((await h5Config('?adChannelCode=no-such-code')).config).toEqual(none);
     expect((await h5Config('?adChannelCode=')).config).toEqual(none);

@@ -1,21 +1,13 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { channelClicks } from '../src/db/schema.ts';
 import { CLICKS_PER_IP_PER_HOUR } from '../src/modules/channels/service.ts';
-import { BACKEND, body, createTestApp, newIp, secondInstance, type TestContext } from './helpers.ts';
+import { BACKEND, body, newIp, useSecondInstance, useTestApp } from './helpers.ts';
 
 /** Clicks written in batches (issue 17.3): the same answers, counted once across instances. */
-let ctx: TestContext;
-let b: FastifyInstance;
-beforeAll(async () => {
-  ctx = await createTestApp();
-  b = await secondInstance(ctx);
-});
-afterAll(async () => {
-  await b?.close();
-  await ctx?.close();
-});
+const ctx = useTestApp();
+const b = useSecondInstance(ctx);
 
 type Answer = { counted: boolean; flagged: boolean };
 const click = (app: FastifyInstance, qs: string, ip = newIp()) =>
@@ -31,11 +23,11 @@ describe(`click batches on two instances sharing a database (${BACKEND})`, () =>
     const calls = [
       ...fingerprints.flatMap((fp, i) =>
         [0, 1, 2, 3].map((k) => ({
-          app: (i + k) % 2 === 0 ? ctx.app : b,
+          app: (i + k) % 2 === 0 ? ctx.app : b.app,
           qs: `adChannelCode=${code}&fingerprint=${fp}`,
         })),
       ),
-      ...Array.from({ length: 6 }, (_, k) => ({ app: k % 2 ? b : ctx.app, qs: `adChannelCode=${code}` })),
+      ...Array.from({ length: 6 }, (_, k) => ({ app: k % 2 ? b.app : ctx.app, qs: `adChannelCode=${code}` })),
     ];
     const answers = await Promise.all(calls.map((c) => click(c.app, c.qs)));
     for (const res of answers) expect(res.statusCode, res.body).toBe(200);
@@ -58,7 +50,7 @@ describe(`click batches on two instances sharing a database (${BACKEND})`, () =>
     expect(rows.filter((r) => r.flagged && r.fingerprintHash === null)).toHaveLength(6);
 
     // Repeats later in the day: not counted, on either instance, and nothing more stored.
-    for (const app of [ctx.app, b]) {
+    for (const app of [ctx.app, b.app]) {
       for (const fp of fingerprints.slice(0, 3)) {
         expect(body<Answer>(await click(app, `adChannelCode=${code}&fingerprint=${fp}`)).data).toEqual({
           counted: false,
@@ -69,21 +61,21 @@ describe(`click batches on two instances sharing a database (${BACKEND})`, () =>
     expect((await rowsOf(code)).filter((r) => r.fingerprintHash !== null)).toHaveLength(fingerprints.length);
     // Both instances remember what they wrote or found written (no query for a returning visitor).
     expect(ctx.app.services.channels.clicks.knownSize).toBeGreaterThan(0);
-    expect(b.services.channels.clicks.knownSize).toBeGreaterThan(0);
+    expect(b.app.services.channels.clicks.knownSize).toBeGreaterThan(0);
   });
 
   it('a fingerprint counted on one instance is not counted again on the other', async () => {
     const fp = `cross-${Date.now().toString(36)}`;
     const qs = `adChannelCode=demo-skin15&fingerprint=${fp}`;
     expect(body<Answer>(await click(ctx.app, qs)).data).toEqual({ counted: true, flagged: false });
-    expect(body<Answer>(await click(b, qs)).data).toEqual({ counted: false, flagged: false });
+    expect(body<Answer>(await click(b.app, qs)).data).toEqual({ counted: false, flagged: false });
     expect(body<Answer>(await click(ctx.app, qs)).data).toEqual({ counted: false, flagged: false });
   });
 
   it('an unknown channel answers 404 and stores nothing, in a burst too', async () => {
     const answers = await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
-        click(i % 2 ? b : ctx.app, `adChannelCode=ghost-burst&fingerprint=g${i}`),
+        click(i % 2 ? b.app : ctx.app, `adChannelCode=ghost-burst&fingerprint=g${i}`),
       ),
     );
     for (const res of answers) {
@@ -102,14 +94,14 @@ describe(`click batches on two instances sharing a database (${BACKEND})`, () =>
       const n = Math.min(60, CLICKS_PER_IP_PER_HOUR + over - i);
       const res = await Promise.all(
         Array.from({ length: n }, (_, k) =>
-          click(k % 2 ? b : ctx.app, `adChannelCode=demo-skin16&fingerprint=cap-${i + k}`, ip),
+          click(k % 2 ? b.app : ctx.app, `adChannelCode=demo-skin16&fingerprint=cap-${i + k}`, ip),
         ),
       );
       statuses.push(...res.map((r) => r.statusCode));
     }
     expect(statuses.filter((s) => s === 200)).toHaveLength(CLICKS_PER_IP_PER_HOUR);
     expect(statuses.filter((s) => s === 429)).toHaveLength(over);
-    const refused = await click(b, 'adChannelCode=demo-skin16&fingerprint=cap-late', ip);
+    const refused = await click(b.app, 'adChannelCode=demo-skin16&fingerprint=cap-late', ip);
     expect(refused.statusCode).toBe(429);
     expect(body(refused).msg).toMatch(/^点击上报过于频繁，请.+后再试$/);
   });

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { AGREEMENT_PAGES } from '@lm/shared/channel';
-import { INFO_AGREEMENT } from '@lm/shared/schemas/matching';
+import { INFO_AGREEMENT, type ProtocolData } from '@lm/shared/schemas/matching';
 import { and, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agreementDocuments, articles, products } from '../src/db/schema.ts';
@@ -15,6 +15,15 @@ const OPERATOR = {
   OPERATOR_SERVICE_PHONE: '400-123-4567',
   OPERATOR_EMAIL: 'dpo@ceshi.example.cn',
   DELETION_DEADLINE_WORKING_DAYS: '12',
+};
+/** The operator as agreements and `GET /api/content/operator` answer it, from the settings above. */
+const OPERATOR_ANSWER = {
+  name: OPERATOR.OPERATOR_NAME,
+  shortName: OPERATOR.OPERATOR_SHORT_NAME,
+  address: OPERATOR.OPERATOR_ADDRESS,
+  licence: OPERATOR.OPERATOR_LICENCE,
+  servicePhone: OPERATOR.OPERATOR_SERVICE_PHONE,
+  email: OPERATOR.OPERATOR_EMAIL,
 };
 
 interface Agreement {
@@ -33,14 +42,6 @@ interface Agreement {
     servicePhone: string;
     email: string;
   };
-}
-interface Protocol {
-  id: string;
-  title: string;
-  version: string;
-  content: string;
-  textHash: string;
-  consentedAt: string | null;
 }
 interface NewsItem {
   id: number;
@@ -82,14 +83,7 @@ describe(`agreements (${BACKEND})`, () => {
     expect(a.title).toBe(title);
     expect(a.version).toBe('2026-11-22');
     expect(a.effectiveDate).toBe('2026年11月22日');
-    expect(a.operator).toEqual({
-      name: OPERATOR.OPERATOR_NAME,
-      shortName: OPERATOR.OPERATOR_SHORT_NAME,
-      address: OPERATOR.OPERATOR_ADDRESS,
-      licence: OPERATOR.OPERATOR_LICENCE,
-      servicePhone: OPERATOR.OPERATOR_SERVICE_PHONE,
-      email: OPERATOR.OPERATOR_EMAIL,
-    });
+    expect(a.operator).toEqual(OPERATOR_ANSWER);
     const text = allText(a);
     for (const value of [
       OPERATOR.OPERATOR_NAME,
@@ -121,7 +115,7 @@ describe(`agreements (${BACKEND})`, () => {
   )('GET /api/user/info/protocol/%s answers the same text as one plain text with its hash', async (code) => {
     const res = await get(`/api/user/info/protocol/${code}`);
     expect(res.statusCode).toBe(200);
-    const p = body<Protocol>(res).data;
+    const p = body<ProtocolData>(res).data;
     const a = body<Agreement>(await get(`/api/agreement/${code}`)).data;
     expect(p).toMatchObject({ id: code, title: a.title, version: a.version, consentedAt: null });
     expect(p.textHash).toBe(createHash('sha256').update(p.content, 'utf8').digest('hex'));
@@ -139,7 +133,7 @@ describe(`agreements (${BACKEND})`, () => {
     expect(product).toBeDefined();
     const res = await get(`/api/user/info/protocol/${INFO_AGREEMENT.id}?productId=${product!.id}`);
     expect(res.statusCode).toBe(200);
-    const p = body<Protocol>(res).data;
+    const p = body<ProtocolData>(res).data;
     expect(p.id).toBe(INFO_AGREEMENT.id);
     expect(p.title).toBe(INFO_AGREEMENT.title);
     expect(p.content).toContain('接收方');
@@ -198,7 +192,7 @@ describe(`agreements (${BACKEND})`, () => {
     expect(current.sections[0]!.paragraphs[0]).toBe(
       `由${OPERATOR.OPERATOR_NAME}运营，客服${OPERATOR.OPERATOR_SERVICE_PHONE}。`,
     );
-    const protocol = body<Protocol>(await get(`/api/user/info/protocol/${code}`)).data;
+    const protocol = body<ProtocolData>(await get(`/api/user/info/protocol/${code}`)).data;
     expect(protocol.version).toBe('test-newer');
 
     const old = await get(`/api/agreement/${code}?version=${base.version}`);
@@ -254,14 +248,7 @@ describe(`agreements (${BACKEND})`, () => {
   it('GET /api/content/operator answers the configured operator', async () => {
     const res = await get('/api/content/operator');
     expect(res.statusCode).toBe(200);
-    expect(body(res).data).toEqual({
-      name: OPERATOR.OPERATOR_NAME,
-      shortName: OPERATOR.OPERATOR_SHORT_NAME,
-      address: OPERATOR.OPERATOR_ADDRESS,
-      licence: OPERATOR.OPERATOR_LICENCE,
-      servicePhone: OPERATOR.OPERATOR_SERVICE_PHONE,
-      email: OPERATOR.OPERATOR_EMAIL,
-    });
+    expect(body(res).data).toEqual(OPERATOR_ANSWER);
   });
 });
 

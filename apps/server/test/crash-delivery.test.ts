@@ -1,21 +1,17 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { MatchResultData } from '@lm/shared/schemas/matching';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEMO_PARTNERS } from '../src/modules/products/seed.ts';
 import { FORM } from './fixtures.ts';
-import { BACKEND, newPhone, PG_URL } from './helpers.ts';
+import { BACKEND, PG_URL } from './helpers.ts';
+import { secretOfSandboxPath } from './lenders.ts';
 import { LocalPartner } from './partner-server.ts';
-import { ServerProcess, scratchDatabase } from './server-process.ts';
+import { apiCaller, consentOverHttp, ServerProcess, scratchDatabase } from './server-process.ts';
 
 /**
  * The real server process is killed with SIGKILL while it delivers leads; after a restart every
  * consented lead reaches the partner, each under one idempotency key (one lead for the partner).
  */
-const SECRETS = new Map(DEMO_PARTNERS.map((p) => [p.code, p.signingSecret!]));
-// Seeded endpoints: <partner url>/api/dev/partner-sandbox/<code>/leads
-const secretOfPath = (path: string) => SECRETS.get(path.split('/')[4] ?? '') ?? 'unknown';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterAll(async () => {
@@ -26,7 +22,7 @@ describe(`delivery survives kill -9 (${BACKEND})`, () => {
   it('after a SIGKILL mid-delivery and a restart, every consented lead is delivered once', async () => {
     // The partner: the first try of each lead is never answered (it still takes the lead), the second
     // fails, later ones succeed; it de-duplicates on the idempotency key.
-    const partner = new LocalPartner(secretOfPath, (attempt) =>
+    const partner = new LocalPartner(secretOfSandboxPath, (attempt) =>
       attempt === 1 ? { holdStatus: 200 } : attempt === 2 ? { status: 500 } : { status: 200 },
     );
     await partner.start();
@@ -59,35 +55,12 @@ describe(`delivery survives kill -9 (${BACKEND})`, () => {
       if (server.running) server.child!.kill('SIGKILL');
     });
 
-    const call = async <T>(method: string, path: string, payload?: unknown, token?: string) => {
-      const res = await fetch(`${url}${path}`, {
-        method,
-        headers: { 'content-type': 'application/json', ...(token ? { accesstoken: token } : {}) },
-        ...(payload !== undefined ? { body: JSON.stringify(payload) } : {}),
-      });
-      return (await res.json()) as { code: number; msg: string; data: T };
-    };
+    const call = apiCaller(url);
 
     await start();
     let expected = 0;
     for (let i = 0; i < 4; i++) {
-      const phone = newPhone();
-      expect((await call('POST', '/api/login/sendPhoneVerifyCode', { phone })).code).toBe(200);
-      const code = (await call<{ code: string }[]>('GET', `/api/dev/sms-outbox?phone=${phone}`)).data[0]!
-        .code;
-      const login = await call<{ token: string }>('POST', '/api/login', { phone, code });
-      const token = login.data.token;
-      const match = await call<MatchResultData>('POST', '/api/user/info/save', FORM, token);
-      expect(match.code, match.msg).toBe(200);
-      const ids = [match.data, ...match.data.mayAuthProductList].filter((o) => o.id).map((o) => o.id!);
-      const auth = await call<{ consented: { mode: string }[] }>(
-        'PUT',
-        '/api/user/info/auth',
-        { productIds: ids },
-        token,
-      );
-      expect(auth.code, auth.msg).toBe(200);
-      expected += auth.data.consented.filter((c) => c.mode === 'api').length;
+      expected += (await consentOverHttp(call, FORM)).filter((c) => c.mode === 'api').length;
     }
     expect(expected).toBeGreaterThan(0);
 

@@ -1,23 +1,16 @@
 import { eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { rowsOf } from '../src/db/client.ts';
 import { creditProfiles } from '../src/db/schema.ts';
 import { encryptField } from '../src/lib/crypto.ts';
-import { BACKEND, body, createTestApp, loginAs, newIp, newPhone, type TestContext } from './helpers.ts';
+import { BACKEND, body, loginAs, newIp, newPhone, traceLogInto, useTestApp } from './helpers.ts';
 
 const DETAIL = '/api/app/userInfo/baseDetail';
 const SAVE = '/api/app/userInfo/baseTempSave';
 
 const logLines: string[] = [];
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestApp({
-    env: { LOG_LEVEL: 'trace' },
-    logStream: { write: (line: string) => void logLines.push(line) },
-  });
-});
-afterAll(async () => ctx?.close());
+const ctx = useTestApp(traceLogInto(logLines));
 
 const get = (token?: string) =>
   ctx.app.inject({ method: 'GET', url: DETAIL, headers: token ? { accesstoken: token } : {} });

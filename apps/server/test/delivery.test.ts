@@ -1,6 +1,6 @@
 import type { MatchResultData, ProductOffer } from '@lm/shared/schemas/matching';
 import { eq, inArray } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { consents, leadAttempts, leads, partners, sandboxPartnerLeads } from '../src/db/schema.ts';
 import { decryptField } from '../src/lib/crypto.ts';
 import type { PartnerClient } from '../src/lib/partner-http.ts';
@@ -8,46 +8,12 @@ import { phoneHash } from '../src/lib/phone-hash.ts';
 import { sign } from '../src/modules/delivery/signing.ts';
 import { DEMO_PARTNERS } from '../src/modules/products/seed.ts';
 import { consentToApiOffers, FORM } from './fixtures.ts';
-import { BACKEND, body, createTestApp, loginAs, type TestContext } from './helpers.ts';
-import { LocalPartner, type PartnerStep } from './partner-server.ts';
+import { BACKEND, body, loginAs, useTestApp } from './helpers.ts';
+import { deliverAll, pointLendersAt, quickDeliveryEnv, SECRETS, useLocalPartner } from './lenders.ts';
 
-const SECRETS = new Map(DEMO_PARTNERS.map((p) => [p.code, p.signingSecret!]));
-/** The partner code is the path's first segment: /<code>/leads. */
-const secretOfPath = (path: string) => SECRETS.get(path.split('/')[1] ?? '') ?? 'unknown';
-
-let ctx: TestContext;
-let partner: LocalPartner | null = null;
-let script: (attempt: number) => PartnerStep = () => ({ status: 200 });
-
-beforeAll(async () => {
-  partner = new LocalPartner(secretOfPath, (a) => script(a));
-  await partner.start();
-  ctx = await createTestApp({
-    env: {
-      DELIVERY_TIMEOUT_MS: '300',
-      DELIVERY_BACKOFF_BASE_MS: '10',
-      DELIVERY_BACKOFF_MAX_MS: '40',
-      DELIVERY_MAX_ATTEMPTS: '4',
-      PARTNER_SANDBOX: 'on',
-      // The local lender on the loopback: allowed by its exact origin (ADR 019).
-      PARTNER_TEST_ORIGINS: partner.url,
-    },
-  });
-  for (const p of DEMO_PARTNERS) {
-    await ctx.app.database.db
-      .update(partners)
-      .set({ apiEndpoint: `${partner.url}/${p.code}/leads`, dupCheckEndpoint: null })
-      .where(eq(partners.code, p.code));
-  }
-  ctx.app.services.matching.invalidateCatalog();
-});
-afterAll(async () => {
-  await partner?.stop();
-  await ctx?.close();
-});
-afterEach(() => {
-  script = () => ({ status: 200 });
-});
+const partner = useLocalPartner();
+const ctx = useTestApp(() => ({ env: { ...quickDeliveryEnv(partner.url, 4), PARTNER_SANDBOX: 'on' } }));
+beforeAll(() => pointLendersAt(ctx.app, partner.url));
 
 const db = () => ctx.app.database.db;
 
@@ -62,24 +28,12 @@ async function consentToApiProducts(): Promise<{ leadIds: number[]; offers: Prod
   return { leadIds: rows.map((x) => x.id), offers };
 }
 
-/** Runs worker rounds until no lead of `ids` is pending (waiting out backoffs). */
-async function deliverAll(ids: number[], timeoutMs = 15_000) {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    await ctx.app.services.delivery.runOnce();
-    const rows = await db().select({ status: leads.status }).from(leads).where(inArray(leads.id, ids));
-    if (rows.every((r) => r.status !== 'pending')) return;
-    if (Date.now() > until) throw new Error('leads still pending');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 describe(`lead delivery (${BACKEND})`, () => {
   it('fails, times out, then succeeds: one lead for the partner, signed, only the consented fields', async () => {
-    script = (attempt) =>
+    partner.script = (attempt) =>
       attempt === 1 ? { status: 500 } : attempt === 2 ? { holdStatus: 503 } : { status: 201 };
     const { leadIds } = await consentToApiProducts();
-    await deliverAll(leadIds);
+    await deliverAll(ctx.app, leadIds);
 
     const rows = await db().select().from(leads).where(inArray(leads.id, leadIds));
     for (const lead of rows) {
@@ -95,13 +49,13 @@ describe(`lead delivery (${BACKEND})`, () => {
       expect(attempts[0]!.httpStatus).toBe(500);
       expect(attempts[1]!.error).toMatch(/超时/);
       // The held second try was given up by us (its connection closed), not answered late.
-      expect(partner!.abandoned.filter((k) => k === lead.idempotencyKey)).toHaveLength(1);
+      expect(partner.abandoned.filter((k) => k === lead.idempotencyKey)).toHaveLength(1);
       expect(attempts[2]!.httpStatus).toBe(201);
 
-      const sent = partner!.requests.filter((r) => r.key === lead.idempotencyKey);
+      const sent = partner.requests.filter((r) => r.key === lead.idempotencyKey);
       expect(sent).toHaveLength(3);
       expect(sent.every((s) => s.signatureOk && s.body.leadId === lead.idempotencyKey)).toBe(true);
-      expect(partner!.accepted.has(lead.idempotencyKey)).toBe(true);
+      expect(partner.accepted.has(lead.idempotencyKey)).toBe(true);
       const [consent] = await db().select().from(consents).where(eq(consents.id, lead.consentId));
       const fields = sent[2]!.body.fields as Record<string, unknown>;
       expect(Object.keys(fields).sort()).toEqual([...consent!.fields].sort());
@@ -113,9 +67,9 @@ describe(`lead delivery (${BACKEND})`, () => {
   });
 
   it('moves a lead to the dead letters after the configured tries, every attempt recorded', async () => {
-    script = () => ({ status: 503 });
+    partner.script = () => ({ status: 503 });
     const { leadIds } = await consentToApiProducts();
-    await deliverAll(leadIds);
+    await deliverAll(ctx.app, leadIds);
     const rows = await db().select().from(leads).where(inArray(leads.id, leadIds));
     for (const lead of rows) {
       expect(lead.status).toBe('dead');
@@ -125,21 +79,21 @@ describe(`lead delivery (${BACKEND})`, () => {
       expect(attempts.map((a) => a.outcome).sort()).toEqual(['dead', 'retry', 'retry', 'retry']);
     }
     // Nothing more is sent for a dead lead.
-    const before = partner!.requests.length;
+    const before = partner.requests.length;
     await ctx.app.services.delivery.runOnce();
-    expect(partner!.requests.length).toBe(before);
+    expect(partner.requests.length).toBe(before);
   });
 
   it('a partner that already has the lead (409) counts as delivered', async () => {
-    script = () => ({ status: 409 });
+    partner.script = () => ({ status: 409 });
     const { leadIds } = await consentToApiProducts();
-    await deliverAll(leadIds);
+    await deliverAll(ctx.app, leadIds);
     const rows = await db().select().from(leads).where(inArray(leads.id, leadIds));
     expect(rows.every((l) => l.status === 'delivered' && l.attempts === 1)).toBe(true);
   });
 
   it('two workers never send the same lead at once', async () => {
-    script = () => ({ hangMs: 100, thenStatus: 200 });
+    partner.script = () => ({ hangMs: 100, thenStatus: 200 });
     const { leadIds } = await consentToApiProducts();
     const { DeliveryWorker } = await import('../src/modules/delivery/worker.ts');
     const { DeliveryRepository } = await import('../src/modules/delivery/repository.ts');
@@ -155,7 +109,7 @@ describe(`lead delivery (${BACKEND})`, () => {
       (l) => l.idempotencyKey,
     );
     await Promise.all([ctx.app.services.delivery.runOnce(), other.runOnce()]);
-    for (const key of keys) expect(partner!.requests.filter((r) => r.key === key)).toHaveLength(1);
+    for (const key of keys) expect(partner.requests.filter((r) => r.key === key)).toHaveLength(1);
   });
 });
 

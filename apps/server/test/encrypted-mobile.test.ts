@@ -1,22 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { partnerEncrypt } from '../src/lib/crypto.ts';
-import {
-  BACKEND,
-  body,
-  createTestApp,
-  latestCode,
-  loginAs,
-  newIp,
-  newPhone,
-  post,
-  type TestContext,
-} from './helpers.ts';
+import { BACKEND, body, latestCode, loginAs, newIp, newPhone, post, useTestApp } from './helpers.ts';
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestApp();
-});
-afterAll(async () => ctx?.close());
+const ctx = useTestApp();
 
 const encrypt = (source: string, phone: string) =>
   partnerEncrypt(ctx.app.services.keys.partnerKeys.get(source)!, phone);

@@ -1,22 +1,21 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { channelClicks, channels, events, sessions } from '../src/db/schema.ts';
 import { shanghaiDate } from '../src/lib/time.ts';
 import { addDays } from '../src/modules/funnel/rules.ts';
 import {
   BACKEND,
   body,
-  createTestApp,
   loginAs,
   newIp,
   newPhone,
   staffLogin,
-  type TestContext,
   type TestStaffRole,
+  useTestApp,
 } from './helpers.ts';
 
-let ctx: TestContext;
+const ctx = useTestApp();
 let app: FastifyInstance;
 const password = 'funnel test secret';
 const tag = randomBytes(3).toString('hex');
@@ -42,7 +41,6 @@ async function staffToken(role: TestStaffRole, channelCodes?: string[]) {
 const get = (url: string, token: string) => app.inject({ url, headers: { accesstoken: token } });
 
 beforeAll(async () => {
-  ctx = await createTestApp();
   app = ctx.app;
   await app.database.db.insert(channels).values([
     { adChannelCode: A, name: '漏斗渠道A', flags: 'skin17' },
@@ -62,7 +60,6 @@ beforeAll(async () => {
   tokens.admin = await staffToken('admin');
   tokens.partner = await staffToken('channel_partner', [A]);
 });
-afterAll(async () => ctx?.close());
 
 interface StepRow {
   step: string;

@@ -48,26 +48,13 @@ describe(`envelope and hardening (${BACKEND})`, () => {
   });
 
   it('refuses malformed JSON, wrong content types, empty and oversized bodies', async () => {
-    const bad = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/login',
-      payload: '{"phone": "1380',
-      headers: { 'content-type': 'application/json' },
-    });
+    const bad = await post(ctx.app, '/api/login', '{"phone": "1380', { 'content-type': 'application/json' });
     expect(body(bad)).toMatchObject({ code: 400, msg: '请求体不是有效的 JSON' });
-    const xml = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/login',
-      payload: '<phone/>',
-      headers: { 'content-type': 'application/xml' },
-    });
+    const xml = await post(ctx.app, '/api/login', '<phone/>', { 'content-type': 'application/xml' });
     expect(xml.statusCode).toBe(415);
     expect(body(xml).code).toBe(415);
-    const huge = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/login',
-      payload: JSON.stringify({ phone: 'x'.repeat(2_000_000) }),
-      headers: { 'content-type': 'application/json' },
+    const huge = await post(ctx.app, '/api/login', JSON.stringify({ phone: 'x'.repeat(2_000_000) }), {
+      'content-type': 'application/json',
     });
     expect(huge.statusCode).toBe(413);
     expect(body(huge).code).toBe(413);

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyPluginAsync, LightMyRequestResponse } from 'fastify';
 import { Redis } from 'ioredis';
 import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { type Env, loadConfig } from '../src/config/env.ts';
 import { type Database, openDatabase } from '../src/db/client.ts';
@@ -43,15 +44,15 @@ export interface TestContext {
 
 const uniq = () => randomBytes(5).toString('hex');
 
-export async function createTestApp(
-  opts: {
-    env?: Record<string, string>;
-    plugins?: FastifyPluginAsync[];
-    logStream?: { write(line: string): void };
-    /** Serve the H5 and the console (WEB_DIST / ADMIN_DIST in `env`): the page tests. */
-    serveStatic?: boolean;
-  } = {},
-): Promise<TestContext> {
+export interface TestAppOptions {
+  env?: Record<string, string>;
+  plugins?: FastifyPluginAsync[];
+  logStream?: { write(line: string): void };
+  /** Serve the H5 and the console (WEB_DIST / ADMIN_DIST in `env`): the page tests. */
+  serveStatic?: boolean;
+}
+
+export async function createTestApp(opts: TestAppOptions = {}): Promise<TestContext> {
   const config = testConfig(opts.env);
   const schemaName = PG_URL ? `t_${uniq()}` : undefined;
   const database = await openDatabase({ url: config.DATABASE_URL, schemaName, poolSize: 5 });
@@ -90,6 +91,44 @@ export async function createTestApp(
   };
 }
 
+/** Options of an app whose log lines, at trace level, are kept in `lines`. */
+export function traceLogInto(lines: string[]): TestAppOptions {
+  return { env: { LOG_LEVEL: 'trace' }, logStream: { write: (line: string) => void lines.push(line) } };
+}
+
+/**
+ * The file's test app: created in a `beforeAll`, closed in an `afterAll` (both registered here, so
+ * hooks registered before this call run before it). The answer reads the app once it exists: use it
+ * inside tests and later hooks. `opts` may be a function when it needs what an earlier hook made.
+ */
+export function useTestApp(opts: TestAppOptions | (() => TestAppOptions) = {}): TestContext {
+  let current: TestContext | undefined;
+  const ctx = () => {
+    if (!current) throw new Error('the test app exists only inside hooks and tests after useTestApp');
+    return current;
+  };
+  beforeAll(async () => {
+    current = await createTestApp(typeof opts === 'function' ? opts() : opts);
+  });
+  afterAll(async () => {
+    await current?.close();
+    current = undefined;
+  });
+  return {
+    get app() {
+      return ctx().app;
+    },
+    get shared() {
+      return ctx().shared;
+    },
+    close: async () => {
+      const closing = ctx();
+      current = undefined;
+      await closing.close();
+    },
+  };
+}
+
 /** A second app instance on the same database and limiter store as `ctx`. */
 export async function secondInstance(
   ctx: TestContext,
@@ -106,6 +145,27 @@ export async function secondInstance(
   });
   checkEveryAnswer(app);
   return app;
+}
+
+/** A second instance (as `secondInstance`) for the file's tests: made after `ctx`, closed before it. */
+export function useSecondInstance(
+  ctx: TestContext,
+  opts: { env?: Record<string, string>; serveStatic?: boolean } = {},
+): { readonly app: FastifyInstance } {
+  let current: FastifyInstance | undefined;
+  beforeAll(async () => {
+    current = await secondInstance(ctx, opts);
+  });
+  afterAll(async () => {
+    await current?.close();
+    current = undefined;
+  });
+  return {
+    get app() {
+      if (!current) throw new Error('the second instance exists only inside hooks and tests');
+      return current;
+    },
+  };
 }
 
 export function body<T = unknown>(res: LightMyRequestResponse): { code: number; msg: string; data: T } {
@@ -134,6 +194,22 @@ export async function post(
   return app.inject({ method: 'POST', url, payload: payload as object, headers });
 }
 
+/** A call as the H5 makes it: a browser's user agent, the person's token when given. */
+export function h5Call(
+  app: FastifyInstance,
+  method: 'GET' | 'POST' | 'PUT',
+  url: string,
+  token?: string,
+  payload?: unknown,
+) {
+  return app.inject({
+    method,
+    url,
+    ...(payload !== undefined ? { payload: payload as object } : {}),
+    headers: { ...(token ? { accesstoken: token } : {}), 'user-agent': 'vitest-agent' },
+  });
+}
+
 export async function sendCode(app: FastifyInstance, phone: string, ip = newIp()) {
   return app.inject({
     method: 'POST',
@@ -143,9 +219,17 @@ export async function sendCode(app: FastifyInstance, phone: string, ip = newIp()
   });
 }
 
-export async function latestCode(app: FastifyInstance, phone: string): Promise<string> {
+/** The dev SMS outbox of `phone`, newest first. */
+export async function devOutbox(
+  app: FastifyInstance,
+  phone: string,
+): Promise<{ code: string; message: string }[]> {
   const res = await app.inject({ method: 'GET', url: `/api/dev/sms-outbox?phone=${phone}` });
-  const code = body<{ code: string }[]>(res).data[0]?.code;
+  return body<{ code: string; message: string }[]>(res).data;
+}
+
+export async function latestCode(app: FastifyInstance, phone: string): Promise<string> {
+  const code = (await devOutbox(app, phone))[0]?.code;
   if (!code) throw new Error(`no code in outbox for ${phone}`);
   return code;
 }
@@ -166,6 +250,16 @@ export async function loginAs(app: FastifyInstance, phone = newPhone(), extra: R
   return { phone, token: data.token, uid: data.loginUser.uid };
 }
 
+/** Asks for the cancellation code of the person behind `token`, from a fresh address. */
+export function sendCancellationCode(app: FastifyInstance, token: string) {
+  return app.inject({
+    method: 'POST',
+    url: '/api/cancellation/sendPhoneVerifyCode',
+    headers: { accesstoken: token },
+    remoteAddress: newIp(),
+  });
+}
+
 export type TestStaffRole = 'admin' | 'operator' | 'viewer' | 'channel_partner';
 
 /** A staff member created through the service and logged in with a password: its id, phone and token. */
@@ -183,6 +277,11 @@ export async function staffLogin(
     password,
     ...(opts.channelCodes ? { channelCodes: opts.channelCodes } : {}),
   });
+  return { id: member.id, phone, token: await staffPasswordLogin(app, phone, password) };
+}
+
+/** A staff member's password login (from a fresh address): the token. */
+export async function staffPasswordLogin(app: FastifyInstance, phone: string, password: string) {
   const res = await app.inject({
     method: 'POST',
     url: '/api/crm/admin/login',
@@ -190,5 +289,5 @@ export async function staffLogin(
     remoteAddress: newIp(),
   });
   if (res.statusCode !== 200) throw new Error(`staff login failed: ${res.body}`);
-  return { id: member.id, phone, token: body<{ token: string }>(res).data.token };
+  return body<{ token: string }>(res).data.token;
 }

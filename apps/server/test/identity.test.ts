@@ -1,6 +1,6 @@
 import { idCardCheckChar } from '@lm/shared/validators/id-card';
 import type { FastifyBaseLogger } from 'fastify';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConfigError } from '../src/config/env.ts';
 import { REALNAME_CHECKS_PER_USER_PER_HOUR } from '../src/modules/applications/routes.ts';
 import {
@@ -9,7 +9,16 @@ import {
   RealNameServiceError,
 } from '../src/providers/realname/aliyun.ts';
 import { LocalRealNameProvider } from '../src/providers/realname/local.ts';
-import { BACKEND, body, createTestApp, loginAs, type TestContext, testConfig } from './helpers.ts';
+import {
+  BACKEND,
+  body,
+  createTestApp,
+  loginAs,
+  type TestContext,
+  testConfig,
+  traceLogInto,
+  useTestApp,
+} from './helpers.ts';
 
 const URL = '/api/user/info/identityNameVerify';
 /** A specimen number (Beijing Dongcheng, born 1990-03-07, sequence 123: male). */
@@ -18,14 +27,7 @@ const ID = withCheck('11010119900307123');
 const NAME = '欧阳明月';
 
 const logLines: string[] = [];
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestApp({
-    env: { LOG_LEVEL: 'trace' },
-    logStream: { write: (line: string) => void logLines.push(line) },
-  });
-});
-afterAll(async () => ctx?.close());
+const ctx = useTestApp(traceLogInto(logLines));
 afterEach(() => vi.unstubAllGlobals());
 
 const verify = (app: TestContext['app'], payload: unknown, token?: string) =>

@@ -1,39 +1,29 @@
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   BACKEND,
   body,
-  createTestApp,
   latestCode,
   loginAs,
   newIp,
   newPhone,
-  secondInstance,
-  type TestContext,
+  useSecondInstance,
+  useTestApp,
 } from './helpers.ts';
 
-let ctx: TestContext;
-let b: FastifyInstance;
-beforeAll(async () => {
-  ctx = await createTestApp();
-  b = await secondInstance(ctx);
-});
-afterAll(async () => {
-  await b?.close();
-  await ctx?.close();
-});
+const ctx = useTestApp();
+const b = useSecondInstance(ctx);
 
 describe(`two API instances on one database${BACKEND.includes('redis') ? ' and one Redis' : ''} (${BACKEND})`, () => {
   it('share sessions: a token from A works on B, a new login on B replaces it on A', async () => {
     const phone = newPhone();
     const first = await loginAs(ctx.app, phone);
-    const onB = await b.inject({ url: '/api/getLoginUserInfo', headers: { accesstoken: first.token } });
+    const onB = await b.app.inject({ url: '/api/getLoginUserInfo', headers: { accesstoken: first.token } });
     expect(body(onB).code).toBe(200);
 
     await ctx.app.services.limiter.store.clear(
       `sms:phone:minute:login:${ctx.app.services.phoneIndex(phone)}`,
     );
-    const second = await loginAs(b, phone);
+    const second = await loginAs(b.app, phone);
     expect(second.uid).toBe(first.uid);
     const onA = await ctx.app.inject({ url: '/api/getLoginUserInfo', headers: { accesstoken: first.token } });
     expect(body(onA).code).toBe(1006);
@@ -49,15 +39,15 @@ describe(`two API instances on one database${BACKEND.includes('redis') ? ' and o
       remoteAddress: ip,
     });
     expect(body(viaA).code).toBe(200);
-    const viaB = await b.inject({
+    const viaB = await b.app.inject({
       method: 'POST',
       url: '/api/login/sendPhoneVerifyCode',
       payload: { phone },
       remoteAddress: ip,
     });
     expect(body(viaB).code).toBe(429);
-    const code = await latestCode(b, phone);
-    const login = await b.inject({ method: 'POST', url: '/api/login', payload: { phone, code } });
+    const code = await latestCode(b.app, phone);
+    const login = await b.app.inject({ method: 'POST', url: '/api/login', payload: { phone, code } });
     expect(body(login).code).toBe(200);
   });
 
@@ -66,7 +56,7 @@ describe(`two API instances on one database${BACKEND.includes('redis') ? ' and o
     const cap = ctx.app.config.SMS_IP_HOURLY_LIMIT;
     let allowed = 0;
     for (let i = 0; i < cap + 4; i++) {
-      const app = i % 2 === 0 ? ctx.app : b;
+      const app = i % 2 === 0 ? ctx.app : b.app;
       const res = await app.inject({
         method: 'POST',
         url: '/api/login/sendPhoneVerifyCode',

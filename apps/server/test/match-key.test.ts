@@ -2,26 +2,15 @@
  * Issue 16.8: a match travels as its opaque matchKey, never as the result. GET
  * /api/user/info/match/{matchKey} answers the run to its person only.
  */
-import type { MatchResultData, ProductOffer } from '@lm/shared/schemas/matching';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FORM } from './fixtures.ts';
-import { BACKEND, body, createTestApp, loginAs, type TestContext } from './helpers.ts';
+import type { MatchResultData } from '@lm/shared/schemas/matching';
+import { describe, expect, it } from 'vitest';
+import { FORM, offersOf } from './fixtures.ts';
+import { BACKEND, body, h5Call, loginAs, useTestApp } from './helpers.ts';
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestApp();
-});
-afterAll(async () => ctx?.close());
+const ctx = useTestApp();
 
 const call = (method: 'GET' | 'POST' | 'PUT', url: string, token?: string, payload?: unknown) =>
-  ctx.app.inject({
-    method,
-    url,
-    ...(payload !== undefined ? { payload: payload as object } : {}),
-    headers: { ...(token ? { accesstoken: token } : {}), 'user-agent': 'vitest-agent' },
-  });
-const offersOf = (r: MatchResultData): ProductOffer[] =>
-  r.id ? [r as ProductOffer, ...r.mayAuthProductList] : [];
+  h5Call(ctx.app, method, url, token, payload);
 const load = (key: string, token?: string) =>
   call('GET', `/api/user/info/match/${encodeURIComponent(key)}`, token);
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { MatchResultData, ProductOffer } from '@lm/shared/schemas/matching';
+import type { MatchResultData } from '@lm/shared/schemas/matching';
 import { and, eq, inArray } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   consents,
   creditProfiles,
@@ -14,26 +14,15 @@ import {
 } from '../src/db/schema.ts';
 import { decryptField, encryptField } from '../src/lib/crypto.ts';
 import { shanghaiDate } from '../src/lib/time.ts';
-import { FORM } from './fixtures.ts';
-import { BACKEND, body, createTestApp, loginAs, type TestContext } from './helpers.ts';
+import { FORM, offersOf } from './fixtures.ts';
+import { BACKEND, body, h5Call, loginAs, useTestApp } from './helpers.ts';
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestApp();
-});
-afterAll(async () => ctx?.close());
+const ctx = useTestApp();
 
 const db = () => ctx.app.database.db;
 const call = (method: 'GET' | 'POST' | 'PUT', url: string, token?: string, payload?: unknown) =>
-  ctx.app.inject({
-    method,
-    url,
-    ...(payload !== undefined ? { payload: payload as object } : {}),
-    headers: { ...(token ? { accesstoken: token } : {}), 'user-agent': 'vitest-agent' },
-  });
+  h5Call(ctx.app, method, url, token, payload);
 const save = (token: string, form: object = FORM) => call('POST', '/api/user/info/save', token, form);
-const offersOf = (r: MatchResultData): ProductOffer[] =>
-  r.id ? [r as ProductOffer, ...r.mayAuthProductList] : [];
 
 describe(`save and match (${BACKEND})`, () => {
   it('requires login and a whole, valid form', async () => {

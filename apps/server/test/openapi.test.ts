@@ -22,6 +22,7 @@ import {
   body,
   createTestApp,
   loginAs,
+  post,
   staffLogin,
   type TestContext,
   testConfig,
@@ -195,12 +196,7 @@ describe(`every answer is checked against the document (${BACKEND})`, () => {
     const anonymous = await ctx.app.inject({ url: '/api/getLoginUserInfo' });
     expect(anonymous.statusCode).toBe(401);
     expect(body(anonymous)).toEqual({ code: 401, msg: errorCatalogue.UNAUTHORIZED.msg, data: null });
-    const xml = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/login',
-      payload: '<phone/>',
-      headers: { 'content-type': 'application/xml' },
-    });
+    const xml = await post(ctx.app, '/api/login', '<phone/>', { 'content-type': 'application/xml' });
     expect(xml.statusCode).toBe(415);
     expect(body(xml)).toMatchObject({ code: 415, data: null });
     const unknown = await ctx.app.inject({ url: '/api/no/such/call' });

@@ -1,14 +1,25 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import { type AddressInfo, connect } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { eq, inArray } from 'drizzle-orm';
 import type { FastifyPluginAsync } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { leads, partners } from '../src/db/schema.ts';
+import { leads } from '../src/db/schema.ts';
 import { closeOpsServer, startOpsServer } from '../src/lib/ops-server.ts';
 import { gracefulShutdown } from '../src/lib/shutdown.ts';
-import { DEMO_PARTNERS } from '../src/modules/products/seed.ts';
 import { consentToApiOffers } from './fixtures.ts';
-import { BACKEND, body, createTestApp, loginAs, newIp, newPhone, type TestContext } from './helpers.ts';
+import {
+  BACKEND,
+  body,
+  createTestApp,
+  latestCode,
+  loginAs,
+  newIp,
+  newPhone,
+  sendCancellationCode,
+  type TestContext,
+} from './helpers.ts';
+import { pointLendersAt } from './lenders.ts';
+import { probe } from './server-process.ts';
 
 /** A lender that records each lead's headers; while `hold` is set it keeps the answer back. */
 class RecordingPartner {
@@ -62,28 +73,6 @@ class RecordingPartner {
 
 const partner = new RecordingPartner();
 
-/** Opens a new TCP connection to `port`: 'connected' or the error's code (ECONNREFUSED). */
-function probe(port: number): Promise<string> {
-  return new Promise((resolve) => {
-    const s = connect(port, '127.0.0.1');
-    s.once('connect', () => {
-      s.destroy();
-      resolve('connected');
-    });
-    s.once('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? err.message));
-  });
-}
-
-async function pointLendersAt(ctx: TestContext) {
-  for (const p of DEMO_PARTNERS) {
-    await ctx.app.database.db
-      .update(partners)
-      .set({ apiEndpoint: `${partner.url}/${p.code}/leads`, dupCheckEndpoint: null })
-      .where(eq(partners.code, p.code));
-  }
-  ctx.app.services.matching.invalidateCatalog();
-}
-
 const partnerEnv = () => ({
   DELIVERY_TIMEOUT_MS: '20000',
   PARTNER_SANDBOX: 'on',
@@ -103,7 +92,7 @@ describe(`metrics, health and request ids (${BACKEND})`, () => {
   let opsUrl: string;
   beforeAll(async () => {
     ctx = await createTestApp({ env: partnerEnv() });
-    await pointLendersAt(ctx);
+    await pointLendersAt(ctx.app, partner.url);
     ops = await startOpsServer(ctx.app, { host: '127.0.0.1', port: 0 });
     opsUrl = `http://127.0.0.1:${(ops.address() as AddressInfo).port}`;
   });
@@ -211,15 +200,8 @@ describe(`metrics, health and request ids (${BACKEND})`, () => {
     expect(notices).toHaveLength(1);
     expect(notices[0]!.headers['x-request-id']).toBe(withdrawId);
 
-    const sent = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/cancellation/sendPhoneVerifyCode',
-      headers: { accesstoken: token },
-      remoteAddress: newIp(),
-    });
-    expect(body(sent).code).toBe(200);
-    const outbox = await ctx.app.inject({ url: `/api/dev/sms-outbox?phone=${phone}` });
-    const code = body<{ code: string }[]>(outbox).data[0]!.code;
+    expect(body(await sendCancellationCode(ctx.app, token)).code).toBe(200);
+    const code = await latestCode(ctx.app, phone);
     const beforeCancel = partner.received.length;
     const cancel = await ctx.app.inject({
       method: 'POST',
@@ -299,7 +281,7 @@ describe(`graceful shutdown (${BACKEND})`, () => {
     const db = ctx.shared.database.db;
     let ops: Server | null = null;
     try {
-      await pointLendersAt(ctx);
+      await pointLendersAt(ctx.app, partner.url);
       await ctx.app.listen({ port: 0, host: '127.0.0.1' });
       const base = `http://127.0.0.1:${(ctx.app.server.address() as AddressInfo).port}`;
       ops = await startOpsServer(ctx.app, { host: '127.0.0.1', port: 0 });

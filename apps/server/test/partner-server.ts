@@ -43,7 +43,8 @@ export class LocalPartner {
 
   constructor(
     private readonly secretOf: (path: string) => string,
-    private readonly script: (attemptForKey: number) => PartnerStep = () => ({ status: 200 }),
+    /** How the partner answers a lead, per attempt of that lead (a test may change it). */
+    public script: (attemptForKey: number) => PartnerStep = () => ({ status: 200 }),
   ) {}
 
   get url(): string {
@@ -124,6 +125,7 @@ export class LocalPartner {
   }
 
   async stop(): Promise<void> {
+    if (!this.server) return;
     await new Promise<void>((resolve) => {
       this.server?.closeAllConnections();
       this.server?.close(() => resolve());

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
-import type { MatchResultData, ProductOffer } from '@lm/shared/schemas/matching';
 import { and, eq, inArray, notInArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { leadAttempts, leads, partners, products } from '../src/db/schema.ts';
@@ -8,7 +7,7 @@ import { DeliveryRepository } from '../src/modules/delivery/repository.ts';
 import { DeliveryWorker } from '../src/modules/delivery/worker.ts';
 import { DEMO_PARTNERS, DEMO_PRODUCTS } from '../src/modules/products/seed.ts';
 import { deliveryConfig } from '../src/plugins/app/services.ts';
-import { FORM } from './fixtures.ts';
+import { saveForm } from './fixtures.ts';
 import { BACKEND, body, createTestApp, loginAs, type TestContext } from './helpers.ts';
 import { LocalPartner } from './partner-server.ts';
 
@@ -164,15 +163,8 @@ afterAll(async () => {
 /** A person who consents to every offered lender; answers how many leads that made. */
 async function consentingApplicant(): Promise<number> {
   const { token } = await loginAs(ctx.app);
-  const res = await ctx.app.inject({
-    method: 'POST',
-    url: '/api/user/info/save',
-    payload: FORM,
-    headers: { accesstoken: token },
-  });
+  const { res, offers } = await saveForm(ctx.app, token);
   expect(res.statusCode, res.body).toBe(200);
-  const r = body<MatchResultData>(res).data;
-  const offers = r.id ? [r as ProductOffer, ...r.mayAuthProductList] : [];
   expect(offers.map((o) => o.linkType).filter((t) => !API_LINK_TYPES.has(t))).toEqual([]);
   expect(offers, 'every applicant is offered all five lenders').toHaveLength(KINDS.length);
   const auth = await ctx.app.inject({

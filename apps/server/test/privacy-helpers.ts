@@ -1,16 +1,8 @@
-import type { MatchResultData, ProductOffer } from '@lm/shared/schemas/matching';
 import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { leads, partnerNotices, partners } from '../src/db/schema.ts';
-import { sign } from '../src/modules/delivery/signing.ts';
-import { DEMO_PARTNERS } from '../src/modules/products/seed.ts';
-import { FORM } from './fixtures.ts';
-import { body, loginAs, newIp, post, type TestContext } from './helpers.ts';
-
-/** The demo lenders' signing secrets, by the path the local lender is called on (`/<code>/…`). */
-export const SECRETS = new Map(DEMO_PARTNERS.map((p) => [p.code, p.signingSecret!]));
-export const secretOfPath = (path: string) => SECRETS.get(path.split('/')[1] ?? '') ?? 'unknown';
-export const API_MODES = new Set([2, 3, 6, 7, 9]);
+import { API_MODES, FORM, saveForm } from './fixtures.ts';
+import { body, latestCode, loginAs, post, sendCancellationCode, type TestContext } from './helpers.ts';
 
 export interface Person {
   phone: string;
@@ -28,12 +20,9 @@ export function privacyHelpers(getCtx: () => TestContext) {
   /** Logs a person in, submits the form and consents to every API-mode product offered. */
   async function consentingPerson(form: Record<string, unknown> = FORM): Promise<Person> {
     const { phone, token, uid } = await loginAs(getCtx().app);
-    const saved = await post(getCtx().app, '/api/user/info/save', form, auth(token));
-    expect(saved.statusCode, saved.body).toBe(200);
-    const r = body<MatchResultData>(saved).data;
-    const offers = (r.id ? [r as ProductOffer, ...r.mayAuthProductList] : []).filter((o) =>
-      API_MODES.has(o.linkType),
-    );
+    const saved = await saveForm(getCtx().app, token, form);
+    expect(saved.res.statusCode, saved.res.body).toBe(200);
+    const offers = saved.offers.filter((o) => API_MODES.has(o.linkType));
     expect(offers.length, 'the form matches at least one API lender').toBeGreaterThan(0);
     const consent = await getCtx().app.inject({
       method: 'PUT',
@@ -78,34 +67,11 @@ export function privacyHelpers(getCtx: () => TestContext) {
   }
 
   async function cancelAccount(p: { phone: string; token: string }) {
-    const sent = await getCtx().app.inject({
-      method: 'POST',
-      url: '/api/cancellation/sendPhoneVerifyCode',
-      headers: auth(p.token),
-      remoteAddress: newIp(),
-    });
-    expect(body(sent).code).toBe(200);
-    const outbox = await getCtx().app.inject({ url: `/api/dev/sms-outbox?phone=${p.phone}` });
-    const code = body<{ code: string }[]>(outbox).data[0]!.code;
+    expect(body(await sendCancellationCode(getCtx().app, p.token)).code).toBe(200);
+    const code = await latestCode(getCtx().app, p.phone);
     const done = await post(getCtx().app, '/api/cancellation', { code }, auth(p.token));
     expect(body(done).code, done.body).toBe(200);
   }
 
-  const signedCallback = (partnerCode: string, secret: string, payload: object) => {
-    const raw = JSON.stringify(payload);
-    const ts = Math.floor(Date.now() / 1000);
-    return getCtx().app.inject({
-      method: 'POST',
-      url: '/api/partner/callback',
-      payload: raw,
-      headers: {
-        'content-type': 'application/json',
-        'x-lm-timestamp': String(ts),
-        'x-lm-signature': sign(secret, ts, raw),
-        'x-lm-partner': partnerCode,
-      },
-    });
-  };
-
-  return { consentingPerson, drain, cancelAccount, signedCallback };
+  return { consentingPerson, drain, cancelAccount };
 }

@@ -1,4 +1,3 @@
-import type { MatchResultData, ProductOffer } from '@lm/shared/schemas/matching';
 import type {
   AdminNoticeItem,
   AdminNoticeList,
@@ -7,7 +6,7 @@ import type {
   SessionItem,
 } from '@lm/shared/schemas/privacy';
 import { and, eq, inArray } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   auditLog,
   consents,
@@ -20,69 +19,48 @@ import {
 import { decryptField } from '../src/lib/crypto.ts';
 import { addWorkingDays } from '../src/modules/privacy/rules.ts';
 import { DEMO_PARTNERS } from '../src/modules/products/seed.ts';
-import { FORM } from './fixtures.ts';
-import { BACKEND, body, createTestApp, loginAs, newIp, newPhone, post, type TestContext } from './helpers.ts';
-import { LocalPartner } from './partner-server.ts';
-import { API_MODES, privacyHelpers, SECRETS, secretOfPath } from './privacy-helpers.ts';
+import { consentToApiOffers, FORM } from './fixtures.ts';
+import {
+  BACKEND,
+  body,
+  createTestApp,
+  latestCode,
+  loginAs,
+  newPhone,
+  post,
+  sendCancellationCode,
+  staffPasswordLogin,
+  useTestApp,
+} from './helpers.ts';
+import { pointLendersAt, quickDeliveryEnv, SECRETS, signedCallback, useLocalPartner } from './lenders.ts';
+import { privacyHelpers } from './privacy-helpers.ts';
 
-let ctx: TestContext;
-let partner: LocalPartner;
 const password = 'privacy staff password';
 let operatorPhone: string;
 let viewerPhone: string;
 
+const partner = useLocalPartner();
+const ctx = useTestApp(() => ({ env: quickDeliveryEnv(partner.url, 3) }));
 beforeAll(async () => {
-  partner = new LocalPartner(secretOfPath);
-  await partner.start();
-  ctx = await createTestApp({
-    env: {
-      DELIVERY_TIMEOUT_MS: '300',
-      DELIVERY_BACKOFF_BASE_MS: '10',
-      DELIVERY_BACKOFF_MAX_MS: '40',
-      DELIVERY_MAX_ATTEMPTS: '3',
-      // The local lender on the loopback: allowed by its exact origin (ADR 019).
-      PARTNER_TEST_ORIGINS: partner.url,
-    },
-  });
-  for (const p of DEMO_PARTNERS) {
-    await ctx.app.database.db
-      .update(partners)
-      .set({ apiEndpoint: `${partner.url}/${p.code}/leads`, dupCheckEndpoint: null })
-      .where(eq(partners.code, p.code));
-  }
-  ctx.app.services.matching.invalidateCatalog();
+  await pointLendersAt(ctx.app, partner.url);
   operatorPhone = newPhone();
   viewerPhone = newPhone();
   await ctx.app.services.staff.create({ phone: operatorPhone, name: '运营', role: 'operator', password });
   await ctx.app.services.staff.create({ phone: viewerPhone, name: '只读', role: 'viewer', password });
-});
-afterAll(async () => {
-  await partner?.stop();
-  await ctx?.close();
-});
-afterEach(() => {
-  partner.noticeScript = () => ({ status: 200 });
 });
 
 const db = () => ctx.app.database.db;
 const auth = (token: string) => ({ accesstoken: token });
 const get = (url: string, token: string) => ctx.app.inject({ method: 'GET', url, headers: auth(token) });
 
-const { consentingPerson, drain, cancelAccount, signedCallback } = privacyHelpers(() => ctx);
+const { consentingPerson, drain, cancelAccount } = privacyHelpers(() => ctx);
 
 const noticesOf = (uid: number) =>
   db().select().from(partnerNotices).where(eq(partnerNotices.userId, uid)).orderBy(partnerNotices.id);
 
-async function staffToken(phone: string): Promise<string> {
-  const res = await ctx.app.inject({
-    method: 'POST',
-    url: '/api/crm/admin/login',
-    payload: { phone, password },
-    remoteAddress: newIp(),
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  return body<{ token: string }>(res).data.token;
-}
+const staffToken = (phone: string) => staffPasswordLogin(ctx.app, phone, password);
+const withdrawFrom = (partnerId: number, token: string) =>
+  post(ctx.app, '/api/user/data-sharing/withdraw', { partnerId }, auth(token));
 
 describe(`withdrawal of consent per lender (${BACKEND})`, () => {
   it('stops a pending delivery: the worker sends nothing for it, the lead is withdrawn, no notice', async () => {
@@ -95,12 +73,7 @@ describe(`withdrawal of consent per lender (${BACKEND})`, () => {
     expect(entry.fieldLabels).toContain('手机号');
     expect(entry.leads[0]!.status).toBe('pending');
 
-    const res = await post(
-      ctx.app,
-      '/api/user/data-sharing/withdraw',
-      { partnerId: target.partnerId },
-      auth(p.token),
-    );
+    const res = await withdrawFrom(target.partnerId, p.token);
     expect(res.statusCode, res.body).toBe(200);
     const updated = body<DataSharingEntry>(res).data;
     expect(updated.withdrawn).toBe(true);
@@ -130,21 +103,11 @@ describe(`withdrawal of consent per lender (${BACKEND})`, () => {
     // The lender fails the first try: the retry carries the same notice id.
     partner.noticeScript = (_b, attempt) => (attempt === 1 ? { status: 503 } : { status: 200 });
 
-    const res = await post(
-      ctx.app,
-      '/api/user/data-sharing/withdraw',
-      { partnerId: target.partnerId },
-      auth(p.token),
-    );
+    const res = await withdrawFrom(target.partnerId, p.token);
     expect(res.statusCode, res.body).toBe(200);
     expect(body<DataSharingEntry>(res).data.notice).toMatchObject({ kind: 'withdrawal', status: 'pending' });
     // A second tap changes nothing.
-    const again = await post(
-      ctx.app,
-      '/api/user/data-sharing/withdraw',
-      { partnerId: target.partnerId },
-      auth(p.token),
-    );
+    const again = await withdrawFrom(target.partnerId, p.token);
     expect(again.statusCode).toBe(200);
     const notices = await noticesOf(p.uid);
     expect(notices).toHaveLength(1);
@@ -175,7 +138,7 @@ describe(`withdrawal of consent per lender (${BACKEND})`, () => {
       .orderBy(partnerNoticeAttempts.id);
     expect(attempts.map((a) => a.outcome)).toEqual(['retry', 'sent']);
     // Nothing more goes out once sent, even after another withdrawal call.
-    await post(ctx.app, '/api/user/data-sharing/withdraw', { partnerId: target.partnerId }, auth(p.token));
+    await withdrawFrom(target.partnerId, p.token);
     await drain();
     expect(partner.notices.filter((n) => n.key === notices[0]!.idempotencyKey)).toHaveLength(2);
     const entry = body<{ list: DataSharingEntry[] }>(
@@ -188,12 +151,7 @@ describe(`withdrawal of consent per lender (${BACKEND})`, () => {
   it('404 for a lender the person never consented to; bad bodies answer the 400 envelope', async () => {
     const { token } = await loginAs(ctx.app);
     const [somePartner] = await db().select({ id: partners.id }).from(partners).limit(1);
-    const none = await post(
-      ctx.app,
-      '/api/user/data-sharing/withdraw',
-      { partnerId: somePartner!.id },
-      auth(token),
-    );
+    const none = await withdrawFrom(somePartner!.id, token);
     expect(none.statusCode).toBe(404);
     expect(body(none)).toMatchObject({ code: 404, msg: '您没有向该机构授权过个人信息' });
     for (const payload of [{}, { partnerId: 'abc' }, { partnerId: -1 }, { partnerId: 1.5 }]) {
@@ -223,12 +181,7 @@ describe(`IDOR: one person never sees or changes another's data (${BACKEND})`, (
     });
     const sessions = body<{ list: SessionItem[] }>(await get('/api/user/sessions', b.token)).data.list;
     expect(sessions).toHaveLength(1);
-    const withdraw = await post(
-      ctx.app,
-      '/api/user/data-sharing/withdraw',
-      { partnerId: a.leads[0]!.partnerId },
-      auth(b.token),
-    );
+    const withdraw = await withdrawFrom(a.leads[0]!.partnerId, b.token);
     expect(withdraw.statusCode).toBe(404);
     const rows = await db().select().from(consents).where(eq(consents.userId, a.uid));
     expect(rows.every((c) => c.withdrawnAt === null)).toBe(true);
@@ -420,18 +373,18 @@ describe(`deletion on cancellation (${BACKEND})`, () => {
       // … until it confirms by the signed callback (idempotent; another lender cannot).
       const code = p.leads.find((l) => l.partnerId === late.partnerId)!.partnerCode;
       const stranger = DEMO_PARTNERS.find((d) => d.code !== code)!;
-      const wrong = await signedCallback(stranger.code, stranger.signingSecret!, {
+      const wrong = await signedCallback(ctx.app, stranger.code, stranger.signingSecret!, {
         event: 'data.deleted',
         noticeId: late.idempotencyKey,
       });
       expect(wrong.statusCode).toBe(404);
-      const forged = await signedCallback(code, 'not-the-secret', {
+      const forged = await signedCallback(ctx.app, code, 'not-the-secret', {
         event: 'data.deleted',
         noticeId: late.idempotencyKey,
       });
       expect(forged.statusCode).toBe(401);
       for (let i = 0; i < 2; i++) {
-        const cb = await signedCallback(code, SECRETS.get(code)!, {
+        const cb = await signedCallback(ctx.app, code, SECRETS.get(code)!, {
           event: 'data.deleted',
           noticeId: late.idempotencyKey,
         });
@@ -547,17 +500,7 @@ describe(`dev partner sandbox takes notices (${BACKEND})`, () => {
     try {
       const { app } = sandbox;
       const { token, phone } = await loginAs(app);
-      const saved = await post(app, '/api/user/info/save', FORM, auth(token));
-      const r = body<MatchResultData>(saved).data;
-      const offers = (r.id ? [r as ProductOffer, ...r.mayAuthProductList] : []).filter((o) =>
-        API_MODES.has(o.linkType),
-      );
-      await app.inject({
-        method: 'PUT',
-        url: '/api/user/info/auth',
-        payload: { productIds: offers.map((o) => o.id) },
-        headers: auth(token),
-      });
+      await consentToApiOffers(app, token);
       // The lenders deliver to the sandbox on this app, listening on a free port.
       await app.listen({ port: 0, host: '127.0.0.1' });
       const address = app.server.address() as { port: number };
@@ -590,15 +533,8 @@ describe(`dev partner sandbox takes notices (${BACKEND})`, () => {
       };
       expect(await held()).toBeGreaterThan(0);
 
-      const sent = await app.inject({
-        method: 'POST',
-        url: '/api/cancellation/sendPhoneVerifyCode',
-        headers: auth(token),
-        remoteAddress: newIp(),
-      });
-      expect(body(sent).code).toBe(200);
-      const code = body<{ code: string }[]>(await app.inject({ url: `/api/dev/sms-outbox?phone=${phone}` }))
-        .data[0]!.code;
+      expect(body(await sendCancellationCode(app, token)).code).toBe(200);
+      const code = await latestCode(app, phone);
       expect(body(await post(app, '/api/cancellation', { code }, auth(token))).code).toBe(200);
       await app.services.delivery.drain();
       const notices = await app.database.db.select().from(partnerNotices);

@@ -2,22 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { RUM_ENV, RUM_VERSION } from '@lm/shared/schemas/rum';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { webVitals } from '../src/db/schema.ts';
 import { blindIndex } from '../src/lib/crypto.ts';
 import { shanghaiDate } from '../src/lib/time.ts';
 import { VITALS_BEACONS_PER_DEVICE_PER_HOUR } from '../src/modules/rum/rules.ts';
-import {
-  BACKEND,
-  body,
-  createTestApp,
-  newIp,
-  staffLogin,
-  type TestContext,
-  type TestStaffRole,
-} from './helpers.ts';
+import { BACKEND, body, newIp, staffLogin, type TestStaffRole, useTestApp } from './helpers.ts';
 
-let ctx: TestContext;
+const ctx = useTestApp();
 let app: FastifyInstance;
 const password = 'rum test secret';
 const tag = randomBytes(3).toString('hex');
@@ -69,13 +61,11 @@ interface Row {
 const get = (url: string, token: string) => app.inject({ url, headers: { accesstoken: token } });
 
 beforeAll(async () => {
-  ctx = await createTestApp();
   app = ctx.app;
   tokens.viewer = await staffToken('viewer');
   tokens.operator = await staffToken('operator');
   tokens.partner = await staffToken('channel_partner', [`c-${tag}`]);
 });
-afterAll(async () => ctx?.close());
 
 describe(`real-user monitoring (${BACKEND})`, () => {
   it('stores a beacon batch with the server rating, hashed device and Shanghai day', async () => {
@@ -185,58 +175,24 @@ describe(`real-user monitoring (${BACKEND})`, () => {
     const r1 = `/p-${tag}`;
     const r2 = `/q-${tag}`;
     const ch = `pc-${tag}`;
+    /** A stored measurement of channel `ch` in prod 1.0.3, today unless `day` says otherwise. */
+    const row = (metric: string, value: number, route: string, skin: number, day = today) => ({
+      metric,
+      value,
+      route,
+      channelCode: ch,
+      skin,
+      env: 'prod',
+      appVersion: '1.0.3',
+      day,
+    });
     await app.database.db.insert(webVitals).values([
-      ...[1000, 2000, 3000, 4000].map((value) => ({
-        metric: 'LCP',
-        value,
-        route: r1,
-        channelCode: ch,
-        skin: 8,
-        env: 'prod',
-        appVersion: '1.0.3',
-        day: today,
-      })),
-      ...[100, 150, 180, 190, 700].map((value) => ({
-        metric: 'INP',
-        value,
-        route: r1,
-        channelCode: ch,
-        skin: 8,
-        env: 'prod',
-        appVersion: '1.0.3',
-        day: today,
-      })),
-      ...[0.3, 0.3].map((value) => ({
-        metric: 'CLS',
-        value,
-        route: r2,
-        channelCode: ch,
-        skin: 9,
-        env: 'prod',
-        appVersion: '1.0.3',
-        day: today,
-      })),
-      {
-        metric: 'CHUNK_ERROR',
-        value: 1,
-        route: r2,
-        channelCode: ch,
-        skin: 9,
-        env: 'prod',
-        appVersion: '1.0.3',
-        day: today,
-      },
+      ...[1000, 2000, 3000, 4000].map((value) => row('LCP', value, r1, 8)),
+      ...[100, 150, 180, 190, 700].map((value) => row('INP', value, r1, 8)),
+      ...[0.3, 0.3].map((value) => row('CLS', value, r2, 9)),
+      row('CHUNK_ERROR', 1, r2, 9),
       // Outside the range: not counted.
-      {
-        metric: 'LCP',
-        value: 90_000,
-        route: r1,
-        channelCode: ch,
-        skin: 8,
-        env: 'prod',
-        appVersion: '1.0.3',
-        day: '2020-01-01',
-      },
+      row('LCP', 90_000, r1, 8, '2020-01-01'),
     ]);
 
     const res = await get(`/api/admin/web-vitals?groupBy=route&channelCode=${ch}`, tokens.viewer);

@@ -1,8 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { resolve } from 'node:path';
+import type { MatchResultData } from '@lm/shared/schemas/matching';
 import pg from 'pg';
+import { expect } from 'vitest';
+import { newPhone } from './helpers.ts';
 
 /** The real API server as a child process, for the fault tests (kill -9, database restarts). */
 const ROOT = resolve(import.meta.dirname, '../../..');
@@ -15,6 +18,18 @@ export async function freePort(): Promise<number> {
       srv.close(() => res(port));
     });
     srv.on('error', rej);
+  });
+}
+
+/** Opens a new TCP connection to `port`: 'connected' or the error's code (ECONNREFUSED). */
+export function probe(port: number): Promise<string> {
+  return new Promise((resolve) => {
+    const s = connect(port, '127.0.0.1');
+    s.once('connect', () => {
+      s.destroy();
+      resolve('connected');
+    });
+    s.once('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? err.message));
   });
 }
 
@@ -127,4 +142,45 @@ export async function scratchDatabase(
       await c.end();
     },
   };
+}
+
+export type ApiCall = <T>(
+  method: string,
+  path: string,
+  payload?: unknown,
+  token?: string,
+) => Promise<{ code: number; msg: string; data: T }>;
+
+/** JSON calls to the server at `url`, as the H5 makes them: each answers the envelope. */
+export function apiCaller(url: string): ApiCall {
+  return async <T>(method: string, path: string, payload?: unknown, token?: string) => {
+    const res = await fetch(`${url}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json', ...(token ? { accesstoken: token } : {}) },
+      ...(payload !== undefined ? { body: JSON.stringify(payload) } : {}),
+    });
+    return (await res.json()) as { code: number; msg: string; data: T };
+  };
+}
+
+/**
+ * Through `call`: a new person logs in with the code from the dev outbox, saves `form` and consents to
+ * every product offered; answers the consents (each call's success asserted).
+ */
+export async function consentOverHttp(call: ApiCall, form: object): Promise<{ mode: string }[]> {
+  const phone = newPhone();
+  expect((await call('POST', '/api/login/sendPhoneVerifyCode', { phone })).code).toBe(200);
+  const code = (await call<{ code: string }[]>('GET', `/api/dev/sms-outbox?phone=${phone}`)).data[0]!.code;
+  const token = (await call<{ token: string }>('POST', '/api/login', { phone, code })).data.token;
+  const match = await call<MatchResultData>('POST', '/api/user/info/save', form, token);
+  expect(match.code, match.msg).toBe(200);
+  const ids = [match.data, ...match.data.mayAuthProductList].filter((o) => o.id).map((o) => o.id!);
+  const auth = await call<{ consented: { mode: string }[] }>(
+    'PUT',
+    '/api/user/info/auth',
+    { productIds: ids },
+    token,
+  );
+  expect(auth.code, auth.msg).toBe(200);
+  return auth.data.consented;
 }

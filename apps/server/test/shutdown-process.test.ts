@@ -3,13 +3,19 @@ import { createServer, type Server } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { MatchResultData } from '@lm/shared/schemas/matching';
 import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase, rowsOf } from '../src/db/client.ts';
 import { FORM } from './fixtures.ts';
 import { BACKEND, newPhone, PG_URL } from './helpers.ts';
-import { freePort, ServerProcess, scratchDatabase } from './server-process.ts';
+import {
+  apiCaller,
+  consentOverHttp,
+  freePort,
+  probe,
+  ServerProcess,
+  scratchDatabase,
+} from './server-process.ts';
 
 /**
  * The real server process gets SIGTERM while a request is in flight and the inline worker waits on
@@ -22,18 +28,6 @@ afterAll(async () => {
 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Opens a new TCP connection to `port`: 'connected' or the error's code (ECONNREFUSED). */
-function probe(port: number): Promise<string> {
-  return new Promise((resolve) => {
-    const s = connect(port, '127.0.0.1');
-    s.once('connect', () => {
-      s.destroy();
-      resolve('connected');
-    });
-    s.once('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? err.message));
-  });
-}
 
 describe(`SIGTERM (${BACKEND})`, () => {
   it('drains: not ready at once, no new connections after the delay, the request in flight answered, exit 0, no lead claimed', async () => {
@@ -79,34 +73,13 @@ describe(`SIGTERM (${BACKEND})`, () => {
     });
     const { url } = server;
     const readyz = `http://127.0.0.1:${metricsPort}/readyz`;
-    const call = async <T>(method: string, path: string, payload?: unknown, token?: string) => {
-      const res = await fetch(`${url}${path}`, {
-        method,
-        headers: { 'content-type': 'application/json', ...(token ? { accesstoken: token } : {}) },
-        ...(payload !== undefined ? { body: JSON.stringify(payload) } : {}),
-      });
-      return (await res.json()) as { code: number; msg: string; data: T };
-    };
+    const call = apiCaller(url);
 
     await server.start();
     expect((await fetch(readyz)).status).toBe(200);
 
     // A consent whose leads the inline worker posts to the silent lender.
-    const phone = newPhone();
-    expect((await call('POST', '/api/login/sendPhoneVerifyCode', { phone })).code).toBe(200);
-    const code = (await call<{ code: string }[]>('GET', `/api/dev/sms-outbox?phone=${phone}`)).data[0]!.code;
-    const token = (await call<{ token: string }>('POST', '/api/login', { phone, code })).data.token;
-    const match = await call<MatchResultData>('POST', '/api/user/info/save', FORM, token);
-    expect(match.code, match.msg).toBe(200);
-    const ids = [match.data, ...match.data.mayAuthProductList].filter((o) => o.id).map((o) => o.id!);
-    const auth = await call<{ consented: { mode: string }[] }>(
-      'PUT',
-      '/api/user/info/auth',
-      { productIds: ids },
-      token,
-    );
-    expect(auth.code, auth.msg).toBe(200);
-    expect(auth.data.consented.some((c) => c.mode === 'api')).toBe(true);
+    expect((await consentOverHttp(call, FORM)).some((c) => c.mode === 'api')).toBe(true);
     for (const until = Date.now() + 20_000; received === 0 && Date.now() < until; ) await sleep(20);
     expect(received, 'a lead is in flight').toBeGreaterThan(0);
 

@@ -1,30 +1,16 @@
 import { and, desc, eq, inArray } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { appVersions, auditLog, banners, clientReports, pageConfigs, staff } from '../src/db/schema.ts';
 import { blindIndex, decryptField } from '../src/lib/crypto.ts';
 import { shanghaiDate } from '../src/lib/time.ts';
 import { PHONE_PLACEHOLDER, signTempLink } from '../src/modules/site/rules.ts';
 import { DEMO_ICONS } from '../src/modules/site/seed.ts';
 import { REPORT_LIMITS } from '../src/modules/site/service.ts';
-import {
-  BACKEND,
-  body,
-  createTestApp,
-  loginAs,
-  newIp,
-  newPhone,
-  staffLogin,
-  type TestContext,
-} from './helpers.ts';
+import { BACKEND, body, loginAs, newIp, newPhone, staffLogin, useTestApp } from './helpers.ts';
 
-let ctx: TestContext;
 const logLines: string[] = [];
+const ctx = useTestApp({ logStream: { write: (line) => logLines.push(line) } });
 const db = () => ctx.app.database.db;
-
-beforeAll(async () => {
-  ctx = await createTestApp({ logStream: { write: (line) => logLines.push(line) } });
-});
-afterAll(async () => ctx?.close());
 
 let fpCounter = 0;
 /** A fresh device fingerprint per call. */

@@ -1,25 +1,15 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, channels, staff } from '../src/db/schema.ts';
-import {
-  BACKEND,
-  body,
-  createTestApp,
-  latestCode,
-  newIp,
-  newPhone,
-  post,
-  type TestContext,
-} from './helpers.ts';
+import { BACKEND, body, createTestApp, latestCode, newIp, newPhone, post, useTestApp } from './helpers.ts';
 
-let ctx: TestContext;
+const ctx = useTestApp();
 const password = 'correct horse battery';
 let adminPhone: string;
 let viewerPhone: string;
 let viewerId: number;
 
 beforeAll(async () => {
-  ctx = await createTestApp();
   adminPhone = newPhone();
   viewerPhone = newPhone();
   await ctx.app.services.staff.create({ phone: adminPhone, name: '管理员', role: 'admin', password });
@@ -27,7 +17,6 @@ beforeAll(async () => {
     await ctx.app.services.staff.create({ phone: viewerPhone, name: '只读', role: 'viewer', password })
   ).id;
 });
-afterAll(async () => ctx?.close());
 
 const staffLogin = (payload: Record<string, unknown>, ip = newIp()) =>
   ctx.app.inject({ method: 'POST', url: '/api/crm/admin/login', payload, remoteAddress: ip });

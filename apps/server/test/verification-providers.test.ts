@@ -15,7 +15,7 @@ import {
   tc3Headers,
   tc3StringToSign,
 } from '../src/providers/tencent/client.ts';
-import { BACKEND, body, createTestApp, loginAs, type TestContext, testConfig } from './helpers.ts';
+import { BACKEND, body, createTestApp, loginAs, post, type TestContext, testConfig } from './helpers.ts';
 import { drawnSelfie, idCardFront } from './specimens.ts';
 import { uploadAs } from './upload-helper.ts';
 
@@ -77,17 +77,15 @@ describe('TC3-HMAC-SHA256 signing', () => {
 
   it('dates the scope in UTC and builds the Authorization header', () => {
     expect(tc3Date(1551113065)).toBe('2019-02-25'); // 2019-02-26 00:44 in Beijing
-    const h = tc3Headers(
-      { secretId: 'AKIDtest', secretKey: 'k' },
-      {
-        service: 'ocr',
-        host: 'ocr.tencentcloudapi.com',
-        action: 'IDCardOCR',
-        version: '2018-11-19',
-        payload: '{}',
-        timestamp: 1551113065,
-      },
-    );
+    const request = {
+      service: 'ocr',
+      host: 'ocr.tencentcloudapi.com',
+      action: 'IDCardOCR',
+      version: '2018-11-19',
+      payload: '{}',
+      timestamp: 1551113065,
+    };
+    const h = tc3Headers({ secretId: 'AKIDtest', secretKey: 'k' }, request);
     expect(h.authorization).toMatch(
       /^TC3-HMAC-SHA256 Credential=AKIDtest\/2019-02-25\/ocr\/tc3_request, SignedHeaders=content-type;host, Signature=[0-9a-f]{64}$/,
     );
@@ -97,17 +95,7 @@ describe('TC3-HMAC-SHA256 signing', () => {
       'x-tc-timestamp': '1551113065',
     });
     expect(h['x-tc-region']).toBeUndefined();
-    const other = tc3Headers(
-      { secretId: 'AKIDtest', secretKey: 'k2' },
-      {
-        service: 'ocr',
-        host: 'ocr.tencentcloudapi.com',
-        action: 'IDCardOCR',
-        version: '2018-11-19',
-        payload: '{}',
-        timestamp: 1551113065,
-      },
-    );
+    const other = tc3Headers({ secretId: 'AKIDtest', secretKey: 'k2' }, request);
     expect(other.authorization).not.toBe(h.authorization);
   });
 });
@@ -276,26 +264,14 @@ describe(`the endpoints with the Tencent adapters (${BACKEND})`, () => {
       idCardFront({ name: '王小明', idNumber: ID }, 'jpeg'),
       'image/jpeg',
     );
+    const ocr = () =>
+      post(ctx.app, '/api/app/userInfo/getOcrResultByIDCardPic', { image: url }, { accesstoken: token });
     const ok = fakeTencent(() => ({ Response: { Name: '王小明', IdNum: ID } }));
     vi.stubGlobal('fetch', ok.fetch);
-    const a = body<{ realName: string; identity: string; valid: boolean; method: string }>(
-      await ctx.app.inject({
-        method: 'POST',
-        url: '/api/app/userInfo/getOcrResultByIDCardPic',
-        payload: { image: url },
-        headers: { accesstoken: token },
-      }),
-    ).data;
+    const a = body<{ realName: string; identity: string; valid: boolean; method: string }>(await ocr()).data;
     expect(a).toMatchObject({ realName: '王小明', identity: ID, valid: true, method: 'provider' });
     vi.stubGlobal('fetch', fakeTencent(() => ({ status: 500 })).fetch);
-    const b = body<{ realName: null; note: string }>(
-      await ctx.app.inject({
-        method: 'POST',
-        url: '/api/app/userInfo/getOcrResultByIDCardPic',
-        payload: { image: url },
-        headers: { accesstoken: token },
-      }),
-    ).data;
+    const b = body<{ realName: null; note: string }>(await ocr()).data;
     expect(b.realName).toBeNull();
     expect(b.note).toMatch(/暂不可用/);
   });

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { auditLog, smsCodes } from '../../src/db/schema.ts';
 import { LOGIN_TRY_WINDOW_MS } from '../../src/modules/auth/rules.ts';
 import { MAX_FAILED_CHECKS_PER_HOUR, MAX_WRONG_TRIES_PER_CODE } from '../../src/modules/auth/sms-codes.ts';
@@ -10,26 +10,13 @@ import {
   PASSWORD_LOCK_MS,
   passwordFailKeys,
 } from '../../src/modules/staff/service.ts';
-import {
-  BACKEND,
-  body,
-  createTestApp,
-  latestCode,
-  newIp,
-  newPhone,
-  sendCode,
-  type TestContext,
-} from '../helpers.ts';
+import { BACKEND, body, latestCode, newIp, newPhone, sendCode, useTestApp } from '../helpers.ts';
 
 /**
  * Issue 15 part 2: lockouts that could be raced or turned against someone. Runs on the store of the
  * backend: the database store on PGlite, Redis in the PostgreSQL + Redis run.
  */
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestApp();
-});
-afterAll(async () => ctx?.close());
+const ctx = useTestApp();
 
 const PASSWORD = 'correct horse battery staple';
 const ADDRESS_LOCK = '密码错误次数过多，该账号在当前网络的密码登录已锁定';

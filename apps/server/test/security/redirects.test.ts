@@ -1,14 +1,14 @@
 import { eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { checkInlineUrl } from '../../../web/src/features/consent/allowed-url.ts';
 import { rowsOf } from '../../src/db/client.ts';
 import { channels, partners, products, routeCodes } from '../../src/db/schema.ts';
 import { partnerTargetUrl } from '../../src/lib/partner-url.ts';
 import { safeTargetUrl } from '../../src/modules/channels/rules.ts';
 import { FORM } from '../fixtures.ts';
-import { BACKEND, body, createTestApp, loginAs, post, type TestContext } from '../helpers.ts';
+import { BACKEND, body, loginAs, post, useTestApp } from '../helpers.ts';
 import { staffLogin } from './fixtures.ts';
 
 /**
@@ -46,14 +46,11 @@ const HOSTILE: ((h: string) => string)[] = [
 ];
 const LEAKS = /evil|ＥＶＩＬ|javascript:|vbscript:|data:text|xn--80ak6aa92e|。|\\u0430/i;
 
-let ctx: TestContext;
+const ctx = useTestApp();
 let app: FastifyInstance;
-
-beforeAll(async () => {
-  ctx = await createTestApp();
+beforeAll(() => {
   app = ctx.app;
 });
-afterAll(async () => ctx?.close());
 
 /** Every string in an answer that a browser would follow must not leave the allow-list. */
 function expectNoHostileUrl(res: { body: string }, label: string) {

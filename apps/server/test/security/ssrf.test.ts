@@ -2,13 +2,12 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { PartnerItem } from '@lm/shared/schemas/admin-catalog';
 import type { AdminLeadDetail, AdminUserDetail } from '@lm/shared/schemas/admin-leads';
-import type { MatchResultData, ProductOffer } from '@lm/shared/schemas/matching';
 import { count, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../../src/db/client.ts';
 import { leadAttempts, leads, partnerNoticeAttempts, partnerNotices, partners } from '../../src/db/schema.ts';
 import { DEMO_PARTNERS } from '../../src/modules/products/seed.ts';
-import { consentToApiOffers, FORM } from '../fixtures.ts';
+import { consentToApiOffers, saveForm } from '../fixtures.ts';
 import { BACKEND, body, createTestApp, loginAs, type TestContext } from '../helpers.ts';
 import { LocalPartner } from '../partner-server.ts';
 import { staffLogin } from './fixtures.ts';
@@ -337,16 +336,7 @@ describe(`delivering to partners (${BACKEND})`, () => {
   it('a duplicate pre-check answered with 307 is not followed (the lender is kept), nor one that now resolves inwards', async () => {
     const kept = async () => {
       const { token } = await loginAs(ctx.app);
-      const res = await ctx.app.inject({
-        method: 'POST',
-        url: '/api/user/info/save',
-        payload: FORM,
-        headers: { accesstoken: token },
-      });
-      const r = body<MatchResultData>(res).data;
-      return (r.id ? [r as ProductOffer, ...r.mayAuthProductList] : []).filter((o) =>
-        [2, 6].includes(o.linkType),
-      );
+      return (await saveForm(ctx.app, token)).offers.filter((o) => [2, 6].includes(o.linkType));
     };
     await pointAll({
       apiEndpoint: `${good.url}/{code}/leads`,

@@ -22,22 +22,27 @@ import {
 const HOSTS = ['partner-a.example.com'];
 const NOON = new Date('2026-11-22T12:00:00+08:00');
 
+/** The test product's terms: a list item answers them as stored. */
+const TERMS = {
+  companyType: 'KAInstitution',
+  institutionType: 1,
+  thirdpartyType: 0,
+  linkType: 2,
+  amountMinFen: 100_000,
+  amountMaxFen: 5_000_000,
+  termMinMonths: 3,
+  termMaxMonths: 36,
+  aprBps: 1800,
+} as const;
+
 function product(over: Partial<ProductRow> = {}): ProductRow {
   return {
     id: 7,
     code: 'p',
     partnerId: 1,
     productName: '测试贷',
-    companyType: 'KAInstitution',
-    institutionType: 1,
-    thirdpartyType: 0,
+    ...TERMS,
     partnerProductName: null,
-    linkType: 2,
-    amountMinFen: 100_000,
-    amountMaxFen: 5_000_000,
-    termMinMonths: 3,
-    termMaxMonths: 36,
-    aprBps: 1800,
     targetUrl: null,
     rules: {},
     dailyCap: null,
@@ -100,16 +105,8 @@ describe('toProductItem / toProductDetail', () => {
     expect(toProductItem(product({ targetUrl: 'https://partner-a.example.com/x' }), partner)).toEqual({
       id: '7',
       productName: '测试贷',
-      companyType: 'KAInstitution',
-      institutionType: 1,
-      thirdpartyType: 0,
+      ...TERMS,
       yqlWholeProcessBumpVO: null,
-      linkType: 2,
-      amountMinFen: 100_000,
-      amountMaxFen: 5_000_000,
-      termMinMonths: 3,
-      termMaxMonths: 36,
-      aprBps: 1800,
       lenderLegalName: '星河消费金融有限公司',
       thirdpartyTargetUrl: null,
     });

@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { AGREEMENT_PAGES, FLOW_ROUTES, THEMES } from '@lm/shared/channel';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_H5_CONFIG } from './fixtures.ts';
 import {
   buildH5Config,
   type ChannelRow,
@@ -94,17 +95,7 @@ describe('buildH5Config', () => {
   });
   it('answers the default configuration without a channel', () => {
     expect(buildH5Config(null)).toMatchObject({
-      adChannelCode: '',
-      channelStatus: 1,
-      linkType: 4,
-      skin: 17,
-      theme: 'red',
-      themeColor: '#FF2C3E',
-      flow: 'default',
-      flowRoutes: FLOW_ROUTES.default,
-      title: null,
-      icon: null,
-      planTargetUrl: null,
+      ...DEFAULT_H5_CONFIG,
       trackReport: null,
       footer: [],
     });

@@ -1,10 +1,10 @@
 import { idCardCheckChar } from '@lm/shared/validators/id-card';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SAMPLE_PROFILE } from './fixtures.ts';
+import { type MatchCase, SAMPLE_PROFILE, SAMPLE_TERMS } from './fixtures.ts';
 import { checkRules, matchOracle } from './match.oracle.ts';
 import { match, profileAge, ruleReasons } from './match.ts';
-import type { Counters, History, MatchOptions, Product, ProductRules, Profile } from './types.ts';
+import type { History, MatchOptions, Product, ProductRules, Profile } from './types.ts';
 
 /*
  * The table (table.ts, rules-table.ts) against the first version's product-by-product checker
@@ -115,27 +115,12 @@ const productArb = (id: string): fc.Arbitrary<Product> =>
           id,
           productName: `产品${id}`,
           partnerLegalName: `${r.partnerId}消费金融有限公司`,
-          companyType: 'KAInstitution',
-          institutionType: 1,
-          thirdpartyType: 1,
-          linkType: 2,
-          amountMinFen: 100_000,
-          amountMaxFen: 20_000_000,
-          termMinMonths: 3,
-          termMaxMonths: 36,
+          ...SAMPLE_TERMS,
           ...r,
         }) as Product,
     );
 
-interface Case {
-  profile: Profile;
-  products: Product[];
-  counters: Counters;
-  history: History;
-  options: MatchOptions;
-}
-
-const caseArb: fc.Arbitrary<Case> = fc
+const caseArb: fc.Arbitrary<MatchCase> = fc
   .record({
     profile: profileArb,
     ids: fc.uniqueArray(fc.oneof(fc.integer({ min: 1, max: 999 }).map(String), fc.constantFrom('a7', 'b')), {

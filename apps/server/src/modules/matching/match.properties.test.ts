@@ -2,6 +2,7 @@ import { ageFromIdCard, checkIdCard, idCardCheckChar } from '@lm/shared/validato
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { shanghaiDate } from '../../lib/time.ts';
+import type { MatchCase } from './fixtures.ts';
 import { match } from './match.ts';
 import type {
   Counters,
@@ -196,15 +197,7 @@ const optionsArb: fc.Arbitrary<MatchOptions> = fc.record(
   { requiredKeys: ['now'] },
 );
 
-interface Case {
-  profile: Profile;
-  products: Product[];
-  counters: Counters;
-  history: History;
-  options: MatchOptions;
-}
-
-const caseArb: fc.Arbitrary<Case> = fc
+const caseArb: fc.Arbitrary<MatchCase> = fc
   .record({ profile: profileArb, products: productsArb, options: optionsArb })
   .chain(({ profile, products, options }) =>
     fc.record({
@@ -221,7 +214,7 @@ const caseArb: fc.Arbitrary<Case> = fc
  * rules' wording without the implementation's helpers (Shanghai dates via lib/time.ts, ages via the
  * shared ID helpers).
  */
-function oracle(c: Case, p: Product): Set<ReasonCode> {
+function oracle(c: MatchCase, p: Product): Set<ReasonCode> {
   const out = new Set<ReasonCode>();
   const { profile: pr, options } = c;
   const today = shanghaiDate(options.now);
@@ -287,7 +280,7 @@ function oracle(c: Case, p: Product): Set<ReasonCode> {
 }
 
 /** The allowance from the definition: max − max(count given, distinct lenders applied to in the period). */
-function oracleAllowance(c: Case): number {
+function oracleAllowance(c: MatchCase): number {
   const today = Date.parse(`${shanghaiDate(c.options.now)}T00:00:00Z`) / 86_400_000;
   const period = c.options.periodDays ?? 30;
   const lenders = new Set(
@@ -299,7 +292,7 @@ function oracleAllowance(c: Case): number {
   return Math.max(0, (c.options.maxLendersPerPeriod ?? 3) - used);
 }
 
-const runCase = (c: Case, products = c.products) =>
+const runCase = (c: MatchCase, products = c.products) =>
   match(c.profile, products, c.counters, c.history, c.options);
 const RUNS = { numRuns: 400 };
 

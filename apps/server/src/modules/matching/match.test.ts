@@ -1,6 +1,6 @@
 import { checkIdCard, idCardCheckChar } from '@lm/shared/validators/id-card';
 import { describe, expect, it } from 'vitest';
-import { SAMPLE_PROFILE } from './fixtures.ts';
+import { SAMPLE_PROFILE, SAMPLE_TERMS } from './fixtures.ts';
 import { match } from './match.ts';
 import type {
   Counters,
@@ -31,14 +31,7 @@ function product(over: Partial<Product> = {}, rules: ProductRules = {}): Product
     productName: `产品${id}`,
     partnerId: `L-${id}`,
     partnerLegalName: '示例消费金融有限公司',
-    companyType: 'KAInstitution',
-    institutionType: 1,
-    thirdpartyType: 1,
-    linkType: 2,
-    amountMinFen: 100_000,
-    amountMaxFen: 20_000_000,
-    termMinMonths: 3,
-    termMaxMonths: 36,
+    ...SAMPLE_TERMS,
     aprBps: 1800,
     status: 'published',
     activeHours: null,

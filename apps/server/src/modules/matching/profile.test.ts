@@ -1,5 +1,6 @@
 import { APPLICATION_OPTION_CODES, type ApplicationForm } from '@lm/shared/schemas/application';
 import { describe, expect, it } from 'vitest';
+import { SAMPLE_CONDITIONS } from './fixtures.ts';
 import { APPLY_LIMIT_FEN, PHONE_BRAND_CODES, phoneBrandOf, profileFromForm } from './profile.ts';
 
 const FORM: ApplicationForm = {
@@ -23,18 +24,12 @@ const FORM: ApplicationForm = {
 
 describe('profileFromForm', () => {
   it('maps the H5 option codes to the engine values', () => {
+    // FORM answers job to credit record as the sample applicant does.
     expect(profileFromForm(FORM)).toEqual({
       applyLimitFen: 3_000_000,
       workCityCode: '440300',
       identity: '53010219200508011X',
-      job: 'employee',
-      socialSecurity: 'over6Months',
-      housingFund: 'under6Months',
-      insurance: 'over1Year',
-      houseProperty: 'owned',
-      carProperty: 'mortgageable',
-      sesameCredit: '650to700',
-      creditInvestigation: 'good',
+      ...SAMPLE_CONDITIONS,
     });
   });
 
