@@ -1,13 +1,6 @@
-import { shanghaiDaysBetween, shanghaiMinuteOfDay } from '../../lib/time.ts';
-import { type Applicant, applicant, profileAge } from './applicant.ts';
-import {
-  best,
-  compareProducts,
-  firstDuplicate,
-  idOrder,
-  lenderAllowance,
-  nonNegativeInteger,
-} from './ranking.ts';
+import { type Applicant, applicant } from './applicant.ts';
+import { matchOutcome, setUpMatch } from './outcome.ts';
+import { compareProducts, firstDuplicate, idOrder } from './ranking.ts';
 import {
   ageFits,
   ageOutOfRange,
@@ -22,13 +15,11 @@ import {
   fixed,
   JOB_ACCEPTED,
   JOB_NOT_ACCEPTED,
-  LENDER_LIMIT,
   NOT_PUBLISHED,
   notPublishable,
   outsideHoursText,
   type Passed,
   REQUIREMENTS,
-  SAME_LENDER,
   sesameEnough,
   sesameTooLow,
   TOTAL_CAP_REACHED,
@@ -39,13 +30,11 @@ import { openAt } from './time.ts';
 import {
   type Counters,
   type History,
-  MATCH_DEFAULTS,
   type MatchOptions,
   type MatchResult,
   type Product,
   type ProductRules,
   type Profile,
-  type RankedProduct,
   type Reason,
   SESAME_ORDER,
 } from './types.ts';
@@ -204,25 +193,11 @@ export function matchOracle(
   history: History,
   options: MatchOptions,
 ): MatchResult {
-  const { now } = options;
-  const lockoutDays = nonNegativeInteger(
-    'reapplyLockoutDays',
-    options.reapplyLockoutDays ?? MATCH_DEFAULTS.reapplyLockoutDays,
+  const { a, minute, allowance, lockedProducts, lockedPartners, lockout } = setUpMatch(
+    profile,
+    history,
+    options,
   );
-  const allowance = lenderAllowance(history, options);
-  const a = applicant(profile, profileAge(profile, now));
-  const minute = shanghaiMinuteOfDay(now);
-
-  const lockedProducts = new Set<string>();
-  const lockedPartners = new Set<string>();
-  for (const app of history.applications) {
-    if (shanghaiDaysBetween(app.at, now) < lockoutDays) {
-      lockedProducts.add(app.productId);
-      lockedPartners.add(app.partnerId);
-    }
-  }
-  const lockout = fixed('REAPPLY_LOCKOUT', `${lockoutDays}天内已申请过该机构的产品`);
-
   const n = products.length;
   /** Reasons of each excluded product, by position in `products`; undefined for candidates. */
   const reasonsAt = new Array<Reason[] | undefined>(n);
@@ -243,31 +218,9 @@ export function matchOracle(
   const order = idOrder(own);
   if (order === null) throw new Error(`duplicate product id ${firstDuplicate(products)}`);
 
-  // Walking the candidates in ranking order, the best candidate of each lender is offered while the
-  // allowance lasts; so the offers are the `allowance` best of the lenders' best candidates, in order.
-  // Any other candidate is SAME_LENDER when its lender got an offer, else LENDER_LIMIT.
-  const offers = best(bests, allowance);
-  const eligible: RankedProduct[] = [];
-  const offered = new Map<string, Product>();
-  for (const product of offers) {
-    offered.set(product.partnerId, product);
+  return matchOutcome(products, ids, order, reasonsAt, bests, allowance, (product) => {
     const matched: Passed = [];
     checkRuleSet(a, product.rules, undefined, matched);
-    eligible.push({ rank: eligible.length + 1, productId: product.id, product, matched });
-  }
-
-  const excluded: MatchResult['excluded'] = new Array(n - eligible.length);
-  let next = 0;
-  for (let k = 0; k < n; k++) {
-    const i = order[k]!;
-    let reasons = reasonsAt[i];
-    if (reasons === undefined) {
-      const product = products[i]!;
-      const offer = offered.get(product.partnerId);
-      if (offer === product) continue;
-      reasons = [offer !== undefined ? SAME_LENDER : LENDER_LIMIT];
-    }
-    excluded[next++] = { productId: ids[i]!, reasons };
-  }
-  return { eligible, excluded };
+    return matched;
+  });
 }

@@ -1,19 +1,7 @@
-import { shanghaiDaysBetween, shanghaiMinuteOfDay } from '../../lib/time.ts';
-import { applicant, profileAge } from './applicant.ts';
-import { best, firstDuplicate, idOrder, lenderAllowance, nonNegativeInteger } from './ranking.ts';
-import { fixed, LENDER_LIMIT, SAME_LENDER } from './reasons.ts';
+import { matchOutcome, setUpMatch } from './outcome.ts';
+import { firstDuplicate, idOrder } from './ranking.ts';
 import { type Call, type Checked, checkRows, checkTable, tableFor } from './table.ts';
-import {
-  type Counters,
-  type History,
-  MATCH_DEFAULTS,
-  type MatchOptions,
-  type MatchResult,
-  type Product,
-  type Profile,
-  type RankedProduct,
-  type Reason,
-} from './types.ts';
+import type { Counters, History, MatchOptions, MatchResult, Product, Profile, Reason } from './types.ts';
 
 /*
  * The matching engine (spec §7 "Matching"): `match` is the entry. By concern:
@@ -24,8 +12,10 @@ import {
  *   table.ts      products in rows of columns (gates + rules): one row at a time for a list seen
  *                 the first time, a table of the list kept for the next calls
  *   ranking.ts    ranking, the lender allowance, the id order of `excluded`
+ *   outcome.ts    what a match knows before checking (lockouts, allowance) and the offers and exclusions
+ *                 after, shared with the oracle
  * match.oracle.ts (tests only) is the first version's product-by-product checker, which the table
- * must agree with.
+ * must agree with (the rules; setup and outcome are outcome.ts's for both).
  */
 
 export { profileAge } from './applicant.ts';
@@ -51,25 +41,11 @@ export function match(
   history: History,
   options: MatchOptions,
 ): MatchResult {
-  const { now } = options;
-  const lockoutDays = nonNegativeInteger(
-    'reapplyLockoutDays',
-    options.reapplyLockoutDays ?? MATCH_DEFAULTS.reapplyLockoutDays,
+  const { a, minute, allowance, lockedProducts, lockedPartners, lockout } = setUpMatch(
+    profile,
+    history,
+    options,
   );
-  const allowance = lenderAllowance(history, options);
-  const a = applicant(profile, profileAge(profile, now));
-  const minute = shanghaiMinuteOfDay(now);
-
-  const lockedProducts = new Set<string>();
-  const lockedPartners = new Set<string>();
-  for (const app of history.applications) {
-    if (shanghaiDaysBetween(app.at, now) < lockoutDays) {
-      lockedProducts.add(app.productId);
-      lockedPartners.add(app.partnerId);
-    }
-  }
-  const lockout = fixed('REAPPLY_LOCKOUT', `${lockoutDays}天内已申请过该机构的产品`);
-
   const n = products.length;
   /** Reasons of each excluded product, by position in `products`; undefined for candidates. */
   const reasonsAt = new Array<Reason[] | undefined>(n);
@@ -90,30 +66,5 @@ export function match(
   }
   if (order === null) throw new Error(`duplicate product id ${firstDuplicate(products)}`);
 
-  // Walking the candidates in ranking order, the best candidate of each lender is offered while the
-  // allowance lasts; so the offers are the `allowance` best of the lenders' best candidates, in order.
-  // Any other candidate is SAME_LENDER when its lender got an offer, else LENDER_LIMIT.
-  const offers = best(checked.bests, allowance);
-  const eligible: RankedProduct[] = [];
-  const offered = new Map<string, Product>();
-  for (const product of offers) {
-    offered.set(product.partnerId, product);
-    const matched = checked.explain(product);
-    eligible.push({ rank: eligible.length + 1, productId: product.id, product, matched });
-  }
-
-  const excluded: MatchResult['excluded'] = new Array(n - eligible.length);
-  let next = 0;
-  for (let k = 0; k < n; k++) {
-    const i = order[k]!;
-    let reasons = reasonsAt[i];
-    if (reasons === undefined) {
-      const product = products[i]!;
-      const offer = offered.get(product.partnerId);
-      if (offer === product) continue;
-      reasons = [offer !== undefined ? SAME_LENDER : LENDER_LIMIT];
-    }
-    excluded[next++] = { productId: ids[i]!, reasons };
-  }
-  return { eligible, excluded };
+  return matchOutcome(products, ids, order, reasonsAt, checked.bests, allowance, checked.explain);
 }
