@@ -232,21 +232,7 @@ export class PrivacyService {
       }
     };
 
-    const {
-      sessionRows,
-      draft,
-      credit,
-      runs,
-      offers,
-      consentRows,
-      leadRows,
-      noticeRows,
-      files,
-      faces,
-      eventRows,
-      productEventRows,
-      deviceRows,
-    } = await this.d.repo.exportRows(userId, EXPORT_EVENT_LIMIT);
+    const kept = await this.d.repo.exportRows(userId, EXPORT_EVENT_LIMIT);
 
     return {
       exportedAt: now.toISOString(),
@@ -262,7 +248,7 @@ export class PrivacyService {
         createdAt: user.createdAt.toISOString(),
         lastLoginAt: iso(user.lastLoginAt),
       },
-      sessions: sessionRows.map((s) => ({
+      sessions: kept.sessionRows.map((s) => ({
         id: s.id,
         createdAt: s.createdAt.toISOString(),
         expiresAt: s.expiresAt.toISOString(),
@@ -271,22 +257,22 @@ export class PrivacyService {
         ip: s.ip,
         userAgent: s.userAgent,
       })),
-      applicationDraft: draft
+      applicationDraft: kept.draft
         ? {
-            data: decryptJson(draft.dataEnc),
-            createdAt: draft.createdAt.toISOString(),
-            updatedAt: draft.updatedAt.toISOString(),
+            data: decryptJson(kept.draft.dataEnc),
+            createdAt: kept.draft.createdAt.toISOString(),
+            updatedAt: kept.draft.updatedAt.toISOString(),
           }
         : null,
-      creditProfile: credit
+      creditProfile: kept.credit
         ? {
-            data: decryptJson(credit.dataEnc),
-            faceStatus: credit.auditStatus,
-            createdAt: credit.createdAt.toISOString(),
-            updatedAt: credit.updatedAt.toISOString(),
+            data: decryptJson(kept.credit.dataEnc),
+            faceStatus: kept.credit.auditStatus,
+            createdAt: kept.credit.createdAt.toISOString(),
+            updatedAt: kept.credit.updatedAt.toISOString(),
           }
         : null,
-      matchRuns: runs.map((r) => ({
+      matchRuns: kept.runs.map((r) => ({
         id: r.id,
         createdAt: r.createdAt.toISOString(),
         source: r.source,
@@ -296,7 +282,7 @@ export class PrivacyService {
         applyStatus: r.applyStatus,
         answersMatched: decryptJson(r.profileEnc),
         excluded: r.excluded,
-        offers: offers
+        offers: kept.offers
           .filter((o) => o.offer.runId === r.id)
           .map((o) => ({
             offerId: o.offer.id,
@@ -309,7 +295,7 @@ export class PrivacyService {
             decidedAt: iso(o.offer.decidedAt),
           })),
       })),
-      consents: consentRows.map(({ consent: c, productName, lenderName, licenceNumber }) => ({
+      consents: kept.consentRows.map(({ consent: c, productName, lenderName, licenceNumber }) => ({
         id: c.id,
         offerId: c.offerId,
         productName,
@@ -324,7 +310,7 @@ export class PrivacyService {
         createdAt: c.createdAt.toISOString(),
         withdrawnAt: iso(c.withdrawnAt),
       })),
-      leads: leadRows.map(({ lead: l, productName, lenderName }) => ({
+      leads: kept.leadRows.map(({ lead: l, productName, lenderName }) => ({
         id: l.id,
         consentId: l.consentId,
         leadId: l.idempotencyKey,
@@ -339,7 +325,7 @@ export class PrivacyService {
         createdAt: l.createdAt.toISOString(),
         deliveredAt: iso(l.deliveredAt),
       })),
-      partnerNotices: noticeRows.map(({ notice: n, lenderName }) => ({
+      partnerNotices: kept.noticeRows.map(({ notice: n, lenderName }) => ({
         id: n.id,
         kind: n.kind,
         lenderName,
@@ -350,14 +336,14 @@ export class PrivacyService {
         dueAt: iso(n.dueAt),
         confirmedAt: iso(n.confirmedAt),
       })),
-      uploadedFiles: files.map((f) => ({
+      uploadedFiles: kept.files.map((f) => ({
         key: f.key,
         folder: f.folder,
         contentType: f.contentType,
         sizeBytes: f.sizeBytes,
         createdAt: f.createdAt.toISOString(),
       })),
-      faceChecks: faces.map((f) => ({
+      faceChecks: kept.faces.map((f) => ({
         id: f.id,
         fileKey: f.fileKey,
         status: f.status,
@@ -367,21 +353,21 @@ export class PrivacyService {
         createdAt: f.createdAt.toISOString(),
       })),
       analytics: {
-        events: eventRows.map((e) => ({
+        events: kept.eventRows.map((e) => ({
           step: e.step,
           adChannelCode: e.adChannelCode,
           source: e.source,
           day: e.day,
           createdAt: e.createdAt.toISOString(),
         })),
-        productEvents: productEventRows.map(({ e, productName }) => ({
+        productEvents: kept.productEventRows.map(({ e, productName }) => ({
           kind: e.kind,
           productName,
           entranceType: e.entranceType,
           day: e.day,
           createdAt: e.createdAt.toISOString(),
         })),
-        deviceReports: deviceRows.map((r) => ({
+        deviceReports: kept.deviceRows.map((r) => ({
           provinceName: r.provinceName,
           cityName: r.cityName,
           ip: r.ip,
