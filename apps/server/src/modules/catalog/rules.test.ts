@@ -130,6 +130,11 @@ describe('toProductItem / toProductDetail', () => {
       partnerProductName: '星河·随心借',
     });
     expect(toProductItem(product({ partnerProductName: 'x' }), partner).yqlWholeProcessBumpVO).toBeNull();
+    // A whole-process product without the partner's name still carries the object, with our name.
+    const unnamed = product({ thirdpartyType: 7, partnerProductName: null });
+    expect(toProductItem(unnamed, partner).yqlWholeProcessBumpVO).toEqual({
+      partnerProductName: unnamed.productName,
+    });
   });
 
   it('adds licence, shared fields and active hours to the detail', () => {

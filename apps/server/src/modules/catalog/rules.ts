@@ -2,7 +2,7 @@ import type { AgentData, CompanyType, ProductDetail, ProductItem } from '@lm/sha
 import { H5_LINK_TYPES } from '@lm/shared/schemas/product';
 import { partnerTargetUrl } from '../../lib/partner-url.ts';
 import { isWithinActiveHours } from '../matching/match.ts';
-import type { PartnerRow, ProductRow } from '../matching/product-row.ts';
+import { type PartnerRow, type ProductRow, wholeProcessBump } from '../matching/product-row.ts';
 
 /** Pure rules of the product catalogue (spec §7 "Products"): mapping, URL check, apply refusal. */
 
@@ -28,8 +28,7 @@ export function toProductItem(row: ProductRow, partner: CatalogPartner): Product
     companyType: row.companyType,
     institutionType: row.institutionType,
     thirdpartyType: row.thirdpartyType,
-    yqlWholeProcessBumpVO:
-      row.thirdpartyType === 7 ? { partnerProductName: row.partnerProductName ?? row.productName } : null,
+    yqlWholeProcessBumpVO: wholeProcessBump(row),
     linkType: row.linkType,
     amountMinFen: row.amountMinFen,
     amountMaxFen: row.amountMaxFen,

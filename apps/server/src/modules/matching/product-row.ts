@@ -39,3 +39,14 @@ export function toEngineProduct(row: ProductRow, partnerLegalName: string): Prod
     rules: row.rules,
   };
 }
+
+/**
+ * `yqlWholeProcessBumpVO` of a product as the H5 and partners read it (spec: thirdpartyType 7 is a whole-process
+ * partner product, with `yqlWholeProcessBumpVO.partnerProductName`): for type 7 always present, the partner's name
+ * of the product or else ours; null for every other type. The catalogue and the match offers answer the same.
+ */
+export function wholeProcessBump(
+  row: Pick<ProductRow, 'thirdpartyType' | 'partnerProductName' | 'productName'>,
+): { partnerProductName: string } | null {
+  return row.thirdpartyType === 7 ? { partnerProductName: row.partnerProductName ?? row.productName } : null;
+}

@@ -16,7 +16,7 @@ import type { AuthUser } from '../auth/service.ts';
 import type { CapsRepository } from '../caps/repository.ts';
 import { fieldLabels, INFO_AGREEMENT_VERSION } from '../consent/agreement.ts';
 import { lenderAllowance, match } from './match.ts';
-import { type ProductRow, toEngineProduct } from './product-row.ts';
+import { type ProductRow, toEngineProduct, wholeProcessBump } from './product-row.ts';
 import { profileFromForm } from './profile.ts';
 import type { MatchRepository } from './repository.ts';
 import type { History, Product, ProductCounter, Reason } from './types.ts';
@@ -90,10 +90,7 @@ export function toOffer(entry: CatalogEntry, rank: number): ProductOffer {
     companyType: row.companyType,
     institutionType: row.institutionType,
     thirdpartyType: row.thirdpartyType,
-    yqlWholeProcessBumpVO:
-      row.thirdpartyType === 7 && row.partnerProductName
-        ? { partnerProductName: row.partnerProductName }
-        : null,
+    yqlWholeProcessBumpVO: wholeProcessBump(row),
     partnerProductName: row.partnerProductName,
     linkType: row.linkType,
     thirdpartyTargetUrl: redirect ? row.targetUrl : null,
