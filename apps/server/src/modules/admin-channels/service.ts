@@ -48,6 +48,21 @@ function isUniqueViolation(err: unknown): boolean {
 }
 
 /** Console channel management: every change is one transaction with its audit entry. */
+/** What the console's list and detail both show of a channel: identity, status, skin, flags, A/B skins. */
+function channelHead(row: ChannelRow) {
+  const { skin, flags } = splitFlags(row.flags);
+  return {
+    id: row.id,
+    adChannelCode: row.adChannelCode,
+    name: row.name,
+    channelStatus: row.channelStatus,
+    linkType: row.linkType,
+    skin,
+    flags,
+    skinArms: row.skinArms && row.skinArms.length >= 2 ? row.skinArms : null,
+  };
+}
+
 export class AdminChannelService {
   constructor(private readonly d: AdminChannelDeps) {}
 
@@ -67,17 +82,9 @@ export class AdminChannelService {
       page: q.page,
       pageSize: q.pageSize,
       list: rows.map(({ row, clicks: n, codes: c }) => {
-        const { skin, flags } = splitFlags(row.flags);
         return {
-          id: row.id,
-          adChannelCode: row.adChannelCode,
-          name: row.name,
-          channelStatus: row.channelStatus,
-          linkType: row.linkType,
-          skin,
+          ...channelHead(row),
           theme: parseChannelFlags(row.flags).theme,
-          flags,
-          skinArms: row.skinArms && row.skinArms.length >= 2 ? row.skinArms : null,
           routeCodeCount: Number(c ?? 0),
           todayClicks: Number(n ?? 0),
           updatedAt: row.updatedAt.toISOString(),
@@ -99,17 +106,9 @@ export class AdminChannelService {
   }
 
   private detail(row: ChannelRow, codes: RouteCodeRow[]): ChannelAdminDetail {
-    const { skin, flags, unknownFlags } = splitFlags(row.flags);
     return {
-      id: row.id,
-      adChannelCode: row.adChannelCode,
-      name: row.name,
-      channelStatus: row.channelStatus,
-      linkType: row.linkType,
-      skin,
-      flags,
-      unknownFlags,
-      skinArms: row.skinArms && row.skinArms.length >= 2 ? row.skinArms : null,
+      ...channelHead(row),
+      unknownFlags: splitFlags(row.flags).unknownFlags,
       excludeCityCodes: row.excludeCityCodes,
       planTargetUrl: row.planTargetUrl,
       pageTitle: row.pageTitle,

@@ -26,6 +26,27 @@ export function seesAttemptDetails(actor: Actor): boolean {
   return actor.staff?.role === 'admin';
 }
 
+/** The evidence of a consent as the console shows it (a lead's detail, a person's record). */
+export function consentEvidence(c: {
+  id: number;
+  agreementCode: string;
+  agreementVersion: string;
+  textHash: string;
+  fields: string[];
+  createdAt: Date;
+  withdrawnAt: Date | null;
+}) {
+  return {
+    id: c.id,
+    agreementCode: c.agreementCode,
+    agreementVersion: c.agreementVersion,
+    textHash: c.textHash,
+    fields: c.fields,
+    createdAt: c.createdAt.toISOString(),
+    withdrawnAt: iso(c.withdrawnAt),
+  };
+}
+
 /** One delivery attempt for the console; `details` only for administrators. */
 export function attemptItem(a: LeadAttemptRow, details: boolean) {
   return {

@@ -9,7 +9,7 @@ import type { Actor } from '../../lib/actor.ts';
 import { decryptField, type KeyRing } from '../../lib/crypto.ts';
 import { appError } from '../../lib/errors.ts';
 import { maskIp } from '../privacy/rules.ts';
-import { attemptItem, iso, leadItem } from './lead-rows.ts';
+import { attemptItem, consentEvidence, iso, leadItem } from './lead-rows.ts';
 import type { AdminPeopleRepository } from './people-repository.ts';
 import {
   contactsOf,
@@ -137,16 +137,10 @@ export class AdminPeopleService {
           })),
       })),
       consents: consentRows.map(({ c, productName, partnerName }) => ({
-        id: c.id,
+        ...consentEvidence(c),
         offerId: c.offerId,
         productName,
         partnerName,
-        agreementCode: c.agreementCode,
-        agreementVersion: c.agreementVersion,
-        textHash: c.textHash,
-        fields: c.fields,
-        createdAt: c.createdAt.toISOString(),
-        withdrawnAt: iso(c.withdrawnAt),
       })),
       leads: leadRows.map((l) => ({
         ...leadItem(l),

@@ -7,7 +7,7 @@ import type {
 } from '@lm/shared/schemas/admin-leads';
 import type { Actor } from '../../lib/actor.ts';
 import { appError } from '../../lib/errors.ts';
-import { attemptItem, BULK_RETRY_LIMIT, iso, leadItem, seesAttemptDetails } from './lead-rows.ts';
+import { attemptItem, BULK_RETRY_LIMIT, consentEvidence, leadItem, seesAttemptDetails } from './lead-rows.ts';
 import type { AdminLeadsRepository } from './repository.ts';
 import {
   deliverySummary,
@@ -44,15 +44,7 @@ export class AdminLeadsService {
       ...leadItem(item),
       idempotencyKey,
       callback,
-      consent: {
-        id: c.id,
-        agreementCode: c.agreementCode,
-        agreementVersion: c.agreementVersion,
-        textHash: c.textHash,
-        fields: c.fields,
-        createdAt: c.createdAt.toISOString(),
-        withdrawnAt: iso(c.withdrawnAt),
-      },
+      consent: consentEvidence(c),
       retryable: retryRefusal({ status: row.status, consentWithdrawnAt: c.withdrawnAt, userStatus }) === null,
       attemptList: attempts.map((a) => attemptItem(a, opts.attemptDetails)),
     };
