@@ -245,8 +245,8 @@ const FUNNEL_SEEDS = {
   ],
   // With each page, the calls of the post-login decision (one file per call, issue 18): the `flow`
   // chunk carries them, as when they shared one module with the re-match call these pages import.
-  form: ['/src/app/flow/form-page.tsx', '/src/features/flow/post-login-deps.ts'],
-  authorize: ['/src/app/flow/authorize-page.tsx', '/src/features/flow/post-login-deps.ts'],
+  form: ['/src/app/flow/form-page.tsx', '/src/app/flow/post-login-deps.ts'],
+  authorize: ['/src/app/flow/authorize-page.tsx', '/src/app/flow/post-login-deps.ts'],
 } as const;
 type Funnel = keyof typeof FUNNEL_SEEDS | 'other';
 const funnelOf = new Map<string, Set<Funnel>>();
@@ -262,7 +262,7 @@ const START_STEPS = [
   // The channel's detail call stays with the channel's other calls, which the first step loads (they
   // were one module before issue 18's one file per call): the post-login decision and the waiting
   // page take it from there, so the flow chunk does not grow by it.
-  ['start-visit', '/src/features/channel/api/fetch-channel-detail.ts'],
+  ['start-visit', '/src/lib/channel/api/fetch-channel-detail.ts'],
 ] as const;
 const startStepOf = new Map<string, string>();
 

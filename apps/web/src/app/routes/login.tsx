@@ -1,8 +1,9 @@
 import { useLocation, useSearchParams } from 'react-router';
+import { afterLogin } from '@/app/flow/after-login';
+import { useLiveSessionForward } from '@/app/flow/live-session';
 import { SiteFooter } from '@/components/site-footer';
 import { LoginForm } from '@/features/auth/components/login-form';
-import { useChannelStore, useH5Config } from '@/features/channel/store';
-import { useLiveSessionForward } from '@/features/flow/live-session';
+import { useChannelStore, useH5Config } from '@/lib/channel/store';
 import { DEFAULT_TITLE } from '../route-handle';
 import styles from './routes.module.css';
 
@@ -26,7 +27,7 @@ export function LoginRoute() {
         <p>未注册的手机号验证后将自动创建账户</p>
       </header>
       <section className={styles.card}>
-        <LoginForm defaultPhone={searchParams.get('phone') ?? ''} submitText="登录" />
+        <LoginForm afterLogin={afterLogin} defaultPhone={searchParams.get('phone') ?? ''} submitText="登录" />
       </section>
       <SiteFooter companies={config.footer} />
     </main>

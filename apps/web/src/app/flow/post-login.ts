@@ -1,16 +1,17 @@
 /**
  * The post-login decision wired to the app: channel from the channel store, device from the user
- * agent, calls from post-login-deps.ts. The login form imports this lazily (it is not needed to show the form).
+ * agent, calls from post-login-deps.ts. Loaded lazily after a login (after-login.ts) and for a live
+ * session (live-session.ts): it is not needed to show the login form.
  */
+import type { LoginUserFacts, NavigateDecision, PostLoginInput } from '@/features/flow/decide';
+import { runPostLogin } from '@/features/flow/run-post-login';
+import { whenChannelReady } from '@/lib/channel/bootstrap';
+import { useChannelStore } from '@/lib/channel/store';
 import { isHuaweiPhone } from '@/lib/device';
-import { whenChannelReady } from '../channel/bootstrap';
-import { useChannelStore } from '../channel/store';
-import type { LoginUserFacts, NavigateDecision, PostLoginInput } from './decide';
 import { postLoginDeps } from './post-login-deps';
-import { runPostLogin } from './run-post-login';
 
-export { liveSessionTarget } from './live-session';
-export { followDecision, navigateAfterDelay } from './navigate';
+export { liveSessionTarget } from '@/features/flow/live-session';
+export { followDecision, navigateAfterDelay } from '@/features/flow/navigate';
 
 /** A user without login facts, for the credit ordering (it does not read them). */
 const NO_LOGIN_USER: LoginUserFacts = { uid: 0, userInfoStatus: -1, coverStatus: 0 };
