@@ -248,6 +248,12 @@ const FUNNEL_SEEDS = {
   form: ['/src/app/flow/form-page.tsx', '/src/app/flow/post-login-deps.ts'],
   authorize: ['/src/app/flow/authorize-page.tsx', '/src/app/flow/post-login-deps.ts'],
 } as const;
+/**
+ * Modules of the landing that a lazy route imports too, kept in the landing's chunk (not moved to
+ * `ui`, which the form pages load): what follows a login, given to the login form by /, /login and
+ * /register (issue 18; the form itself is in that chunk, so /register loads it either way).
+ */
+const LANDING_ONLY = ['/src/app/flow/load-post-login.ts'];
 type Funnel = keyof typeof FUNNEL_SEEDS | 'other';
 const funnelOf = new Map<string, Set<Funnel>>();
 /**
@@ -320,7 +326,9 @@ function funnelChunks(): Plugin {
         if (!this.getModuleInfo(id)?.dynamicImporters.length || funnelOf.has(id)) continue;
         const closure = staticClosure([id]);
         if ([...seedIds].some((seed) => closure.has(seed))) continue;
-        for (const dep of closure) funnelOf.get(dep)?.add('other');
+        for (const dep of closure) {
+          if (!LANDING_ONLY.some((suffix) => dep.endsWith(suffix))) funnelOf.get(dep)?.add('other');
+        }
       }
     },
   };

@@ -7,13 +7,26 @@
  */
 import { useEffect, useState } from 'react';
 import type { LoginUserFacts, NavigateDecision } from '@/features/flow/decide';
-import { liveSessionTarget } from '@/features/flow/live-session';
 import { api } from '@/lib/api-client';
 import { returnToOf } from '@/lib/return-to';
 import { isLoggedIn } from '@/lib/session';
 
 interface LoginUserInfo extends LoginUserFacts {
   adChannelCode: string | null;
+}
+
+/**
+ * Where a live session goes from a login page: the page to return to, else the decision's target,
+ * always replacing the login page (so that going back does not return to it).
+ */
+export function liveSessionTarget(
+  returnTo: string | null,
+  decision: NavigateDecision | null,
+): NavigateDecision {
+  if (returnTo)
+    return { kind: 'navigate', step: 'live session: return to', path: returnTo, replace: true, delayMs: 0 };
+  if (!decision) throw new Error('a decision is needed without a page to return to');
+  return { ...decision, replace: true, delayMs: decision.toast ? decision.delayMs : 0 };
 }
 
 /**

@@ -1,7 +1,5 @@
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
-import { afterLogin } from '@/app/flow/after-login';
-import { useLiveSessionForward } from '@/app/flow/live-session';
 import { SiteFooter } from '@/components/site-footer';
 import { useFirstInteraction } from '@/features/banners/first-interaction';
 import { LoginPlaceholder } from '@/features/landing/components/login-placeholder';
@@ -11,6 +9,8 @@ import { LandingLayout } from '@/features/skins/components/landing-layout';
 import { landingLayoutForSkin } from '@/features/skins/layouts';
 import { reportStep } from '@/lib/analytics/reporter';
 import { useChannelStore, useH5Config } from '@/lib/channel/store';
+import { useLiveSessionForward } from '../flow/live-session';
+import { loadPostLogin } from '../flow/load-post-login';
 import { DEFAULT_TITLE } from '../route-handle';
 import styles from './routes.module.css';
 
@@ -99,7 +99,7 @@ export function LandingRoute({ serverRendered = false }: { serverRendered?: bool
               <LoginPlaceholder />
             ) : (
               <Suspense fallback={<LoginPlaceholder />}>
-                <LoginForm afterLogin={afterLogin} submitText="立即申请" />
+                <LoginForm loadAfterLogin={loadPostLogin} submitText="立即申请" />
               </Suspense>
             )}
           </div>

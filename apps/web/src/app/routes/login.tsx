@@ -1,9 +1,9 @@
 import { useLocation, useSearchParams } from 'react-router';
-import { afterLogin } from '@/app/flow/after-login';
-import { useLiveSessionForward } from '@/app/flow/live-session';
 import { SiteFooter } from '@/components/site-footer';
 import { LoginForm } from '@/features/auth/components/login-form';
 import { useChannelStore, useH5Config } from '@/lib/channel/store';
+import { useLiveSessionForward } from '../flow/live-session';
+import { loadPostLogin } from '../flow/load-post-login';
 import { DEFAULT_TITLE } from '../route-handle';
 import styles from './routes.module.css';
 
@@ -27,7 +27,11 @@ export function LoginRoute() {
         <p>未注册的手机号验证后将自动创建账户</p>
       </header>
       <section className={styles.card}>
-        <LoginForm afterLogin={afterLogin} defaultPhone={searchParams.get('phone') ?? ''} submitText="登录" />
+        <LoginForm
+          loadAfterLogin={loadPostLogin}
+          defaultPhone={searchParams.get('phone') ?? ''}
+          submitText="登录"
+        />
       </section>
       <SiteFooter companies={config.footer} />
     </main>

@@ -35,21 +35,15 @@ const SEND_CODE_TEXT = '获取验证码';
 const LOGIN_TOAST_MS = 1000;
 
 /**
- * What happens after a login, given by the page that shows the form (app/flow/after-login.ts): the
- * form knows nothing of the flow that follows (issue 18: a feature imports no other feature).
+ * What follows a login (the page to return to, else the post-login decision), given by the page that
+ * shows the form (app/flow/post-login.ts): it resolves to the navigation, which returns its
+ * cancellation. The form knows nothing of the flow (issue 18: a feature imports no other feature).
  */
-export interface AfterLogin {
-  /** Starts loading what `decide` needs (once a code was sent); never rejects. */
-  preload(): void;
-  /**
-   * Decides where the person goes (`search`: the login page's query); resolves to the navigation,
-   * which returns its cancellation. Rejects when the code it needs cannot be loaded.
-   */
-  decide(loginUser: LoginData['loginUser'], search: string): Promise<() => () => void>;
-}
+export type AfterLogin = (loginUser: LoginData['loginUser'], search: string) => Promise<() => () => void>;
 
 interface LoginFormProps {
-  afterLogin: AfterLogin;
+  /** Loads what follows a login on demand (not needed to show the form); prefetched once a code was sent. */
+  loadAfterLogin: () => Promise<{ afterLogin: AfterLogin }>;
   submitText?: string;
   defaultPhone?: string;
 }
@@ -67,7 +61,7 @@ function toastUnexpected(error: unknown) {
  * `rp` or `rsaPhone`, see phone-link.ts) shows the masked phone read-only and skips the phone checks;
  * the server's ticket stands in for the phone.
  */
-export function LoginForm({ afterLogin, submitText = '登录', defaultPhone = '' }: LoginFormProps) {
+export function LoginForm({ loadAfterLogin, submitText = '登录', defaultPhone = '' }: LoginFormProps) {
   const location = useLocation();
   const storeChannelCode = useChannelStore((s) => s.adChannelCode);
   const skin = useChannelStore((s) => s.config.skin);
@@ -165,7 +159,7 @@ export function LoginForm({ afterLogin, submitText = '登录', defaultPhone = ''
         toast.show('验证码已发送');
         countdown.start(data.retryAfter > 0 ? data.retryAfter : CODE_RESEND_SECONDS);
         void reportStep('get_verification_code');
-        afterLogin.preload();
+        void loadAfterLogin().catch(() => undefined);
       },
       onError: (error) => {
         dropTicketOn(error);
@@ -191,7 +185,8 @@ export function LoginForm({ afterLogin, submitText = '登录', defaultPhone = ''
     void reportStep('login');
     setDeciding(true);
     try {
-      const go = await afterLogin.decide(data.loginUser, location.search);
+      const { afterLogin } = await loadAfterLogin();
+      const go = await afterLogin(data.loginUser, location.search);
       if (mounted.current) cancelNavigation.current = go();
     } catch (error) {
       // The decision's code failed to load (network): the person is logged in; let them retry.
