@@ -245,15 +245,15 @@ const FUNNEL_SEEDS = {
   ],
   // With each page, the calls of the post-login decision (one file per call, issue 18): the `flow`
   // chunk carries them, as when they shared one module with the re-match call these pages import.
-  form: ['/src/app/flow/form-page.tsx', '/src/app/flow/post-login-deps.ts'],
-  authorize: ['/src/app/flow/authorize-page.tsx', '/src/app/flow/post-login-deps.ts'],
+  form: ['/src/app/flow/form-page.tsx', '/src/app/sign-in/post-login-deps.ts'],
+  authorize: ['/src/app/flow/authorize-page.tsx', '/src/app/sign-in/post-login-deps.ts'],
 } as const;
 /**
  * Modules of the landing that a lazy route imports too, kept in the landing's chunk (not moved to
  * `ui`, which the form pages load): what follows a login, given to the login form by /, /login and
  * /register (issue 18; the form itself is in that chunk, so /register loads it either way).
  */
-const LANDING_ONLY = ['/src/app/flow/load-post-login.ts'];
+const LANDING_ONLY = ['/src/app/sign-in/load-post-login.ts'];
 type Funnel = keyof typeof FUNNEL_SEEDS | 'other';
 const funnelOf = new Map<string, Set<Funnel>>();
 /**

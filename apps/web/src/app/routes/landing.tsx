@@ -9,9 +9,9 @@ import { LandingLayout } from '@/features/skins/components/landing-layout';
 import { landingLayoutForSkin } from '@/features/skins/layouts';
 import { reportStep } from '@/lib/analytics/reporter';
 import { useChannelStore, useH5Config } from '@/lib/channel/store';
-import { useLiveSessionForward } from '../flow/live-session';
-import { loadPostLogin } from '../flow/load-post-login';
 import { DEFAULT_TITLE } from '../route-handle';
+import { useLiveSessionForward } from '../sign-in/live-session';
+import { loadPostLogin } from '../sign-in/load-post-login';
 import styles from './routes.module.css';
 
 // The form (antd-mobile inputs, the auth calls) is its own chunk: the headline paints without it.

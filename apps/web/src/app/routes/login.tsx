@@ -2,9 +2,9 @@ import { useLocation, useSearchParams } from 'react-router';
 import { SiteFooter } from '@/components/site-footer';
 import { LoginForm } from '@/features/auth/components/login-form';
 import { useChannelStore, useH5Config } from '@/lib/channel/store';
-import { useLiveSessionForward } from '../flow/live-session';
-import { loadPostLogin } from '../flow/load-post-login';
 import { DEFAULT_TITLE } from '../route-handle';
+import { useLiveSessionForward } from '../sign-in/live-session';
+import { loadPostLogin } from '../sign-in/load-post-login';
 import styles from './routes.module.css';
 
 /** `/login`, `/getQuota`, `/h5`. On getQuota the login counts as a form request (isFormReq). */

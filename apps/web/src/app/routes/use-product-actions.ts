@@ -1,7 +1,7 @@
 import type { ProductItem } from '@lm/shared/schemas/product';
 import { useLocation, useNavigate } from 'react-router';
-import { nextStepOfLiveSession } from '@/app/flow/live-session';
 import { quotaPath } from '@/app/flow/require-login';
+import { nextStepOfLiveSession } from '@/app/sign-in/live-session';
 import { vouchPartnerUrl } from '@/features/consent/consent-result';
 import { followDecision } from '@/features/flow/navigate';
 import { useApplyProduct } from '@/features/products/use-apply-product';

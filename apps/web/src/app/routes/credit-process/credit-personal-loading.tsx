@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
-import { decideCreditFlow, followDecision } from '@/app/flow/post-login';
 import { RequireLogin } from '@/app/flow/require-login';
+import { decideCreditFlow, followDecision } from '@/app/sign-in/post-login';
 import { ProgressPage } from '@/components/progress-page';
 import type { NavigateDecision } from '@/features/flow/decide';
 

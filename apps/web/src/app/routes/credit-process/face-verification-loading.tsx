@@ -1,8 +1,8 @@
 import { SPECIAL_ROUTES } from '@lm/shared/channel';
 import { Button } from 'antd-mobile';
 import { useEffect, useReducer, useState } from 'react';
-import { decideCreditFlow, followDecision, navigateAfterDelay } from '@/app/flow/post-login';
 import { RequireLogin } from '@/app/flow/require-login';
+import { decideCreditFlow, followDecision, navigateAfterDelay } from '@/app/sign-in/post-login';
 import feedback from '@/components/feedback.module.css';
 import { ResultView } from '@/components/result-view';
 import { verifyFaceOnce } from '@/features/face/api/verify-face';

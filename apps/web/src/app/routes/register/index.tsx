@@ -4,7 +4,7 @@ import { SiteFooter } from '@/components/site-footer';
 import { useFooterCompanies } from '@/features/agreements/api/use-footer-companies';
 import { LoginPlaceholder } from '@/features/landing/components/login-placeholder';
 import { useH5Config } from '@/lib/channel/store';
-import { loadPostLogin } from '../../flow/load-post-login';
+import { loadPostLogin } from '../../sign-in/load-post-login';
 import styles from '../routes.module.css';
 import own from './register.module.css';
 

@@ -36,7 +36,7 @@ const LOGIN_TOAST_MS = 1000;
 
 /**
  * What follows a login (the page to return to, else the post-login decision), given by the page that
- * shows the form (app/flow/post-login.ts): it resolves to the navigation, which returns its
+ * shows the form (app/sign-in/post-login.ts): it resolves to the navigation, which returns its
  * cancellation. The form knows nothing of the flow (issue 18: a feature imports no other feature).
  */
 export type AfterLogin = (loginUser: LoginData['loginUser'], search: string) => Promise<() => () => void>;
