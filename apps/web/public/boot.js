@@ -30,7 +30,7 @@
     const stored = localStorage.getItem('ad_channel_code') || '';
     const channel = query.get('adChannelCode') || stored;
     // The link's channel is kept at once, as the app's channel bootstrap keeps it when it starts
-    // (features/channel/resolve.ts; not in the console's preview): a tap on the server's page before
+    // (lib/channel/resolve.ts; not in the console's preview): a tap on the server's page before
     // the app runs (an agreement link, a reload) must not lose it.
     const linkCode = query.get('previewToken')
       ? ''

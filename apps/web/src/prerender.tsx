@@ -18,8 +18,8 @@ import { CommonAuthorizeRoute } from './app/routes/fill-information/common-autho
 import { LandingRoute } from './app/routes/landing';
 import { LoginRoute } from './app/routes/login';
 import { CLEAR_PHONE_KEYS, ENCRYPTED_PHONE_KEYS } from './features/auth/phone-link';
-import { useChannelStore } from './features/channel/store';
 import { resolveThemeColor, type ThemeTokens, themeTokens } from './features/skins/theme';
+import { useChannelStore } from './lib/channel/store';
 
 export const SHELLS = {
   '/': () => <LandingRoute serverRendered />,

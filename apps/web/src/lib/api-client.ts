@@ -11,14 +11,12 @@
  * - 401/1005/1006 → log out and go to /getQuota; anything else → toast the message for 3 s.
  */
 import { createApiClient } from '@lm/shared/client/api-client';
-// biome-ignore lint/style/noRestrictedImports: the client reads the channel and the login path of the flow at call time (known exception to shared → features)
-import { useChannelStore } from '@/features/channel/store';
-// biome-ignore lint/style/noRestrictedImports: the client reads the channel and the login path of the flow at call time (known exception to shared → features)
-import { loginPathFor } from '@/features/flow/return-to';
-import { getStoredChannelCode } from './channel';
+import { getStoredChannelCode } from './channel/code';
+import { useChannelStore } from './channel/store';
 import { getDeviceBrand, getFingerprint, isAppWebview } from './device';
 import { buildHeaders } from './headers';
 import { navigateTo } from './navigation';
+import { loginPathFor } from './return-to';
 import { clearSession, getToken } from './session';
 import { toast } from './toast';
 import { getTrackReport } from './track-report';

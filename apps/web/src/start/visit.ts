@@ -4,11 +4,11 @@
  * analytics (the click report), and the real-user monitoring's context.
  */
 import { STORAGE_KEYS } from '@/config/constants';
-import { startVisitAnalytics } from '@/features/analytics/start';
-import { bootstrapChannel } from '@/features/channel/bootstrap';
-import { useChannelStore } from '@/features/channel/store';
 import { configureRum } from '@/features/rum/config';
 import { startRumAfterPaint } from '@/features/rum/start';
+import { startVisitAnalytics } from '@/lib/analytics/start';
+import { bootstrapChannel } from '@/lib/channel/bootstrap';
+import { useChannelStore } from '@/lib/channel/store';
 import { storage } from '@/lib/storage';
 
 export function startVisit(): void {

@@ -2,14 +2,14 @@ import { Button } from 'antd-mobile';
 import { type ReactNode, useMemo } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { PageHeader } from '@/components/page-header';
-import { useReportStep } from '@/features/analytics/use-report-step';
-import { useChannelStore, useH5Config } from '@/features/channel/store';
 import { pickAgreements } from '@/features/consent/agreements';
 import { useApplyStatusOnArrival } from '@/features/consent/apply-status-modal';
 import { AuthorizeList } from '@/features/consent/components/authorize-list';
 import { useLinkedMatch } from '@/features/consent/linked-match';
 import { pickMatch, readMatch } from '@/features/consent/matched-products';
 import { readQueryOptions, stringOption } from '@/features/consent/query-options';
+import { useReportStep } from '@/lib/analytics/use-report-step';
+import { useChannelStore, useH5Config } from '@/lib/channel/store';
 import styles from '@/styles/forms.module.css';
 import { useAfterConsent } from './consent-flow';
 

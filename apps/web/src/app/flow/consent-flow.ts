@@ -1,6 +1,4 @@
 import { useCallback } from 'react';
-import { reportStep } from '@/features/analytics/reporter';
-import { useChannelStore } from '@/features/channel/store';
 import { showApplyStatusModal } from '@/features/consent/apply-status-modal';
 import { type AuthAnswer, recordConsent } from '@/features/consent/consent-result';
 import {
@@ -16,6 +14,8 @@ import { shouldOpenSecondAuthorize } from '@/features/consent/second-authorize';
 import { DirectMatchType, rematchProducts } from '@/features/flow/api/rematch-products';
 import { rePageShowType } from '@/features/flow/decide';
 import { useDelayedNavigate } from '@/hooks/use-delayed-navigate';
+import { reportStep } from '@/lib/analytics/reporter';
+import { useChannelStore } from '@/lib/channel/store';
 import { isHuaweiPhone } from '@/lib/device';
 
 export const SECOND_AUTHORIZE_ROUTE = '/seconed-match-authorize';

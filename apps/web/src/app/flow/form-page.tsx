@@ -1,15 +1,12 @@
 import { type ReactNode, useMemo, useState } from 'react';
 import { useLocation } from 'react-router';
 import { PageHeader } from '@/components/page-header';
-import { reportStep } from '@/features/analytics/reporter';
-import { useReportStep } from '@/features/analytics/use-report-step';
 import { useAutoFormStore } from '@/features/application-form/auto-form-store';
 import {
   ApplicationForm,
   type ApplicationFormLayout,
   type FormValues,
 } from '@/features/application-form/components/application-form';
-import { useChannelStore, useH5Config } from '@/features/channel/store';
 import { pickAgreements } from '@/features/consent/agreements';
 import { showApplyStatusModal, useApplyStatusOnArrival } from '@/features/consent/apply-status-modal';
 import { AuthorizeList } from '@/features/consent/components/authorize-list';
@@ -23,6 +20,9 @@ import {
 import { readQueryOptions, withQuery } from '@/features/consent/query-options';
 import { fetchExcludeCity } from '@/features/location/api/fetch-exclude-city';
 import { useDelayedNavigate } from '@/hooks/use-delayed-navigate';
+import { reportStep } from '@/lib/analytics/reporter';
+import { useReportStep } from '@/lib/analytics/use-report-step';
+import { useChannelStore, useH5Config } from '@/lib/channel/store';
 import styles from '@/styles/forms.module.css';
 import { useAfterConsent } from './consent-flow';
 import { RequireLogin } from './require-login';

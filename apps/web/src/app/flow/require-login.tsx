@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
-import { useChannelStore } from '@/features/channel/store';
-import { loginPathFor } from '@/features/flow/return-to';
+import { useChannelStore } from '@/lib/channel/store';
+import { loginPathFor } from '@/lib/return-to';
 import { isLoggedIn } from '@/lib/session';
 
 /**

@@ -3,16 +3,16 @@ import { useEffect, useMemo, useRef } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { PrimaryButton } from '@/components/primary-button';
 import { ResultView } from '@/components/result-view';
-import { reportStep } from '@/features/analytics/reporter';
-import { useReportStep } from '@/features/analytics/use-report-step';
-import { resolveRedirect } from '@/features/channel/redirect';
-import { useH5Config } from '@/features/channel/store';
 import { applyStatusAction } from '@/features/consent/apply-status';
 import { showApplyStatusModal } from '@/features/consent/apply-status-modal';
 import { type ConsentedItem, normalizePartnerUrl, readConsents } from '@/features/consent/consent-result';
 import { MATCH_SESSION_KEYS, readStoredMatch } from '@/features/consent/matched-products';
 import { readQueryOptions, withQuery } from '@/features/consent/query-options';
 import { consentModeText, resultContent } from '@/features/consent/result-content';
+import { reportStep } from '@/lib/analytics/reporter';
+import { useReportStep } from '@/lib/analytics/use-report-step';
+import { resolveRedirect } from '@/lib/channel/redirect';
+import { useH5Config } from '@/lib/channel/store';
 import styles from '@/styles/forms.module.css';
 
 function ConsentList({ consents }: { consents: readonly ConsentedItem[] }) {

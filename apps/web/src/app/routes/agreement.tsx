@@ -9,11 +9,11 @@ import { SiteFooter } from '@/components/site-footer';
 import { useAgreement } from '@/features/agreements/api/get-agreement';
 import { useFooterCompanies } from '@/features/agreements/api/use-footer-companies';
 import { AgreementDocument } from '@/features/agreements/components/agreement-document';
-import { useH5Config } from '@/features/channel/store';
 import { fetchConsentedAgreement } from '@/features/consent/api/get-consented-agreement';
 import { fetchLenderAgreement, type LenderAgreement } from '@/features/consent/api/get-lender-agreement';
 import { isOn } from '@/features/consent/query-options';
 import { ApiError } from '@/lib/api-client';
+import { useH5Config } from '@/lib/channel/store';
 import styles from './routes.module.css';
 
 /** Agreements the server renders per lender (GET /api/user/info/protocol/{id}?productId). */

@@ -5,7 +5,7 @@ import { ResultView } from '@/components/result-view';
 import { SiteFooter } from '@/components/site-footer';
 import { useOperator } from '@/features/agreements/api/get-operator';
 import { useFooterCompanies } from '@/features/agreements/api/use-footer-companies';
-import { useH5Config } from '@/features/channel/store';
+import { useH5Config } from '@/lib/channel/store';
 import styles from './failure.module.css';
 import page from './routes.module.css';
 

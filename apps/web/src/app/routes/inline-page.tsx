@@ -4,9 +4,9 @@ import { HomeButton } from '@/components/home-button';
 import { PageHeader } from '@/components/page-header';
 import { PageLoading } from '@/components/page-loading';
 import { ResultView } from '@/components/result-view';
-import { useChannelStore, useH5Config } from '@/features/channel/store';
 import { checkInlineUrl } from '@/features/consent/allowed-url';
 import { vouchedPartnerUrls } from '@/features/consent/consent-result';
+import { useChannelStore, useH5Config } from '@/lib/channel/store';
 import styles from './inline-page.module.css';
 
 const REFUSALS = {

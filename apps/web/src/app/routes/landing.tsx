@@ -1,16 +1,17 @@
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { SiteFooter } from '@/components/site-footer';
-import { reportStep } from '@/features/analytics/reporter';
 import { useFirstInteraction } from '@/features/banners/first-interaction';
-import { useChannelStore, useH5Config } from '@/features/channel/store';
-import { useLiveSessionForward } from '@/features/flow/live-session';
 import { LoginPlaceholder } from '@/features/landing/components/login-placeholder';
 import { RiskNotice } from '@/features/landing/components/risk-notice';
 import { TrustBadges } from '@/features/landing/components/trust-badges';
 import { LandingLayout } from '@/features/skins/components/landing-layout';
 import { landingLayoutForSkin } from '@/features/skins/layouts';
+import { reportStep } from '@/lib/analytics/reporter';
+import { useChannelStore, useH5Config } from '@/lib/channel/store';
 import { DEFAULT_TITLE } from '../route-handle';
+import { useLiveSessionForward } from '../sign-in/live-session';
+import { loadPostLogin } from '../sign-in/load-post-login';
 import styles from './routes.module.css';
 
 // The form (antd-mobile inputs, the auth calls) is its own chunk: the headline paints without it.
@@ -98,7 +99,7 @@ export function LandingRoute({ serverRendered = false }: { serverRendered?: bool
               <LoginPlaceholder />
             ) : (
               <Suspense fallback={<LoginPlaceholder />}>
-                <LoginForm submitText="立即申请" />
+                <LoginForm loadAfterLogin={loadPostLogin} submitText="立即申请" />
               </Suspense>
             )}
           </div>

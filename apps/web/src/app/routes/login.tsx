@@ -1,9 +1,10 @@
 import { useLocation, useSearchParams } from 'react-router';
 import { SiteFooter } from '@/components/site-footer';
 import { LoginForm } from '@/features/auth/components/login-form';
-import { useChannelStore, useH5Config } from '@/features/channel/store';
-import { useLiveSessionForward } from '@/features/flow/live-session';
+import { useChannelStore, useH5Config } from '@/lib/channel/store';
 import { DEFAULT_TITLE } from '../route-handle';
+import { useLiveSessionForward } from '../sign-in/live-session';
+import { loadPostLogin } from '../sign-in/load-post-login';
 import styles from './routes.module.css';
 
 /** `/login`, `/getQuota`, `/h5`. On getQuota the login counts as a form request (isFormReq). */
@@ -26,7 +27,11 @@ export function LoginRoute() {
         <p>未注册的手机号验证后将自动创建账户</p>
       </header>
       <section className={styles.card}>
-        <LoginForm defaultPhone={searchParams.get('phone') ?? ''} submitText="登录" />
+        <LoginForm
+          loadAfterLogin={loadPostLogin}
+          defaultPhone={searchParams.get('phone') ?? ''}
+          submitText="登录"
+        />
       </section>
       <SiteFooter companies={config.footer} />
     </main>

@@ -1,12 +1,12 @@
 import type { ProductItem } from '@lm/shared/schemas/product';
 import { useLocation, useNavigate } from 'react-router';
 import { quotaPath } from '@/app/flow/require-login';
-import { useChannelStore } from '@/features/channel/store';
+import { nextStepOfLiveSession } from '@/app/sign-in/live-session';
 import { vouchPartnerUrl } from '@/features/consent/consent-result';
-import { nextStepOfLiveSession } from '@/features/flow/live-session';
 import { followDecision } from '@/features/flow/navigate';
 import { useApplyProduct } from '@/features/products/use-apply-product';
 import { reportClick } from '@/features/reporting/client';
+import { useChannelStore } from '@/lib/channel/store';
 import { isLoggedIn } from '@/lib/session';
 import { toast } from '@/lib/toast';
 

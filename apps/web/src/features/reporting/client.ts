@@ -7,7 +7,7 @@
  * platform_param headers included).
  */
 import { api } from '@/lib/api-client';
-import { getStoredChannelCode } from '@/lib/channel';
+import { getStoredChannelCode } from '@/lib/channel/code';
 import { getFingerprint } from '@/lib/device';
 
 export type ReportValue = string | number | boolean;

@@ -6,11 +6,11 @@ import { PageHeader } from '@/components/page-header';
 import { PageLoading } from '@/components/page-loading';
 import { SiteFooter } from '@/components/site-footer';
 import { useFooterCompanies } from '@/features/agreements/api/use-footer-companies';
-import { useH5Config } from '@/features/channel/store';
 import { useNewsArticle } from '@/features/news/api/get-news-article';
 import { NewsPlainList } from '@/features/news/components/news-list';
 import { publishedText } from '@/features/news/dates';
 import { ApiError } from '@/lib/api-client';
+import { useH5Config } from '@/lib/channel/store';
 import styles from './audit-new.module.css';
 
 const ID = /^[a-z0-9-]{1,80}$/;

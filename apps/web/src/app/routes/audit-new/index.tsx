@@ -6,12 +6,12 @@ import { PageHeader } from '@/components/page-header';
 import { PageLoading } from '@/components/page-loading';
 import { SiteFooter } from '@/components/site-footer';
 import { useFooterCompanies } from '@/features/agreements/api/use-footer-companies';
-import { useH5Config } from '@/features/channel/store';
 import { useNewsList } from '@/features/news/api/get-news';
 import { isNewsCategory } from '@/features/news/categories';
 import { CategoryTabs } from '@/features/news/components/category-tabs';
 import { NewsDayList } from '@/features/news/components/news-list';
 import { groupByDay, todayHeading } from '@/features/news/dates';
+import { useH5Config } from '@/lib/channel/store';
 import styles from './audit-new.module.css';
 
 /** `/audit-new`: the daily news, newest first, grouped by Shanghai day; `?category=` picks a category. */

@@ -1,8 +1,8 @@
 import { useEffect, useRef } from 'react';
 import { RequireLogin } from '@/app/flow/require-login';
+import { decideCreditFlow, followDecision } from '@/app/sign-in/post-login';
 import { ProgressPage } from '@/components/progress-page';
 import type { NavigateDecision } from '@/features/flow/decide';
-import { decideCreditFlow, followDecision } from '@/features/flow/post-login';
 
 function CreditPersonalLoading() {
   const decision = useRef<Promise<NavigateDecision> | null>(null);

@@ -2,6 +2,7 @@ import { SPECIAL_ROUTES } from '@lm/shared/channel';
 import { Button } from 'antd-mobile';
 import { useEffect, useReducer, useState } from 'react';
 import { RequireLogin } from '@/app/flow/require-login';
+import { decideCreditFlow, followDecision, navigateAfterDelay } from '@/app/sign-in/post-login';
 import feedback from '@/components/feedback.module.css';
 import { ResultView } from '@/components/result-view';
 import { verifyFaceOnce } from '@/features/face/api/verify-face';
@@ -24,7 +25,6 @@ import {
 } from '@/features/face/outcome';
 import { FaceFrame } from '@/features/face/selfie-camera';
 import { FACE_FAILED_TOAST } from '@/features/flow/decide';
-import { decideCreditFlow, followDecision, navigateAfterDelay } from '@/features/flow/post-login';
 import { getToken } from '@/lib/session';
 import { sessionStore } from '@/lib/storage';
 import formStyles from '@/styles/forms.module.css';

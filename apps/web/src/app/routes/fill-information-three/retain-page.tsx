@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router';
 import { PageHeader } from '@/components/page-header';
 import { PrimaryButton } from '@/components/primary-button';
 import { ResultView } from '@/components/result-view';
-import { useReportStep } from '@/features/analytics/use-report-step';
+import { useReportStep } from '@/lib/analytics/use-report-step';
 import styles from '../routes.module.css';
 
 /** `/fill-information-three/retain-page`: the retention page shown when someone leaves mid-application. */

@@ -1,6 +1,6 @@
 import { AuthorizePage } from '@/app/flow/authorize-page';
-import { useH5Config } from '@/features/channel/store';
 import { MATCH_SESSION_KEYS } from '@/features/consent/matched-products';
+import { useH5Config } from '@/lib/channel/store';
 
 /** `/fill-information/common-authorize` (options: adChannelCode, applyLimit, workCity, rqResult). */
 export function CommonAuthorizeRoute() {

@@ -1,8 +1,8 @@
 import { useLocation } from 'react-router';
-import { useH5Config } from '@/features/channel/store';
 import { checkInlineUrl } from '@/features/consent/allowed-url';
 import { vouchedPartnerUrls } from '@/features/consent/consent-result';
 import { readQueryOptions, stringOption } from '@/features/consent/query-options';
+import { useH5Config } from '@/lib/channel/store';
 
 /**
  * The lender named in the page's query (`productName`, default 「合作机构」) and its page (`url` or

@@ -1,11 +1,11 @@
 import { useLocation } from 'react-router';
 import { ProgressPage } from '@/components/progress-page';
-import { useH5Config } from '@/features/channel/store';
 import { showApplyStatusModal } from '@/features/consent/apply-status-modal';
 import { loadLinkedMatch } from '@/features/consent/linked-match';
 import { MATCH_SESSION_KEYS, parseMatch, storeMatch } from '@/features/consent/matched-products';
 import { readQueryOptions, withQuery } from '@/features/consent/query-options';
 import { useDelayedNavigate } from '@/hooks/use-delayed-navigate';
+import { useH5Config } from '@/lib/channel/store';
 
 /**
  * `/fill-information/rematch-waiting`: a returning applicant's re-match (spec §4 step 6; POST

@@ -3,8 +3,8 @@ import { useNavigate } from 'react-router';
 import { PageHeader } from '@/components/page-header';
 import { PrimaryButton } from '@/components/primary-button';
 import { ResultView } from '@/components/result-view';
-import { useReportStep } from '@/features/analytics/use-report-step';
 import { withQuery } from '@/features/consent/query-options';
+import { useReportStep } from '@/lib/analytics/use-report-step';
 import styles from '../routes.module.css';
 import { usePartnerTarget } from './partner-target';
 

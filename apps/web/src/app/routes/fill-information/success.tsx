@@ -1,7 +1,7 @@
 import { SuccessView } from '@/app/flow/success-view';
 import { PageHeader } from '@/components/page-header';
-import { reportStep } from '@/features/analytics/reporter';
 import { RetentionPopup } from '@/features/download/components/retention-popup';
+import { reportStep } from '@/lib/analytics/reporter';
 import styles from '../routes.module.css';
 
 /**

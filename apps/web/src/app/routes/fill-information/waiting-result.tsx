@@ -2,10 +2,10 @@ import { useEffect, useState } from 'react';
 import { ProgressPage } from '@/components/progress-page';
 import type { AutoFormFacts } from '@/features/application-form/auto-form';
 import { useAutoFormStore } from '@/features/application-form/auto-form-store';
-import { fetchChannelDetail } from '@/features/channel/api/fetch-channel-detail';
-import { useChannelStore } from '@/features/channel/store';
 import { fetchExcludeCity } from '@/features/location/api/fetch-exclude-city';
 import { useDelayedNavigate } from '@/hooks/use-delayed-navigate';
+import { fetchChannelDetail } from '@/lib/channel/api/fetch-channel-detail';
+import { useChannelStore } from '@/lib/channel/store';
 
 /**
  * The facts of isUseful: the fresh link type and excluded cities (GET /api/getAdChannel, else the

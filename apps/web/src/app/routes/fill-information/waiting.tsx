@@ -1,7 +1,7 @@
 import { ProgressPage } from '@/components/progress-page';
-import { useH5Config } from '@/features/channel/store';
 import { MATCH_SESSION_KEYS, readMatchedProducts } from '@/features/consent/matched-products';
 import { useDelayedNavigate } from '@/hooks/use-delayed-navigate';
+import { useH5Config } from '@/lib/channel/store';
 
 /** `/fill-information/waiting`: after the form, while the match is prepared; then authorise or result. */
 export function FillInformationWaitingRoute() {

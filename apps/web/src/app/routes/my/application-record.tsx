@@ -4,7 +4,7 @@ import { RequireLogin } from '@/app/flow/require-login';
 import { EmptyState } from '@/components/empty-state';
 import { PageHeader } from '@/components/page-header';
 import { ApplicationRecordList } from '@/features/account/components/application-record-list';
-import { useH5Config } from '@/features/channel/store';
+import { useH5Config } from '@/lib/channel/store';
 import styles from './my.module.css';
 
 function ApplicationRecord() {

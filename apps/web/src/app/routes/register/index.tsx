@@ -2,8 +2,9 @@ import { lazy, Suspense } from 'react';
 import { Link } from 'react-router';
 import { SiteFooter } from '@/components/site-footer';
 import { useFooterCompanies } from '@/features/agreements/api/use-footer-companies';
-import { useH5Config } from '@/features/channel/store';
 import { LoginPlaceholder } from '@/features/landing/components/login-placeholder';
+import { useH5Config } from '@/lib/channel/store';
+import { loadPostLogin } from '../../sign-in/load-post-login';
 import styles from '../routes.module.css';
 import own from './register.module.css';
 
@@ -26,7 +27,7 @@ export function RegisterRoute() {
       </header>
       <section className={styles.card} aria-label="注册">
         <Suspense fallback={<LoginPlaceholder />}>
-          <LoginForm submitText="注册并继续" />
+          <LoginForm loadAfterLogin={loadPostLogin} submitText="注册并继续" />
         </Suspense>
         <p className={own.switch}>
           已有账户？<Link to="/login">直接登录</Link>

@@ -5,7 +5,7 @@ import { PrimaryButton } from '@/components/primary-button';
 import { ResultView } from '@/components/result-view';
 import { SiteFooter } from '@/components/site-footer';
 import { useFooterCompanies } from '@/features/agreements/api/use-footer-companies';
-import { useH5Config } from '@/features/channel/store';
+import { useH5Config } from '@/lib/channel/store';
 import { isLoggedIn } from '@/lib/session';
 import styles from '../routes.module.css';
 import own from './register.module.css';

@@ -1,7 +1,7 @@
 import { type Envelope, LOGOUT_CODES, SUCCESS_CODE } from '@lm/shared/errors';
 import { useMutation } from '@tanstack/react-query';
 import { ApiError, REQUEST_TIMEOUT_MS } from '@/lib/api-client';
-import { getStoredChannelCode } from '@/lib/channel';
+import { getStoredChannelCode } from '@/lib/channel/code';
 import { getDeviceBrand, getFingerprint, isAppWebview } from '@/lib/device';
 import { buildHeaders } from '@/lib/headers';
 import { navigateTo } from '@/lib/navigation';

@@ -12,19 +12,15 @@ import Input from 'antd-mobile/es/components/input';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { CodeButton } from '@/components/code-button';
+import { reportStep } from '@/lib/analytics/reporter';
 import { ApiError } from '@/lib/api-client';
-import { getStoredChannelCode } from '@/lib/channel';
+import { getStoredChannelCode } from '@/lib/channel/code';
+import { useChannelStore } from '@/lib/channel/store';
 import { queryClient } from '@/lib/react-query';
 import { browserOnline, sendCodeStep, waitAfterSendFailure } from '@/lib/send-code';
 import { saveSession } from '@/lib/session';
 import { shellChecked, shellFocusedLabel, shellValue, takeShellTap } from '@/lib/shell-input';
 import { toast } from '@/lib/toast';
-// biome-ignore lint/style/noRestrictedImports: the login form composes the channel, analytics and flow features (issue 18: to move to app/ once the start-up work settles, not before)
-import { reportStep } from '../../analytics/reporter';
-// biome-ignore lint/style/noRestrictedImports: the login form composes the channel, analytics and flow features (issue 18: to move to app/ once the start-up work settles, not before)
-import { useChannelStore } from '../../channel/store';
-// biome-ignore lint/style/noRestrictedImports: the login form composes the channel, analytics and flow features (issue 18: to move to app/ once the start-up work settles, not before)
-import { returnToOf } from '../../flow/return-to';
 import { type EncryptionMobileInput, useEncryptionMobile } from '../api/get-encryption-mobile';
 import { type LoginData, useLogin } from '../api/login';
 import { type PhoneCarrier, useSendVerifyCode } from '../api/send-verify-code';
@@ -38,16 +34,21 @@ const CODE_LABEL = '验证码';
 const SEND_CODE_TEXT = '获取验证码';
 const LOGIN_TOAST_MS = 1000;
 
+/**
+ * What follows a login (the page to return to, else the post-login decision), given by the page that
+ * shows the form (app/sign-in/post-login.ts): it resolves to the navigation, which returns its
+ * cancellation. The form knows nothing of the flow (issue 18: a feature imports no other feature).
+ */
+export type AfterLogin = (loginUser: LoginData['loginUser'], search: string) => Promise<() => () => void>;
+
 interface LoginFormProps {
+  /** Loads what follows a login on demand (not needed to show the form); prefetched once a code was sent. */
+  loadAfterLogin: () => Promise<{ afterLogin: AfterLogin }>;
   submitText?: string;
   defaultPhone?: string;
 }
 
 const digitsOnly = (value: string, max: number) => value.replace(/\D/g, '').slice(0, max);
-
-/** The post-login decision is loaded on demand (prefetched once a code was sent). */
-// biome-ignore lint/style/noRestrictedImports: the login form composes the channel, analytics and flow features (issue 18: to move to app/ once the start-up work settles, not before)
-const loadPostLogin = () => import('../../flow/post-login');
 
 function toastUnexpected(error: unknown) {
   // ApiErrors were already shown by the API client (or are silent cancellations).
@@ -60,7 +61,7 @@ function toastUnexpected(error: unknown) {
  * `rp` or `rsaPhone`, see phone-link.ts) shows the masked phone read-only and skips the phone checks;
  * the server's ticket stands in for the phone.
  */
-export function LoginForm({ submitText = '登录', defaultPhone = '' }: LoginFormProps) {
+export function LoginForm({ loadAfterLogin, submitText = '登录', defaultPhone = '' }: LoginFormProps) {
   const location = useLocation();
   const storeChannelCode = useChannelStore((s) => s.adChannelCode);
   const skin = useChannelStore((s) => s.config.skin);
@@ -158,7 +159,7 @@ export function LoginForm({ submitText = '登录', defaultPhone = '' }: LoginFor
         toast.show('验证码已发送');
         countdown.start(data.retryAfter > 0 ? data.retryAfter : CODE_RESEND_SECONDS);
         void reportStep('get_verification_code');
-        void loadPostLogin().catch(() => undefined);
+        void loadAfterLogin().catch(() => undefined);
       },
       onError: (error) => {
         dropTicketOn(error);
@@ -176,7 +177,7 @@ export function LoginForm({ submitText = '登录', defaultPhone = '' }: LoginFor
     if (takeShellTap() === SEND_CODE_TEXT) sendOnTakeOver.current();
   }, []);
 
-  const afterLogin = async (data: LoginData, shownPhone: string) => {
+  const onLoggedIn = async (data: LoginData, shownPhone: string) => {
     saveSession({ token: data.token, uid: data.loginUser.uid, phone: shownPhone });
     // Spec §4 step 1: refresh user info (drop whatever was cached for the previous session).
     queryClient.removeQueries({ queryKey: ['login-user-info'] });
@@ -184,16 +185,11 @@ export function LoginForm({ submitText = '登录', defaultPhone = '' }: LoginFor
     void reportStep('login');
     setDeciding(true);
     try {
-      const { decideAfterLogin, followDecision, liveSessionTarget } = await loadPostLogin();
-      // Back to the page that asked for the login (issue 16.4), else the decision; the login page is
-      // replaced, so the back arrow of the next page does not return to it.
-      const returnTo = returnToOf(location.search);
-      const decided = returnTo ? null : await decideAfterLogin(data.loginUser);
-      // After the 登录成功 toast: the decision's own delay, else the helper's.
-      const target = { ...liveSessionTarget(returnTo, decided), delayMs: decided?.delayMs };
-      if (mounted.current) cancelNavigation.current = followDecision(target);
+      const { afterLogin } = await loadAfterLogin();
+      const go = await afterLogin(data.loginUser, location.search);
+      if (mounted.current) cancelNavigation.current = go();
     } catch (error) {
-      // The decision module failed to load (network): the person is logged in; let them retry.
+      // The decision's code failed to load (network): the person is logged in; let them retry.
       setDeciding(false);
       toastUnexpected(error);
     }
@@ -220,7 +216,7 @@ export function LoginForm({ submitText = '登录', defaultPhone = '' }: LoginFor
         isFormReq: location.pathname.includes('getQuota'),
       },
       {
-        onSuccess: (data) => void afterLogin(data, ticket ? ticket.mobile : phone),
+        onSuccess: (data) => void onLoggedIn(data, ticket ? ticket.mobile : phone),
         onError: (error) => {
           dropTicketOn(error);
           toastUnexpected(error);

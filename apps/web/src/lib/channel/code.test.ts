@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { getStoredChannelCode, pickChannelCode, setStoredChannelCode } from './channel';
-import { memoryStore } from './storage';
+import { memoryStore } from '../storage';
+import { getStoredChannelCode, pickChannelCode, setStoredChannelCode } from './code';
 
 const q = (s: string) => new URLSearchParams(s);
 

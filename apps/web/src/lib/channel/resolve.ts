@@ -24,7 +24,7 @@
  */
 import { FLOW_ROUTES, type H5Config } from '@lm/shared/channel';
 import { SESSION_KEYS } from '@/config/constants';
-import { getStoredChannelCode, pickChannelCode, setStoredChannelCode } from '@/lib/channel';
+import { getStoredChannelCode, pickChannelCode, setStoredChannelCode } from '@/lib/channel/code';
 import { type KeyValueStore, readJson, writeJson } from '@/lib/storage';
 import { captureTrackReport, saveTrackReport } from '@/lib/track-report';
 import type { RouteCodeExchange } from './api/exchange-route-code';

@@ -6,10 +6,10 @@
  * forgotten and the SMS form shown.
  */
 import { useEffect, useState } from 'react';
+import type { LoginUserFacts, NavigateDecision } from '@/features/flow/decide';
 import { api } from '@/lib/api-client';
+import { returnToOf } from '@/lib/return-to';
 import { isLoggedIn } from '@/lib/session';
-import type { LoginUserFacts, NavigateDecision } from './decide';
-import { returnToOf } from './return-to';
 
 interface LoginUserInfo extends LoginUserFacts {
   adChannelCode: string | null;

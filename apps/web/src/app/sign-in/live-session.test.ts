@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { NavigateDecision } from './decide';
+import type { NavigateDecision } from '@/features/flow/decide';
 import { liveSessionTarget } from './live-session';
 
 const decision: NavigateDecision = {

@@ -1,6 +1,6 @@
 import { pickChannelCode } from '@lm/shared/channel';
 import { STORAGE_KEYS } from '@/config/constants';
-import { type KeyValueStore, storage } from './storage';
+import { type KeyValueStore, storage } from '../storage';
 
 // One rule for the server's channel pages and the app (packages/shared).
 export { CHANNEL_QUERY_KEYS, pickChannelCode } from '@lm/shared/channel';

@@ -1,17 +1,18 @@
 /**
- * The calls of the post-login decision (api/*), all silent: a failure (or a 404 while the form and
- * credit endpoints are not built yet) is "no data" for the decision, never a toast.
+ * The calls of the post-login decision (features/flow/api/*, the channel's detail, the visitor's
+ * location), all silent: a failure (or a 404 while the form and credit endpoints are not built yet)
+ * is "no data" for the decision, never a toast. App wiring: it combines the flow, channel and location.
  */
 import { MATCH_SESSION_KEYS } from '@/config/constants';
+import { fetchApplyStatus } from '@/features/flow/api/fetch-apply-status';
+import { fetchCreditInfo } from '@/features/flow/api/fetch-credit-info';
+import { fetchFormConfig } from '@/features/flow/api/fetch-form-config';
+import { rematchProducts } from '@/features/flow/api/rematch-products';
+import type { PostLoginDeps } from '@/features/flow/run-post-login';
+import { reportDevice } from '@/features/location/api/report-device';
+import { locateVisitor } from '@/features/location/locate-visitor';
+import { fetchChannelDetail } from '@/lib/channel/api/fetch-channel-detail';
 import { sessionStore } from '@/lib/storage';
-import { fetchChannelDetail } from '../channel/api/fetch-channel-detail';
-import { reportDevice } from '../location/api/report-device';
-import { locateVisitor } from '../location/locate-visitor';
-import { fetchApplyStatus } from './api/fetch-apply-status';
-import { fetchCreditInfo } from './api/fetch-credit-info';
-import { fetchFormConfig } from './api/fetch-form-config';
-import { rematchProducts } from './api/rematch-products';
-import type { PostLoginDeps } from './run-post-login';
 
 export const postLoginDeps: PostLoginDeps = {
   channelDetail: async (code) => (code ? await fetchChannelDetail(code) : null),
