@@ -2,7 +2,7 @@ import type { AgentData, CompanyType, ProductDetail, ProductItem } from '@lm/sha
 import { H5_LINK_TYPES } from '@lm/shared/schemas/product';
 import { partnerTargetUrl } from '../../lib/partner-url.ts';
 import { isWithinActiveHours } from '../matching/match.ts';
-import { type PartnerRow, type ProductRow, wholeProcessBump } from '../matching/product-row.ts';
+import { type PartnerRow, type ProductRow, productHead } from '../matching/product-row.ts';
 
 /** Pure rules of the product catalogue (spec §7 "Products"): mapping, URL check, apply refusal. */
 
@@ -23,12 +23,7 @@ export function isH5LinkType(linkType: number): boolean {
 /** A product as listed. The target URL only for H5 link types, and only when its host is allowed. */
 export function toProductItem(row: ProductRow, partner: CatalogPartner): ProductItem {
   return {
-    id: String(row.id),
-    productName: row.productName,
-    companyType: row.companyType,
-    institutionType: row.institutionType,
-    thirdpartyType: row.thirdpartyType,
-    yqlWholeProcessBumpVO: wholeProcessBump(row),
+    ...productHead(row),
     linkType: row.linkType,
     amountMinFen: row.amountMinFen,
     amountMaxFen: row.amountMaxFen,

@@ -50,3 +50,15 @@ export function wholeProcessBump(
 ): { partnerProductName: string } | null {
   return row.thirdpartyType === 7 ? { partnerProductName: row.partnerProductName ?? row.productName } : null;
 }
+
+/** What every listing of a product starts with (the catalogue's items, the match offers): id, names, types. */
+export function productHead(row: ProductRow) {
+  return {
+    id: String(row.id),
+    productName: row.productName,
+    companyType: row.companyType,
+    institutionType: row.institutionType,
+    thirdpartyType: row.thirdpartyType,
+    yqlWholeProcessBumpVO: wholeProcessBump(row),
+  };
+}

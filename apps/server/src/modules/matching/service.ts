@@ -16,7 +16,7 @@ import type { AuthUser } from '../auth/service.ts';
 import type { CapsRepository } from '../caps/repository.ts';
 import { fieldLabels, INFO_AGREEMENT_VERSION } from '../consent/agreement.ts';
 import { lenderAllowance, match } from './match.ts';
-import { type ProductRow, toEngineProduct, wholeProcessBump } from './product-row.ts';
+import { type ProductRow, productHead, toEngineProduct } from './product-row.ts';
 import { profileFromForm } from './profile.ts';
 import type { MatchRepository } from './repository.ts';
 import type { History, Product, ProductCounter, Reason } from './types.ts';
@@ -85,12 +85,7 @@ export function toOffer(entry: CatalogEntry, rank: number): ProductOffer {
   const redirect =
     REDIRECT_LINK_TYPES.has(row.linkType) && isAllowedPartnerUrl(row.targetUrl, partner.allowedHosts);
   return {
-    id: String(row.id),
-    productName: row.productName,
-    companyType: row.companyType,
-    institutionType: row.institutionType,
-    thirdpartyType: row.thirdpartyType,
-    yqlWholeProcessBumpVO: wholeProcessBump(row),
+    ...productHead(row),
     partnerProductName: row.partnerProductName,
     linkType: row.linkType,
     thirdpartyTargetUrl: redirect ? row.targetUrl : null,
