@@ -1,4 +1,4 @@
-import type { FaceVerifyData } from '@lm/shared/schemas/credit';
+import type { FaceVerifyBody, FaceVerifyData } from '@lm/shared/schemas/credit';
 import { api } from '@/lib/api-client';
 
 export type { FaceVerifyData };
@@ -17,11 +17,11 @@ export interface FaceVerifyInput {
  * @lm/shared/schemas/credit (types only here: the browser bundle does not carry zod).
  */
 export function verifyFace(input: FaceVerifyInput): Promise<FaceVerifyData> {
-  const body: Record<string, unknown> = { image: input.image };
-  if (input.realName && input.identity) {
-    body.realName = input.realName;
-    body.identity = input.identity;
-  }
+  // Both or neither (the server refuses one without the other).
+  const body: FaceVerifyBody =
+    input.realName && input.identity
+      ? { image: input.image, realName: input.realName, identity: input.identity }
+      : { image: input.image };
   return api.post<FaceVerifyData>('/api/app/userInfo/faceVerify', body, {
     silent: true,
     cancelPrevious: false,
