@@ -186,6 +186,8 @@ export async function startBenchServer({
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',
+    // The metrics listener on a free port: 9464 may be another process's.
+    METRICS_PORT: '0',
     ...extra,
   };
   delete env.DATABASE_URL;

@@ -174,6 +174,7 @@ async function startServer(build) {
       DATA_DIR: dataDir,
       WEB_DIST: build.webDist,
       LOG_LEVEL: 'warn',
+      METRICS_PORT: '0',
       // The dev SMS outbox (GET /api/dev/sms-outbox) exists outside production only.
       NODE_ENV: 'development',
     },

@@ -45,6 +45,9 @@ export async function startServer(
       DATA_DIR: dataDir,
       LOG_LEVEL: 'info',
       NODE_ENV: 'development',
+      // Its metrics listener on a port of its own: the default 9464 may be another process's (a dev server,
+      // the topology test's worker).
+      METRICS_PORT: '0',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

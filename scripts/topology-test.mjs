@@ -234,6 +234,9 @@ async function main() {
       env: {
         ...env,
         PORT: '0',
+        // Its metrics listener on a free port: the default 9464 may be another process's on this machine
+        // (an e2e server took it once and the worker exited with EADDRINUSE).
+        METRICS_PORT: '0',
         DATA_DIR: path.join(dir, 'worker'),
         LOG_LEVEL: 'warn',
         DELIVERY_POLL_MS: '100',
