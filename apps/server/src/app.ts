@@ -111,7 +111,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(dbPlugin, { database: opts.database, schemaName: opts.schemaName });
   await app.register(redisPlugin, { redis: opts.redis });
   await app.register(swaggerPlugin);
-  await app.register(servicesPlugin, { limiterPrefix: opts.limiterPrefix });
+  await app.register(servicesPlugin, { limiterPrefix: opts.limiterPrefix, databaseAlone: !opts.database });
   await app.register(authPlugin);
   await app.register(import('./plugins/app/well-formed.ts'));
 

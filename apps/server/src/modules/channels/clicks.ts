@@ -8,48 +8,87 @@ export interface ClickRow {
   day: string;
   abTestType: number | null;
   ip: string;
+  /** When the click came (stored as the row's `created_at`; a write-behind row is written later). */
+  at: Date;
 }
 
 interface Pending {
   row: ClickRow;
-  resolve(inserted: boolean): void;
-  reject(err: unknown): void;
+  /** Absent for a write-behind click: it was answered already. */
+  resolve?(inserted: boolean): void;
+  reject?(err: unknown): void;
 }
+
+export interface ClickRecorderOptions {
+  maxBatch: number;
+  maxInFlight: number;
+  /** Today's keys kept in memory at most (oldest forgotten first; forgetting ends write-behind for the day). */
+  maxKnown: number;
+  /** Write-behind clicks wait this long for company before their batch is written. */
+  flushDelayMs: number;
+  /** Write-behind clicks queued at most; beyond it a click waits for its row again (back-pressure). */
+  maxPending: number;
+  /** A failed write-behind batch is tried again after this long (doubling up to 30 s). */
+  retryMs: number;
+}
+
+const DEFAULTS: ClickRecorderOptions = {
+  maxBatch: 500,
+  maxInFlight: 2,
+  maxKnown: 200_000,
+  flushDelayMs: 20,
+  maxPending: 50_000,
+  retryMs: 500,
+};
 
 const keyOf = (code: string, hash: string, day: string) => `${day}\u0000${code}\u0000${hash}`;
 
 /**
  * Writes clicks to `channel_clicks` in batches and remembers which (channel, fingerprint, day) are
- * already there (issue 17.3).
+ * already there (issue 17.3, ADR 031 and 033).
  *
- * - Clicks queued within one turn of the event loop go in one multi-row INSERT … ON CONFLICT DO NOTHING
- *   RETURNING (at most `maxBatch` rows; at most `maxInFlight` statements at once, more queue meanwhile).
- *   Each caller waits for its own row: nothing is answered before it is written, and a failed statement
- *   fails every click of its batch. The unique index decides what is counted, so two instances on one
- *   database still count a fingerprint once per channel per day.
- * - A fingerprint seen twice in one batch is written once; the later clicks are the repeats they would be.
- * - `known` answers "already in the table today" from memory for a fingerprint this instance has written
- *   or found written, so a returning visitor costs no query. Clicks are never deleted, so a remembered
- *   key stays true; a key it does not know goes to the database as before. The memory is today's keys,
- *   at most `maxKnown` (oldest forgotten first).
+ * Two modes:
+ * - **Awaited** (PostgreSQL, or a database this process does not own alone): clicks queued within one
+ *   turn of the event loop go in one INSERT … ON CONFLICT DO NOTHING RETURNING (at most `maxBatch`
+ *   rows; at most `maxInFlight` statements at once, more queue meanwhile). Each caller waits for its own
+ *   row; the unique index decides what is counted, so two instances on one database count a fingerprint
+ *   once per channel per day. `known` answers a returning visitor from memory.
+ * - **Write-behind** (the embedded PGlite, which only this process can open, ADR 033): once
+ *   `adopt(day, keys)` has loaded today's stored keys, memory holds every key of the day, so it decides
+ *   `counted` itself and the click is answered at once; its row is written with others a few ms later
+ *   (`flushDelayMs`), retried until it is stored, and written before the app closes (`settle`). Readers
+ *   of the table call `settle` first. Forgetting a key (more than `maxKnown` in a day) or a queue of
+ *   `maxPending` unwritten clicks (a stuck database) sends clicks back to the awaited path.
  */
 export class ClickRecorder {
   private queue: Pending[] = [];
   private scheduled = false;
+  private timer: NodeJS.Timeout | undefined;
   private inFlight = 0;
   private readonly knownKeys = new Set<string>();
   private knownDay = '';
+  /** Write-behind: memory holds every stored key of `knownDay`. */
+  private complete = false;
+  /** `adopt` was called: this process alone writes the table (a new day may start write-behind again). */
+  private behindCapable = false;
+  private pendingBehind = 0;
+  /** Awaited clicks in `queue` (they are written at the next turn, not after `flushDelayMs`). */
+  private awaitedQueued = 0;
+  private failures = 0;
+  private lastError: unknown;
+  private readonly idle: (() => void)[] = [];
+  private readonly opts: ClickRecorderOptions;
 
   constructor(
     private readonly repo: Pick<ChannelRepository, 'insertClicks'>,
-    private readonly opts: { maxBatch: number; maxInFlight: number; maxKnown: number } = {
-      maxBatch: 500,
-      maxInFlight: 2,
-      maxKnown: 200_000,
-    },
-  ) {}
+    opts: Partial<ClickRecorderOptions> = {},
+    /** Told when a write-behind batch failed (it is tried again). */
+    private readonly onWriteError: (err: unknown, rows: number) => void = () => {},
+  ) {
+    this.opts = { ...DEFAULTS, ...opts };
+  }
 
-  /** Whether this fingerprint's click on this channel is known to be stored for `day`. */
+  /** Whether this fingerprint's click on this channel is known to be stored (or queued) for `day`. */
   known(adChannelCode: string, fingerprintHash: string, day: string): boolean {
     return day === this.knownDay && this.knownKeys.has(keyOf(adChannelCode, fingerprintHash, day));
   }
@@ -58,12 +97,98 @@ export class ClickRecorder {
     return this.knownKeys.size;
   }
 
-  /** Stores one click; true when its row was inserted (a fingerprint's first click of the day). */
+  /** Whether clicks are answered before their rows are written. */
+  get writeBehind(): boolean {
+    return this.complete;
+  }
+
+  /** Clicks answered and not yet written. */
+  get unwritten(): number {
+    return this.pendingBehind;
+  }
+
+  /**
+   * Write-behind from now on: `keys` are every (channel, fingerprint hash) stored for `day` (read when
+   * nothing else writes the table: at start-up, before the app serves). Too many keys: stays awaited.
+   */
+  adopt(day: string, keys: Iterable<{ adChannelCode: string; fingerprintHash: string }>): void {
+    this.behindCapable = true;
+    this.knownKeys.clear();
+    this.knownDay = day;
+    for (const k of keys) {
+      if (this.knownKeys.size >= this.opts.maxKnown) {
+        this.complete = false;
+        return;
+      }
+      this.knownKeys.add(keyOf(k.adChannelCode, k.fingerprintHash, day));
+    }
+    this.complete = true;
+  }
+
+  /**
+   * Stores one click. `true` when it is counted: its row is (or, write-behind, will be) the first of
+   * its fingerprint on its channel that day. A boolean when memory decided (write-behind), else a
+   * promise settled once the row is written.
+   */
+  report(row: ClickRow): boolean | Promise<boolean> {
+    if (
+      !this.complete &&
+      this.behindCapable &&
+      row.day > this.knownDay &&
+      this.queue.length === 0 &&
+      this.inFlight === 0
+    ) {
+      // Memory had forgotten keys of an earlier day; nothing is stored for this one yet.
+      this.knownKeys.clear();
+      this.knownDay = row.day;
+      this.complete = true;
+    }
+    if (this.complete && row.day >= this.knownDay && this.pendingBehind < this.opts.maxPending) {
+      if (row.day !== this.knownDay) {
+        // A new Shanghai day: nothing is stored for it yet (only this process writes the table).
+        this.knownKeys.clear();
+        this.knownDay = row.day;
+      }
+      let counted = true;
+      if (row.fingerprintHash !== null) {
+        const key = keyOf(row.adChannelCode, row.fingerprintHash, row.day);
+        if (this.knownKeys.has(key)) return false;
+        this.remember(key, row.day);
+      } else counted = false;
+      this.pendingBehind++;
+      this.queue.push({ row });
+      this.schedule(false);
+      return counted;
+    }
+    return this.record(row);
+  }
+
+  /** Stores one click and waits for its row; true when it was inserted (a fingerprint's first of the day). */
   record(row: ClickRow): Promise<boolean> {
     return new Promise((resolve, reject) => {
       this.queue.push({ row, resolve, reject });
-      this.schedule();
+      this.awaitedQueued++;
+      this.schedule(true);
     });
+  }
+
+  /**
+   * Resolves once every click queued so far is written; rejects with the database's error when a
+   * write-behind batch failed meanwhile (its rows stay queued and are tried again).
+   */
+  settle(): Promise<void> {
+    if (this.queue.length === 0 && this.inFlight === 0) return Promise.resolve();
+    const failuresBefore = this.failures;
+    return new Promise<void>((resolve, reject) => {
+      this.idle.push(() => (this.failures > failuresBefore ? reject(this.lastError) : resolve()));
+      this.schedule(true);
+    });
+  }
+
+  /** Stops the timers (the app is closing; call `settle` first to write what is queued). */
+  close(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
   }
 
   private remember(key: string, day: string): void {
@@ -73,7 +198,8 @@ export class ClickRecorder {
       this.knownDay = day;
     }
     if (this.knownKeys.size >= this.opts.maxKnown) {
-      // Forget the oldest tenth (a Set iterates in insertion order).
+      // Forget the oldest tenth (a Set iterates in insertion order); memory no longer holds every key.
+      this.complete = false;
       let n = Math.ceil(this.opts.maxKnown / 10);
       for (const k of this.knownKeys) {
         this.knownKeys.delete(k);
@@ -83,8 +209,26 @@ export class ClickRecorder {
     this.knownKeys.add(key);
   }
 
-  private schedule(): void {
-    if (this.scheduled || this.inFlight >= this.opts.maxInFlight || this.queue.length === 0) return;
+  /** Awaited clicks and `settle` go at the next turn; write-behind ones wait `flushDelayMs` for company. */
+  private schedule(now = false): void {
+    if (this.scheduled || this.inFlight >= this.opts.maxInFlight || this.queue.length === 0) {
+      this.notifyIdle();
+      return;
+    }
+    const urgent =
+      now || this.idle.length > 0 || this.awaitedQueued > 0 || this.queue.length >= this.opts.maxBatch;
+    if (!urgent) {
+      if (this.timer === undefined) {
+        this.timer = setTimeout(() => {
+          this.timer = undefined;
+          this.schedule(true);
+        }, this.opts.flushDelayMs);
+        this.timer.unref();
+      }
+      return;
+    }
+    clearTimeout(this.timer);
+    this.timer = undefined;
     this.scheduled = true;
     setImmediate(() => {
       this.scheduled = false;
@@ -92,18 +236,37 @@ export class ClickRecorder {
     });
   }
 
+  private notifyIdle(): void {
+    if (this.queue.length > 0 || this.inFlight > 0 || this.idle.length === 0) return;
+    for (const done of this.idle.splice(0)) done();
+  }
+
   private flush(): void {
     while (this.queue.length > 0 && this.inFlight < this.opts.maxInFlight) {
       const batch = this.queue.splice(0, this.opts.maxBatch);
+      for (const p of batch) if (p.resolve !== undefined) this.awaitedQueued--;
       this.inFlight++;
-      void this.write(batch).finally(() => {
+      void this.write(batch).then((retryAfter) => {
         this.inFlight--;
-        this.schedule();
+        if (retryAfter > 0) {
+          // The database failed: tell whoever waits for the queue, then try again later.
+          for (const done of this.idle.splice(0)) done();
+          clearTimeout(this.timer);
+          this.timer = setTimeout(() => {
+            this.timer = undefined;
+            this.schedule(true);
+          }, retryAfter);
+          this.timer.unref();
+          return;
+        }
+        this.schedule(this.idle.length > 0);
+        this.notifyIdle();
       });
     }
   }
 
-  private async write(batch: Pending[]): Promise<void> {
+  /** Writes a batch; answers how long to wait before trying its write-behind rows again (0: written). */
+  private async write(batch: Pending[]): Promise<number> {
     // The first click of each (channel, fingerprint, day) in the batch is written; the others repeat it.
     const rows: ClickRow[] = [];
     const first = new Map<string, Pending>();
@@ -127,14 +290,26 @@ export class ClickRecorder {
       // One multi-row statement (ChannelRepository.insertClicks).
       inserted = await this.repo.insertClicks(rows);
     } catch (err) {
-      for (const p of batch) p.reject(err);
-      return;
+      const behind = batch.filter((p) => p.resolve === undefined);
+      for (const p of batch) p.reject?.(err);
+      if (behind.length === 0) return 0;
+      // Answered clicks are not lost to a failed statement: back to the front of the queue.
+      this.queue.unshift(...behind);
+      this.failures++;
+      this.lastError = err;
+      this.onWriteError(err, behind.length);
+      return Math.min(this.opts.retryMs * 2 ** Math.min(this.failures - 1, 6), 30_000);
     }
+    this.failures = 0;
     const insertedKeys = new Set<string>();
     for (const r of inserted) {
       if (r.fingerprint_hash !== null) insertedKeys.add(keyOf(r.ad_channel_code, r.fingerprint_hash, r.day));
     }
     for (const p of batch) {
+      if (p.resolve === undefined) {
+        this.pendingBehind--;
+        continue;
+      }
       const { fingerprintHash: hash } = p.row;
       if (hash === null) {
         p.resolve(true);
@@ -144,6 +319,7 @@ export class ClickRecorder {
       this.remember(key, p.row.day);
       p.resolve(first.get(key) === p && insertedKeys.has(key));
     }
+    return 0;
   }
 }
 

@@ -49,16 +49,26 @@ export class ChannelRepository {
     // their order), so no per-row SQL is built (drizzle's insert builder was ~7 % of a click's CPU).
     return rowsOf(
       await this.db.execute(sql`
-        insert into channel_clicks (ad_channel_code, fingerprint_hash, day, ab_test_type, flagged, ip)
+        insert into channel_clicks (ad_channel_code, fingerprint_hash, day, ab_test_type, flagged, ip, created_at)
         select * from unnest(
           ${sql.param(rows.map((r) => r.adChannelCode))}::text[],
           ${sql.param(rows.map((r) => r.fingerprintHash))}::text[],
           ${sql.param(rows.map((r) => r.day))}::date[],
           ${sql.param(rows.map((r) => r.abTestType))}::smallint[],
           ${sql.param(rows.map((r) => r.fingerprintHash === null))}::boolean[],
-          ${sql.param(rows.map((r) => r.ip))}::text[])
+          ${sql.param(rows.map((r) => r.ip))}::text[],
+          ${sql.param(rows.map((r) => r.at.toISOString()))}::timestamptz[])
         on conflict do nothing
         returning ad_channel_code, fingerprint_hash, day::text as day`),
+    );
+  }
+
+  /** Every (channel, fingerprint hash) counted on `day` (the click recorder's memory at start-up). */
+  async countedKeys(day: string): Promise<{ adChannelCode: string; fingerprintHash: string }[]> {
+    return rowsOf<{ adChannelCode: string; fingerprintHash: string }>(
+      await this.db.execute(sql`
+        select ad_channel_code as "adChannelCode", fingerprint_hash as "fingerprintHash"
+        from channel_clicks where day = ${day}::date and fingerprint_hash is not null`),
     );
   }
 }

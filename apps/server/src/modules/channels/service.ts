@@ -12,6 +12,9 @@ export const ROUTE_CODE_NOT_FOUND_MSG = '路由码不存在';
 export const ROUTE_CODE_DISABLED_MSG = '路由码已停用';
 /** Clicks per client IP per hour (a generous cap: carrier NAT puts many phones behind one IP). */
 export const CLICKS_PER_IP_PER_HOUR = 600;
+/** The click report's per-IP counter; every key starts with CLICK_LIMIT_PREFIX. */
+export const CLICK_LIMIT_PREFIX = 'click:ip:';
+export const clickLimitKey = (ip: string) => `${CLICK_LIMIT_PREFIX}${ip}`;
 
 export interface ChannelServiceDeps {
   repo: ChannelRepository;
@@ -23,6 +26,8 @@ export interface ChannelServiceDeps {
   announce?(code: string): Promise<void>;
   /** The L1's TTL in front of Redis (default H5_CONFIG_L1_TTL_MS). */
   l1TtlMs?: number;
+  /** Told when a click batch written behind its answers failed (it is tried again). */
+  onClickWriteError?(err: unknown, rows: number): void;
 }
 
 export interface ClickInput {
@@ -61,7 +66,7 @@ export class ChannelService {
         ? d.cache
         : new MemoryConfigCache(d.l1TtlMs ?? H5_CONFIG_L1_TTL_MS);
     this.l1On = this.l1 === d.cache;
-    this.clicks = new ClickRecorder(d.repo);
+    this.clicks = new ClickRecorder(d.repo, {}, d.onClickWriteError);
   }
 
   get cacheName() {
@@ -200,22 +205,39 @@ export class ChannelService {
    * without a fingerprint is stored flagged and not counted.
    */
   async reportClick(input: ClickInput, ip: string): Promise<{ counted: boolean; flagged: boolean }> {
-    await this.d.limiter.enforce(`click:ip:${ip}`, CLICKS_PER_IP_PER_HOUR, { ms: 3600_000 }, '点击上报');
+    await this.d.limiter.enforce(clickLimitKey(ip), CLICKS_PER_IP_PER_HOUR, { ms: 3600_000 }, '点击上报');
     if (this.peek(input.adChannelCode) == null) await this.require(input.adChannelCode);
     const fingerprintHash = input.fingerprint ? this.d.deviceHash(input.fingerprint) : null;
-    const day = shanghaiDate();
+    const now = new Date();
+    const day = shanghaiDate(now);
     // A returning visitor already counted today: nothing to write (the insert would do nothing).
     if (fingerprintHash !== null && this.clicks.known(input.adChannelCode, fingerprintHash, day)) {
       return { counted: false, flagged: false };
     }
-    const inserted = await this.clicks.record({
+    const reported = this.clicks.report({
       adChannelCode: input.adChannelCode,
       fingerprintHash,
       day,
       abTestType: input.abTestType ?? null,
       ip,
+      at: now,
     });
+    const inserted = typeof reported === 'boolean' ? reported : await reported;
     if (fingerprintHash === null) return { counted: false, flagged: true };
     return { counted: inserted, flagged: false };
+  }
+
+  /**
+   * Clicks answered before their rows are written from now on (ADR 033): only when this process alone
+   * writes the database (the embedded PGlite it opened). Reads today's counted keys; before serving.
+   */
+  async startClickWriteBehind(): Promise<void> {
+    const day = shanghaiDate();
+    this.clicks.adopt(day, await this.d.repo.countedKeys(day));
+  }
+
+  /** Every click answered so far is in `channel_clicks` (readers of the table call this first). */
+  settleClicks(): Promise<void> {
+    return this.clicks.settle();
   }
 }

@@ -36,7 +36,7 @@ import {
   RedisConfigCache,
 } from '../../modules/channels/cache.ts';
 import { ChannelRepository } from '../../modules/channels/repository.ts';
-import { ChannelService } from '../../modules/channels/service.ts';
+import { ChannelService, CLICK_LIMIT_PREFIX } from '../../modules/channels/service.ts';
 import { ConsentRepository } from '../../modules/consent/repository.ts';
 import { ConsentService } from '../../modules/consent/service.ts';
 import { ContentRepository } from '../../modules/content/repository.ts';
@@ -59,6 +59,7 @@ import { DbCounterStore } from '../../modules/limits/db-store.ts';
 import { FallbackCounterStore } from '../../modules/limits/fallback-store.ts';
 import { Limiter } from '../../modules/limits/limiter.ts';
 import { isRedisDown, RedisCounterStore } from '../../modules/limits/redis-store.ts';
+import { WriteBehindCounterStore } from '../../modules/limits/write-behind-store.ts';
 import { MatchRepository } from '../../modules/matching/repository.ts';
 import { MatchService } from '../../modules/matching/service.ts';
 import { AdminNoticesService } from '../../modules/privacy/admin-notices.ts';
@@ -118,6 +119,11 @@ export function deliveryConfig(config: Env) {
 export interface ServicesOptions {
   /** Key prefix for limiter counters (tests isolate themselves with it). */
   limiterPrefix?: string | undefined;
+  /**
+   * This app alone uses its database (it opened it; not a test's shared one). On the embedded PGlite,
+   * which no other process can open, clicks are then answered before their rows are written (ADR 033).
+   */
+  databaseAlone?: boolean | undefined;
 }
 
 /** Wires the services from configuration: keys, limiter store, SMS provider. */
@@ -234,13 +240,28 @@ export default fp<ServicesOptions>(
           app.log.warn({ err: { message: err.message } }, 'channel cache unavailable; reading the database'),
         )
       : new MemoryConfigCache(ttlMs);
+    // Clicks written behind their answers: the embedded PGlite this app opened alone (ADR 033).
+    const clicksBehind = database.kind === 'pglite' && opts.databaseAlone === true;
+    const clickCounts = clicksBehind
+      ? new WriteBehindCounterStore(dbStore, CLICK_LIMIT_PREFIX, undefined, (err) =>
+          app.log.warn(
+            { err: { message: (err as Error).message } },
+            'click rate counters not written; retrying',
+          ),
+        )
+      : null;
     const channels = new ChannelService({
       repo: new ChannelRepository(database.db),
       cache: configCache,
-      // Click bursts: the per-IP counts of one turn of the event loop in one round trip (same limits).
-      limiter: new Limiter(new BatchingCounterStore(limiter.store), limiter.name),
+      // Click bursts: the per-IP counts of one turn of the event loop in one round trip (same limits);
+      // on the PGlite this app alone opened, in memory and written a few ms later (ADR 033).
+      limiter: clickCounts
+        ? new Limiter(clickCounts, 'database', refused)
+        : new Limiter(new BatchingCounterStore(limiter.store), limiter.name, refused),
       deviceHash,
       l1TtlMs: config.CHANNEL_L1_TTL_MS,
+      onClickWriteError: (err, rows) =>
+        app.log.warn({ err: { message: (err as Error).message }, rows }, 'clicks not written yet; retrying'),
       ...(configCache instanceof RedisConfigCache ? { announce: (code) => configCache.announce(code) } : {}),
     });
     if (app.redis && configCache instanceof RedisConfigCache) {
@@ -267,6 +288,39 @@ export default fp<ServicesOptions>(
       });
       app.addHook('onClose', async () => {
         subscriber.disconnect();
+      });
+    }
+    if (clickCounts) {
+      // Before the app serves: memory holds every live click counter and today's counted keys.
+      app.addHook('onReady', async () => {
+        await clickCounts.load();
+        await channels.startClickWriteBehind();
+      });
+      const sweep = setInterval(() => clickCounts.sweep(), 60_000);
+      sweep.unref();
+      // Requests have ended: what was answered goes to the database before it closes (bounded).
+      app.addHook('onClose', async () => {
+        clearInterval(sweep);
+        let timer: NodeJS.Timeout | undefined;
+        const written = Promise.all([channels.settleClicks(), clickCounts.flush()]).then(
+          () => true,
+          (err: Error) => {
+            app.log.error({ err: { message: err.message } }, 'clicks not written before shutdown');
+            return true;
+          },
+        );
+        const timedOut = new Promise<boolean>((resolve) => {
+          timer = setTimeout(() => resolve(false), 5000);
+        });
+        if (!(await Promise.race([written, timedOut]))) {
+          app.log.error(
+            { clicks: channels.clicks.unwritten, counters: clickCounts.unwritten },
+            'clicks not written before shutdown (database did not answer in 5 s)',
+          );
+        }
+        clearTimeout(timer);
+        channels.clicks.close();
+        clickCounts.stop();
       });
     }
     const analytics = new AnalyticsService({
@@ -369,7 +423,7 @@ export default fp<ServicesOptions>(
       publicBaseUrl: (config.PUBLIC_BASE_URL ?? '').replace(/\/+$/, ''),
     });
     const rum = new RumService({ repo: new RumRepository(db), limiter, deviceHash });
-    const funnel = new FunnelService(new FunnelRepository(db));
+    const funnel = new FunnelService(new FunnelRepository(db), () => channels.settleClicks());
     const adminChannels = new AdminChannelService({
       repo: new AdminChannelsRepository(db),
       ring,

@@ -1,0 +1,100 @@
+import { describe, expect, it, vi } from 'vitest';
+import { Limiter } from './limiter.ts';
+import { type CounterRow, WriteBehindCounterStore } from './write-behind-store.ts';
+
+/** The rate_counters table: rows by key. */
+function fakeTable(rows: CounterRow[] = []) {
+  const t = {
+    rows: new Map(rows.map((r) => [r.key, r])),
+    saves: 0,
+    failing: null as Error | null,
+    async loadPrefix(prefix: string) {
+      return [...t.rows.values()].filter(
+        (r) => r.key.startsWith(prefix) && r.expiresAt.getTime() > Date.now(),
+      );
+    },
+    async saveMany(rows: CounterRow[]) {
+      t.saves++;
+      if (t.failing) throw t.failing;
+      for (const r of rows) t.rows.set(r.key, { ...r });
+    },
+  };
+  return t;
+}
+
+const fast = { flushDelayMs: 5, retryMs: 5 };
+const hour = () => new Date(Date.now() + 3600_000);
+
+describe('per-IP click counters in memory, written behind (ADR 033)', () => {
+  it('counts in memory and refuses beyond the limit with the same answer as the database store', async () => {
+    const t = fakeTable();
+    const store = new WriteBehindCounterStore(t, 'click:ip:', fast);
+    const refused: string[] = [];
+    const limiter = new Limiter(store, 'database', (k) => refused.push(k));
+    for (let i = 1; i <= 3; i++)
+      expect((await limiter.consume('click:ip:1.2.3.4', 3, { ms: 3600_000 })).allowed).toBe(true);
+    const fourth = await limiter.consume('click:ip:1.2.3.4', 3, { ms: 3600_000 });
+    expect(fourth).toMatchObject({ allowed: false, count: 3 });
+    expect(fourth.retryAfterMs).toBeGreaterThan(3500_000);
+    expect(refused).toEqual(['click:ip:1.2.3.4']);
+    // Another address has its own count.
+    expect((await limiter.consume('click:ip:5.6.7.8', 3, { ms: 3600_000 })).count).toBe(1);
+    // Written a few ms later, the refused attempt given back.
+    await vi.waitFor(() => expect(t.rows.get('click:ip:1.2.3.4')?.count).toBe(3));
+    expect(t.rows.get('click:ip:5.6.7.8')?.count).toBe(1);
+    store.stop();
+  });
+
+  it('a new process goes on from the stored counts', async () => {
+    const t = fakeTable([
+      { key: 'click:ip:1.2.3.4', count: 599, expiresAt: hour() },
+      { key: 'click:ip:9.9.9.9', count: 5, expiresAt: new Date(Date.now() - 1000) },
+      { key: 'sms:ip:1.2.3.4', count: 7, expiresAt: hour() },
+    ]);
+    const store = new WriteBehindCounterStore(t, 'click:ip:', fast);
+    await store.load();
+    expect((await store.increment('click:ip:1.2.3.4', hour())).count).toBe(600);
+    // An ended window starts again.
+    expect((await store.increment('click:ip:9.9.9.9', hour())).count).toBe(1);
+    // Keys outside its prefix are not its own.
+    expect(() => store.increment('sms:ip:1.2.3.4', hour())).toThrow('not counted by this store');
+    await store.flush();
+    expect(t.rows.get('click:ip:1.2.3.4')?.count).toBe(600);
+    store.stop();
+  });
+
+  it('a window ends after its time and a cleared counter is written as ended', async () => {
+    const t = fakeTable();
+    const store = new WriteBehindCounterStore(t, 'click:ip:', fast);
+    await store.increment('click:ip:a', new Date(Date.now() + 20));
+    await store.increment('click:ip:b', hour());
+    await store.flush();
+    await new Promise((r) => setTimeout(r, 30));
+    expect(await store.get('click:ip:a')).toBeNull();
+    expect((await store.increment('click:ip:a', hour())).count).toBe(1);
+    await store.clear('click:ip:b');
+    expect(await store.get('click:ip:b')).toBeNull();
+    await store.flush();
+    expect(t.rows.get('click:ip:b')!.expiresAt.getTime()).toBeLessThanOrEqual(Date.now());
+    expect(await t.loadPrefix('click:ip:')).toEqual([
+      expect.objectContaining({ key: 'click:ip:a', count: 1 }),
+    ]);
+    store.stop();
+  });
+
+  it('keeps counts through a failing database and writes them when it is back', async () => {
+    const t = fakeTable();
+    const errors: unknown[] = [];
+    const store = new WriteBehindCounterStore(t, 'click:ip:', fast, (err) => errors.push(err));
+    t.failing = new Error('database unreachable');
+    await store.increment('click:ip:a', hour());
+    await store.increment('click:ip:a', hour());
+    await expect(store.flush()).rejects.toThrow('database unreachable');
+    expect(store.unwritten).toBe(1);
+    expect(errors).toHaveLength(1);
+    t.failing = null;
+    await vi.waitFor(() => expect(t.rows.get('click:ip:a')?.count).toBe(2));
+    expect(store.unwritten).toBe(0);
+    store.stop();
+  });
+});

@@ -1,0 +1,149 @@
+import type { CounterStore, HitResult } from './limiter.ts';
+
+export interface CounterRow {
+  key: string;
+  count: number;
+  expiresAt: Date;
+}
+
+/** Where a write-behind store keeps its counters (DbCounterStore). */
+export interface CounterSnapshots {
+  loadPrefix(keyPrefix: string): Promise<CounterRow[]>;
+  saveMany(rows: CounterRow[]): Promise<void>;
+}
+
+/**
+ * Counters held in this process's memory and written to the database a few ms later (ADR 033): for the
+ * click report's per-IP limit on the embedded PGlite, which only this process can open, so memory is
+ * the truth once `load` has read the live counters of its keys. A hit costs no statement; the counts of
+ * one flush go in one statement, so a restart keeps them (all but the last `flushDelayMs` after a
+ * crash). Only keys starting with `keyPrefix` may be counted here (nothing else writes them).
+ */
+export class WriteBehindCounterStore implements CounterStore {
+  private readonly counts = new Map<string, { count: number; expiresAt: number }>();
+  private readonly dirty = new Set<string>();
+  private timer: NodeJS.Timeout | undefined;
+  private writing: Promise<void> | null = null;
+  private failures = 0;
+
+  constructor(
+    private readonly snapshots: CounterSnapshots,
+    readonly keyPrefix: string,
+    private readonly opts: { flushDelayMs: number; retryMs: number } = { flushDelayMs: 50, retryMs: 500 },
+    private readonly onWriteError: (err: unknown) => void = () => {},
+  ) {}
+
+  /** Reads the live counters of `keyPrefix` (before the app serves). */
+  async load(): Promise<void> {
+    for (const r of await this.snapshots.loadPrefix(this.keyPrefix)) {
+      if (!this.counts.has(r.key))
+        this.counts.set(r.key, { count: r.count, expiresAt: r.expiresAt.getTime() });
+    }
+  }
+
+  private live(key: string, now: number) {
+    if (!key.startsWith(this.keyPrefix)) throw new Error(`${key} is not counted by this store`);
+    const e = this.counts.get(key);
+    return e && e.expiresAt > now ? e : undefined;
+  }
+
+  increment(key: string, expiresAt: Date): Promise<HitResult> {
+    const now = Date.now();
+    let e = this.live(key, now);
+    if (e) e.count++;
+    else {
+      e = { count: 1, expiresAt: expiresAt.getTime() };
+      this.counts.set(key, e);
+    }
+    this.touch(key);
+    return Promise.resolve({ count: e.count, resetAt: new Date(e.expiresAt) });
+  }
+
+  decrement(key: string): Promise<void> {
+    const e = this.live(key, Date.now());
+    if (e && e.count > 0) {
+      e.count--;
+      this.touch(key);
+    }
+    return Promise.resolve();
+  }
+
+  get(key: string): Promise<HitResult | null> {
+    const e = this.live(key, Date.now());
+    return Promise.resolve(e ? { count: e.count, resetAt: new Date(e.expiresAt) } : null);
+  }
+
+  clear(key: string): Promise<void> {
+    if (this.counts.delete(key)) this.touch(key);
+    return Promise.resolve();
+  }
+
+  /** Counts not yet written. */
+  get unwritten(): number {
+    return this.dirty.size;
+  }
+
+  /** Writes every changed counter now (tried again later when the database fails; rejects then). */
+  async flush(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    while (this.writing) await this.writing.catch(() => {});
+    if (this.dirty.size === 0) return;
+    const keys = [...this.dirty];
+    this.dirty.clear();
+    const now = Date.now();
+    const rows: CounterRow[] = keys.map((key) => {
+      const e = this.counts.get(key);
+      // A cleared or ended window is written as ended (a reader sees no live counter).
+      return e && e.expiresAt > now
+        ? { key, count: e.count, expiresAt: new Date(e.expiresAt) }
+        : { key, count: 0, expiresAt: new Date(now) };
+    });
+    // Ended windows leave memory (the database's sweep removes their rows).
+    for (const key of keys) {
+      const e = this.counts.get(key);
+      if (e && e.expiresAt <= now) this.counts.delete(key);
+    }
+    this.writing = this.snapshots.saveMany(rows);
+    try {
+      await this.writing;
+      this.failures = 0;
+    } catch (err) {
+      for (const key of keys) this.dirty.add(key);
+      this.failures++;
+      this.onWriteError(err);
+      this.schedule(Math.min(this.opts.retryMs * 2 ** Math.min(this.failures - 1, 6), 30_000));
+      throw err;
+    } finally {
+      this.writing = null;
+    }
+  }
+
+  /** Drops ended windows from memory (their rows are swept by the database store). */
+  sweep(now = Date.now()): void {
+    for (const [key, e] of this.counts)
+      if (e.expiresAt <= now && !this.dirty.has(key)) this.counts.delete(key);
+  }
+
+  /** Stops the timer (the app is closing; `flush` first). */
+  stop(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private touch(key: string): void {
+    this.dirty.add(key);
+    this.schedule(this.opts.flushDelayMs);
+  }
+
+  private schedule(ms: number): void {
+    if (this.timer !== undefined) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.flush().catch(() => {
+        // Told through onWriteError; tried again on the timer flush() set.
+      });
+    }, ms);
+    this.timer.unref();
+  }
+}
