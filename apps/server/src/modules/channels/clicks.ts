@@ -287,8 +287,10 @@ export class ClickRecorder {
     rows.sort((a, b) => compareKeys(a, b));
     let inserted: InsertedClick[];
     try {
-      // One multi-row statement (ChannelRepository.insertClicks).
-      inserted = await this.repo.insertClicks(rows);
+      // One multi-row statement (ChannelRepository.insertClicks); nobody waits for a write-behind
+      // batch's answer, so it returns no rows.
+      const waiting = batch.some((p) => p.resolve !== undefined);
+      inserted = await this.repo.insertClicks(rows, waiting);
     } catch (err) {
       const behind = batch.filter((p) => p.resolve === undefined);
       for (const p of batch) p.reject?.(err);

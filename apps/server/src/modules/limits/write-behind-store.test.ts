@@ -97,4 +97,30 @@ describe('per-IP click counters in memory, written behind (ADR 033)', () => {
     expect(store.unwritten).toBe(0);
     store.stop();
   });
+
+  it('counts below persistFrom stay in memory; a written counter is kept up to date below it too', async () => {
+    const t = fakeTable();
+    const store = new WriteBehindCounterStore(t, 'click:ip:', { ...fast, persistFrom: 3 });
+    await store.increment('click:ip:a', hour());
+    await store.increment('click:ip:a', hour());
+    await store.increment('click:ip:b', hour());
+    await store.flush();
+    expect(t.saves).toBe(0);
+    expect((await store.get('click:ip:a'))?.count).toBe(2);
+    await store.increment('click:ip:a', hour());
+    await store.flush();
+    expect(t.rows.get('click:ip:a')?.count).toBe(3);
+    await store.decrement('click:ip:a');
+    await store.flush();
+    expect(t.rows.get('click:ip:a')?.count).toBe(2);
+    // Loaded counters are written whatever their count.
+    const next = new WriteBehindCounterStore(t, 'click:ip:', { ...fast, persistFrom: 3 });
+    await next.load();
+    await next.increment('click:ip:a', hour());
+    await next.flush();
+    expect(t.rows.get('click:ip:a')?.count).toBe(3);
+    expect(t.rows.has('click:ip:b')).toBe(false);
+    store.stop();
+    next.stop();
+  });
 });

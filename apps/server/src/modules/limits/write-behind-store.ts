@@ -17,11 +17,13 @@ export interface CounterSnapshots {
  * click report's per-IP limit on the embedded PGlite, which only this process can open, so memory is
  * the truth once `load` has read the live counters of its keys. A hit costs no statement; the counts of
  * one flush go in one statement, so a restart keeps them (all but the last `flushDelayMs` after a
- * crash). Only keys starting with `keyPrefix` may be counted here (nothing else writes them).
+ * crash; counts below `persistFrom` are not written at all). Only keys starting with `keyPrefix` may be counted here (nothing else writes them).
  */
 export class WriteBehindCounterStore implements CounterStore {
   private readonly counts = new Map<string, { count: number; expiresAt: number }>();
   private readonly dirty = new Set<string>();
+  /** Keys with a row (loaded, or written since): their changes are written whatever the count. */
+  private readonly persisted = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
   private writing: Promise<void> | null = null;
   private failures = 0;
@@ -29,7 +31,15 @@ export class WriteBehindCounterStore implements CounterStore {
   constructor(
     private readonly snapshots: CounterSnapshots,
     readonly keyPrefix: string,
-    private readonly opts: { flushDelayMs: number; retryMs: number } = { flushDelayMs: 50, retryMs: 500 },
+    private readonly opts: {
+      flushDelayMs: number;
+      retryMs: number;
+      /**
+       * Counts below this stay in memory only: a restart forgets them (an address gets at most this many
+       * more clicks that hour), and a burst of new visitors — one address each — writes no row per click.
+       */
+      persistFrom?: number;
+    } = { flushDelayMs: 50, retryMs: 500, persistFrom: 1 },
     private readonly onWriteError: (err: unknown) => void = () => {},
   ) {}
 
@@ -74,7 +84,11 @@ export class WriteBehindCounterStore implements CounterStore {
   }
 
   clear(key: string): Promise<void> {
-    if (this.counts.delete(key)) this.touch(key);
+    if (this.counts.delete(key) && this.persisted.has(key)) {
+      // Its row is written as ended.
+      this.dirty.add(key);
+      this.schedule(this.opts.flushDelayMs);
+    }
     return Promise.resolve();
   }
 
@@ -102,7 +116,10 @@ export class WriteBehindCounterStore implements CounterStore {
     // Ended windows leave memory (the database's sweep removes their rows).
     for (const key of keys) {
       const e = this.counts.get(key);
-      if (e && e.expiresAt <= now) this.counts.delete(key);
+      if (!e || e.expiresAt <= now) {
+        this.counts.delete(key);
+        this.persisted.delete(key);
+      }
     }
     this.writing = this.snapshots.saveMany(rows);
     try {
@@ -132,6 +149,10 @@ export class WriteBehindCounterStore implements CounterStore {
   }
 
   private touch(key: string): void {
+    const e = this.counts.get(key);
+    // A count below `persistFrom` is not written (nor its row changed) unless it was written before.
+    if (e && e.count < (this.opts.persistFrom ?? 1) && !this.persisted.has(key)) return;
+    if (e && e.count >= (this.opts.persistFrom ?? 1)) this.persisted.add(key);
     this.dirty.add(key);
     this.schedule(this.opts.flushDelayMs);
   }

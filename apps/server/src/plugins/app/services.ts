@@ -36,7 +36,7 @@ import {
   RedisConfigCache,
 } from '../../modules/channels/cache.ts';
 import { ChannelRepository } from '../../modules/channels/repository.ts';
-import { ChannelService, CLICK_LIMIT_PREFIX } from '../../modules/channels/service.ts';
+import { ChannelService, CLICK_COUNTS_WRITTEN, CLICK_LIMIT_PREFIX } from '../../modules/channels/service.ts';
 import { ConsentRepository } from '../../modules/consent/repository.ts';
 import { ConsentService } from '../../modules/consent/service.ts';
 import { ContentRepository } from '../../modules/content/repository.ts';
@@ -243,7 +243,7 @@ export default fp<ServicesOptions>(
     // Clicks written behind their answers: the embedded PGlite this app opened alone (ADR 033).
     const clicksBehind = database.kind === 'pglite' && opts.databaseAlone === true;
     const clickCounts = clicksBehind
-      ? new WriteBehindCounterStore(dbStore, CLICK_LIMIT_PREFIX, undefined, (err) =>
+      ? new WriteBehindCounterStore(dbStore, CLICK_LIMIT_PREFIX, CLICK_COUNTS_WRITTEN, (err) =>
           app.log.warn(
             { err: { message: (err as Error).message } },
             'click rate counters not written; retrying',
