@@ -110,6 +110,14 @@ export class SmsCodes {
       await this.d.sms.send({ phone, code, purpose, ttlMinutes: Math.round(this.d.ttlSeconds / 60) });
     } catch (err) {
       await this.d.repo.markUsed(insertedId, new Date());
+      // No SMS went out: the phone's minute is given back, so asking again goes to the gateway again
+      // rather than "验证码已发送，请N秒后再试" (the day's counts stay: they bound how often it is tried).
+      await limiter.store.decrement(minuteKey).catch((e: Error) => {
+        this.d.log?.warn(
+          { err: { message: e.message } },
+          'sms send: the minute unit could not be given back',
+        );
+      });
       if (err instanceof SmsSendError) throw appError('SMS_SEND_FAILED');
       throw err;
     }
