@@ -24,6 +24,16 @@ const start = () =>
   });
 
 type Answer = { counted: boolean; flagged: boolean };
+/** The console funnel's counted clicks on `demo` today. */
+async function countedToday(token: string): Promise<number | undefined> {
+  const today = shanghaiDate();
+  const funnel = await app.inject({
+    url: `/api/admin/funnel?channelCode=demo&from=${today}&to=${today}`,
+    headers: { accesstoken: token },
+  });
+  return body<{ steps: { step: string; count: number }[] }>(funnel).data.steps.find((s) => s.step === 'click')
+    ?.count;
+}
 const click = (qs: string, ip = newIp()) =>
   app.inject({ method: 'GET', url: `/api/reportAdChannelClick?${qs}`, remoteAddress: ip });
 
@@ -58,13 +68,7 @@ describe('clicks on the embedded database this app opened alone', () => {
 
     // Asked right away, the console counts both visitors (the reads wait for the rows).
     const { token } = await staffLogin(app, 'viewer');
-    const today = shanghaiDate();
-    const funnel = await app.inject({
-      url: `/api/admin/funnel?channelCode=demo&from=${today}&to=${today}`,
-      headers: { accesstoken: token },
-    });
-    const steps = body<{ steps: { step: string; count: number }[] }>(funnel).data.steps;
-    expect(steps.find((s) => s.step === 'click')?.count).toBe(2);
+    expect(await countedToday(token)).toBe(2);
     const list = await app.inject({
       url: '/api/admin/channels?q=demo&pageSize=100',
       headers: { accesstoken: token },
@@ -100,14 +104,7 @@ describe('clicks on the embedded database this app opened alone', () => {
       counted: true,
       flagged: false,
     });
-    const { token } = await staffLogin(app, 'viewer');
-    const today = shanghaiDate();
-    const funnel = await app.inject({
-      url: `/api/admin/funnel?channelCode=demo&from=${today}&to=${today}`,
-      headers: { accesstoken: token },
-    });
-    const steps = body<{ steps: { step: string; count: number }[] }>(funnel).data.steps;
     // 2 + the fill-ups + the new one.
-    expect(steps.find((s) => s.step === 'click')?.count).toBe(2 + left + 1);
+    expect(await countedToday((await staffLogin(app, 'viewer')).token)).toBe(2 + left + 1);
   });
 });
