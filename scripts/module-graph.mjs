@@ -6,7 +6,8 @@
 //
 // It also keeps data access in repositories (ADR 032): a source file of a module that is not a repository
 // (`repository.ts`, `<name>-repository.ts`), a seed (`seed.ts`) or a test may not import `drizzle-orm` nor
-// (other than `import type`) anything from `db/schema.ts`. DATA_STORES lists the data access under another name
+// (other than `import type`) anything from `db/schema.ts`; nor may a file of src/providers, src/lib or
+// src/plugins (they are given a repository). DATA_STORES lists the data access under another name
 // (the limiter's database store); an entry that stops being one (or is gone) fails too.
 //
 //   node scripts/module-graph.mjs [--quiet]
@@ -95,6 +96,20 @@ for (const m of modules) {
     if (DATA_STORES.has(rel)) {
       if (hits.length === 0) compliantButListed.push(rel);
     } else if (hits.length > 0) dataAccess.push(`${rel}: ${[...new Set(hits)].join(', ')}`);
+  }
+}
+// Outside the modules, the providers (third-party adapters and their local stand-ins), lib and plugins
+// reach the database only through a repository they are given: none imports drizzle-orm or a table.
+const SRC = path.join(ROOT, 'apps/server/src');
+for (const dir of ['providers', 'lib', 'plugins']) {
+  for (const file of sources(path.join(SRC, dir))) {
+    const rel = path.relative(SRC, file).split(path.sep).join('/');
+    const text = readFileSync(file, 'utf8');
+    const hits = [];
+    for (const [, typeKeyword, clause, source] of text.matchAll(STATIC_IMPORT))
+      if (isDataAccess(source) && !typeOnly(typeKeyword, clause)) hits.push(source);
+    for (const [, source] of text.matchAll(DYNAMIC_IMPORT)) if (isDataAccess(source)) hits.push(source);
+    if (hits.length > 0) dataAccess.push(`src/${rel}: ${[...new Set(hits)].join(', ')}`);
   }
 }
 for (const rel of DATA_STORES)

@@ -8,6 +8,11 @@ export type SmsOutboxRow = typeof smsOutbox.$inferSelect;
 export class SystemRepository {
   constructor(private readonly db: Db) {}
 
+  /** One message the console provider "sent" (its phone as blind index and masked). */
+  async appendOutbox(row: { phoneHash: string; phoneMasked: string; message: string }): Promise<void> {
+    await this.db.insert(smsOutbox).values(row);
+  }
+
   /** The last `limit` messages to the phone with this blind index, newest first. */
   latestOutboxOf(phoneHash: string, limit: number): Promise<SmsOutboxRow[]> {
     return this.db

@@ -75,6 +75,7 @@ import { StaffRepository } from '../../modules/staff/repository.ts';
 import { StaffService } from '../../modules/staff/service.ts';
 import { SystemRepository } from '../../modules/system/repository.ts';
 import { SystemService } from '../../modules/system/service.ts';
+import { UploadedFilesRepository } from '../../modules/uploads/repository.ts';
 import { VerificationRepository } from '../../modules/verification/repository.ts';
 import { VerificationService } from '../../modules/verification/service.ts';
 import { createFaceProvider } from '../../providers/face/index.ts';
@@ -181,7 +182,7 @@ export default fp<ServicesOptions>(
         endpoint: config.ALIYUN_SMS_ENDPOINT,
       });
     } else {
-      sms = new ConsoleSmsProvider(database.db, app.log, phoneIndex);
+      sms = new ConsoleSmsProvider(new SystemRepository(database.db), app.log, phoneIndex);
     }
     sms = countedSends(sms, metrics);
 
@@ -393,7 +394,10 @@ export default fp<ServicesOptions>(
       metrics,
     });
     metrics.queueProbe = () => delivery.queue();
-    const storage = createStorageProvider(config, { db: database.db, ring: keys.ring });
+    const storage = createStorageProvider(config, {
+      files: new UploadedFilesRepository(database.db),
+      ring: keys.ring,
+    });
     app.addHook('onClose', async () => storage.close?.());
 
     // The services of the person's side and the console, each built once (issue 18).

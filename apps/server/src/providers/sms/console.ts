@@ -1,7 +1,5 @@
 import { maskPhone } from '@lm/shared/mask';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '../../db/client.ts';
-import { smsOutbox } from '../../db/schema.ts';
 import { messageText, type SmsMessage, type SmsProvider } from './types.ts';
 
 /**
@@ -11,7 +9,10 @@ import { messageText, type SmsMessage, type SmsProvider } from './types.ts';
 export class ConsoleSmsProvider implements SmsProvider {
   readonly name = 'console';
   constructor(
-    private readonly db: Db,
+    /** The outbox table (modules/system SystemRepository). */
+    private readonly outbox: {
+      appendOutbox(row: { phoneHash: string; phoneMasked: string; message: string }): Promise<void>;
+    },
     private readonly log: FastifyBaseLogger,
     private readonly phoneIndex: (phone: string) => string,
   ) {}
@@ -19,9 +20,7 @@ export class ConsoleSmsProvider implements SmsProvider {
   async send(m: SmsMessage): Promise<void> {
     const text = messageText(m);
     const phoneMasked = maskPhone(m.phone);
-    await this.db
-      .insert(smsOutbox)
-      .values({ phoneHash: this.phoneIndex(m.phone), phoneMasked, message: text });
+    await this.outbox.appendOutbox({ phoneHash: this.phoneIndex(m.phone), phoneMasked, message: text });
     this.log.info({ sms: { to: phoneMasked, purpose: m.purpose, code: m.code } }, 'SMS (console provider)');
   }
 }

@@ -2,9 +2,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Env } from '../../config/env.ts';
-import type { Db } from '../../db/client.ts';
 import { blindIndex, type KeyRing } from '../../lib/crypto.ts';
 import { AliyunOssStorageProvider } from './aliyun-oss.ts';
+import type { UploadedFiles } from './local.ts';
 import { LocalStorageProvider } from './local.ts';
 import { type ParsedKey, parseUploadKey } from './policy.ts';
 import type { StorageProvider, StoredObject } from './types.ts';
@@ -20,7 +20,10 @@ export const LOCAL_STORAGE_PATH = '/api/storage';
 export const LOCAL_ACCESS_KEY_ID = 'local';
 
 /** The store chosen by STORAGE_PROVIDER: `local` (default, the API is the host) or `aliyun-oss`. */
-export function createStorageProvider(config: Env, deps: { db: Db; ring: KeyRing }): StorageProvider {
+export function createStorageProvider(
+  config: Env,
+  deps: { files: UploadedFiles; ring: KeyRing },
+): StorageProvider {
   if (config.STORAGE_PROVIDER === 'aliyun-oss') {
     return new AliyunOssStorageProvider({
       accessKeyId: config.OSS_ACCESS_KEY_ID!,
@@ -32,7 +35,7 @@ export function createStorageProvider(config: Env, deps: { db: Db; ring: KeyRing
   }
   const memory = config.DATA_DIR === ':memory:';
   return new LocalStorageProvider({
-    db: deps.db,
+    files: deps.files,
     root: memory ? mkdtempSync(join(tmpdir(), 'lm-uploads-')) : resolve(config.DATA_DIR, 'uploads'),
     temporary: memory,
     host: `${config.PUBLIC_BASE_URL ?? ''}${LOCAL_STORAGE_PATH}`,

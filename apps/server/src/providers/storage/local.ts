@@ -5,9 +5,6 @@ import { mkdir, readFile, rename, rm } from 'node:fs/promises';
 import { dirname, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
-import { eq } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
-import { uploadedFiles } from '../../db/schema.ts';
 import {
   type AcceptedForm,
   checkPostForm,
@@ -30,8 +27,24 @@ export class UploadRefusedError extends Error {
   }
 }
 
+/** Where the local store records its objects (modules/uploads UploadedFilesRepository). */
+export interface UploadedFiles {
+  exists(key: string): Promise<boolean>;
+  insert(row: {
+    key: string;
+    folder: string;
+    isPrivate: boolean;
+    ownerUserId: number | null;
+    ownerStaffId: number | null;
+    contentType: string;
+    sizeBytes: number;
+    sha256: string;
+  }): Promise<boolean>;
+  contentTypeOf(key: string): Promise<string | null>;
+}
+
 export interface LocalStoreOptions {
-  db: Db;
+  files: UploadedFiles;
   /** Directory of the objects (DATA_DIR/uploads, or a temporary directory). */
   root: string;
   /** Where the browser posts: `${PUBLIC_BASE_URL}/api/storage`, or `/api/storage`. */
@@ -79,13 +92,8 @@ export class LocalStorageProvider implements StorageProvider {
     return checkPostForm(fields, this.o, now);
   }
 
-  async exists(key: string): Promise<boolean> {
-    const [row] = await this.o.db
-      .select({ id: uploadedFiles.id })
-      .from(uploadedFiles)
-      .where(eq(uploadedFiles.key, key))
-      .limit(1);
-    return Boolean(row);
+  exists(key: string): Promise<boolean> {
+    return this.o.files.exists(key);
   }
 
   /**
@@ -135,46 +143,39 @@ export class LocalStorageProvider implements StorageProvider {
     }
 
     const parsed = parseUploadKey(form.key)!;
-    let inserted: { sha256: string }[];
+    const sha256 = hash.digest('hex');
+    let inserted: boolean;
     try {
-      inserted = await this.o.db
-        .insert(uploadedFiles)
-        .values({
-          key: form.key,
-          folder: parsed.folder,
-          isPrivate: parsed.visibility === 'private',
-          ownerUserId: owner.kind === 'user' ? owner.id : null,
-          ownerStaffId: owner.kind === 'staff' ? owner.id : null,
-          contentType: form.contentType,
-          sizeBytes: size,
-          sha256: hash.digest('hex'),
-        })
-        .onConflictDoNothing()
-        .returning({ sha256: uploadedFiles.sha256 });
+      inserted = await this.o.files.insert({
+        key: form.key,
+        folder: parsed.folder,
+        isPrivate: parsed.visibility === 'private',
+        ownerUserId: owner.kind === 'user' ? owner.id : null,
+        ownerStaffId: owner.kind === 'staff' ? owner.id : null,
+        contentType: form.contentType,
+        sizeBytes: size,
+        sha256,
+      });
     } catch (err) {
       await rm(tmp, { force: true });
       throw err;
     }
-    if (!inserted[0]) {
+    if (!inserted) {
       await rm(tmp, { force: true });
       throw new UploadRefusedError('exists');
     }
     await mkdir(dirname(finalPath), { recursive: true, mode: 0o700 });
     await rename(tmp, finalPath);
-    return { key: form.key, contentType: form.contentType, sizeBytes: size, sha256: inserted[0].sha256 };
+    return { key: form.key, contentType: form.contentType, sizeBytes: size, sha256 };
   }
 
   async getObject(key: string): Promise<StoredObject | null> {
     const path = this.pathOf(key);
     if (!path) return null;
-    const [row] = await this.o.db
-      .select({ contentType: uploadedFiles.contentType })
-      .from(uploadedFiles)
-      .where(eq(uploadedFiles.key, key))
-      .limit(1);
-    if (!row) return null;
+    const contentType = await this.o.files.contentTypeOf(key);
+    if (contentType === null) return null;
     try {
-      return { body: await readFile(path), contentType: row.contentType };
+      return { body: await readFile(path), contentType };
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw err;
