@@ -65,6 +65,8 @@ function fakeTable() {
   return t;
 }
 
+/** Writes happen on timers: wait for them (generously: a busy machine delays timers, not outcomes). */
+const WAIT = { timeout: 15_000, interval: 5 };
 const fast = { flushDelayMs: 5, retryMs: 5 };
 
 describe('clicks answered before their rows are written (ADR 033)', () => {
@@ -105,7 +107,7 @@ describe('clicks answered before their rows are written (ADR 033)', () => {
     const rec = new ClickRecorder(t, { flushDelayMs: 10 });
     rec.adopt('2026-11-26', []);
     expect(rec.report(row('c', 'h1'))).toBe(true);
-    await vi.waitFor(() => expect(t.stored).toHaveLength(1));
+    await vi.waitFor(() => expect(t.stored).toHaveLength(1), WAIT);
   });
 
   it('keeps answered clicks through a failing database and writes each once when it is back', async () => {
@@ -122,7 +124,7 @@ describe('clicks answered before their rows are written (ADR 033)', () => {
     // Still known while unwritten: a repeat is not counted twice.
     expect(rec.report(row('c', 'h1'))).toBe(false);
     t.failing = null;
-    await vi.waitFor(() => expect(t.stored).toHaveLength(2));
+    await vi.waitFor(() => expect(t.stored).toHaveLength(2), WAIT);
     await rec.settle();
     expect(rec.unwritten).toBe(0);
     expect(t.stored.map((r) => r.fingerprintHash).sort()).toEqual(['h1', 'h2']);
@@ -139,7 +141,7 @@ describe('clicks answered before their rows are written (ADR 033)', () => {
     expect(third).toBeInstanceOf(Promise);
     await expect(third).rejects.toThrow('stuck');
     t.failing = null;
-    await vi.waitFor(() => expect(rec.unwritten).toBe(0));
+    await vi.waitFor(() => expect(rec.unwritten).toBe(0), WAIT);
     expect(t.stored).toHaveLength(2);
   });
 

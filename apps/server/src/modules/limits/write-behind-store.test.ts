@@ -22,6 +22,8 @@ function fakeTable(rows: CounterRow[] = []) {
   return t;
 }
 
+/** Writes happen on timers: wait for them (generously: a busy machine delays timers, not outcomes). */
+const WAIT = { timeout: 15_000, interval: 5 };
 const fast = { flushDelayMs: 5, retryMs: 5 };
 const hour = () => new Date(Date.now() + 3600_000);
 
@@ -40,7 +42,7 @@ describe('per-IP click counters in memory, written behind (ADR 033)', () => {
     // Another address has its own count.
     expect((await limiter.consume('click:ip:5.6.7.8', 3, { ms: 3600_000 })).count).toBe(1);
     // Written a few ms later, the refused attempt given back.
-    await vi.waitFor(() => expect(t.rows.get('click:ip:1.2.3.4')?.count).toBe(3));
+    await vi.waitFor(() => expect(t.rows.get('click:ip:1.2.3.4')?.count).toBe(3), WAIT);
     expect(t.rows.get('click:ip:5.6.7.8')?.count).toBe(1);
     store.stop();
   });
@@ -93,7 +95,7 @@ describe('per-IP click counters in memory, written behind (ADR 033)', () => {
     expect(store.unwritten).toBe(1);
     expect(errors).toHaveLength(1);
     t.failing = null;
-    await vi.waitFor(() => expect(t.rows.get('click:ip:a')?.count).toBe(2));
+    await vi.waitFor(() => expect(t.rows.get('click:ip:a')?.count).toBe(2), WAIT);
     expect(store.unwritten).toBe(0);
     store.stop();
   });
