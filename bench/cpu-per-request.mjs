@@ -54,7 +54,11 @@ const visitor = (i) => ({
 const repeatBase = Math.floor(Math.random() * 1e9);
 function requestOf(endpoint) {
   if (endpoint === 'hello') return { path: '/' };
-  if (endpoint === 'h5config') return { path: '/api/adChannel/h5Config?adChannelCode=demo' };
+  if (endpoint === 'h5config')
+    return {
+      path: '/api/adChannel/h5Config?adChannelCode=demo',
+      headers: { 'accept-encoding': 'gzip, deflate, br, zstd' },
+    };
   if (endpoint === 'landing')
     return { path: '/?adChannelCode=demo-skin8', headers: { 'accept-encoding': 'br, gzip' } };
   return {

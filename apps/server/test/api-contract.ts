@@ -1,3 +1,4 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifyInstance, FastifyPluginAsync, InjectOptions, LightMyRequestResponse } from 'fastify';
@@ -104,7 +105,15 @@ class Contract {
     const isJson = /\bjson\b/i.test(String(res.headers['content-type'] ?? ''));
     const json = (): unknown => {
       try {
-        return JSON.parse(res.body);
+        // A compressed answer (h5Config to a phone that accepts brotli or gzip) is checked as decoded.
+        const encoding = res.headers['content-encoding'];
+        const text =
+          encoding === 'br'
+            ? brotliDecompressSync(res.rawPayload).toString('utf8')
+            : encoding === 'gzip'
+              ? gunzipSync(res.rawPayload).toString('utf8')
+              : res.body;
+        return JSON.parse(text);
       } catch {
         return Symbol('not JSON'); // matches no schema
       }

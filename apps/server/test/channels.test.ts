@@ -1,3 +1,4 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { AGREEMENT_PAGES, FLOW_ROUTES, type H5Config, THEMES } from '@lm/shared/channel';
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
@@ -296,6 +297,65 @@ describe(`GET /api/adChannel/h5Config (${BACKEND})`, () => {
     expect(none.agreements).toHaveLength(AGREEMENT_PAGES.length);
     expect((await h5Config('?adChannelCode=no-such-code')).config).toEqual(none);
     expect((await h5Config('?adChannelCode=')).config).toEqual(none);
+  });
+
+  it('answers in brotli or gzip to a phone that accepts them, the same JSON', async () => {
+    const url = '/api/adChannel/h5Config?adChannelCode=demo-skin8';
+    const plain = await get(url);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers.vary).toBe('accept-encoding');
+    const json = plain.body;
+    // What a phone's browser sends, then an older one, then one refusing brotli (q=0).
+    for (const [accept, encoding, decode] of [
+      ['gzip, deflate, br', 'br', brotliDecompressSync],
+      ['gzip, deflate', 'gzip', gunzipSync],
+      ['br;q=0, gzip', 'gzip', gunzipSync],
+    ] as const) {
+      const res = await get(url, { 'accept-encoding': accept });
+      expect(res.statusCode, accept).toBe(200);
+      expect(res.headers['content-encoding'], accept).toBe(encoding);
+      expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(res.headers.vary).toBe('accept-encoding');
+      expect(res.headers['cache-control']).toBe('public, max-age=30');
+      const body = decode(res.rawPayload);
+      expect(body.toString('utf8'), accept).toBe(json);
+      expect(body.length).toBeGreaterThan(res.rawPayload.length * 2);
+    }
+    // Nothing it can decode: the JSON as it is.
+    const identity = await get(url, { 'accept-encoding': 'identity' });
+    expect(identity.headers['content-encoding']).toBeUndefined();
+    expect(identity.body).toBe(json);
+
+    // An A/B channel: each visitor's arm, compressed too; private, varying with the visitor and the encoding.
+    await app.database.db.insert(channels).values({
+      adChannelCode: 't-ab-br',
+      name: 'AB压缩',
+      flags: 'skin17',
+      skinArms: [
+        { skin: 8, weight: 50 },
+        { skin: 9, weight: 50 },
+      ],
+    });
+    const skins = new Set<number>();
+    for (let i = 0; i < 12; i++) {
+      const headers = {
+        'accept-encoding': 'br',
+        platform_param: JSON.stringify({ channel: 0, fingerprint: `ab-br-${i}` }),
+      };
+      const res = await get('/api/adChannel/h5Config?adChannelCode=t-ab-br', headers);
+      expect(res.headers['content-encoding']).toBe('br');
+      expect(res.headers['cache-control']).toBe('private, max-age=30');
+      expect(res.headers.vary).toBe('platform_param, accept-encoding');
+      const config = (JSON.parse(brotliDecompressSync(res.rawPayload).toString('utf8')) as { data: H5Config })
+        .data;
+      skins.add(config.skin);
+      // The same visitor, the same arm, plain.
+      const again = await get('/api/adChannel/h5Config?adChannelCode=t-ab-br', {
+        platform_param: headers.platform_param,
+      });
+      expect(body<H5Config>(again).data.skin).toBe(config.skin);
+    }
+    expect([...skins].sort()).toEqual([8, 9]);
   });
 
   it('refuses a malformed code', async () => {
