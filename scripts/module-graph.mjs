@@ -79,6 +79,15 @@ function typeOnly(typeKeyword, clause) {
     .filter(Boolean);
   return names.length > 0 && names.every((n) => n.startsWith('type '));
 }
+/** The data-access imports of a file (drizzle-orm, or tables of db/schema other than as types). */
+function dataAccessIn(file) {
+  const text = readFileSync(file, 'utf8');
+  const hits = [];
+  for (const [, typeKeyword, clause, source] of text.matchAll(STATIC_IMPORT))
+    if (isDataAccess(source) && !typeOnly(typeKeyword, clause)) hits.push(source);
+  for (const [, source] of text.matchAll(DYNAMIC_IMPORT)) if (isDataAccess(source)) hits.push(source);
+  return hits;
+}
 const isRepository = (file) => /(^|-)repository\.ts$/.test(path.basename(file));
 const isSeed = (file) => path.basename(file) === 'seed.ts';
 
@@ -88,11 +97,7 @@ for (const m of modules) {
   for (const file of sources(path.join(MODULES, m))) {
     if (isRepository(file) || isSeed(file)) continue;
     const rel = path.relative(MODULES, file).split(path.sep).join('/');
-    const text = readFileSync(file, 'utf8');
-    const hits = [];
-    for (const [, typeKeyword, clause, source] of text.matchAll(STATIC_IMPORT))
-      if (isDataAccess(source) && !typeOnly(typeKeyword, clause)) hits.push(source);
-    for (const [, source] of text.matchAll(DYNAMIC_IMPORT)) if (isDataAccess(source)) hits.push(source);
+    const hits = dataAccessIn(file);
     if (DATA_STORES.has(rel)) {
       if (hits.length === 0) compliantButListed.push(rel);
     } else if (hits.length > 0) dataAccess.push(`${rel}: ${[...new Set(hits)].join(', ')}`);
@@ -104,11 +109,7 @@ const SRC = path.join(ROOT, 'apps/server/src');
 for (const dir of ['providers', 'lib', 'plugins']) {
   for (const file of sources(path.join(SRC, dir))) {
     const rel = path.relative(SRC, file).split(path.sep).join('/');
-    const text = readFileSync(file, 'utf8');
-    const hits = [];
-    for (const [, typeKeyword, clause, source] of text.matchAll(STATIC_IMPORT))
-      if (isDataAccess(source) && !typeOnly(typeKeyword, clause)) hits.push(source);
-    for (const [, source] of text.matchAll(DYNAMIC_IMPORT)) if (isDataAccess(source)) hits.push(source);
+    const hits = dataAccessIn(file);
     if (hits.length > 0) dataAccess.push(`src/${rel}: ${[...new Set(hits)].join(', ')}`);
   }
 }

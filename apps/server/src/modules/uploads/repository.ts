@@ -1,20 +1,10 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { uploadedFiles } from '../../db/schema.ts';
-
-export interface UploadedFileRow {
-  key: string;
-  folder: string;
-  isPrivate: boolean;
-  ownerUserId: number | null;
-  ownerStaffId: number | null;
-  contentType: string;
-  sizeBytes: number;
-  sha256: string;
-}
+import type { UploadedFileRow, UploadedFiles } from '../../providers/storage/local.ts';
 
 /** The `uploaded_files` rows of the local store (the API playing OSS, providers/storage/local.ts). */
-export class UploadedFilesRepository {
+export class UploadedFilesRepository implements UploadedFiles {
   constructor(private readonly db: Db) {}
 
   async exists(key: string): Promise<boolean> {

@@ -27,19 +27,23 @@ export class UploadRefusedError extends Error {
   }
 }
 
+/** One stored object's row in `uploaded_files`. */
+export interface UploadedFileRow {
+  key: string;
+  folder: string;
+  isPrivate: boolean;
+  ownerUserId: number | null;
+  ownerStaffId: number | null;
+  contentType: string;
+  sizeBytes: number;
+  sha256: string;
+}
+
 /** Where the local store records its objects (modules/uploads UploadedFilesRepository). */
 export interface UploadedFiles {
   exists(key: string): Promise<boolean>;
-  insert(row: {
-    key: string;
-    folder: string;
-    isPrivate: boolean;
-    ownerUserId: number | null;
-    ownerStaffId: number | null;
-    contentType: string;
-    sizeBytes: number;
-    sha256: string;
-  }): Promise<boolean>;
+  /** False when the key is already recorded (objects are never overwritten). */
+  insert(row: UploadedFileRow): Promise<boolean>;
   contentTypeOf(key: string): Promise<string | null>;
 }
 
