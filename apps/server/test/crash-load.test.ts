@@ -262,8 +262,10 @@ describe(`kill -9 of the API under load (${BACKEND})`, () => {
     let finished = 0;
     for (const a of applicants) void a.then(() => finished++);
 
-    // Kill once enough journeys completed, at a moment when many requests — among them a form save
-    // and a consent — are waiting for their answer.
+    // Kill once enough journeys completed and the delivery worker has begun sending their leads, at a
+    // moment when many requests — among them a form save and a consent — are waiting for their answer.
+    // (The worker polls on its own clock: on a busy machine the first consents can commit well before
+    // its first send, so a kill right after them would find no delivery in flight.)
     const inFlight = () => calls.filter((c) => !c.settled);
     const killBy = Date.now() + 40_000;
     for (;;) {
@@ -271,7 +273,13 @@ describe(`kill -9 of the API under load (${BACKEND})`, () => {
       const steps = new Set(pending.map((c) => c.step));
       const done = journeys.filter((j) => j.complete).length;
       if (finished > 0 || Date.now() > killBy) break;
-      if (done >= MIN_JOURNEYS_BEFORE_KILL && pending.length >= 5 && steps.has('save') && steps.has('auth'))
+      if (
+        done >= MIN_JOURNEYS_BEFORE_KILL &&
+        partner.requests.length > 0 &&
+        pending.length >= 5 &&
+        steps.has('save') &&
+        steps.has('auth')
+      )
         break;
       await sleep(2);
     }
