@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import type { Claim } from './click-ledger.ts';
 import { ClickRecorder, type ClickRow, compareKeys } from './clicks.ts';
 
 const row = (adChannelCode: string, fingerprintHash: string | null, day = '2026-11-26'): ClickRow => ({
@@ -183,5 +184,120 @@ describe('clicks answered before their rows are written (ADR 033)', () => {
     );
     expect(rec.writeBehind).toBe(false);
     expect(rec.report(row('c', 'x'))).toBeInstanceOf(Promise);
+  });
+});
+
+/** A shared ledger (Redis in production): a key claimed once; `complete` false answers `unknown`. */
+function fakeLedger() {
+  const keys = new Set<string>();
+  const l = {
+    keys,
+    complete: true,
+    failing: null as Error | null,
+    claims: 0,
+    backfilled: [] as string[],
+    async claim(code: string, hash: string, day: string): Promise<Claim> {
+      l.claims++;
+      await new Promise((r) => setTimeout(r, 1));
+      if (l.failing) throw l.failing;
+      const key = `${day}/${code}/${hash}`;
+      const isNew = !keys.has(key);
+      keys.add(key);
+      return l.complete ? (isNew ? 'new' : 'seen') : 'unknown';
+    },
+    stored(code: string, hash: string, day: string) {
+      l.backfilled.push(`${day}/${code}/${hash}`);
+    },
+  };
+  return l;
+}
+
+describe('clicks decided by a shared ledger (ADR 034)', () => {
+  it('counts what the ledger claimed new and writes it behind; a repeat writes nothing', async () => {
+    const t = fakeTable();
+    const ledger = fakeLedger();
+    const rec = new ClickRecorder(t, fast);
+    rec.useLedger(ledger);
+    expect(rec.ledgerMode).toBe(true);
+    const answers = await Promise.all([
+      rec.report(row('c', 'h1')),
+      rec.report(row('c', 'h1')),
+      rec.report(row('d', 'h1')),
+    ]);
+    expect(answers).toEqual([true, false, true]);
+    expect(t.stored).toHaveLength(0); // answered before written
+    await rec.settle();
+    expect(t.stored.map((r) => `${r.adChannelCode}/${r.fingerprintHash}`).sort()).toEqual(['c/h1', 'd/h1']);
+    // Known on this instance now: a returning visitor needs no claim.
+    expect(rec.known('c', 'h1', '2026-11-26')).toBe(true);
+  });
+
+  it('a fingerprint another instance claimed is not counted here', async () => {
+    const t = fakeTable();
+    const ledger = fakeLedger();
+    ledger.keys.add('2026-11-26/c/h9'); // claimed elsewhere
+    const rec = new ClickRecorder(t, fast);
+    rec.useLedger(ledger);
+    expect(await rec.report(row('c', 'h9'))).toBe(false);
+    await rec.settle();
+    expect(t.stored).toHaveLength(0);
+  });
+
+  it('when the ledger cannot tell, the table decides and the click waits for its row', async () => {
+    const t = fakeTable();
+    t.stored.push(row('c', 'old')); // stored before Redis lost its copy
+    const ledger = fakeLedger();
+    ledger.complete = false;
+    const rec = new ClickRecorder(t, fast);
+    rec.useLedger(ledger);
+    expect(await rec.report(row('c', 'old'))).toBe(false);
+    const fresh = rec.report(row('c', 'fresh'));
+    expect(fresh).toBeInstanceOf(Promise);
+    expect(await fresh).toBe(true);
+    expect(t.stored).toHaveLength(2); // written before the answer
+    expect(ledger.keys.has('2026-11-26/c/fresh')).toBe(true); // claimed all the same
+  });
+
+  it('when the ledger fails, the table decides and the ledger learns the counted click later', async () => {
+    const t = fakeTable();
+    const ledger = fakeLedger();
+    ledger.failing = new Error('redis unreachable');
+    const rec = new ClickRecorder(t, fast);
+    rec.useLedger(ledger);
+    expect(await rec.report(row('c', 'h1'))).toBe(true);
+    expect(t.stored).toHaveLength(1);
+    expect(ledger.backfilled).toEqual(['2026-11-26/c/h1']);
+    // A repeat the table refuses is not handed to the ledger again.
+    expect(await rec.report(row('c', 'h1'))).toBe(false);
+    expect(ledger.backfilled).toHaveLength(1);
+  });
+
+  it('clicks without a fingerprint are stored flagged behind their answers, without a claim', async () => {
+    const t = fakeTable();
+    const ledger = fakeLedger();
+    const rec = new ClickRecorder(t, fast);
+    rec.useLedger(ledger);
+    expect(rec.report(row('c', null))).toBe(false);
+    expect(rec.report(row('c', null))).toBe(false);
+    expect(ledger.claims).toBe(0);
+    await rec.settle();
+    expect(t.stored).toHaveLength(2);
+  });
+
+  it('keeps claimed clicks through a failing database; back-pressure past maxPending', async () => {
+    const t = fakeTable();
+    const ledger = fakeLedger();
+    const rec = new ClickRecorder(t, { ...fast, maxPending: 2 });
+    rec.useLedger(ledger);
+    t.failing = new Error('stuck');
+    expect(await rec.report(row('c', 'h1'))).toBe(true);
+    expect(await rec.report(row('c', 'h2'))).toBe(true);
+    expect(rec.unwritten).toBe(2);
+    // The third waits for its row (and the database's error); its key is claimed all the same.
+    await expect(rec.report(row('c', 'h3'))).rejects.toThrow('stuck');
+    expect(ledger.keys.has('2026-11-26/c/h3')).toBe(true);
+    t.failing = null;
+    await vi.waitFor(() => expect(rec.unwritten).toBe(0), WAIT);
+    expect(t.stored.map((r) => r.fingerprintHash).sort()).toEqual(['h1', 'h2']);
   });
 });

@@ -1,3 +1,4 @@
+import type { Claim, ClickLedger } from './click-ledger.ts';
 import type { ChannelRepository, InsertedClick } from './repository.ts';
 
 export interface ClickRow {
@@ -47,7 +48,7 @@ const keyOf = (code: string, hash: string, day: string) => `${day}\u0000${code}\
  * Writes clicks to `channel_clicks` in batches and remembers which (channel, fingerprint, day) are
  * already there (issue 17.3, ADR 031 and 033).
  *
- * Two modes:
+ * Three modes:
  * - **Awaited** (PostgreSQL, or a database this process does not own alone): clicks queued within one
  *   turn of the event loop go in one INSERT … ON CONFLICT DO NOTHING RETURNING (at most `maxBatch`
  *   rows; at most `maxInFlight` statements at once, more queue meanwhile). Each caller waits for its own
@@ -59,6 +60,10 @@ const keyOf = (code: string, hash: string, day: string) => `${day}\u0000${code}\
  *   (`flushDelayMs`), retried until it is stored, and written before the app closes (`settle`). Readers
  *   of the table call `settle` first. Forgetting a key (more than `maxKnown` in a day) or a queue of
  *   `maxPending` unwritten clicks (a stuck database) sends clicks back to the awaited path.
+ * - **Ledger** (PostgreSQL with Redis, ADR 034): `useLedger` — a shared ledger (Redis) decides
+ *   `counted` for every instance (`new`: counted, written behind; `seen`: not counted, nothing written);
+ *   when it cannot tell (`unknown`: its copy of the day is incomplete) or fails, the click takes the
+ *   awaited path and the unique index decides. Clicks without a fingerprint are written behind.
  */
 export class ClickRecorder {
   private queue: Pending[] = [];
@@ -78,6 +83,7 @@ export class ClickRecorder {
   private lastError: unknown;
   private readonly idle: (() => void)[] = [];
   private readonly opts: ClickRecorderOptions;
+  private ledger: ClickLedger | null = null;
 
   constructor(
     private readonly repo: Pick<ChannelRepository, 'insertClicks'>,
@@ -97,9 +103,19 @@ export class ClickRecorder {
     return this.knownKeys.size;
   }
 
-  /** Whether clicks are answered before their rows are written. */
+  /** Whether clicks are answered before their rows are written (memory decides: the embedded database). */
   get writeBehind(): boolean {
     return this.complete;
+  }
+
+  /** Whether a shared ledger decides what is counted (ADR 034). */
+  get ledgerMode(): boolean {
+    return this.ledger !== null;
+  }
+
+  /** From now on `ledger` decides what is counted, and decided clicks are written behind (ADR 034). */
+  useLedger(ledger: ClickLedger): void {
+    this.ledger = ledger;
   }
 
   /** Clicks answered and not yet written. */
@@ -160,7 +176,41 @@ export class ClickRecorder {
       this.schedule(false);
       return counted;
     }
+    if (this.ledger && !this.complete) {
+      if (row.fingerprintHash !== null) return this.viaLedger(this.ledger, row, row.fingerprintHash);
+      if (this.pendingBehind < this.opts.maxPending) {
+        // Flagged: never counted, nothing to decide; stored with the others.
+        this.queueBehind(row);
+        return false;
+      }
+    }
     return this.record(row);
+  }
+
+  private queueBehind(row: ClickRow): void {
+    this.pendingBehind++;
+    this.queue.push({ row });
+    this.schedule(false);
+  }
+
+  private async viaLedger(ledger: ClickLedger, row: ClickRow, hash: string): Promise<boolean> {
+    let claim: Claim;
+    try {
+      claim = await ledger.claim(row.adChannelCode, hash, row.day);
+    } catch {
+      // The ledger did not answer: the database decides, and the ledger learns it once it answers.
+      const inserted = await this.record(row);
+      if (inserted) ledger.stored(row.adChannelCode, hash, row.day);
+      return inserted;
+    }
+    // The claim put the key in the ledger whatever it answered: a row the table takes below is known there.
+    if (claim === 'unknown') return this.record(row);
+    this.remember(keyOf(row.adChannelCode, hash, row.day), row.day);
+    if (claim === 'seen') return false;
+    // Ours to count. Past `maxPending` unwritten clicks (a stuck database) it waits for its row again.
+    if (this.pendingBehind >= this.opts.maxPending) return this.record(row);
+    this.queueBehind(row);
+    return true;
   }
 
   /** Stores one click and waits for its row; true when it was inserted (a fingerprint's first of the day). */

@@ -3,6 +3,7 @@ import { appError } from '../../lib/errors.ts';
 import { shanghaiDate } from '../../lib/time.ts';
 import type { Limiter } from '../limits/limiter.ts';
 import { type CachedConfig, type ConfigCache, H5_CONFIG_L1_TTL_MS, MemoryConfigCache } from './cache.ts';
+import type { RedisClickLedger } from './click-ledger.ts';
 import { ClickRecorder } from './clicks.ts';
 import type { ChannelRepository } from './repository.ts';
 import { buildH5Config, channelDetail, pickArm, safeTargetUrl, withSkin } from './rules.ts';
@@ -241,6 +242,15 @@ export class ChannelService {
   async startClickWriteBehind(): Promise<void> {
     const day = shanghaiDate();
     this.clicks.adopt(day, await this.d.repo.countedKeys(day));
+  }
+
+  /**
+   * Clicks decided by a shared ledger from now on (Redis, on PostgreSQL: ADR 034); its copy of today is
+   * made before the app serves when no instance made it yet.
+   */
+  async startClickLedger(ledger: RedisClickLedger): Promise<void> {
+    this.clicks.useLedger(ledger);
+    await ledger.ensureComplete(shanghaiDate());
   }
 
   /** Every click answered so far is in `channel_clicks` (readers of the table call this first). */

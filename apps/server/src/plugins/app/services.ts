@@ -35,6 +35,7 @@ import {
   MemoryConfigCache,
   RedisConfigCache,
 } from '../../modules/channels/cache.ts';
+import { RedisClickLedger } from '../../modules/channels/click-ledger.ts';
 import { ChannelRepository } from '../../modules/channels/repository.ts';
 import { ChannelService, CLICK_COUNTS_WRITTEN, CLICK_LIMIT_PREFIX } from '../../modules/channels/service.ts';
 import { ConsentRepository } from '../../modules/consent/repository.ts';
@@ -251,8 +252,30 @@ export default fp<ServicesOptions>(
           ),
         )
       : null;
+    const channelRepo = new ChannelRepository(database.db);
+    /** Requests have ended: what was answered goes to the database before it closes (at most 5 s). */
+    const settleBounded = async (counts?: WriteBehindCounterStore) => {
+      let timer: NodeJS.Timeout | undefined;
+      const written = Promise.all([channels.settleClicks(), counts?.flush()]).then(
+        () => true,
+        (err: Error) => {
+          app.log.error({ err: { message: err.message } }, 'clicks not written before shutdown');
+          return true;
+        },
+      );
+      const timedOut = new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(false), 5000);
+      });
+      if (!(await Promise.race([written, timedOut]))) {
+        app.log.error(
+          { clicks: channels.clicks.unwritten, counters: counts?.unwritten ?? 0 },
+          'clicks not written before shutdown (database did not answer in 5 s)',
+        );
+      }
+      clearTimeout(timer);
+    };
     const channels = new ChannelService({
-      repo: new ChannelRepository(database.db),
+      repo: channelRepo,
       cache: configCache,
       // Click bursts: the per-IP counts of one turn of the event loop in one round trip (same limits);
       // on the PGlite this app alone opened, in memory and written a few ms later (ADR 033).
@@ -291,6 +314,28 @@ export default fp<ServicesOptions>(
         subscriber.disconnect();
       });
     }
+    // With Redis on PostgreSQL (several instances): Redis decides what is counted, rows written behind (ADR 034).
+    const clickLedger =
+      !clickCounts && app.redis && config.CLICK_LEDGER === 'redis'
+        ? new RedisClickLedger(app.redis, config.REDIS_KEY_PREFIX + prefix, {
+            storedKeys: (day) => channelRepo.countedKeys(day),
+            onCopied: (day, keys, ms) =>
+              app.log.info({ day, keys, ms }, 'clicks of the day copied into redis'),
+            onCopyError: (err, day) =>
+              app.log.warn(
+                { err: { message: (err as Error).message }, day },
+                'clicks of the day not copied into redis; the database decides meanwhile',
+              ),
+          })
+        : null;
+    if (clickLedger) {
+      app.addHook('onReady', async () => channels.startClickLedger(clickLedger));
+      app.addHook('onClose', async () => {
+        await settleBounded();
+        clickLedger.close();
+        channels.clicks.close();
+      });
+    }
     if (clickCounts) {
       // Before the app serves: memory holds every live click counter and today's counted keys.
       app.addHook('onReady', async () => {
@@ -302,24 +347,7 @@ export default fp<ServicesOptions>(
       // Requests have ended: what was answered goes to the database before it closes (bounded).
       app.addHook('onClose', async () => {
         clearInterval(sweep);
-        let timer: NodeJS.Timeout | undefined;
-        const written = Promise.all([channels.settleClicks(), clickCounts.flush()]).then(
-          () => true,
-          (err: Error) => {
-            app.log.error({ err: { message: err.message } }, 'clicks not written before shutdown');
-            return true;
-          },
-        );
-        const timedOut = new Promise<boolean>((resolve) => {
-          timer = setTimeout(() => resolve(false), 5000);
-        });
-        if (!(await Promise.race([written, timedOut]))) {
-          app.log.error(
-            { clicks: channels.clicks.unwritten, counters: clickCounts.unwritten },
-            'clicks not written before shutdown (database did not answer in 5 s)',
-          );
-        }
-        clearTimeout(timer);
+        await settleBounded(clickCounts);
         channels.clicks.close();
         clickCounts.stop();
       });

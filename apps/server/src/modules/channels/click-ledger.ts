@@ -1,0 +1,266 @@
+import type { Redis } from 'ioredis';
+
+/**
+ * What the shared ledger says of one (channel, fingerprint hash, day):
+ * - `new`: nobody had it; this caller now holds it — the click is counted, its row is written behind.
+ * - `seen`: somebody had it (stored or about to be) — not counted, nothing to write.
+ * - `unknown`: the ledger cannot tell (its copy of the day is not complete, or it failed) — the
+ *   database's unique index decides, and the caller waits for it (ADR 025/031).
+ */
+export type Claim = 'new' | 'seen' | 'unknown';
+
+export interface ClickLedger {
+  claim(adChannelCode: string, fingerprintHash: string, day: string): Promise<Claim>;
+  /**
+   * A click the database counted after `claim` failed: its key goes into the ledger as soon as the
+   * ledger answers again (until then another instance could count the fingerprint once more).
+   */
+  stored(adChannelCode: string, fingerprintHash: string, day: string): void;
+}
+
+/** Keys waiting for Redis to answer again, at most (beyond: the day is copied again). */
+const MAX_BACKFILL = 100_000;
+
+/** How long a copy waits before reading the table (several write-behind flush delays). */
+const COPY_SETTLE_MS = 100;
+
+/** How long a day's keys stay in Redis (the day, and a margin for clocks and time zones). */
+export const LEDGER_TTL_SECONDS = 2 * 86_400;
+
+// KEYS[1]: the day's "complete" marker; KEYS[2..]: the clicks' keys. ARGV[1]: TTL in seconds.
+// Answers {complete, set₁, set₂, …}: every key is claimed whether or not the day is complete, so a
+// click that the database decides is in Redis before its row, and a copy made meanwhile misses nothing.
+const CLAIM = `
+local out = {redis.call('EXISTS', KEYS[1])}
+for i = 2, #KEYS do
+  if redis.call('SET', KEYS[i], '1', 'NX', 'EX', ARGV[1]) then out[i] = 1 else out[i] = 0 end
+end
+return out`;
+
+interface Waiting {
+  key: string;
+  resolve(claim: Claim): void;
+  reject(err: unknown): void;
+}
+
+export interface RedisClickLedgerOptions {
+  /** Every (channel, fingerprint hash) stored in the database for `day` (the copy into Redis). */
+  storedKeys(day: string): Promise<{ adChannelCode: string; fingerprintHash: string }[]>;
+  /** Told when a copy of a day failed (clicks stay with the database meanwhile). */
+  onCopyError?(err: unknown, day: string): void;
+  /** Told when a copy of a day finished. */
+  onCopied?(day: string, keys: number, ms: number): void;
+  /** Claims sent in one script at most. */
+  maxBatch?: number;
+  /** A day found incomplete is copied at most this often by one instance. */
+  copyRetryMs?: number;
+}
+
+/**
+ * Which fingerprints are counted today, in Redis, shared by every API instance on PostgreSQL (ADR 034):
+ * a click is counted by the instance whose `SET NX` took its key, so the answer needs no database round
+ * trip and the row is written behind with others.
+ *
+ * Redis keeps the keys in memory only (and may lose them: a restart, a flush). So Redis decides only a
+ * day it holds completely — marked by a key written after every key stored in the database for that day
+ * was copied in. Without the marker (a new day, an emptied Redis, or after this instance lost Redis for a
+ * while) claims answer `unknown` and the database decides, while one instance (a lock) copies the day.
+ * Claims of one turn of the event loop go to Redis in one script.
+ */
+export class RedisClickLedger implements ClickLedger {
+  private queue: Waiting[] = [];
+  private queueDay = '';
+  private scheduled = false;
+  /** Keys the database counted while Redis did not answer (written into Redis once it does). */
+  private backfill: string[] = [];
+  private backfillTimer: NodeJS.Timeout | undefined;
+  /** Days whose backfill overflowed: their marker is dropped once Redis answers (a fresh copy follows). */
+  private readonly recopy = new Set<string>();
+  private readonly copying = new Map<string, Promise<void>>();
+  private readonly lastCopyAttempt = new Map<string, number>();
+  private readonly copyTimers = new Map<string, NodeJS.Timeout>();
+  private readonly maxBatch: number;
+  private readonly copyRetryMs: number;
+
+  constructor(
+    private readonly redis: Redis,
+    /** Prefix of every key (the app's Redis prefix and its limiter prefix). */
+    private readonly prefix: string,
+    private readonly opts: RedisClickLedgerOptions,
+  ) {
+    this.maxBatch = opts.maxBatch ?? 500;
+    this.copyRetryMs = opts.copyRetryMs ?? 1_000;
+  }
+
+  // One hash tag per day: a day's keys and its marker live in one Redis Cluster slot (one script).
+  private dayTag(day: string): string {
+    return `${this.prefix}clicks:{${day}}`;
+  }
+
+  private markerKey(day: string): string {
+    return `${this.dayTag(day)}:complete`;
+  }
+
+  private lockKey(day: string): string {
+    return `${this.dayTag(day)}:copying`;
+  }
+
+  private clickKey(day: string, adChannelCode: string, fingerprintHash: string): string {
+    return `${this.dayTag(day)}:${adChannelCode}:${fingerprintHash}`;
+  }
+
+  claim(adChannelCode: string, fingerprintHash: string, day: string): Promise<Claim> {
+    return new Promise((resolve, reject) => {
+      if (this.queue.length > 0 && day !== this.queueDay) this.send(); // one day per script
+      this.queueDay = day;
+      this.queue.push({ key: this.clickKey(day, adChannelCode, fingerprintHash), resolve, reject });
+      if (this.queue.length >= this.maxBatch) this.send();
+      else if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(() => {
+          this.scheduled = false;
+          this.send();
+        });
+      }
+    });
+  }
+
+  /** Whether Redis holds `day` completely (the marker is there). */
+  async complete(day: string): Promise<boolean> {
+    return (await this.redis.exists(this.markerKey(day))) === 1;
+  }
+
+  /**
+   * Copies `day`'s stored keys into Redis unless it is complete already or another instance copies it
+   * now; resolves when this instance's copy (if any) is done. Never rejects (`onCopyError`).
+   */
+  ensureComplete(day: string): Promise<void> {
+    const running = this.copying.get(day);
+    if (running) return running;
+    const copy = this.copy(day).finally(() => this.copying.delete(day));
+    this.copying.set(day, copy);
+    return copy;
+  }
+
+  private send(): void {
+    if (this.queue.length === 0) return;
+    const batch = this.queue;
+    const day = this.queueDay;
+    this.queue = [];
+    const keys = [this.markerKey(day), ...batch.map((w) => w.key)];
+    (this.redis.eval(CLAIM, keys.length, ...keys, String(LEDGER_TTL_SECONDS)) as Promise<number[]>).then(
+      ([complete, ...set]) => {
+        for (const [i, w] of batch.entries())
+          w.resolve(complete === 1 ? (set[i] === 1 ? 'new' : 'seen') : 'unknown');
+        if (complete !== 1) this.copySoon(day);
+      },
+      (err: unknown) => {
+        for (const w of batch) w.reject(err);
+      },
+    );
+  }
+
+  stored(adChannelCode: string, fingerprintHash: string, day: string): void {
+    if (this.backfill.length >= MAX_BACKFILL) {
+      // Redis has been away long: rather than hold every key, the day will be copied again from the
+      // database (which holds them all) once Redis answers.
+      this.recopy.add(day);
+      return;
+    }
+    this.backfill.push(this.clickKey(day, adChannelCode, fingerprintHash));
+    this.scheduleBackfill(0);
+  }
+
+  /** Stops the backfill's timer (the app is closing). */
+  close(): void {
+    clearTimeout(this.backfillTimer);
+    this.backfillTimer = undefined;
+    for (const t of this.copyTimers.values()) clearTimeout(t);
+    this.copyTimers.clear();
+  }
+
+  private scheduleBackfill(ms: number): void {
+    if (this.backfillTimer !== undefined || (this.backfill.length === 0 && this.recopy.size === 0)) return;
+    this.backfillTimer = setTimeout(() => {
+      this.backfillTimer = undefined;
+      const keys = this.backfill.splice(0, 1_000);
+      const days = [...this.recopy];
+      const pipeline = this.redis.pipeline();
+      for (const k of keys) pipeline.set(k, '1', 'EX', LEDGER_TTL_SECONDS, 'NX');
+      for (const d of days) pipeline.del(this.markerKey(d));
+      pipeline.exec().then(
+        (results) => {
+          const failed = (results ?? []).some(([err]) => err);
+          if (failed) this.backfill.unshift(...keys);
+          else for (const d of days) this.recopy.delete(d);
+          this.scheduleBackfill(failed ? 1_000 : 0);
+        },
+        () => {
+          this.backfill.unshift(...keys);
+          this.scheduleBackfill(1_000);
+        },
+      );
+    }, ms);
+    this.backfillTimer.unref();
+  }
+
+  /** A copy of `day` now, or once `copyRetryMs` has passed since this instance's last attempt. */
+  private copySoon(day: string): void {
+    if (this.copying.has(day) || this.copyTimers.has(day)) return;
+    const wait = (this.lastCopyAttempt.get(day) ?? 0) + this.copyRetryMs - Date.now();
+    if (wait <= 0) {
+      void this.ensureComplete(day);
+      return;
+    }
+    const timer = setTimeout(() => {
+      this.copyTimers.delete(day);
+      void this.ensureComplete(day);
+    }, wait);
+    timer.unref();
+    this.copyTimers.set(day, timer);
+  }
+
+  private async copy(day: string): Promise<void> {
+    this.lastCopyAttempt.set(day, Date.now());
+    for (const [d] of this.lastCopyAttempt) if (d < day) this.lastCopyAttempt.delete(d);
+    const started = Date.now();
+    try {
+      if (await this.complete(day)) return;
+      const token = `${process.pid}:${Math.random().toString(36).slice(2)}`;
+      // The lock outlives a copy of a busy day; an instance that dies holding it frees the day a minute later.
+      if ((await this.redis.set(this.lockKey(day), token, 'PX', 60_000, 'NX')) !== 'OK') return;
+      try {
+        // Clicks claimed just before Redis lost the day may still sit in an instance's write-behind
+        // queue (written within ~20 ms): give them that time to reach the table before it is read.
+        await new Promise((resolve) => setTimeout(resolve, COPY_SETTLE_MS));
+        // Read after the lock: every click the database decided from now on claimed its key in Redis
+        // first (the claim script sets keys on an incomplete day too), so the copy plus those is the day.
+        const stored = await this.opts.storedKeys(day);
+        for (let i = 0; i < stored.length; i += 1_000) {
+          const pipeline = this.redis.pipeline();
+          for (const k of stored.slice(i, i + 1_000)) {
+            pipeline.set(
+              this.clickKey(day, k.adChannelCode, k.fingerprintHash),
+              '1',
+              'EX',
+              LEDGER_TTL_SECONDS,
+              'NX',
+            );
+          }
+          const results = (await pipeline.exec()) ?? [];
+          const failed = results.find(([err]) => err);
+          if (failed) throw failed[0];
+        }
+        await this.redis.set(this.markerKey(day), '1', 'EX', LEDGER_TTL_SECONDS);
+        this.opts.onCopied?.(day, stored.length, Date.now() - started);
+      } finally {
+        // Only our own lock (a copy slower than its lock's life must not free another's).
+        if ((await this.redis.get(this.lockKey(day)).catch(() => null)) === token) {
+          await this.redis.del(this.lockKey(day)).catch(() => {});
+        }
+      }
+    } catch (err) {
+      this.opts.onCopyError?.(err, day);
+    }
+  }
+}

@@ -1,0 +1,194 @@
+import { and, eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { buildApp } from '../../src/app.ts';
+import { channelClicks } from '../../src/db/schema.ts';
+import { shanghaiDate } from '../../src/lib/time.ts';
+import { RedisClickLedger } from '../../src/modules/channels/click-ledger.ts';
+import { ClickRecorder } from '../../src/modules/channels/clicks.ts';
+import { ChannelRepository } from '../../src/modules/channels/repository.ts';
+import { routeMarker } from '../api-contract.ts';
+import {
+  BACKEND,
+  body,
+  createTestApp,
+  newIp,
+  REDIS_URL,
+  staffLogin,
+  type TestContext,
+  testConfig,
+} from '../helpers.ts';
+
+/**
+ * Redis only (npm run test:pg sets TEST_REDIS_URL): on PostgreSQL with Redis, Redis decides whether a
+ * click is a fingerprint's first of the day for every instance, and rows are written behind (ADR 034).
+ */
+let ctx: TestContext;
+let b: FastifyInstance;
+let redis: Redis;
+const instance = () =>
+  buildApp({
+    config: testConfig(),
+    database: ctx.shared.database,
+    ...(ctx.shared.schemaName ? { schemaName: ctx.shared.schemaName } : {}),
+    limiterPrefix: ctx.shared.limiterPrefix,
+    logger: false,
+    plugins: [routeMarker],
+    serveStatic: false,
+  });
+beforeAll(async () => {
+  if (!REDIS_URL) throw new Error('TEST_REDIS_URL is required for the click ledger test');
+  ctx = await createTestApp();
+  await ctx.app.ready();
+  b = await instance();
+  await b.ready();
+  redis = new Redis(REDIS_URL);
+});
+afterAll(async () => {
+  redis?.disconnect();
+  await b?.close();
+  await ctx?.close();
+});
+
+type Answer = { counted: boolean; flagged: boolean };
+const click = async (app: FastifyInstance, code: string, fp?: string) =>
+  body<Answer>(
+    await app.inject({
+      url: `/api/reportAdChannelClick?adChannelCode=${code}${fp ? `&fingerprint=${fp}` : ''}`,
+      remoteAddress: newIp(),
+    }),
+  ).data;
+const rowsOf = (code: string) =>
+  ctx.app.database.db.select().from(channelClicks).where(eq(channelClicks.adChannelCode, code));
+/** The day's keys in Redis (this app's prefix). */
+const dayPattern = () => `lm:${ctx.shared.limiterPrefix}clicks:{${shanghaiDate()}}:*`;
+const markerKey = () => `lm:${ctx.shared.limiterPrefix}clicks:{${shanghaiDate()}}:complete`;
+const uniq = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+
+describe(`clicks decided in Redis, written behind (${BACKEND})`, () => {
+  it('both instances answer from Redis at once; the console sees every answered click', async () => {
+    expect(ctx.app.services.channels.clicks.ledgerMode).toBe(true);
+    expect(b.services.channels.clicks.ledgerMode).toBe(true);
+    // The day was copied when the first instance started.
+    expect(await redis.exists(markerKey())).toBe(1);
+    const code = 'demo-skin17';
+    const fp = `led-${uniq()}`;
+    expect(await click(ctx.app, code, fp)).toEqual({ counted: true, flagged: false });
+    expect(await click(b, code, fp)).toEqual({ counted: false, flagged: false });
+    expect(await click(b, code, `${fp}-2`)).toEqual({ counted: true, flagged: false });
+    expect(await click(ctx.app, code)).toEqual({ counted: false, flagged: true });
+
+    // The console writes its own instance's queue before it reads (B's clicks are written within
+    // its flush delay; here B's queue is settled first, as a few ms would).
+    await b.services.channels.settleClicks();
+    const { token } = await staffLogin(ctx.app, 'viewer');
+    const today = shanghaiDate();
+    const funnel = await ctx.app.inject({
+      url: `/api/admin/funnel?channelCode=${code}&from=${today}&to=${today}`,
+      headers: { accesstoken: token },
+    });
+    const clicks = body<{ steps: { step: string; count: number }[] }>(funnel).data.steps.find(
+      (s) => s.step === 'click',
+    );
+    expect(clicks?.count).toBe(2);
+    const rows = await rowsOf(code);
+    expect(rows.filter((r) => r.fingerprintHash !== null)).toHaveLength(2);
+    expect(rows.filter((r) => r.flagged)).toHaveLength(1);
+  });
+
+  it('when Redis loses the day, stored fingerprints are not counted again and the day is copied back', async () => {
+    const code = 'demo-skin18';
+    const fp = `lost-${uniq()}`;
+    expect(await click(ctx.app, code, fp)).toEqual({ counted: true, flagged: false });
+    await ctx.app.services.channels.settleClicks();
+    // Redis restarts empty (or is flushed): every key of the day is gone, the marker too.
+    const keys = await redis.keys(dayPattern());
+    expect(keys.length).toBeGreaterThan(1);
+    await redis.del(...keys);
+
+    // B never saw this visitor: Redis cannot tell, so the table decides — not counted again.
+    expect(await click(b, code, fp)).toEqual({ counted: false, flagged: false });
+    // A new visitor meanwhile is counted (by the table, or by Redis once the copy is done).
+    const fresh = `${fp}-new`;
+    expect(await click(b, code, fresh)).toEqual({ counted: true, flagged: false });
+    await b.services.channels.settleClicks();
+    expect((await rowsOf(code)).filter((r) => r.fingerprintHash !== null)).toHaveLength(2);
+
+    // One instance copies the day back from the database; Redis decides again.
+    await vi.waitFor(async () => expect(await redis.exists(markerKey())).toBe(1), {
+      timeout: 15_000,
+      interval: 50,
+    });
+    const c = await instance();
+    try {
+      await c.ready();
+      // A third instance, which remembers nothing: both stored visitors are known to Redis.
+      expect(await click(c, code, fp)).toEqual({ counted: false, flagged: false });
+      expect(await click(c, code, fresh)).toEqual({ counted: false, flagged: false });
+      expect(await click(c, code, `${fp}-third`)).toEqual({ counted: true, flagged: false });
+    } finally {
+      await c.close();
+    }
+    // Closing wrote what C answered.
+    expect((await rowsOf(code)).filter((r) => r.fingerprintHash !== null)).toHaveLength(3);
+  });
+
+  it('an instance that cannot reach Redis counts in the database and tells Redis once it is back', async () => {
+    const day = shanghaiDate();
+    const prefix = `lm:${ctx.shared.limiterPrefix}`;
+    const code = 'demo-skin19';
+    const hash = `gap-${uniq()}`;
+    // This instance's Redis connection goes down (no offline queue, as the app's: commands fail at once).
+    const away = new Redis(REDIS_URL!, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+    await new Promise((resolve) => away.once('ready', resolve));
+    away.disconnect();
+    const repo = new ChannelRepository(ctx.app.database.db);
+    const ledger = new RedisClickLedger(away, prefix, { storedKeys: (d) => repo.countedKeys(d) });
+    const recorder = new ClickRecorder(repo);
+    recorder.useLedger(ledger);
+    try {
+      const row = {
+        adChannelCode: code,
+        fingerprintHash: hash,
+        day,
+        abTestType: null,
+        ip: '10.0.0.1',
+        at: new Date(),
+      };
+      // Counted by the table (the row is written before the answer).
+      expect(await recorder.report(row)).toBe(true);
+      const stored = await ctx.app.database.db
+        .select()
+        .from(channelClicks)
+        .where(and(eq(channelClicks.adChannelCode, code), eq(channelClicks.fingerprintHash, hash)));
+      expect(stored).toHaveLength(1);
+      // Redis does not know it yet; once the connection is back, the counted key is written there.
+      const key = `${prefix}clicks:{${day}}:${code}:${hash}`;
+      expect(await redis.exists(key)).toBe(0);
+      await away.connect();
+      await vi.waitFor(async () => expect(await redis.exists(key)).toBe(1), {
+        timeout: 15_000,
+        interval: 50,
+      });
+      // So another instance, deciding in Redis, does not count that visitor again.
+      const other = new RedisClickLedger(redis, prefix, { storedKeys: (d) => repo.countedKeys(d) });
+      expect(await other.claim(code, hash, day)).toBe('seen');
+    } finally {
+      ledger.close();
+      recorder.close();
+      away.disconnect();
+    }
+  });
+
+  it('closing an instance writes the clicks it answered', async () => {
+    const code = 'demo-skin20';
+    const c = await instance();
+    await c.ready();
+    const fps = Array.from({ length: 5 }, (_, i) => `close-${uniq()}-${i}`);
+    const answers = await Promise.all(fps.map((fp) => click(c, code, fp)));
+    expect(answers.every((a) => a.counted)).toBe(true);
+    await c.close();
+    expect((await rowsOf(code)).filter((r) => r.fingerprintHash !== null)).toHaveLength(5);
+  });
+});
