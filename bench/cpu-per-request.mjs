@@ -5,12 +5,18 @@
 // so before/after checkouts can be compared on a busy machine. Checkouts and endpoints alternate.
 //
 //   node bench/cpu-per-request.mjs [--server-root checkout]... [--endpoints hello,h5config,landing,click-new,click-repeat]
-//                                  [--requests 40000] [--rounds 2]
+//                                  [--requests 40000] [--rounds 2] [--pg-url url [--redis-url url]]
 //
 // Each server: PGlite in a fresh data directory, LOG_LEVEL=warn, behind a trusted proxy (TRUST_PROXY=127.0.0.1:
 // the visitor's address is X-Forwarded-For). `hello` is bare Fastify (bench/lib.mjs startHello). Every endpoint
 // is warmed up with 10 000 requests first; click-repeat's 1 000 visitors are all counted by then.
+//
+// With --pg-url (a bench database: its `public` schema is wiped before each server) the servers run on
+// PostgreSQL, with --redis-url also on Redis (keys under `lmbench-cpu:`, deleted before each server). Then the
+// CPU of the PostgreSQL backends connected to that database (pg_stat_activity, sampled before and after) and of
+// redis-server (the whole process: other users of that Redis count too) are reported per request as well.
 
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,12 +32,14 @@ const { values: args } = parseArgs({
     endpoints: { type: 'string', default: ENDPOINTS.join(',') },
     requests: { type: 'string', default: '40000' },
     rounds: { type: 'string', default: '2' },
+    'pg-url': { type: 'string' },
+    'redis-url': { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
 if (args.help) {
   console.log(
-    'usage: node bench/cpu-per-request.mjs [--server-root checkout]... [--endpoints list] [--requests n] [--rounds n]',
+    'usage: node bench/cpu-per-request.mjs [--server-root checkout]... [--endpoints list] [--requests n] [--rounds n] [--pg-url url [--redis-url url]]',
   );
   process.exit(0);
 }
@@ -45,6 +53,51 @@ for (const e of endpoints) {
 }
 const N = Number(args.requests);
 const ROUNDS = Number(args.rounds);
+const PG_URL = args['pg-url'];
+const REDIS_URL = args['redis-url'];
+const REDIS_PREFIX = 'lmbench-cpu:';
+if (REDIS_URL && !PG_URL) {
+  console.error('--redis-url goes with --pg-url');
+  process.exit(2);
+}
+
+const psql = (url, sql) =>
+  execFileSync('psql', [url, '-q', '-At', '-v', 'ON_ERROR_STOP=1', '-c', sql], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, PGOPTIONS: '--client-min-messages=warning' },
+  });
+const PG_DB = PG_URL ? new URL(PG_URL).pathname.slice(1) : '';
+function preparePostgres() {
+  if (!/^[a-z_][a-z0-9_]*$/.test(PG_DB)) throw new Error(`unexpected database name ${PG_DB}`);
+  if (PG_DB === 'test' || PG_DB === 'postgres') throw new Error(`refusing to wipe database ${PG_DB}`);
+  const admin = new URL(PG_URL);
+  admin.pathname = '/postgres';
+  if (psql(admin.href, `select 1 from pg_database where datname = '${PG_DB}'`).trim() !== '1')
+    psql(admin.href, `create database ${PG_DB}`);
+  psql(PG_URL, 'drop schema public cascade; create schema public; drop schema if exists drizzle cascade;');
+  if (REDIS_URL) {
+    const u = new URL(REDIS_URL);
+    const cli = `redis-cli -h ${u.hostname} -p ${u.port || 6379} -n ${u.pathname.slice(1) || 0}`;
+    execFileSync('sh', [
+      '-c',
+      `${cli} --scan --pattern '${REDIS_PREFIX}*' | xargs -r -n 500 ${cli} del > /dev/null`,
+    ]);
+  }
+}
+/** The PostgreSQL backends serving the bench database (their pids; the server's pool keeps them open). */
+const pgBackends = () =>
+  psql(PG_URL, `select pid from pg_stat_activity where datname = '${PG_DB}' and pid <> pg_backend_pid()`)
+    .split('\n')
+    .filter(Boolean)
+    .map(Number);
+const redisPid = () => {
+  try {
+    return Number(execFileSync('pgrep', ['-o', 'redis-server'], { encoding: 'utf8' }).trim()) || null;
+  } catch {
+    return null;
+  }
+};
 
 let counter = Math.floor(Math.random() * 1e9);
 const visitor = (i) => ({
@@ -70,8 +123,19 @@ function requestOf(endpoint) {
 }
 
 const cpuTicks = (pid) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return Number(fields[11]) + Number(fields[12]);
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return 0; // gone (a backend that closed meanwhile)
+  }
+};
+const ticksOf = (pids) => new Map(pids.map((p) => [p, cpuTicks(p)]));
+/** CPU ticks the pids of `after` used since `before` (a pid new since then counts from 0). */
+const usedSince = (before, after) => {
+  let t = 0;
+  for (const [pid, ticks] of after) t += ticks - (before.get(pid) ?? 0);
+  return t;
 };
 const TICK_US = 1e6 / 100; // USER_HZ
 
@@ -79,11 +143,17 @@ async function measure(root, endpoint) {
   const server =
     endpoint === 'hello'
       ? await startHello(path.join(root, 'apps/server'))
-      : await startBenchServer({
-          serverDir: path.join(root, 'apps/server'),
-          label: `cpu ${path.basename(root)}`,
-          env: { TRUST_PROXY: '127.0.0.1' },
-        });
+      : await (async () => {
+          if (PG_URL) preparePostgres();
+          return startBenchServer({
+            serverDir: path.join(root, 'apps/server'),
+            label: `cpu ${path.basename(root)}`,
+            env: { TRUST_PROXY: '127.0.0.1' },
+            ...(PG_URL ? { pgUrl: PG_URL } : {}),
+            ...(REDIS_URL ? { redisUrl: REDIS_URL, redisPrefix: REDIS_PREFIX } : {}),
+          });
+        })();
+  const services = PG_URL && endpoint !== 'hello';
   try {
     const { path: p = '/', headers, setupRequest } = requestOf(endpoint);
     const opts = {
@@ -99,12 +169,24 @@ async function measure(root, endpoint) {
       ],
     };
     await autocannon({ ...opts, amount: 10_000 });
+    const backends = services ? pgBackends() : [];
+    const redis = services && REDIS_URL ? redisPid() : null;
+    const pgBefore = ticksOf(backends);
+    const redisBefore = redis ? cpuTicks(redis) : 0;
     const before = cpuTicks(server.proc.child.pid);
     const started = Date.now();
     const result = await autocannon({ ...opts, amount: N });
     const ticks = cpuTicks(server.proc.child.pid) - before;
+    const pgTicks = services ? usedSince(pgBefore, ticksOf([...new Set([...backends, ...pgBackends()])])) : 0;
+    const redisTicks = redis ? cpuTicks(redis) - redisBefore : 0;
     const bad = result.non2xx + result.errors;
-    return { us: (ticks * TICK_US) / N, rps: Math.round((N * 1000) / (Date.now() - started)), bad };
+    return {
+      us: (ticks * TICK_US) / N,
+      pgUs: (pgTicks * TICK_US) / N,
+      redisUs: (redisTicks * TICK_US) / N,
+      rps: Math.round((N * 1000) / (Date.now() - started)),
+      bad,
+    };
   } finally {
     await stopChild(server.proc, 'cpu');
   }
@@ -118,8 +200,12 @@ for (let round = 1; round <= ROUNDS; round++) {
     for (const root of order) {
       if (endpoint === 'hello' && root !== roots[0]) continue; // bare Fastify is the same in every checkout
       const m = await measure(root, endpoint);
+      const services =
+        PG_URL && endpoint !== 'hello'
+          ? ` + PostgreSQL ${m.pgUs.toFixed(1)} + Redis ${m.redisUs.toFixed(1)}`
+          : '';
       log(
-        `${path.basename(root)} ${endpoint}: ${m.us.toFixed(1)} µs CPU/request (${m.rps} req/s, ${m.bad} not 2xx)`,
+        `${path.basename(root)} ${endpoint}: ${m.us.toFixed(1)} µs CPU/request${services} (${m.rps} req/s, ${m.bad} not 2xx)`,
       );
       rows.push({ round, root: path.basename(root), endpoint, ...m });
     }
@@ -141,6 +227,16 @@ for (const endpoint of endpoints) {
         .join(' / ')
         .padEnd(29)} ${mean.toFixed(1).padStart(6)}   ${share}`,
     );
+    if (PG_URL && endpoint !== 'hello') {
+      // The machine's CPU per request: the server, its database backends and Redis.
+      const avg = (f) => mine.reduce((a, r) => a + f(r), 0) / mine.length;
+      const pgUs = avg((r) => r.pgUs);
+      const redisUs = avg((r) => r.redisUs);
+      const all = mean + pgUs + redisUs;
+      const allShare = helloUs ? `${((100 * helloUs) / all).toFixed(1)} %` : '';
+      const services = `  + PostgreSQL ${pgUs.toFixed(1)}, Redis ${redisUs.toFixed(1)}`;
+      console.log(`${''.padEnd(15)} ${services.padEnd(45)} ${all.toFixed(1).padStart(6)}   ${allShare} (all)`);
+    }
   }
 }
 if (rows.some((r) => r.bad > 0)) {
