@@ -120,3 +120,30 @@ describe(`limiter: several limits at once (${BACKEND})`, () => {
     }
   });
 });
+
+describe(`limiter counts after Redis forgot its scripts (${BACKEND})`, () => {
+  it('a Redis restarted (SCRIPT FLUSH) still counts each hit once, single and in a batch', async () => {
+    for (const [name, make] of stores) {
+      const limiter = make();
+      const store = limiter.store;
+      const ends = new Date(Date.now() + 60_000);
+      expect((await store.increment('a', ends)).count, name).toBe(1);
+      // A Redis that restarted (or flushed its script cache) answers NOSCRIPT to the script's SHA.
+      if (name === 'redis') await ctx.app.redis!.script('FLUSH');
+      expect((await store.increment('a', ends)).count, name).toBe(2);
+      if (name === 'redis') await ctx.app.redis!.script('FLUSH');
+      const many = await store.incrementMany!([
+        { key: 'a', expiresAt: ends },
+        { key: 'b', expiresAt: ends },
+      ]);
+      expect(
+        many.map((h) => h.count),
+        name,
+      ).toEqual([3, 1]);
+      for (const h of many) {
+        expect(h.resetAt.getTime(), name).toBeGreaterThan(Date.now() + 50_000);
+        expect(h.resetAt.getTime(), name).toBeLessThanOrEqual(ends.getTime() + 1_000);
+      }
+    }
+  });
+});

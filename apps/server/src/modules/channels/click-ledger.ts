@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { RedisScript } from '../../lib/redis-script.ts';
 
 /**
  * What the shared ledger says of one (channel, fingerprint hash, day):
@@ -30,12 +31,12 @@ export const LEDGER_TTL_SECONDS = 2 * 86_400;
 // KEYS[1]: the day's "complete" marker; KEYS[2..]: the clicks' keys. ARGV[1]: TTL in seconds.
 // Answers {complete, set₁, set₂, …}: every key is claimed whether or not the day is complete, so a
 // click that the database decides is in Redis before its row, and a copy made meanwhile misses nothing.
-const CLAIM = `
+const CLAIM = new RedisScript(`
 local out = {redis.call('EXISTS', KEYS[1])}
 for i = 2, #KEYS do
   if redis.call('SET', KEYS[i], '1', 'NX', 'EX', ARGV[1]) then out[i] = 1 else out[i] = 0 end
 end
-return out`;
+return out`);
 
 interface Waiting {
   key: string;
@@ -148,7 +149,7 @@ export class RedisClickLedger implements ClickLedger {
     const day = this.queueDay;
     this.queue = [];
     const keys = [this.markerKey(day), ...batch.map((w) => w.key)];
-    (this.redis.eval(CLAIM, keys.length, ...keys, String(LEDGER_TTL_SECONDS)) as Promise<number[]>).then(
+    (CLAIM.run(this.redis, keys, [LEDGER_TTL_SECONDS]) as Promise<number[]>).then(
       ([complete, ...set]) => {
         for (const [i, w] of batch.entries())
           w.resolve(complete === 1 ? (set[i] === 1 ? 'new' : 'seen') : 'unknown');

@@ -1,13 +1,22 @@
 import type { Redis } from 'ioredis';
+import { RedisScript } from '../../lib/redis-script.ts';
 import type { CounterStore, HitResult } from './limiter.ts';
 
-// INCR, and on the first hit of a window set its end; answers the count and the end (ms epoch).
-const INCREMENT = `
-local c = redis.call('INCR', KEYS[1])
-if c == 1 then redis.call('PEXPIREAT', KEYS[1], ARGV[1]) end
-local ttl = redis.call('PTTL', KEYS[1])
-if ttl < 0 then redis.call('PEXPIREAT', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) - tonumber(ARGV[2]) end
-return {c, ttl}`;
+// For each key: INCR, and on the first hit of a window set its end (ARGV[i + 1], ms epoch); answers the
+// count and the time left (ms) of each key, flat: {c₁, ttl₁, c₂, ttl₂, …}. ARGV[1] is now (ms epoch).
+const INCREMENT = new RedisScript(`
+local now = tonumber(ARGV[1])
+local out = {}
+for i = 1, #KEYS do
+  local ends = ARGV[i + 1]
+  local c = redis.call('INCR', KEYS[i])
+  if c == 1 then redis.call('PEXPIREAT', KEYS[i], ends) end
+  local ttl = redis.call('PTTL', KEYS[i])
+  if ttl < 0 then redis.call('PEXPIREAT', KEYS[i], ends); ttl = tonumber(ends) - now end
+  out[2 * i - 1] = c
+  out[2 * i] = ttl
+end
+return out`);
 
 const DECREMENT = `
 local c = tonumber(redis.call('GET', KEYS[1]) or '0')
@@ -33,32 +42,23 @@ export class RedisCounterStore implements CounterStore {
   ) {}
 
   async increment(key: string, expiresAt: Date): Promise<HitResult> {
-    const now = Date.now();
-    const [count, ttl] = (await this.redis.eval(
-      INCREMENT,
-      1,
-      `${this.prefix}rl:${key}`,
-      String(expiresAt.getTime()),
-      String(now),
-    )) as [number, number];
-    return { count, resetAt: new Date(now + Math.max(ttl, 0)) };
+    const [hit] = await this.incrementMany([{ key, expiresAt }]);
+    return hit!;
   }
 
-  /** The same script for each key, in one pipeline (one round trip). */
+  /** Every key (each at most once) in one script (one round trip, atomic). */
   async incrementMany(hits: { key: string; expiresAt: Date }[]): Promise<HitResult[]> {
     const now = Date.now();
-    const pipeline = this.redis.pipeline();
-    for (const h of hits) {
-      pipeline.eval(INCREMENT, 1, `${this.prefix}rl:${h.key}`, String(h.expiresAt.getTime()), String(now));
-    }
-    const results = (await pipeline.exec()) ?? [];
-    if (results.length !== hits.length)
-      throw new Error('Redis pipeline answered the wrong number of results');
-    return results.map(([err, value]) => {
-      if (err) throw err;
-      const [count, ttl] = value as [number, number];
-      return { count, resetAt: new Date(now + Math.max(ttl, 0)) };
-    });
+    const flat = (await INCREMENT.run(
+      this.redis,
+      hits.map((h) => `${this.prefix}rl:${h.key}`),
+      [now, ...hits.map((h) => h.expiresAt.getTime())],
+    )) as number[];
+    if (flat.length !== hits.length * 2) throw new Error('Redis answered the wrong number of counts');
+    return hits.map((_, i) => ({
+      count: flat[2 * i]!,
+      resetAt: new Date(now + Math.max(flat[2 * i + 1]!, 0)),
+    }));
   }
 
   async decrement(key: string): Promise<void> {
