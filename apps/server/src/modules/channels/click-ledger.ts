@@ -64,8 +64,9 @@ export interface RedisClickLedgerOptions {
  *
  * Redis keeps the keys in memory only (and may lose them: a restart, a flush). So Redis decides only a
  * day it holds completely — marked by a key written after every key stored in the database for that day
- * was copied in. Without the marker (a new day, an emptied Redis, or after this instance lost Redis for a
- * while) claims answer `unknown` and the database decides, while one instance (a lock) copies the day.
+ * was copied in. Without the marker (a new day, an emptied Redis, a backfill that overflowed) claims
+ * answer `unknown` and the database decides, while one instance (a lock) copies the day. A click the
+ * database counted because Redis did not answer is written into Redis once it does (`stored`, backfill).
  * Claims of one turn of the event loop go to Redis in one script.
  */
 export class RedisClickLedger implements ClickLedger {
