@@ -2,22 +2,20 @@ import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { buildApp } from '../../src/app.ts';
 import { channelClicks } from '../../src/db/schema.ts';
 import { shanghaiDate } from '../../src/lib/time.ts';
 import { RedisClickLedger } from '../../src/modules/channels/click-ledger.ts';
 import { ClickRecorder } from '../../src/modules/channels/clicks.ts';
 import { ChannelRepository } from '../../src/modules/channels/repository.ts';
-import { routeMarker } from '../api-contract.ts';
 import {
   BACKEND,
   body,
   createTestApp,
   newIp,
   REDIS_URL,
+  secondInstance,
   staffLogin,
   type TestContext,
-  testConfig,
 } from '../helpers.ts';
 
 /**
@@ -27,16 +25,7 @@ import {
 let ctx: TestContext;
 let b: FastifyInstance;
 let redis: Redis;
-const instance = () =>
-  buildApp({
-    config: testConfig(),
-    database: ctx.shared.database,
-    ...(ctx.shared.schemaName ? { schemaName: ctx.shared.schemaName } : {}),
-    limiterPrefix: ctx.shared.limiterPrefix,
-    logger: false,
-    plugins: [routeMarker],
-    serveStatic: false,
-  });
+const instance = () => secondInstance(ctx);
 beforeAll(async () => {
   if (!REDIS_URL) throw new Error('TEST_REDIS_URL is required for the click ledger test');
   ctx = await createTestApp();
