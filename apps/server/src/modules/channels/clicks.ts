@@ -171,9 +171,7 @@ export class ClickRecorder {
         if (this.knownKeys.has(key)) return false;
         this.remember(key, row.day);
       } else counted = false;
-      this.pendingBehind++;
-      this.queue.push({ row });
-      this.schedule(false);
+      this.queueBehind(row);
       return counted;
     }
     if (this.ledger && !this.complete) {
