@@ -235,7 +235,9 @@ for (const endpoint of endpoints) {
       const all = mean + pgUs + redisUs;
       const allShare = helloUs ? `${((100 * helloUs) / all).toFixed(1)} %` : '';
       const services = `  + PostgreSQL ${pgUs.toFixed(1)}, Redis ${redisUs.toFixed(1)}`;
-      console.log(`${''.padEnd(15)} ${services.padEnd(45)} ${all.toFixed(1).padStart(6)}   ${allShare} (all)`);
+      console.log(
+        `${''.padEnd(15)} ${services.padEnd(45)} ${all.toFixed(1).padStart(6)}   ${allShare} (all)`,
+      );
     }
   }
 }
