@@ -5,19 +5,24 @@
 //
 //   node bench/hot-path.mjs [--only hello,h5config,landing,click-new,click-repeat] [--duration 10]
 //                           [--connections 10] [--pg-url url [--redis-url url]] [--skip-pglite]
+//                           [--cpu-prof]
+//
+// --cpu-prof: the server runs with `node --cpu-prof`; the profile is summarised for each section's
+// saturation run (self time by package and function, inclusive time of the app's own functions).
 //
 // PGlite always (unless --skip-pglite); with --pg-url also PostgreSQL (its `public` schema wiped, as in
 // login.mjs), with --redis-url too that run has Redis (keys under their own prefix, deleted after).
 // Results go to bench/results/hot-path-<timestamp>.json.
 
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { checkQuiet, log, startBenchServer, startHello, stopChild, warnings } from './lib.mjs';
+import { monoUs, summarizeProfile } from './probes.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // --server-root: another checkout's server (e.g. main, for before/after figures on the same machine).
@@ -39,12 +44,13 @@ const { values: args } = parseArgs({
     'skip-pglite': { type: 'boolean', default: false },
     'skip-paced': { type: 'boolean', default: false },
     'server-root': { type: 'string' },
+    'cpu-prof': { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
 if (args.help) {
   console.log(
-    'usage: node bench/hot-path.mjs [--only hello,h5config,landing,click-new,click-repeat] [--duration s] [--connections n] [--pg-url url [--redis-url url]] [--skip-pglite] [--skip-paced] [--server-root checkout]',
+    'usage: node bench/hot-path.mjs [--only hello,h5config,landing,click-new,click-repeat] [--duration s] [--connections n] [--pg-url url [--redis-url url]] [--skip-pglite] [--skip-paced] [--server-root checkout] [--cpu-prof]',
   );
   process.exit(0);
 }
@@ -170,13 +176,15 @@ function trustProxyValue() {
   return env.includes('not a bare yes') ? '127.0.0.1' : 'true';
 }
 
-async function startServer(backend) {
+async function startServer(backend, profDir) {
   if (backend !== 'pglite') preparePostgres();
   if (backend === 'postgres+redis') clearRedisKeys();
   return startBenchServer({
     serverDir: SERVER_DIR,
     label: backend,
     tmpPrefix: 'lm-bench-hot-',
+    // A --cpu-prof profile is written at the server's exit.
+    nodeArgs: profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [],
     // Not production: NODE_ENV=production needs an SMS gateway's credentials and the PII keys, and does
     // not seed the demo channels this bench reads (see bench/README.md).
     env: {
@@ -285,7 +293,12 @@ async function runBackend(backend) {
   out.cpuBusyBeforePercent = await checkQuiet(backend);
   const hello = await startHello(ROOT);
   log(`${backend}: starting server`);
-  const server = await startServer(backend);
+  const profDir = args['cpu-prof']
+    ? path.join(RESULTS_DIR, `cpu-prof-${backend}-${new Date().toISOString().replace(/[:.]/g, '-')}`)
+    : null;
+  if (profDir) mkdirSync(profDir, { recursive: true });
+  const server = await startServer(backend, profDir);
+  const windows = {};
   out.startupMs = server.startupMs;
   log(`${backend}: healthy after ${server.startupMs} ms`);
   const baseOf = (s) => (s === 'hello' ? hello.base : server.base);
@@ -302,7 +315,9 @@ async function runBackend(backend) {
     for (const [i, s] of order.entries()) {
       const name = i === order.length - 1 ? 'hello (again)' : s;
       log(`${backend}: ${name}: saturation, ${DURATION} s at ${CONNECTIONS} connections`);
+      const startUs = monoUs();
       out.sections[name] = { saturation: await measure(baseOf(s), s, {}) };
+      windows[name] = { startUs, endUs: monoUs() };
       out.sections[name].loadAvg1 = Math.round(os.loadavg()[0] * 100) / 100;
     }
     const ceiling =
@@ -328,6 +343,15 @@ async function runBackend(backend) {
     out.exit = exit;
     rmSync(server.dataDir, { recursive: true, force: true });
     if (backend === 'postgres+redis') clearRedisKeys();
+  }
+  if (profDir) {
+    const file = readdirSync(profDir).find((f) => f.endsWith('.cpuprofile'));
+    if (!file) out.cpuProfile = 'no profile written';
+    else
+      for (const [name, window] of Object.entries(windows)) {
+        if (name.startsWith('hello')) continue;
+        out.sections[name].cpuProfile = summarizeProfile(path.join(profDir, file), window);
+      }
   }
   const tail = server.proc.output().trim();
   if (tail) out.serverOutputTail = tail.slice(-8000);
@@ -432,6 +456,18 @@ async function main() {
   const file = path.join(RESULTS_DIR, `hot-path-${startedAt.toISOString().replace(/[:.]/g, '-')}.json`);
   writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
   console.log(table(results.runs));
+  for (const run of results.runs) {
+    for (const [name, sec] of Object.entries(run.sections)) {
+      const p = sec.cpuProfile;
+      if (!p) continue;
+      console.log(`\n${run.backend} ${name}: server CPU profile, ${p.busyMs} ms busy, ${p.idleMs} ms idle`);
+      for (const f of p.selfFunctions.slice(0, 25))
+        console.log(`  ${String(f.percent).padStart(5)} %  ${f.what}`);
+      console.log('  app functions, inclusive:');
+      for (const f of p.appInclusive.slice(0, 15))
+        console.log(`  ${String(f.percent).padStart(5)} %  ${f.what}`);
+    }
+  }
   console.log(
     `\nratio = req/s ÷ bare Fastify's (mean of its two runs) in the same run; latencies in ms; ` +
       `load average ${results.machine.loadAvgAtStart.join(' ')} → ${results.machine.loadAvgAtEnd.join(' ')}`,
