@@ -3,10 +3,12 @@ import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { channelClicks } from '../../src/db/schema.ts';
+import { blindIndex } from '../../src/lib/crypto.ts';
 import { shanghaiDate } from '../../src/lib/time.ts';
 import { RedisClickLedger } from '../../src/modules/channels/click-ledger.ts';
 import { ClickRecorder } from '../../src/modules/channels/clicks.ts';
 import { ChannelRepository } from '../../src/modules/channels/repository.ts';
+import { CLICKS_PER_IP_PER_HOUR, clickLimitKey } from '../../src/modules/channels/service.ts';
 import {
   BACKEND,
   body,
@@ -168,6 +170,58 @@ describe(`clicks decided in Redis, written behind (${BACKEND})`, () => {
       recorder.close();
       away.disconnect();
     }
+  });
+
+  it("counts the per-IP click limit in the claim's script: the same counter, refused clicks claim nothing", async () => {
+    const code = 'demo-skin10';
+    const ip = newIp();
+    const limitKey = `lm:${ctx.shared.limiterPrefix}rl:${clickLimitKey(ip)}`;
+    const refusals = async () => {
+      const text = await ctx.app.metrics.registry.metrics();
+      const line = text
+        .split('\n')
+        .find((l) => l.startsWith('lm_rate_limit_refusals_total{limit="click:ip"}'));
+      return line ? Number(line.split(' ').pop()) : 0;
+    };
+    const from = (app: FastifyInstance, fp: string) =>
+      app.inject({
+        url: `/api/reportAdChannelClick?adChannelCode=${code}&fingerprint=${fp}`,
+        remoteAddress: ip,
+      });
+    // One returning visitor (the limiter's own path) and new visitors (the claim's script), on both
+    // instances: one counter in Redis.
+    const returning = `cap-${uniq()}-r`;
+    expect(body<Answer>(await from(ctx.app, returning)).data.counted).toBe(true);
+    for (let i = 1; i < CLICKS_PER_IP_PER_HOUR; i += 50) {
+      await Promise.all(
+        Array.from({ length: Math.min(50, CLICKS_PER_IP_PER_HOUR - i) }, (_, j) =>
+          from(j % 2 ? b : ctx.app, j % 5 === 0 ? returning : `cap-${uniq()}-${i + j}`),
+        ),
+      );
+    }
+    expect(Number(await redis.get(limitKey))).toBe(CLICKS_PER_IP_PER_HOUR);
+    const before = await refusals();
+    const fp = `cap-${uniq()}-over`;
+    const refused = await from(b, fp);
+    expect(refused.statusCode).toBe(429);
+    expect(body(refused).msg).toMatch(/^点击上报过于频繁，请.+后再试$/);
+    expect(body<{ retryAfter: number }>(refused).data.retryAfter).toBeGreaterThan(3500);
+    // Not counted against the limit, nothing claimed, no row; the limiter's path refuses it too.
+    expect(Number(await redis.get(limitKey))).toBe(CLICKS_PER_IP_PER_HOUR);
+    const claimKey = `lm:${ctx.shared.limiterPrefix}clicks:{${shanghaiDate()}}:${code}:${blindIndex(ctx.app.services.keys.ring, 'device', fp)}`;
+    expect(await redis.exists(claimKey)).toBe(0);
+    expect((await from(ctx.app, returning)).statusCode).toBe(429);
+    expect(await refusals()).toBe(before + 1);
+    await b.services.channels.settleClicks();
+    await ctx.app.services.channels.settleClicks();
+    const hashes = new Set((await rowsOf(code)).map((r) => r.fingerprintHash));
+    expect(hashes.has(blindIndex(ctx.app.services.keys.ring, 'device', fp))).toBe(false);
+    // Another address is not limited; a visitor refused today is counted once the limit lets it in.
+    const other = await ctx.app.inject({
+      url: `/api/reportAdChannelClick?adChannelCode=${code}&fingerprint=${fp}`,
+      remoteAddress: newIp(),
+    });
+    expect(body<Answer>(other).data).toEqual({ counted: true, flagged: false });
   });
 
   it('closing an instance writes the clicks it answered', async () => {

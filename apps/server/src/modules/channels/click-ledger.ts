@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { RedisScript } from '../../lib/redis-script.ts';
+import { redisRateKey } from '../limits/redis-store.ts';
 
 /**
  * What the shared ledger says of one (channel, fingerprint hash, day):
@@ -10,8 +11,32 @@ import { RedisScript } from '../../lib/redis-script.ts';
  */
 export type Claim = 'new' | 'seen' | 'unknown';
 
+/**
+ * A limit counted in the claim's own script (ADR 035): the per-IP click limit, so a new visitor's click
+ * takes one Redis round trip instead of two (the limiter's, then the claim's). Same counter, same rule
+ * as the limiter's `consume`: one more in a window of `windowMs` from its first hit; an attempt over
+ * `limit` is refused, not counted, and claims nothing.
+ */
+export interface ClaimGate {
+  /** The limiter's key (e.g. `click:ip:<address>`): the counter the limiter itself counts. */
+  key: string;
+  limit: number;
+  windowMs: number;
+}
+
+/** The gate refused the click: nothing claimed; its window ends in `retryAfterMs`. */
+export interface Refused {
+  refused: true;
+  retryAfterMs: number;
+}
+
 export interface ClickLedger {
-  claim(adChannelCode: string, fingerprintHash: string, day: string): Promise<Claim>;
+  claim(
+    adChannelCode: string,
+    fingerprintHash: string,
+    day: string,
+    gate?: ClaimGate,
+  ): Promise<Claim | Refused>;
   /**
    * A click the database counted after `claim` failed: its key goes into the ledger as soon as the
    * ledger answers again (until then another instance could count the fingerprint once more).
@@ -28,19 +53,43 @@ const COPY_SETTLE_MS = 100;
 /** How long a day's keys stay in Redis (the day, and a margin for clocks and time zones). */
 export const LEDGER_TTL_SECONDS = 2 * 86_400;
 
-// KEYS[1]: the day's "complete" marker; KEYS[2..]: the clicks' keys. ARGV[1]: TTL in seconds.
-// Answers {complete, set₁, set₂, …}: every key is claimed whether or not the day is complete, so a
-// click that the database decides is in Redis before its row, and a copy made meanwhile misses nothing.
+// KEYS[1]: the day's "complete" marker; then per click a pair: its gate's counter (the click's own key
+// when it has no gate) and its key. ARGV[1]: TTL in seconds; ARGV[2]: now (ms epoch); then per click a
+// pair: its gate's limit (-1: no gate) and the end of a window starting now (ms epoch).
+// Answers {complete, status₁, ttl₁, status₂, ttl₂, …}: status 1 claimed, 0 seen, -1 refused by its gate
+// (ttl: ms left in the gate's window). The gate is the limiter's `consume` (INCR, the window's end on the
+// first hit, an attempt over the limit taken back). Every key is claimed whether or not the day is
+// complete, so a click that the database decides is in Redis before its row, and a copy made meanwhile
+// misses nothing.
 const CLAIM = new RedisScript(`
 local out = {redis.call('EXISTS', KEYS[1])}
-for i = 2, #KEYS do
-  if redis.call('SET', KEYS[i], '1', 'NX', 'EX', ARGV[1]) then out[i] = 1 else out[i] = 0 end
+local now = tonumber(ARGV[2])
+for i = 1, (#KEYS - 1) / 2 do
+  local limit = tonumber(ARGV[2 * i + 1])
+  local status = 1
+  local ttl = 0
+  if limit >= 0 then
+    local counter = KEYS[2 * i]
+    local ends = ARGV[2 * i + 2]
+    local c = redis.call('INCR', counter)
+    if c == 1 then redis.call('PEXPIREAT', counter, ends) end
+    ttl = redis.call('PTTL', counter)
+    if ttl < 0 then redis.call('PEXPIREAT', counter, ends); ttl = tonumber(ends) - now end
+    if c > limit then
+      redis.call('DECR', counter)
+      status = -1
+    end
+  end
+  if status == 1 and not redis.call('SET', KEYS[2 * i + 1], '1', 'NX', 'EX', ARGV[1]) then status = 0 end
+  out[2 * i] = status
+  out[2 * i + 1] = ttl
 end
 return out`);
 
 interface Waiting {
   key: string;
-  resolve(claim: Claim): void;
+  gate: ClaimGate | undefined;
+  resolve(claim: Claim | Refused): void;
   reject(err: unknown): void;
 }
 
@@ -111,11 +160,16 @@ export class RedisClickLedger implements ClickLedger {
     return `${this.dayTag(day)}:${adChannelCode}:${fingerprintHash}`;
   }
 
-  claim(adChannelCode: string, fingerprintHash: string, day: string): Promise<Claim> {
+  claim(
+    adChannelCode: string,
+    fingerprintHash: string,
+    day: string,
+    gate?: ClaimGate,
+  ): Promise<Claim | Refused> {
     return new Promise((resolve, reject) => {
       if (this.queue.length > 0 && day !== this.queueDay) this.send(); // one day per script
       this.queueDay = day;
-      this.queue.push({ key: this.clickKey(day, adChannelCode, fingerprintHash), resolve, reject });
+      this.queue.push({ key: this.clickKey(day, adChannelCode, fingerprintHash), gate, resolve, reject });
       if (this.queue.length >= this.maxBatch) this.send();
       else if (!this.scheduled) {
         this.scheduled = true;
@@ -149,11 +203,20 @@ export class RedisClickLedger implements ClickLedger {
     const batch = this.queue;
     const day = this.queueDay;
     this.queue = [];
-    const keys = [this.markerKey(day), ...batch.map((w) => w.key)];
-    (CLAIM.run(this.redis, keys, [LEDGER_TTL_SECONDS]) as Promise<number[]>).then(
-      ([complete, ...set]) => {
-        for (const [i, w] of batch.entries())
-          w.resolve(complete === 1 ? (set[i] === 1 ? 'new' : 'seen') : 'unknown');
+    const now = Date.now();
+    const keys = [this.markerKey(day)];
+    const args: (string | number)[] = [LEDGER_TTL_SECONDS, now];
+    for (const w of batch) {
+      keys.push(w.gate ? redisRateKey(this.prefix, w.gate.key) : w.key, w.key);
+      args.push(w.gate ? w.gate.limit : -1, w.gate ? now + w.gate.windowMs : 0);
+    }
+    (CLAIM.run(this.redis, keys, args) as Promise<number[]>).then(
+      ([complete, ...answers]) => {
+        for (const [i, w] of batch.entries()) {
+          const status = answers[2 * i];
+          if (status === -1) w.resolve({ refused: true, retryAfterMs: Math.max(answers[2 * i + 1]!, 0) });
+          else w.resolve(complete === 1 ? (status === 1 ? 'new' : 'seen') : 'unknown');
+        }
         if (complete !== 1) this.copySoon(day);
       },
       (err: unknown) => {

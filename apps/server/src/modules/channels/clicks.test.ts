@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { Claim } from './click-ledger.ts';
-import { ClickRecorder, type ClickRow, compareKeys } from './clicks.ts';
+import type { Claim, ClaimGate, Refused } from './click-ledger.ts';
+import { type ClickGate, ClickRecorder, type ClickRow, compareKeys } from './clicks.ts';
 
 const row = (adChannelCode: string, fingerprintHash: string | null, day = '2026-11-26'): ClickRow => ({
   adChannelCode,
@@ -196,10 +196,17 @@ function fakeLedger() {
     failing: null as Error | null,
     claims: 0,
     backfilled: [] as string[],
-    async claim(code: string, hash: string, day: string): Promise<Claim> {
+    /** The gates' counters, as the ledger's script keeps them (ADR 035). */
+    counters: new Map<string, number>(),
+    async claim(code: string, hash: string, day: string, gate?: ClaimGate): Promise<Claim | Refused> {
       l.claims++;
       await new Promise((r) => setTimeout(r, 1));
       if (l.failing) throw l.failing;
+      if (gate) {
+        const count = (l.counters.get(gate.key) ?? 0) + 1;
+        if (count > gate.limit) return { refused: true, retryAfterMs: gate.windowMs };
+        l.counters.set(gate.key, count);
+      }
       const key = `${day}/${code}/${hash}`;
       const isNew = !keys.has(key);
       keys.add(key);
@@ -299,5 +306,73 @@ describe('clicks decided by a shared ledger (ADR 034)', () => {
     t.failing = null;
     await vi.waitFor(() => expect(rec.unwritten).toBe(0), WAIT);
     expect(t.stored.map((r) => r.fingerprintHash).sort()).toEqual(['h1', 'h2']);
+  });
+});
+
+/** The per-IP limit as the service passes it: `enforce` is the limiter's own count (a map here). */
+function gateOf(counters: Map<string, number>, key = 'click:ip:1.2.3.4', limit = 2) {
+  const enforced: string[] = [];
+  const gate: ClickGate = {
+    rule: { key, limit, windowMs: 3_600_000 },
+    async enforce() {
+      enforced.push(key);
+      const count = (counters.get(key) ?? 0) + 1;
+      if (count > limit) throw new Error('limited by the limiter');
+      counters.set(key, count);
+    },
+    refuse: (ms) => new Error(`limited by the ledger for ${ms} ms`),
+  };
+  return { gate, enforced };
+}
+
+describe('the per-IP limit counted with the claim (ADR 035)', () => {
+  it("a new visitor's click is limited by the claim itself: refused clicks claim and store nothing", async () => {
+    const t = fakeTable();
+    const ledger = fakeLedger();
+    const rec = new ClickRecorder(t, fast);
+    rec.useLedger(ledger);
+    const { gate, enforced } = gateOf(ledger.counters);
+    expect(await rec.report(row('c', 'h1'), gate)).toBe(true);
+    expect(await rec.report(row('c', 'h2'), gate)).toBe(true);
+    await expect(rec.report(row('c', 'h3'), gate)).rejects.toThrow('limited by the ledger for 3600000 ms');
+    expect(enforced).toEqual([]); // one round trip: the ledger counted the limit
+    expect(ledger.keys.has('2026-11-26/c/h3')).toBe(false);
+    expect(rec.known('c', 'h3', '2026-11-26')).toBe(false);
+    await rec.settle();
+    expect(t.stored.map((r) => r.fingerprintHash).sort()).toEqual(['h1', 'h2']);
+  });
+
+  it('when the ledger fails, the limiter counts the limit before the table decides', async () => {
+    const t = fakeTable();
+    const ledger = fakeLedger();
+    ledger.failing = new Error('redis unreachable');
+    const rec = new ClickRecorder(t, fast);
+    rec.useLedger(ledger);
+    const counters = new Map<string, number>();
+    const { gate, enforced } = gateOf(counters);
+    expect(await rec.report(row('c', 'h1'), gate)).toBe(true);
+    expect(await rec.report(row('c', 'h2'), gate)).toBe(true);
+    await expect(rec.report(row('c', 'h3'), gate)).rejects.toThrow('limited by the limiter');
+    expect(enforced).toHaveLength(3);
+    expect(t.stored.map((r) => r.fingerprintHash).sort()).toEqual(['h1', 'h2']);
+  });
+
+  it('without a ledger (or without a fingerprint) the limiter counts the limit first', async () => {
+    const t = fakeTable();
+    const rec = new ClickRecorder(t, fast);
+    const counters = new Map<string, number>();
+    const { gate, enforced } = gateOf(counters, 'click:ip:5.6.7.8', 1);
+    expect(await rec.report(row('c', 'h1'), gate)).toBe(true);
+    await expect(rec.report(row('c', 'h2'), gate)).rejects.toThrow('limited by the limiter');
+    expect(enforced).toHaveLength(2);
+    expect(t.stored).toHaveLength(1);
+
+    const ledger = fakeLedger();
+    const withLedger = new ClickRecorder(fakeTable(), fast);
+    withLedger.useLedger(ledger);
+    const flagged = gateOf(new Map());
+    expect(await withLedger.report(row('c', null), flagged.gate)).toBe(false);
+    expect(flagged.enforced).toHaveLength(1);
+    expect(ledger.claims).toBe(0);
   });
 });

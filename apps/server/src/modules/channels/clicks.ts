@@ -1,4 +1,4 @@
-import type { Claim, ClickLedger } from './click-ledger.ts';
+import type { Claim, ClaimGate, ClickLedger, Refused } from './click-ledger.ts';
 import type { ChannelRepository, InsertedClick } from './repository.ts';
 
 export interface ClickRow {
@@ -41,6 +41,17 @@ const DEFAULTS: ClickRecorderOptions = {
   maxPending: 50_000,
   retryMs: 500,
 };
+
+/**
+ * A limit the click must pass (the per-IP click limit): counted by the ledger's claim itself when the
+ * ledger decides the click (one round trip, ADR 035), else by `enforce` (the limiter) before anything
+ * is stored. `refuse` throws the limiter's refusal when the ledger's count refused it.
+ */
+export interface ClickGate {
+  rule: ClaimGate;
+  enforce(): Promise<void>;
+  refuse(retryAfterMs: number): Error;
+}
 
 const keyOf = (code: string, hash: string, day: string) => `${day}\u0000${code}\u0000${hash}`;
 
@@ -144,9 +155,14 @@ export class ClickRecorder {
   /**
    * Stores one click. `true` when it is counted: its row is (or, write-behind, will be) the first of
    * its fingerprint on its channel that day. A boolean when memory decided (write-behind), else a
-   * promise settled once the row is written.
+   * promise settled once the row is written. With a `gate`, the click passes it first (rejects with its
+   * refusal otherwise): in the ledger's claim when the ledger decides, else through `gate.enforce`.
    */
-  report(row: ClickRow): boolean | Promise<boolean> {
+  report(row: ClickRow, gate?: ClickGate): boolean | Promise<boolean> {
+    if (gate && this.ledger && !this.complete && row.fingerprintHash !== null) {
+      return this.viaLedger(this.ledger, row, row.fingerprintHash, gate);
+    }
+    if (gate) return gate.enforce().then(() => this.report(row));
     if (
       !this.complete &&
       this.behindCapable &&
@@ -191,16 +207,25 @@ export class ClickRecorder {
     this.schedule(false);
   }
 
-  private async viaLedger(ledger: ClickLedger, row: ClickRow, hash: string): Promise<boolean> {
-    let claim: Claim;
+  private async viaLedger(
+    ledger: ClickLedger,
+    row: ClickRow,
+    hash: string,
+    gate?: ClickGate,
+  ): Promise<boolean> {
+    let claim: Claim | Refused;
     try {
-      claim = await ledger.claim(row.adChannelCode, hash, row.day);
+      claim = await ledger.claim(row.adChannelCode, hash, row.day, gate?.rule);
     } catch {
-      // The ledger did not answer: the database decides, and the ledger learns it once it answers.
+      // The ledger did not answer: the limiter counts the gate (its own fallback when Redis is down),
+      // the database decides, and the ledger learns it once it answers.
+      await gate?.enforce();
       const inserted = await this.record(row);
       if (inserted) ledger.stored(row.adChannelCode, hash, row.day);
       return inserted;
     }
+    if (typeof claim === 'object')
+      throw gate ? gate.refuse(claim.retryAfterMs) : new Error('the ledger refused a click without a gate');
     // The claim put the key in the ledger whatever it answered: a row the table takes below is known there.
     if (claim === 'unknown') return this.record(row);
     this.remember(keyOf(row.adChannelCode, hash, row.day), row.day);

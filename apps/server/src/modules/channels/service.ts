@@ -16,6 +16,10 @@ export const CLICKS_PER_IP_PER_HOUR = 600;
 /** The click report's per-IP counter; every key starts with CLICK_LIMIT_PREFIX. */
 export const CLICK_LIMIT_PREFIX = 'click:ip:';
 export const clickLimitKey = (ip: string) => `${CLICK_LIMIT_PREFIX}${ip}`;
+/** The click limit's window: an hour from an address's first click. */
+const CLICK_LIMIT_WINDOW = { ms: 3600_000 };
+/** What the click limit's refusal names ("点击上报过于频繁…"). */
+const CLICK_WHAT = '点击上报';
 /**
  * The per-IP click counts on the embedded PGlite (ADR 033): in memory, written once a second (a crash
  * forgets at most that second's clicks), and only from 10 clicks in the hour on — a restart lets an
@@ -213,23 +217,40 @@ export class ChannelService {
    * without a fingerprint is stored flagged and not counted.
    */
   async reportClick(input: ClickInput, ip: string): Promise<{ counted: boolean; flagged: boolean }> {
-    await this.d.limiter.enforce(clickLimitKey(ip), CLICKS_PER_IP_PER_HOUR, { ms: 3600_000 }, '点击上报');
-    if (this.peek(input.adChannelCode) == null) await this.require(input.adChannelCode);
+    const limitKey = clickLimitKey(ip);
+    const limit = () =>
+      this.d.limiter.enforce(limitKey, CLICKS_PER_IP_PER_HOUR, CLICK_LIMIT_WINDOW, CLICK_WHAT);
+    const channelKnown = this.peek(input.adChannelCode) != null;
     const fingerprintHash = input.fingerprint ? this.d.deviceHash(input.fingerprint) : null;
+    // A new visitor's click on a channel in memory, with a ledger (Redis, ADR 034): the per-IP limit is
+    // counted in the ledger's claim (one round trip, ADR 035). Otherwise the limit first, as always.
+    const gated = channelKnown && fingerprintHash !== null && this.clicks.ledgerMode;
+    if (!gated) {
+      await limit();
+      if (!channelKnown) await this.require(input.adChannelCode);
+    }
     const now = new Date();
     const day = shanghaiDate(now);
     // A returning visitor already counted today: nothing to write (the insert would do nothing).
     if (fingerprintHash !== null && this.clicks.known(input.adChannelCode, fingerprintHash, day)) {
+      if (gated) await limit();
       return { counted: false, flagged: false };
     }
-    const reported = this.clicks.report({
+    const row = {
       adChannelCode: input.adChannelCode,
       fingerprintHash,
       day,
       abTestType: input.abTestType ?? null,
       ip,
       at: now,
-    });
+    };
+    const reported = gated
+      ? this.clicks.report(row, {
+          rule: { key: limitKey, limit: CLICKS_PER_IP_PER_HOUR, windowMs: CLICK_LIMIT_WINDOW.ms },
+          enforce: limit,
+          refuse: (retryAfterMs) => this.d.limiter.refusal(limitKey, retryAfterMs, CLICK_WHAT),
+        })
+      : this.clicks.report(row);
     const inserted = typeof reported === 'boolean' ? reported : await reported;
     if (fingerprintHash === null) return { counted: false, flagged: true };
     return { counted: inserted, flagged: false };

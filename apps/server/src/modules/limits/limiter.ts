@@ -1,4 +1,4 @@
-import { appError } from '../../lib/errors.ts';
+import { type AppError, appError } from '../../lib/errors.ts';
 /**
  * Rate limits and counters. A window starts at its first hit and lasts `windowMs` (or until a
  * fixed instant, for calendar-day limits). Two stores: the database (default) and Redis.
@@ -45,6 +45,12 @@ export function describeWait(seconds: number): string {
   return `${Math.ceil(seconds / 3600)}小时`;
 }
 
+/** RATE_LIMITED: "<what>过于频繁，请…后再试", `data.retryAfter` in seconds. */
+function limitedError(what: string, retryAfterMs: number): AppError {
+  const retryAfter = Math.ceil(retryAfterMs / 1000);
+  return appError('RATE_LIMITED', `${what}过于频繁，请${describeWait(retryAfter)}后再试`, { retryAfter });
+}
+
 export class Limiter {
   constructor(
     readonly store: CounterStore,
@@ -71,10 +77,17 @@ export class Limiter {
    */
   async enforce(key: string, limit: number, window: Window, what: string): Promise<void> {
     const d = await this.consume(key, limit, window);
-    if (!d.allowed) {
-      const retryAfter = Math.ceil(d.retryAfterMs / 1000);
-      throw appError('RATE_LIMITED', `${what}过于频繁，请${describeWait(retryAfter)}后再试`, { retryAfter });
-    }
+    if (!d.allowed) throw limitedError(what, d.retryAfterMs);
+  }
+
+  /**
+   * The RATE_LIMITED error of `enforce` for an attempt that `key`'s limit refused where it was counted
+   * elsewhere (the click ledger's script counts the per-IP click limit with its claim, ADR 035); the
+   * refusal is reported like the limiter's own (metrics by limit).
+   */
+  refusal(key: string, retryAfterMs: number, what: string): AppError {
+    this.onRefused?.(key);
+    return limitedError(what, Math.max(retryAfterMs, 1000));
   }
 
   /**

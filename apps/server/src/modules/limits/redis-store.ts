@@ -23,6 +23,9 @@ local c = tonumber(redis.call('GET', KEYS[1]) or '0')
 if c > 0 then redis.call('DECR', KEYS[1]) end
 return c`;
 
+/** The Redis key of limiter counter `key` under `prefix` (the click ledger's script counts one too, ADR 035). */
+export const redisRateKey = (prefix: string, key: string) => `${prefix}rl:${key}`;
+
 /** Whether an error of a Redis command means "Redis is unreachable" (no offline queue: commands fail fast). */
 export function isRedisDown(err: unknown): boolean {
   const e = err as { name?: string; message?: string };
@@ -51,7 +54,7 @@ export class RedisCounterStore implements CounterStore {
     const now = Date.now();
     const flat = (await INCREMENT.run(
       this.redis,
-      hits.map((h) => `${this.prefix}rl:${h.key}`),
+      hits.map((h) => redisRateKey(this.prefix, h.key)),
       [now, ...hits.map((h) => h.expiresAt.getTime())],
     )) as number[];
     if (flat.length !== hits.length * 2) throw new Error('Redis answered the wrong number of counts');
@@ -62,11 +65,11 @@ export class RedisCounterStore implements CounterStore {
   }
 
   async decrement(key: string): Promise<void> {
-    await this.redis.eval(DECREMENT, 1, `${this.prefix}rl:${key}`);
+    await this.redis.eval(DECREMENT, 1, redisRateKey(this.prefix, key));
   }
 
   async get(key: string): Promise<HitResult | null> {
-    const k = `${this.prefix}rl:${key}`;
+    const k = redisRateKey(this.prefix, key);
     const [[, count], [, ttl]] = (await this.redis.multi().get(k).pttl(k).exec()) as [
       [unknown, string | null],
       [unknown, number],
@@ -76,6 +79,6 @@ export class RedisCounterStore implements CounterStore {
   }
 
   async clear(key: string): Promise<void> {
-    await this.redis.del(`${this.prefix}rl:${key}`);
+    await this.redis.del(redisRateKey(this.prefix, key));
   }
 }
