@@ -235,8 +235,10 @@ describe('clicks decided by a shared ledger (ADR 034)', () => {
     expect(t.stored).toHaveLength(0); // answered before written
     await rec.settle();
     expect(t.stored.map((r) => `${r.adChannelCode}/${r.fingerprintHash}`).sort()).toEqual(['c/h1', 'd/h1']);
-    // Known on this instance now: a returning visitor needs no claim.
-    expect(rec.known('c', 'h1', '2026-11-26')).toBe(true);
+    // Nothing kept in memory: every click asks the ledger, which counts the per-IP limit in the same
+    // call (ADR 035), so a key in memory would save no round trip.
+    expect(rec.known('c', 'h1', '2026-11-26')).toBe(false);
+    expect(rec.knownSize).toBe(0);
   });
 
   it('a fingerprint another instance claimed is not counted here', async () => {

@@ -228,7 +228,6 @@ export class ClickRecorder {
       throw gate ? gate.refuse(claim.retryAfterMs) : new Error('the ledger refused a click without a gate');
     // The claim put the key in the ledger whatever it answered: a row the table takes below is known there.
     if (claim === 'unknown') return this.record(row);
-    this.remember(keyOf(row.adChannelCode, hash, row.day), row.day);
     if (claim === 'seen') return false;
     // Ours to count. Past `maxPending` unwritten clicks (a stuck database) it waits for its row again.
     if (this.pendingBehind >= this.opts.maxPending) return this.record(row);
@@ -265,6 +264,9 @@ export class ClickRecorder {
   }
 
   private remember(key: string, day: string): void {
+    // With a ledger every click asks it (with the per-IP limit in the same script, ADR 035): a key in
+    // memory would save no round trip, only cost memory.
+    if (this.ledger) return;
     if (day !== this.knownDay) {
       if (day < this.knownDay) return; // a batch of yesterday finishing after midnight
       this.knownKeys.clear();

@@ -4,7 +4,7 @@ import { shanghaiDate } from '../../lib/time.ts';
 import type { Limiter } from '../limits/limiter.ts';
 import { type CachedConfig, type ConfigCache, H5_CONFIG_L1_TTL_MS, MemoryConfigCache } from './cache.ts';
 import type { RedisClickLedger } from './click-ledger.ts';
-import { ClickRecorder } from './clicks.ts';
+import { type ClickGate, ClickRecorder, type ClickRow } from './clicks.ts';
 import type { ChannelRepository } from './repository.ts';
 import { buildH5Config, channelDetail, pickArm, safeTargetUrl, withSkin } from './rules.ts';
 
@@ -217,43 +217,43 @@ export class ChannelService {
    * without a fingerprint is stored flagged and not counted.
    */
   async reportClick(input: ClickInput, ip: string): Promise<{ counted: boolean; flagged: boolean }> {
-    const limitKey = clickLimitKey(ip);
-    const limit = () =>
-      this.d.limiter.enforce(limitKey, CLICKS_PER_IP_PER_HOUR, CLICK_LIMIT_WINDOW, CLICK_WHAT);
-    const channelKnown = this.peek(input.adChannelCode) != null;
     const fingerprintHash = input.fingerprint ? this.d.deviceHash(input.fingerprint) : null;
-    // A new visitor's click on a channel in memory, with a ledger (Redis, ADR 034): the per-IP limit is
-    // counted in the ledger's claim (one round trip, ADR 035). Otherwise the limit first, as always.
-    const gated = channelKnown && fingerprintHash !== null && this.clicks.ledgerMode;
-    if (!gated) {
-      await limit();
-      if (!channelKnown) await this.require(input.adChannelCode);
-    }
     const now = new Date();
-    const day = shanghaiDate(now);
-    // A returning visitor already counted today: nothing to write (the insert would do nothing).
-    if (fingerprintHash !== null && this.clicks.known(input.adChannelCode, fingerprintHash, day)) {
-      if (gated) await limit();
-      return { counted: false, flagged: false };
-    }
-    const row = {
+    const row: ClickRow = {
       adChannelCode: input.adChannelCode,
       fingerprintHash,
-      day,
+      day: shanghaiDate(now),
       abTestType: input.abTestType ?? null,
       ip,
       at: now,
     };
-    const reported = gated
-      ? this.clicks.report(row, {
-          rule: { key: limitKey, limit: CLICKS_PER_IP_PER_HOUR, windowMs: CLICK_LIMIT_WINDOW.ms },
-          enforce: limit,
-          refuse: (retryAfterMs) => this.d.limiter.refusal(limitKey, retryAfterMs, CLICK_WHAT),
-        })
-      : this.clicks.report(row);
+    // With a ledger (Redis, ADR 034), a fingerprint's click on a channel in memory: the ledger's claim
+    // counts the per-IP limit too (one round trip, ADR 035), for a new visitor as for a returning one.
+    if (fingerprintHash !== null && this.clicks.ledgerMode && this.peek(input.adChannelCode) != null) {
+      const counted = await this.clicks.report(row, this.clickGate(ip));
+      return { counted, flagged: false };
+    }
+    await this.d.limiter.enforce(clickLimitKey(ip), CLICKS_PER_IP_PER_HOUR, CLICK_LIMIT_WINDOW, CLICK_WHAT);
+    if (this.peek(input.adChannelCode) == null) await this.require(input.adChannelCode);
+    // A returning visitor already counted today: nothing to write (the insert would do nothing).
+    if (fingerprintHash !== null && this.clicks.known(input.adChannelCode, fingerprintHash, row.day)) {
+      return { counted: false, flagged: false };
+    }
+    const reported = this.clicks.report(row);
     const inserted = typeof reported === 'boolean' ? reported : await reported;
     if (fingerprintHash === null) return { counted: false, flagged: true };
     return { counted: inserted, flagged: false };
+  }
+
+  /** The per-IP click limit, for the ledger's claim to count (the limiter's own count when it fails). */
+  private clickGate(ip: string): ClickGate {
+    const key = clickLimitKey(ip);
+    const limiter = this.d.limiter;
+    return {
+      rule: { key, limit: CLICKS_PER_IP_PER_HOUR, windowMs: CLICK_LIMIT_WINDOW.ms },
+      enforce: () => limiter.enforce(key, CLICKS_PER_IP_PER_HOUR, CLICK_LIMIT_WINDOW, CLICK_WHAT),
+      refuse: (retryAfterMs) => limiter.refusal(key, retryAfterMs, CLICK_WHAT),
+    };
   }
 
   /**
