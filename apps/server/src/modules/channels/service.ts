@@ -3,7 +3,7 @@ import { appError } from '../../lib/errors.ts';
 import { shanghaiDate } from '../../lib/time.ts';
 import type { Limiter } from '../limits/limiter.ts';
 import { type CachedConfig, type ConfigCache, H5_CONFIG_L1_TTL_MS, MemoryConfigCache } from './cache.ts';
-import type { RedisClickLedger } from './click-ledger.ts';
+import type { ClaimGate, RedisClickLedger } from './click-ledger.ts';
 import { type ClickGate, ClickRecorder, type ClickRow } from './clicks.ts';
 import type { ChannelRepository } from './repository.ts';
 import { buildH5Config, channelDetail, pickArm, safeTargetUrl, withSkin } from './rules.ts';
@@ -27,6 +27,29 @@ const CLICK_WHAT = '点击上报';
  * no counter row per click. A PGlite row costs ~30 µs: per click, that was a third of a burst's CPU.
  */
 export const CLICK_COUNTS_WRITTEN = { flushDelayMs: 1000, retryMs: 500, persistFrom: 10 };
+
+/**
+ * The per-IP click limit of one address, for the ledger's claim to count (the limiter's own count when
+ * the ledger fails). A class: its methods are not closures made per click.
+ */
+class IpClickGate implements ClickGate {
+  readonly rule: ClaimGate;
+
+  constructor(
+    private readonly limiter: Limiter,
+    ip: string,
+  ) {
+    this.rule = { key: clickLimitKey(ip), limit: CLICKS_PER_IP_PER_HOUR, windowMs: CLICK_LIMIT_WINDOW.ms };
+  }
+
+  enforce(): Promise<void> {
+    return this.limiter.enforce(this.rule.key, CLICKS_PER_IP_PER_HOUR, CLICK_LIMIT_WINDOW, CLICK_WHAT);
+  }
+
+  refuse(retryAfterMs: number): Error {
+    return this.limiter.refusal(this.rule.key, retryAfterMs, CLICK_WHAT);
+  }
+}
 
 export interface ChannelServiceDeps {
   repo: ChannelRepository;
@@ -230,7 +253,7 @@ export class ChannelService {
     // With a ledger (Redis, ADR 034), a fingerprint's click on a channel in memory: the ledger's claim
     // counts the per-IP limit too (one round trip, ADR 035), for a new visitor as for a returning one.
     if (fingerprintHash !== null && this.clicks.ledgerMode && this.peek(input.adChannelCode) != null) {
-      const counted = await this.clicks.report(row, this.clickGate(ip));
+      const counted = await this.clicks.report(row, new IpClickGate(this.d.limiter, ip));
       return { counted, flagged: false };
     }
     await this.d.limiter.enforce(clickLimitKey(ip), CLICKS_PER_IP_PER_HOUR, CLICK_LIMIT_WINDOW, CLICK_WHAT);
@@ -243,17 +266,6 @@ export class ChannelService {
     const inserted = typeof reported === 'boolean' ? reported : await reported;
     if (fingerprintHash === null) return { counted: false, flagged: true };
     return { counted: inserted, flagged: false };
-  }
-
-  /** The per-IP click limit, for the ledger's claim to count (the limiter's own count when it fails). */
-  private clickGate(ip: string): ClickGate {
-    const key = clickLimitKey(ip);
-    const limiter = this.d.limiter;
-    return {
-      rule: { key, limit: CLICKS_PER_IP_PER_HOUR, windowMs: CLICK_LIMIT_WINDOW.ms },
-      enforce: () => limiter.enforce(key, CLICKS_PER_IP_PER_HOUR, CLICK_LIMIT_WINDOW, CLICK_WHAT),
-      refuse: (retryAfterMs) => limiter.refusal(key, retryAfterMs, CLICK_WHAT),
-    };
   }
 
   /**
