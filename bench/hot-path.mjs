@@ -5,7 +5,10 @@
 //
 //   node bench/hot-path.mjs [--only hello,h5config,landing,click-new,click-repeat] [--duration 10]
 //                           [--connections 10] [--pg-url url [--redis-url url]] [--skip-pglite]
-//                           [--cpu-prof]
+//                           [--cpu-prof] [--slices n]
+//
+// --slices n: each endpoint's saturation run in n slices between slices of bare Fastify, its ratio the
+// median of the slices' ratios to their neighbours (for a machine whose speed drifts; see bench/README.md).
 //
 // --cpu-prof: the server runs with `node --cpu-prof`; the profile is summarised for each section's
 // saturation run (self time by package and function, inclusive time of the app's own functions).
@@ -43,6 +46,7 @@ const { values: args } = parseArgs({
     'redis-url': { type: 'string' },
     'skip-pglite': { type: 'boolean', default: false },
     'skip-paced': { type: 'boolean', default: false },
+    slices: { type: 'string', default: '1' },
     'server-root': { type: 'string' },
     'cpu-prof': { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
@@ -50,12 +54,17 @@ const { values: args } = parseArgs({
 });
 if (args.help) {
   console.log(
-    'usage: node bench/hot-path.mjs [--only hello,h5config,landing,click-new,click-repeat] [--duration s] [--connections n] [--pg-url url [--redis-url url]] [--skip-pglite] [--skip-paced] [--server-root checkout] [--cpu-prof]',
+    'usage: node bench/hot-path.mjs [--only hello,h5config,landing,click-new,click-repeat] [--duration s] [--connections n] [--pg-url url [--redis-url url]] [--skip-pglite] [--skip-paced] [--server-root checkout] [--cpu-prof] [--slices n]',
   );
   process.exit(0);
 }
 if (args['server-root']) SERVER_DIR = path.join(path.resolve(args['server-root']), 'apps/server');
 const DURATION = Number(args.duration);
+const SLICES = Number(args.slices);
+if (!Number.isInteger(SLICES) || SLICES < 1) {
+  console.error('--slices must be a positive integer');
+  process.exit(2);
+}
 const CONNECTIONS = Number(args.connections);
 const only = args.only ? args.only.split(',') : SECTIONS;
 for (const s of only) {
@@ -288,6 +297,56 @@ async function warmUp(base, section) {
 
 // ---------------------------------------------------------------------------------------------
 
+const median = (xs) => {
+  const v = [...xs].sort((x, y) => x - y);
+  return v.length % 2 ? v[(v.length - 1) / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+};
+
+/**
+ * --slices n: each endpoint's saturation run is cut into n slices of duration/n, each between two slices of
+ * bare Fastify (hello, s₁, hello, s₂, …, sₙ, hello); a slice's ratio is its req/s over the mean of the
+ * hello slices either side, and the endpoint's ratio is the median of its slices'. On a machine whose speed
+ * drifts within a run (a shared VM: bare Fastify's own req/s moved by 30 % between two runs a minute apart),
+ * a ratio of neighbours drifts far less than one of two runs a minute apart.
+ */
+async function saturationInSlices(out, sections, baseOf, windows) {
+  const slice = DURATION / SLICES;
+  const helloSlices = [];
+  for (const s of sections.filter((x) => x !== 'hello')) {
+    log(`${out.backend}: ${s}: saturation, ${SLICES} slices of ${slice} s between slices of bare Fastify`);
+    const hello = [await measure(baseOf('hello'), 'hello', { duration: slice })];
+    const mine = [];
+    const startUs = monoUs();
+    for (let k = 0; k < SLICES; k++) {
+      mine.push(await measure(baseOf(s), s, { duration: slice }));
+      hello.push(await measure(baseOf('hello'), 'hello', { duration: slice }));
+    }
+    windows[s] = { startUs, endUs: monoUs() };
+    const ratios = mine.map((m, k) => m.reqPerSec / ((hello[k].reqPerSec + hello[k + 1].reqPerSec) / 2));
+    const mid = median(mine.map((m) => m.reqPerSec));
+    out.sections[s] = {
+      // The slice of median req/s stands for the endpoint (its latencies); errors are the slices' sum.
+      saturation: {
+        ...mine.find((m) => m.reqPerSec >= mid),
+        reqPerSec: mid,
+        errors: mine.reduce((n, m) => n + m.errors, 0),
+        non2xx: mine.reduce((n, m) => n + m.non2xx, 0),
+        badAnswers: mine.reduce((n, m) => n + m.badAnswers, 0),
+      },
+      ratio: Math.round(median(ratios) * 1000) / 1000,
+      sliceRatios: ratios.map((r) => Math.round(r * 1000) / 1000),
+      sliceReqPerSec: mine.map((m) => m.reqPerSec),
+      helloSliceReqPerSec: hello.map((h) => h.reqPerSec),
+      loadAvg1: Math.round(os.loadavg()[0] * 100) / 100,
+    };
+    if (GOALS[s]) out.sections[s].goalRatio = GOALS[s];
+    helloSlices.push(...hello);
+  }
+  const mid = median(helloSlices.map((h) => h.reqPerSec));
+  out.sections.hello = { saturation: { ...helloSlices.find((h) => h.reqPerSec >= mid), reqPerSec: mid } };
+  out.ceilingReqPerSec = mid;
+}
+
 async function runBackend(backend) {
   const out = { backend, loadAvgAtStart: os.loadavg().map((x) => Math.round(x * 100) / 100), sections: {} };
   out.cpuBusyBeforePercent = await checkQuiet(backend);
@@ -310,22 +369,25 @@ async function runBackend(backend) {
       });
     }
     for (const s of sections) await warmUp(baseOf(s), s);
-    // Saturation: as fast as `connections` go. Bare Fastify first and last; its ratio uses the mean.
-    const order = [...sections, 'hello'];
-    for (const [i, s] of order.entries()) {
-      const name = i === order.length - 1 ? 'hello (again)' : s;
-      log(`${backend}: ${name}: saturation, ${DURATION} s at ${CONNECTIONS} connections`);
-      const startUs = monoUs();
-      out.sections[name] = { saturation: await measure(baseOf(s), s, {}) };
-      windows[name] = { startUs, endUs: monoUs() };
-      out.sections[name].loadAvg1 = Math.round(os.loadavg()[0] * 100) / 100;
-    }
-    const ceiling =
-      (out.sections.hello.saturation.reqPerSec + out.sections['hello (again)'].saturation.reqPerSec) / 2;
-    out.ceilingReqPerSec = ceiling;
-    for (const s of sections) {
-      out.sections[s].ratio = Math.round((out.sections[s].saturation.reqPerSec / ceiling) * 1000) / 1000;
-      if (GOALS[s]) out.sections[s].goalRatio = GOALS[s];
+    if (SLICES > 1) await saturationInSlices(out, sections, baseOf, windows);
+    else {
+      // Saturation: as fast as `connections` go. Bare Fastify first and last; its ratio uses the mean.
+      const order = [...sections, 'hello'];
+      for (const [i, s] of order.entries()) {
+        const name = i === order.length - 1 ? 'hello (again)' : s;
+        log(`${backend}: ${name}: saturation, ${DURATION} s at ${CONNECTIONS} connections`);
+        const startUs = monoUs();
+        out.sections[name] = { saturation: await measure(baseOf(s), s, {}) };
+        windows[name] = { startUs, endUs: monoUs() };
+        out.sections[name].loadAvg1 = Math.round(os.loadavg()[0] * 100) / 100;
+      }
+      const ceiling =
+        (out.sections.hello.saturation.reqPerSec + out.sections['hello (again)'].saturation.reqPerSec) / 2;
+      out.ceilingReqPerSec = ceiling;
+      for (const s of sections) {
+        out.sections[s].ratio = Math.round((out.sections[s].saturation.reqPerSec / ceiling) * 1000) / 1000;
+        if (GOALS[s]) out.sections[s].goalRatio = GOALS[s];
+      }
     }
     if (!args['skip-paced']) {
       for (const s of sections) {
@@ -456,6 +518,16 @@ async function main() {
   const file = path.join(RESULTS_DIR, `hot-path-${startedAt.toISOString().replace(/[:.]/g, '-')}.json`);
   writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
   console.log(table(results.runs));
+  for (const run of results.runs) {
+    for (const [name, sec] of Object.entries(run.sections)) {
+      if (!sec.sliceRatios) continue;
+      console.log(
+        `${run.backend} ${name}: slice ratios ${sec.sliceRatios.map((r) => `${(r * 100).toFixed(1)}%`).join(' ')}` +
+          ` (median ${(sec.ratio * 100).toFixed(1)}%); its req/s ${sec.sliceReqPerSec.map(Math.round).join(' ')}; ` +
+          `bare Fastify ${sec.helloSliceReqPerSec.map(Math.round).join(' ')}`,
+      );
+    }
+  }
   for (const run of results.runs) {
     for (const [name, sec] of Object.entries(run.sections)) {
       const p = sec.cpuProfile;

@@ -155,10 +155,10 @@ describe(`clicks decided in Redis, written behind (${BACKEND})`, () => {
         .where(and(eq(channelClicks.adChannelCode, code), eq(channelClicks.fingerprintHash, hash)));
       expect(stored).toHaveLength(1);
       // Redis does not know it yet; once the connection is back, the counted key is written there.
-      const key = `${prefix}clicks:{${day}}:${code}:${hash}`;
-      expect(await redis.exists(key)).toBe(0);
+      const set = `${prefix}clicks:{${day}}:ch:${code}`;
+      expect(await redis.sismember(set, hash)).toBe(0);
       await away.connect();
-      await vi.waitFor(async () => expect(await redis.exists(key)).toBe(1), {
+      await vi.waitFor(async () => expect(await redis.sismember(set, hash)).toBe(1), {
         timeout: 15_000,
         interval: 50,
       });
@@ -208,8 +208,10 @@ describe(`clicks decided in Redis, written behind (${BACKEND})`, () => {
     expect(body<{ retryAfter: number }>(refused).data.retryAfter).toBeGreaterThan(3500);
     // Not counted against the limit, nothing claimed, no row; the limiter's path refuses it too.
     expect(Number(await redis.get(limitKey))).toBe(CLICKS_PER_IP_PER_HOUR);
-    const claimKey = `lm:${ctx.shared.limiterPrefix}clicks:{${shanghaiDate()}}:${code}:${blindIndex(ctx.app.services.keys.ring, 'device', fp)}`;
-    expect(await redis.exists(claimKey)).toBe(0);
+    const set = `lm:${ctx.shared.limiterPrefix}clicks:{${shanghaiDate()}}:ch:${code}`;
+    expect(await redis.sismember(set, blindIndex(ctx.app.services.keys.ring, 'device', fp))).toBe(0);
+    // The channel's set of the day expires by itself (two days), renewed by each claim.
+    expect(await redis.ttl(set)).toBeGreaterThan(86_400);
     expect((await from(ctx.app, returning)).statusCode).toBe(429);
     expect(await refusals()).toBe(before + 1);
     await b.services.channels.settleClicks();

@@ -53,41 +53,56 @@ const COPY_SETTLE_MS = 100;
 /** How long a day's keys stay in Redis (the day, and a margin for clocks and time zones). */
 export const LEDGER_TTL_SECONDS = 2 * 86_400;
 
-// KEYS[1]: the day's "complete" marker; then per click a pair: its gate's counter (the click's own key
-// when it has no gate) and its key. ARGV[1]: TTL in seconds; ARGV[2]: now (ms epoch); then per click a
-// pair: its gate's limit (-1: no gate) and the end of a window starting now (ms epoch).
+// KEYS[1]: the day's "complete" marker; then per click a pair: its gate's counter (its channel's set
+// when it has no gate) and its channel's set of the day. ARGV[1]: the sets' TTL in seconds; ARGV[2]: now
+// (ms epoch); then per click three: its gate's limit (-1: no gate), the end of a window starting now
+// (ms epoch), its fingerprint hash.
 // Answers {complete, status₁, ttl₁, status₂, ttl₂, …}: status 1 claimed, 0 seen, -1 refused by its gate
-// (ttl: ms left in the gate's window). The gate is the limiter's `consume` (INCR, the window's end on the
-// first hit, an attempt over the limit taken back). Every key is claimed whether or not the day is
-// complete, so a click that the database decides is in Redis before its row, and a copy made meanwhile
-// misses nothing.
+// (ttl: ms left in the gate's window, 0 unless refused). The gate is the limiter's `consume` (INCR, the
+// window's end on the first hit, an attempt over the limit taken back; a counter found without an end
+// gets one). A claim is a SADD to the channel's set of the day (a member costs a fraction of a key, and
+// no expiry of its own: the set's is renewed once per script). Every click is claimed whether or not
+// the day is complete, so a click that the database decides is in Redis before its row, and a copy made
+// meanwhile misses nothing.
 const CLAIM = new RedisScript(`
 local out = {redis.call('EXISTS', KEYS[1])}
 local now = tonumber(ARGV[2])
+local renewed = {}
 for i = 1, (#KEYS - 1) / 2 do
-  local limit = tonumber(ARGV[2 * i + 1])
+  local limit = tonumber(ARGV[3 * i])
   local status = 1
   local ttl = 0
   if limit >= 0 then
     local counter = KEYS[2 * i]
-    local ends = ARGV[2 * i + 2]
+    local ends = ARGV[3 * i + 1]
     local c = redis.call('INCR', counter)
-    if c == 1 then redis.call('PEXPIREAT', counter, ends) end
-    ttl = redis.call('PTTL', counter)
-    if ttl < 0 then redis.call('PEXPIREAT', counter, ends); ttl = tonumber(ends) - now end
-    if c > limit then
+    if c == 1 then
+      redis.call('PEXPIREAT', counter, ends)
+    elseif c > limit then
+      ttl = redis.call('PTTL', counter)
+      if ttl < 0 then redis.call('PEXPIREAT', counter, ends); ttl = tonumber(ends) - now end
       redis.call('DECR', counter)
       status = -1
     end
   end
-  if status == 1 and not redis.call('SET', KEYS[2 * i + 1], '1', 'NX', 'EX', ARGV[1]) then status = 0 end
+  if status == 1 then
+    local set = KEYS[2 * i + 1]
+    if redis.call('SADD', set, ARGV[3 * i + 2]) == 0 then
+      status = 0
+    elseif not renewed[set] then
+      redis.call('EXPIRE', set, ARGV[1])
+      renewed[set] = true
+    end
+  end
   out[2 * i] = status
   out[2 * i + 1] = ttl
 end
 return out`);
 
 interface Waiting {
-  key: string;
+  /** The channel's set of the day, and the fingerprint hash (its member). */
+  set: string;
+  member: string;
   day: string;
   gate: ClaimGate | undefined;
   resolve(claim: Claim | Refused): void;
@@ -129,7 +144,7 @@ export class RedisClickLedger implements ClickLedger {
   private scheduled = false;
   private inFlight = 0;
   /** Keys the database counted while Redis did not answer (written into Redis once it does). */
-  private backfill: string[] = [];
+  private backfill: { set: string; member: string }[] = [];
   private backfillTimer: NodeJS.Timeout | undefined;
   /** Days whose backfill overflowed: their marker is dropped once Redis answers (a fresh copy follows). */
   private readonly recopy = new Set<string>();
@@ -164,8 +179,9 @@ export class RedisClickLedger implements ClickLedger {
     return `${this.dayTag(day)}:copying`;
   }
 
-  private clickKey(day: string, adChannelCode: string, fingerprintHash: string): string {
-    return `${this.dayTag(day)}:${adChannelCode}:${fingerprintHash}`;
+  /** The set of a channel's counted fingerprint hashes on `day`. */
+  setKey(day: string, adChannelCode: string): string {
+    return `${this.dayTag(day)}:ch:${adChannelCode}`;
   }
 
   claim(
@@ -176,7 +192,8 @@ export class RedisClickLedger implements ClickLedger {
   ): Promise<Claim | Refused> {
     return new Promise((resolve, reject) => {
       this.queue.push({
-        key: this.clickKey(day, adChannelCode, fingerprintHash),
+        set: this.setKey(day, adChannelCode),
+        member: fingerprintHash,
         day,
         gate,
         resolve,
@@ -232,8 +249,8 @@ export class RedisClickLedger implements ClickLedger {
     const keys = [this.markerKey(day)];
     const args: (string | number)[] = [LEDGER_TTL_SECONDS, now];
     for (const w of batch) {
-      keys.push(w.gate ? redisRateKey(this.prefix, w.gate.key) : w.key, w.key);
-      args.push(w.gate ? w.gate.limit : -1, w.gate ? now + w.gate.windowMs : 0);
+      keys.push(w.gate ? redisRateKey(this.prefix, w.gate.key) : w.set, w.set);
+      args.push(w.gate ? w.gate.limit : -1, w.gate ? now + w.gate.windowMs : 0, w.member);
     }
     return (CLAIM.run(this.redis, keys, args) as Promise<number[]>).then(
       ([complete, ...answers]) => {
@@ -257,7 +274,7 @@ export class RedisClickLedger implements ClickLedger {
       this.recopy.add(day);
       return;
     }
-    this.backfill.push(this.clickKey(day, adChannelCode, fingerprintHash));
+    this.backfill.push({ set: this.setKey(day, adChannelCode), member: fingerprintHash });
     this.scheduleBackfill(0);
   }
 
@@ -276,7 +293,7 @@ export class RedisClickLedger implements ClickLedger {
       const keys = this.backfill.splice(0, 1_000);
       const days = [...this.recopy];
       const pipeline = this.redis.pipeline();
-      for (const k of keys) pipeline.set(k, '1', 'EX', LEDGER_TTL_SECONDS, 'NX');
+      for (const k of keys) pipeline.sadd(k.set, k.member).expire(k.set, LEDGER_TTL_SECONDS);
       for (const d of days) pipeline.del(this.markerKey(d));
       pipeline.exec().then(
         (results) => {
@@ -323,23 +340,27 @@ export class RedisClickLedger implements ClickLedger {
         // Clicks claimed just before Redis lost the day may still sit in an instance's write-behind
         // queue (written within ~20 ms): give them that time to reach the table before it is read.
         await new Promise((resolve) => setTimeout(resolve, COPY_SETTLE_MS));
-        // Read after the lock: every click the database decided from now on claimed its key in Redis
-        // first (the claim script sets keys on an incomplete day too), so the copy plus those is the day.
+        // Read after the lock: every click the database decided from now on was claimed in Redis first
+        // (the claim script adds to the sets on an incomplete day too), so the copy plus those is the day.
         const stored = await this.opts.storedKeys(day);
-        for (let i = 0; i < stored.length; i += 1_000) {
-          const pipeline = this.redis.pipeline();
-          for (const k of stored.slice(i, i + 1_000)) {
-            pipeline.set(
-              this.clickKey(day, k.adChannelCode, k.fingerprintHash),
-              '1',
-              'EX',
-              LEDGER_TTL_SECONDS,
-              'NX',
-            );
+        const byChannel = new Map<string, string[]>();
+        for (const k of stored) {
+          const hashes = byChannel.get(k.adChannelCode) ?? [];
+          hashes.push(k.fingerprintHash);
+          byChannel.set(k.adChannelCode, hashes);
+        }
+        for (const [code, hashes] of byChannel) {
+          const set = this.setKey(day, code);
+          for (let i = 0; i < hashes.length; i += 1_000) {
+            const results =
+              (await this.redis
+                .pipeline()
+                .sadd(set, ...hashes.slice(i, i + 1_000))
+                .expire(set, LEDGER_TTL_SECONDS)
+                .exec()) ?? [];
+            const failed = results.find(([err]) => err);
+            if (failed) throw failed[0];
           }
-          const results = (await pipeline.exec()) ?? [];
-          const failed = results.find(([err]) => err);
-          if (failed) throw failed[0];
         }
         await this.redis.set(this.markerKey(day), '1', 'EX', LEDGER_TTL_SECONDS);
         this.opts.onCopied?.(day, stored.length, Date.now() - started);
