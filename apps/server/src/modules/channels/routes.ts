@@ -22,6 +22,12 @@ import type { H5Answer } from './service.ts';
 
 const tags = ['channel'];
 
+/** The click report's answers (reportClickData), as the route's serializer would write them. */
+const clickAnswer = (counted: boolean, flagged: boolean) => JSON.stringify(ok({ counted, flagged }));
+const CLICK_COUNTED = clickAnswer(true, false);
+const CLICK_REPEATED = clickAnswer(false, false);
+const CLICK_FLAGGED = clickAnswer(false, true);
+
 const PUBLIC_CACHE = `public, max-age=${H5_CONFIG_TTL_SECONDS}`;
 const PRIVATE_CACHE = `private, max-age=${H5_CONFIG_TTL_SECONDS}`;
 const H5_CONFIG_URL = '/api/adChannel/h5Config';
@@ -171,19 +177,20 @@ const channelRoutes: FastifyPluginAsync = async (root) => {
         response: { 200: envelope(reportClickData) },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const meta = clientMeta(req);
-      return ok(
-        await channels.reportClick(
-          {
-            adChannelCode: req.query.adChannelCode,
-            // The query's fingerprint, else the one in the platform_param header.
-            fingerprint: req.query.fingerprint ?? meta.fingerprint,
-            abTestType: req.query.abTestType,
-          },
-          meta.ip,
-        ),
+      const { counted, flagged } = await channels.reportClick(
+        {
+          adChannelCode: req.query.adChannelCode,
+          // The query's fingerprint, else the one in the platform_param header.
+          fingerprint: req.query.fingerprint ?? meta.fingerprint,
+          abTestType: req.query.abTestType,
+        },
+        meta.ip,
       );
+      // One of three answers, serialised once (the ad-burst hot path; the schema above documents them).
+      reply.type('application/json; charset=utf-8');
+      return reply.send((flagged ? CLICK_FLAGGED : counted ? CLICK_COUNTED : CLICK_REPEATED) as never);
     },
   );
 };
