@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { RedisScript } from '../../lib/redis-script.ts';
+import { TurnBatcher } from '../../lib/turn-batcher.ts';
 import { redisRateKey } from '../limits/redis-store.ts';
 
 /**
@@ -140,9 +141,8 @@ export interface RedisClickLedgerOptions {
  * Claims of one turn of the event loop go to Redis in one script.
  */
 export class RedisClickLedger implements ClickLedger {
-  private queue: Waiting[] = [];
-  private scheduled = false;
-  private inFlight = 0;
+  /** Claims in scripts of one day each, at most `maxBatch` a script, at most `maxInFlight` at once. */
+  private readonly claims: TurnBatcher<Waiting>;
   /** Keys the database counted while Redis did not answer (written into Redis once it does). */
   private backfill: { set: string; member: string }[] = [];
   private backfillTimer: NodeJS.Timeout | undefined;
@@ -151,8 +151,6 @@ export class RedisClickLedger implements ClickLedger {
   private readonly copying = new Map<string, Promise<void>>();
   private readonly lastCopyAttempt = new Map<string, number>();
   private readonly copyTimers = new Map<string, NodeJS.Timeout>();
-  private readonly maxBatch: number;
-  private readonly maxInFlight: number;
   private readonly copyRetryMs: number;
 
   constructor(
@@ -161,8 +159,12 @@ export class RedisClickLedger implements ClickLedger {
     private readonly prefix: string,
     private readonly opts: RedisClickLedgerOptions,
   ) {
-    this.maxBatch = opts.maxBatch ?? 500;
-    this.maxInFlight = opts.maxInFlight ?? 2;
+    this.claims = new TurnBatcher(
+      (batch) => this.send(batch[0]!.day, batch),
+      opts.maxBatch ?? 500,
+      opts.maxInFlight ?? 2,
+      (first, other) => other.day === first.day,
+    );
     this.copyRetryMs = opts.copyRetryMs ?? 1_000;
   }
 
@@ -191,7 +193,7 @@ export class RedisClickLedger implements ClickLedger {
     gate?: ClaimGate,
   ): Promise<Claim | Refused> {
     return new Promise((resolve, reject) => {
-      this.queue.push({
+      this.claims.push({
         set: this.setKey(day, adChannelCode),
         member: fingerprintHash,
         day,
@@ -199,32 +201,7 @@ export class RedisClickLedger implements ClickLedger {
         resolve,
         reject,
       });
-      this.schedule();
     });
-  }
-
-  private schedule(): void {
-    if (this.scheduled || this.inFlight >= this.maxInFlight || this.queue.length === 0) return;
-    this.scheduled = true;
-    setImmediate(() => {
-      this.scheduled = false;
-      this.flush();
-    });
-  }
-
-  /** The queue in scripts of one day each (at most `maxBatch` claims), at most `maxInFlight` at once. */
-  private flush(): void {
-    while (this.queue.length > 0 && this.inFlight < this.maxInFlight) {
-      const day = this.queue[0]!.day;
-      let n = 1;
-      while (n < this.queue.length && n < this.maxBatch && this.queue[n]!.day === day) n++;
-      const batch = this.queue.splice(0, n);
-      this.inFlight++;
-      void this.send(day, batch).finally(() => {
-        this.inFlight--;
-        this.schedule();
-      });
-    }
   }
 
   /** Whether Redis holds `day` completely (the marker is there). */

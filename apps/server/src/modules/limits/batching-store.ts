@@ -1,3 +1,4 @@
+import { TurnBatcher } from '../../lib/turn-batcher.ts';
 import type { CounterStore, HitResult } from './limiter.ts';
 
 interface Pending {
@@ -16,42 +17,21 @@ interface Pending {
  * own count. The rest (decrement, get, clear) goes straight to the inner store.
  */
 export class BatchingCounterStore implements CounterStore {
-  private queue: Pending[] = [];
-  private scheduled = false;
-  private inFlight = 0;
+  private readonly batches: TurnBatcher<Pending>;
 
   constructor(
     readonly inner: CounterStore,
-    private readonly maxBatch = 500,
+    maxBatch = 500,
     /** Batches written at once; more queue meanwhile (so a busy store gets bigger batches). */
-    private readonly maxInFlight = 2,
-  ) {}
+    maxInFlight = 2,
+  ) {
+    this.batches = new TurnBatcher((batch) => this.write(batch), maxBatch, maxInFlight);
+  }
 
   increment(key: string, expiresAt: Date): Promise<HitResult> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ key, expiresAt, resolve, reject });
-      this.schedule();
+      this.batches.push({ key, expiresAt, resolve, reject });
     });
-  }
-
-  private schedule(): void {
-    if (this.scheduled || this.inFlight >= this.maxInFlight || this.queue.length === 0) return;
-    this.scheduled = true;
-    setImmediate(() => {
-      this.scheduled = false;
-      this.flush();
-    });
-  }
-
-  private flush(): void {
-    while (this.queue.length > 0 && this.inFlight < this.maxInFlight) {
-      const batch = this.queue.splice(0, this.maxBatch);
-      this.inFlight++;
-      void this.write(batch).finally(() => {
-        this.inFlight--;
-        this.schedule();
-      });
-    }
   }
 
   private async write(batch: Pending[]): Promise<void> {
