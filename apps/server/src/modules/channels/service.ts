@@ -252,11 +252,11 @@ export class ChannelService {
     };
     // With a ledger (Redis, ADR 034), a fingerprint's click on a channel in memory: the ledger's claim
     // counts the per-IP limit too (one round trip, ADR 035), for a new visitor as for a returning one.
+    const gate = new IpClickGate(this.d.limiter, ip);
     if (fingerprintHash !== null && this.clicks.ledgerMode && this.peek(input.adChannelCode) != null) {
-      const counted = await this.clicks.report(row, new IpClickGate(this.d.limiter, ip));
-      return { counted, flagged: false };
+      return { counted: await this.clicks.report(row, gate), flagged: false };
     }
-    await this.d.limiter.enforce(clickLimitKey(ip), CLICKS_PER_IP_PER_HOUR, CLICK_LIMIT_WINDOW, CLICK_WHAT);
+    await gate.enforce();
     if (this.peek(input.adChannelCode) == null) await this.require(input.adChannelCode);
     // A returning visitor already counted today: nothing to write (the insert would do nothing).
     if (fingerprintHash !== null && this.clicks.known(input.adChannelCode, fingerprintHash, row.day)) {
