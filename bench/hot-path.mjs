@@ -5,10 +5,13 @@
 //
 //   node bench/hot-path.mjs [--only hello,h5config,landing,click-new,click-repeat] [--duration 10]
 //                           [--connections 10] [--pg-url url [--redis-url url]] [--skip-pglite]
-//                           [--cpu-prof] [--slices n]
+//                           [--cpu-prof] [--slices n [--compare-root checkout]]
 //
 // --slices n: each endpoint's saturation run in n slices between slices of bare Fastify, its ratio the
 // median of the slices' ratios to their neighbours (for a machine whose speed drifts; see bench/README.md).
+// --compare-root checkout (with --slices): a second server from that checkout runs beside this one (its own
+// database `<db>_cmp` and Redis prefix) and its slices alternate with this one's (hello, this, hello, that,
+// hello, this, …), so that both are measured in the same states of the machine: before/after in one run.
 //
 // --cpu-prof: the server runs with `node --cpu-prof`; the profile is summarised for each section's
 // saturation run (self time by package and function, inclusive time of the app's own functions).
@@ -48,13 +51,14 @@ const { values: args } = parseArgs({
     'skip-paced': { type: 'boolean', default: false },
     slices: { type: 'string', default: '1' },
     'server-root': { type: 'string' },
+    'compare-root': { type: 'string' },
     'cpu-prof': { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
 if (args.help) {
   console.log(
-    'usage: node bench/hot-path.mjs [--only hello,h5config,landing,click-new,click-repeat] [--duration s] [--connections n] [--pg-url url [--redis-url url]] [--skip-pglite] [--skip-paced] [--server-root checkout] [--cpu-prof] [--slices n]',
+    'usage: node bench/hot-path.mjs [--only hello,h5config,landing,click-new,click-repeat] [--duration s] [--connections n] [--pg-url url [--redis-url url]] [--skip-pglite] [--skip-paced] [--server-root checkout] [--cpu-prof] [--slices n [--compare-root checkout]]',
   );
   process.exit(0);
 }
@@ -63,6 +67,13 @@ const DURATION = Number(args.duration);
 const SLICES = Number(args.slices);
 if (!Number.isInteger(SLICES) || SLICES < 1) {
   console.error('--slices must be a positive integer');
+  process.exit(2);
+}
+const COMPARE_DIR = args['compare-root']
+  ? path.join(path.resolve(args['compare-root']), 'apps/server')
+  : null;
+if (COMPARE_DIR && SLICES < 2) {
+  console.error('--compare-root needs --slices n (n ≥ 2): the two servers alternate slice by slice');
   process.exit(2);
 }
 const CONNECTIONS = Number(args.connections);
@@ -152,45 +163,55 @@ function psql(url, sql) {
   });
 }
 
-function clearRedisKeys() {
+function clearRedisKeys(prefix = REDIS_PREFIX) {
   const u = new URL(REDIS_URL);
   const cli = `redis-cli -h ${u.hostname} -p ${u.port || 6379}`;
   execFileSync(
     'sh',
-    ['-c', `${cli} --scan --pattern '${REDIS_PREFIX}*' | xargs -r -n 500 ${cli} del > /dev/null`],
+    ['-c', `${cli} --scan --pattern '${prefix}*' | xargs -r -n 500 ${cli} del > /dev/null`],
     {
       stdio: ['ignore', 'ignore', 'inherit'],
     },
   );
 }
 
-function preparePostgres() {
-  const db = new URL(PG_URL).pathname.slice(1);
+/** The compared server's database: the bench database's name with `_cmp`. */
+function compareUrl(url) {
+  const u = new URL(url);
+  u.pathname = `${u.pathname}_cmp`;
+  return u.href;
+}
+
+function preparePostgres(pgUrl = PG_URL) {
+  const db = new URL(pgUrl).pathname.slice(1);
   if (!/^[a-z_][a-z0-9_]*$/.test(db)) throw new Error(`unexpected database name ${db}`);
   if (db === 'test' || db === 'postgres')
     throw new Error(`refusing to wipe database ${db}: use a bench database`);
-  const admin = new URL(PG_URL);
+  const admin = new URL(pgUrl);
   admin.pathname = '/postgres';
   if (psql(admin.href, `select 1 from pg_database where datname = '${db}'`).trim() !== '1') {
     log(`creating database ${db}`);
     psql(admin.href, `create database ${db}`);
   }
-  psql(PG_URL, 'drop schema public cascade; create schema public; drop schema if exists drizzle cascade;');
+  psql(pgUrl, 'drop schema public cascade; create schema public; drop schema if exists drizzle cascade;');
 }
 
 /** '127.0.0.1', or 'true' for a --server-root checkout older than issue 19.3 (which knew no address list). */
-function trustProxyValue() {
-  if (!args['server-root']) return '127.0.0.1';
-  const env = readFileSync(path.join(SERVER_DIR, 'src/config/env.ts'), 'utf8');
+function trustProxyValue(serverDir) {
+  if (!args['server-root'] && serverDir === SERVER_DIR) return '127.0.0.1';
+  const env = readFileSync(path.join(serverDir, 'src/config/env.ts'), 'utf8');
   return env.includes('not a bare yes') ? '127.0.0.1' : 'true';
 }
 
-async function startServer(backend, profDir) {
-  if (backend !== 'pglite') preparePostgres();
-  if (backend === 'postgres+redis') clearRedisKeys();
+async function startServer(backend, profDir, compared = false) {
+  const serverDir = compared ? COMPARE_DIR : SERVER_DIR;
+  const pgUrl = compared ? compareUrl(PG_URL) : PG_URL;
+  const redisPrefix = compared ? `${REDIS_PREFIX}cmp:` : REDIS_PREFIX;
+  if (backend !== 'pglite') preparePostgres(pgUrl);
+  if (backend === 'postgres+redis') clearRedisKeys(redisPrefix);
   return startBenchServer({
-    serverDir: SERVER_DIR,
-    label: backend,
+    serverDir,
+    label: compared ? `${backend} (compared)` : backend,
     tmpPrefix: 'lm-bench-hot-',
     // A --cpu-prof profile is written at the server's exit.
     nodeArgs: profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [],
@@ -198,12 +219,12 @@ async function startServer(backend, profDir) {
     // not seed the demo channels this bench reads (see bench/README.md).
     env: {
       // The proxy's address (issue 19.3); a checkout from before that change (--server-root) takes a bare yes.
-      TRUST_PROXY: trustProxyValue(),
+      TRUST_PROXY: trustProxyValue(serverDir),
       // Several servers on one machine: the metrics listener is not what is measured.
       METRICS_PORT: '0',
     },
-    ...(backend !== 'pglite' ? { pgUrl: PG_URL } : {}),
-    ...(backend === 'postgres+redis' ? { redisUrl: REDIS_URL, redisPrefix: REDIS_PREFIX } : {}),
+    ...(backend !== 'pglite' ? { pgUrl } : {}),
+    ...(backend === 'postgres+redis' ? { redisUrl: REDIS_URL, redisPrefix } : {}),
   });
 }
 
@@ -309,22 +330,13 @@ const median = (xs) => {
  * drifts within a run (a shared VM: bare Fastify's own req/s moved by 30 % between two runs a minute apart),
  * a ratio of neighbours drifts far less than one of two runs a minute apart.
  */
-async function saturationInSlices(out, sections, baseOf, windows) {
+async function saturationInSlices(out, sections, baseOf, windows, compareBase) {
   const slice = DURATION / SLICES;
   const helloSlices = [];
-  for (const s of sections.filter((x) => x !== 'hello')) {
-    log(`${out.backend}: ${s}: saturation, ${SLICES} slices of ${slice} s between slices of bare Fastify`);
-    const hello = [await measure(baseOf('hello'), 'hello', { duration: slice })];
-    const mine = [];
-    const startUs = monoUs();
-    for (let k = 0; k < SLICES; k++) {
-      mine.push(await measure(baseOf(s), s, { duration: slice }));
-      hello.push(await measure(baseOf('hello'), 'hello', { duration: slice }));
-    }
-    windows[s] = { startUs, endUs: monoUs() };
-    const ratios = mine.map((m, k) => m.reqPerSec / ((hello[k].reqPerSec + hello[k + 1].reqPerSec) / 2));
+  const neighbours = (hello, k) => (hello[k].reqPerSec + hello[k + 1].reqPerSec) / 2;
+  const sliceSummary = (mine, ratios) => {
     const mid = median(mine.map((m) => m.reqPerSec));
-    out.sections[s] = {
+    return {
       // The slice of median req/s stands for the endpoint (its latencies); errors are the slices' sum.
       saturation: {
         ...mine.find((m) => m.reqPerSec >= mid),
@@ -336,9 +348,41 @@ async function saturationInSlices(out, sections, baseOf, windows) {
       ratio: Math.round(median(ratios) * 1000) / 1000,
       sliceRatios: ratios.map((r) => Math.round(r * 1000) / 1000),
       sliceReqPerSec: mine.map((m) => m.reqPerSec),
+    };
+  };
+  for (const s of sections.filter((x) => x !== 'hello')) {
+    const what = compareBase ? 'alternating with the compared server' : 'between slices of bare Fastify';
+    log(`${out.backend}: ${s}: saturation, ${SLICES} slices of ${slice} s, ${what}`);
+    const hello = [await measure(baseOf('hello'), 'hello', { duration: slice })];
+    const mine = [];
+    const theirs = [];
+    const startUs = monoUs();
+    for (let k = 0; k < SLICES; k++) {
+      mine.push(await measure(baseOf(s), s, { duration: slice }));
+      hello.push(await measure(baseOf('hello'), 'hello', { duration: slice }));
+      if (compareBase) {
+        theirs.push(await measure(compareBase, s, { duration: slice }));
+        hello.push(await measure(baseOf('hello'), 'hello', { duration: slice }));
+      }
+    }
+    windows[s] = { startUs, endUs: monoUs() };
+    // Without a compared server hello[k] and hello[k+1] frame slice k; with one, hello[2k] and hello[2k+1]
+    // frame this server's slice k and hello[2k+1] and hello[2k+2] the compared server's.
+    const step = compareBase ? 2 : 1;
+    const ratios = mine.map((m, k) => m.reqPerSec / neighbours(hello, step * k));
+    out.sections[s] = {
+      ...sliceSummary(mine, ratios),
       helloSliceReqPerSec: hello.map((h) => h.reqPerSec),
       loadAvg1: Math.round(os.loadavg()[0] * 100) / 100,
     };
+    if (compareBase) {
+      const theirRatios = theirs.map((m, k) => m.reqPerSec / neighbours(hello, 2 * k + 1));
+      out.sections[`${s} (compared)`] = sliceSummary(theirs, theirRatios);
+      // This server's req/s over the compared one's, slice by slice (>1: this one is faster).
+      out.sections[s].overCompared = mine.map(
+        (m, k) => Math.round((m.reqPerSec / theirs[k].reqPerSec) * 1000) / 1000,
+      );
+    }
     if (GOALS[s]) out.sections[s].goalRatio = GOALS[s];
     helloSlices.push(...hello);
   }
@@ -357,19 +401,23 @@ async function runBackend(backend) {
     : null;
   if (profDir) mkdirSync(profDir, { recursive: true });
   const server = await startServer(backend, profDir);
+  const compared = COMPARE_DIR ? await startServer(backend, null, true) : null;
   const windows = {};
   out.startupMs = server.startupMs;
   log(`${backend}: healthy after ${server.startupMs} ms`);
   const baseOf = (s) => (s === 'hello' ? hello.base : server.base);
   try {
     // The returning visitors are counted once (and their IPs seen) before anything is measured.
-    for (const v of REPEAT_POOL) {
-      await fetch(`${server.base}/api/reportAdChannelClick?adChannelCode=demo&fingerprint=${v.fingerprint}`, {
-        headers: { 'x-forwarded-for': v.ip },
-      });
+    for (const base of [server.base, ...(compared ? [compared.base] : [])]) {
+      for (const v of REPEAT_POOL) {
+        await fetch(`${base}/api/reportAdChannelClick?adChannelCode=demo&fingerprint=${v.fingerprint}`, {
+          headers: { 'x-forwarded-for': v.ip },
+        });
+      }
     }
     for (const s of sections) await warmUp(baseOf(s), s);
-    if (SLICES > 1) await saturationInSlices(out, sections, baseOf, windows);
+    if (compared) for (const s of sections) if (s !== 'hello') await warmUp(compared.base, s);
+    if (SLICES > 1) await saturationInSlices(out, sections, baseOf, windows, compared?.base);
     else {
       // Saturation: as fast as `connections` go. Bare Fastify first and last; its ratio uses the mean.
       const order = [...sections, 'hello'];
@@ -405,6 +453,12 @@ async function runBackend(backend) {
     out.exit = exit;
     rmSync(server.dataDir, { recursive: true, force: true });
     if (backend === 'postgres+redis') clearRedisKeys();
+    if (compared) {
+      out.comparedExit = await stopChild(compared.proc, `${backend} (compared)`);
+      out.comparedServerDir = COMPARE_DIR;
+      rmSync(compared.dataDir, { recursive: true, force: true });
+      if (backend === 'postgres+redis') clearRedisKeys(`${REDIS_PREFIX}cmp:`);
+    }
   }
   if (profDir) {
     const file = readdirSync(profDir).find((f) => f.endsWith('.cpuprofile'));
@@ -493,6 +547,9 @@ async function main() {
     },
     commit: gitCommit(path.dirname(path.dirname(SERVER_DIR))),
     serverDir: SERVER_DIR,
+    ...(COMPARE_DIR
+      ? { comparedCommit: gitCommit(path.dirname(path.dirname(COMPARE_DIR))), comparedServerDir: COMPARE_DIR }
+      : {}),
     options: {
       durationSec: DURATION,
       connections: CONNECTIONS,
@@ -523,8 +580,13 @@ async function main() {
       if (!sec.sliceRatios) continue;
       console.log(
         `${run.backend} ${name}: slice ratios ${sec.sliceRatios.map((r) => `${(r * 100).toFixed(1)}%`).join(' ')}` +
-          ` (median ${(sec.ratio * 100).toFixed(1)}%); its req/s ${sec.sliceReqPerSec.map(Math.round).join(' ')}; ` +
-          `bare Fastify ${sec.helloSliceReqPerSec.map(Math.round).join(' ')}`,
+          ` (median ${(sec.ratio * 100).toFixed(1)}%); its req/s ${sec.sliceReqPerSec.map(Math.round).join(' ')}` +
+          (sec.helloSliceReqPerSec
+            ? `; bare Fastify ${sec.helloSliceReqPerSec.map(Math.round).join(' ')}`
+            : '') +
+          (sec.overCompared
+            ? `; over the compared server ${sec.overCompared.map((r) => r.toFixed(3)).join(' ')} (median ${median(sec.overCompared).toFixed(3)})`
+            : ''),
       );
     }
   }
