@@ -476,8 +476,11 @@ describe(`live preview token (${BACKEND})`, () => {
   });
 
   it('lets the console frame the H5 (same origin only)', async () => {
-    const res = await app.inject({ url: '/api/adChannel/h5Config' });
+    // The console frames the H5's pages (anything outside /api); API answers are framed by nothing (ADR 036).
+    const res = await app.inject({ url: '/?adChannelCode=demo' });
     expect(res.headers['content-security-policy']).toContain("frame-ancestors 'self'");
     expect(String(res.headers['x-frame-options']).toUpperCase()).toBe('SAMEORIGIN');
+    const api = await app.inject({ url: '/api/adChannel/h5Config' });
+    expect(api.headers['content-security-policy']).toContain("frame-ancestors 'none'");
   });
 });

@@ -87,12 +87,38 @@ describe(`envelope and hardening (${BACKEND})`, () => {
     expect(body(q).msg).toContain('encryptionMobile');
   });
 
-  it('sends security headers', async () => {
-    const res = await ctx.app.inject({ url: '/api/user/health' });
-    expect(res.headers['x-content-type-options']).toBe('nosniff');
+  it('sends the API header set on API answers, refusals included (ADR 036)', async () => {
+    for (const res of [
+      await ctx.app.inject({ url: '/api/user/health' }),
+      await ctx.app.inject({ url: '/api/getLoginUserInfo' }),
+      await ctx.app.inject({ url: '/api/no/such/call' }),
+      await ctx.app.inject({ method: 'POST', url: '/api/login', payload: {} }),
+    ]) {
+      expect(res.headers['x-content-type-options'], res.body).toBe('nosniff');
+      // Opened as a page, an answer may load, run and be framed by nothing.
+      expect(res.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+      expect(res.headers['cross-origin-resource-policy']).toBe('same-origin');
+      expect(res.headers['strict-transport-security']).toContain('max-age=');
+      expect(res.headers['content-type']).toContain('application/json');
+      // The document headers are the pages' business.
+      for (const name of [
+        'permissions-policy',
+        'x-frame-options',
+        'referrer-policy',
+        'cross-origin-opener-policy',
+      ]) {
+        expect(res.headers[name], name).toBeUndefined();
+      }
+    }
+    const health = await ctx.app.inject({ url: '/api/user/health' });
+    expect(body(health).data).toMatchObject({ status: 'ok', db: 'ok' });
+  });
+
+  it('keeps the document set on what /api serves as a page or file (the API document)', async () => {
+    const res = await ctx.app.inject({ url: '/api/docs' });
     expect(res.headers['content-security-policy']).toContain("default-src 'self'");
-    expect(res.headers['x-frame-options']).toBeDefined();
-    expect(body(res).data).toMatchObject({ status: 'ok', db: 'ok' });
+    expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+    expect(res.headers['permissions-policy']).toContain('camera=()');
   });
 
   it('publishes an OpenAPI document generated from the schemas', async () => {

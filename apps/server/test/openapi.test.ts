@@ -260,7 +260,7 @@ describe(`API_DOCS (${BACKEND})`, () => {
 });
 
 describe(`Permissions-Policy (${BACKEND})`, () => {
-  it('denies camera, location and microphone to every API answer, refusals included', async () => {
+  it('leaves API answers, refusals included, to a CSP that lets them run and frame nothing (ADR 036)', async () => {
     const { token } = await loginAs(ctx.app);
     for (const res of [
       await ctx.app.inject({ url: '/api/user/health' }),
@@ -269,12 +269,12 @@ describe(`Permissions-Policy (${BACKEND})`, () => {
       await ctx.app.inject({ url: '/api/no/such/call' }),
       await ctx.app.inject({ method: 'POST', url: '/api/login', payload: {} }),
     ]) {
-      const policy = String(res.headers['permissions-policy']);
-      expect(policy, res.body).toBe(PERMISSIONS_POLICY);
-      for (const feature of ['camera=()', 'geolocation=()', 'microphone=()', 'payment=()', 'usb=()']) {
-        expect(policy).toContain(feature);
-      }
+      // A JSON answer opened as a page runs nothing, so it can use no feature: no policy to send.
+      expect(res.headers['permissions-policy'], res.body).toBeUndefined();
+      expect(res.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
     }
+    expect(PERMISSIONS_POLICY).toContain('camera=()');
+    expect(PERMISSIONS_POLICY).toContain('geolocation=()');
   });
 
   describe('with the front ends', () => {
@@ -330,17 +330,17 @@ describe(`Permissions-Policy (${BACKEND})`, () => {
       expect(H5_PERMISSIONS_POLICY).toContain('payment=()');
     });
 
-    it('denies them to the console, scripts, the API document and API answers', async () => {
-      for (const url of [
-        '/admin/',
-        '/admin/leads',
-        '/assets/app.js',
-        '/api/docs',
-        '/api/user/health',
-        '/api/x',
-      ]) {
+    it('denies them to the console, scripts and the API document; API answers run nothing (ADR 036)', async () => {
+      for (const url of ['/admin/', '/admin/leads', '/assets/app.js', '/api/docs']) {
         const res = await app.inject({ url });
         expect(res.headers['permissions-policy'], url).toBe(PERMISSIONS_POLICY);
+      }
+      for (const url of ['/api/user/health', '/api/x']) {
+        const res = await app.inject({ url });
+        expect(res.headers['permissions-policy'], url).toBeUndefined();
+        expect(res.headers['content-security-policy'], url).toBe(
+          "default-src 'none'; frame-ancestors 'none'",
+        );
       }
     });
   });

@@ -45,19 +45,25 @@ export class ChannelRepository {
    * which are stored; answers the rows inserted (none asked: `returning` false). The rows go in the order given.
    */
   async insertClicks(rows: ClickRow[], returning = true): Promise<InsertedClick[]> {
-    // One statement text whatever the batch's size: the rows go as six array parameters (unnest keeps
-    // their order), so no per-row SQL is built (drizzle's insert builder was ~7 % of a click's CPU).
+    // One statement text whatever the batch's size, the rows as ONE json parameter: a single native
+    // JSON.stringify instead of drizzle's insert builder (~7 % of a click's CPU, ADR 031) or seven array
+    // literals escaped element by element in JavaScript (~6 µs a click, ADR 036). json_to_recordset keeps
+    // their order. Short keys: c code, h fingerprint hash, d day, a skin, i IP, t time.
+    const json = JSON.stringify(
+      rows.map((r) => ({
+        c: r.adChannelCode,
+        h: r.fingerprintHash,
+        d: r.day,
+        a: r.abTestType,
+        i: r.ip,
+        t: r.at,
+      })),
+    );
     return rowsOf(
       await this.db.execute(sql`
         insert into channel_clicks (ad_channel_code, fingerprint_hash, day, ab_test_type, flagged, ip, created_at)
-        select * from unnest(
-          ${sql.param(rows.map((r) => r.adChannelCode))}::text[],
-          ${sql.param(rows.map((r) => r.fingerprintHash))}::text[],
-          ${sql.param(rows.map((r) => r.day))}::date[],
-          ${sql.param(rows.map((r) => r.abTestType))}::smallint[],
-          ${sql.param(rows.map((r) => r.fingerprintHash === null))}::boolean[],
-          ${sql.param(rows.map((r) => r.ip))}::text[],
-          ${sql.param(rows.map((r) => r.at.toISOString()))}::timestamptz[])
+        select c, h, d, a, h is null, i, t
+        from json_to_recordset(${json}::json) as r(c text, h text, d date, a smallint, i text, t timestamptz)
         on conflict do nothing
         ${returning ? sql`returning ad_channel_code, fingerprint_hash, day::text as day` : sql``}`),
     );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { helmetHeaders, isH5Page } from './security.ts';
+import { API_HEADERS, helmetHeaders, isApiCall, isH5Page } from './security.ts';
 
 describe('helmetHeaders (computed once at start-up)', () => {
   it("are helmet's headers for the options, lower-case, the CSP from the directives", () => {
@@ -50,5 +50,31 @@ describe('isH5Page', () => {
     expect(isH5Page('/admin/channels', 'text/html')).toBe(false);
     expect(isH5Page('/assets/app.js', 'application/javascript')).toBe(false);
     expect(isH5Page('/', undefined)).toBe(false);
+  });
+});
+
+describe('isApiCall', () => {
+  it('is what /api answers to script, not what it serves as a page or file', () => {
+    expect(isApiCall('/api/reportAdChannelClick?adChannelCode=demo')).toBe(true);
+    expect(isApiCall('/api/adChannel/h5Config')).toBe(true);
+    expect(isApiCall('/api/no/such/call')).toBe(true);
+    expect(isApiCall('/api/docs')).toBe(false);
+    expect(isApiCall('/api/docs/json')).toBe(false);
+    expect(isApiCall('/api/storage/u/1/a.jpg')).toBe(false);
+    expect(isApiCall('/api/storage')).toBe(false);
+    expect(isApiCall('/')).toBe(false);
+    expect(isApiCall('/apix')).toBe(false);
+    expect(isApiCall('/admin/api/x')).toBe(false);
+  });
+
+  it('gives API answers a set without the document headers', () => {
+    expect(Object.keys(API_HEADERS).sort()).toEqual(
+      [
+        'content-security-policy',
+        'cross-origin-resource-policy',
+        'strict-transport-security',
+        'x-content-type-options',
+      ].sort(),
+    );
   });
 });

@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import helmet from 'helmet';
 import { inlineScriptHashes } from '../../lib/csp.ts';
-import { storageOrigins } from '../../providers/storage/index.ts';
+import { LOCAL_STORAGE_PATH, storageOrigins } from '../../providers/storage/index.ts';
 import { WEB_DIST_DEFAULT } from './static.ts';
 
 /** Powerful browser features nothing of ours uses: no document may use them, nor frame anything that does. */
@@ -36,6 +36,33 @@ export const PERMISSIONS_POLICY = permissionsPolicy([]);
  * both for itself (never for frames: the partner pages of /inline-page get neither). ADR 020.
  */
 export const H5_PERMISSIONS_POLICY = permissionsPolicy(['camera', 'geolocation']);
+
+/**
+ * The headers of an API answer (JSON under /api, refusals included): what a JSON answer needs, after
+ * OWASP's REST Security Cheat Sheet, instead of the document set (ADR 036). The CSP forbids everything,
+ * should anybody open an answer as a page; nosniff keeps it JSON; the resource policy keeps other sites'
+ * pages from embedding it; HSTS as on every answer. The document headers (permissions, referrer, opener,
+ * frame options, …) govern what a page may do and mean nothing to JSON read by script.
+ */
+export const API_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+  'x-content-type-options': 'nosniff',
+  'cross-origin-resource-policy': 'same-origin',
+  'strict-transport-security': 'max-age=31536000; includeSubDomains',
+});
+
+/**
+ * An API call: under /api, except what /api serves to be opened as a page or file (the API document at
+ * /api/docs, uploaded files at /api/storage), which get the document set.
+ */
+export function isApiCall(url: string): boolean {
+  return (
+    url.startsWith('/api/') &&
+    !url.startsWith('/api/docs') &&
+    !url.startsWith(`${LOCAL_STORAGE_PATH}/`) &&
+    url !== LOCAL_STORAGE_PATH
+  );
+}
 
 /** An H5 page: HTML outside /api and /admin (index.html, login.html, the rendered authorise page). */
 export function isH5Page(url: string, contentType: unknown): boolean {
@@ -96,8 +123,8 @@ export default fp(
     });
     // Set before anything can fail, so refusals carry them too; H5 pages get their permissions when sent.
     headers['permissions-policy'] = PERMISSIONS_POLICY;
-    app.addHook('onRequest', (_req, reply, done) => {
-      reply.headers(headers);
+    app.addHook('onRequest', (req, reply, done) => {
+      reply.headers(isApiCall(req.url) ? API_HEADERS : headers);
       done();
     });
     app.addHook('onSend', (req, reply, payload, done) => {
