@@ -175,7 +175,11 @@ async function measure(root, endpoint) {
     const redisBefore = redis ? cpuTicks(redis) : 0;
     const before = cpuTicks(server.proc.child.pid);
     const started = Date.now();
+    // The load generator's own CPU (this process: autocannon's requests and its parsing of the answers):
+    // on a machine it shares with the server, what it spends per answer is taken from the server's share.
+    const clientBefore = process.cpuUsage();
     const result = await autocannon({ ...opts, amount: N });
+    const client = process.cpuUsage(clientBefore);
     const ticks = cpuTicks(server.proc.child.pid) - before;
     const pgTicks = services ? usedSince(pgBefore, ticksOf([...new Set([...backends, ...pgBackends()])])) : 0;
     const redisTicks = redis ? cpuTicks(redis) - redisBefore : 0;
@@ -184,6 +188,7 @@ async function measure(root, endpoint) {
       us: (ticks * TICK_US) / N,
       pgUs: (pgTicks * TICK_US) / N,
       redisUs: (redisTicks * TICK_US) / N,
+      clientUs: (client.user + client.system) / N,
       rps: Math.round((N * 1000) / (Date.now() - started)),
       bad,
     };
@@ -205,7 +210,7 @@ for (let round = 1; round <= ROUNDS; round++) {
           ? ` + PostgreSQL ${m.pgUs.toFixed(1)} + Redis ${m.redisUs.toFixed(1)}`
           : '';
       log(
-        `${path.basename(root)} ${endpoint}: ${m.us.toFixed(1)} µs CPU/request${services} (${m.rps} req/s, ${m.bad} not 2xx)`,
+        `${path.basename(root)} ${endpoint}: ${m.us.toFixed(1)} µs CPU/request${services}; load generator ${m.clientUs.toFixed(1)} µs (${m.rps} req/s, ${m.bad} not 2xx)`,
       );
       rows.push({ round, root: path.basename(root), endpoint, ...m });
     }
@@ -214,18 +219,21 @@ for (let round = 1; round <= ROUNDS; round++) {
 
 const hello = rows.filter((r) => r.endpoint === 'hello').map((r) => r.us);
 const helloUs = hello.length ? hello.reduce((a, b) => a + b) / hello.length : null;
-console.log('\ncheckout        endpoint       µs CPU/request (each round)   mean   bare Fastify ÷ it');
+console.log(
+  '\ncheckout        endpoint       µs CPU/request (each round)   mean   bare Fastify ÷ it   load generator µs (mean)',
+);
 for (const endpoint of endpoints) {
   for (const root of roots) {
     const mine = rows.filter((r) => r.endpoint === endpoint && r.root === path.basename(root));
     if (mine.length === 0) continue;
     const mean = mine.reduce((a, r) => a + r.us, 0) / mine.length;
     const share = helloUs && endpoint !== 'hello' ? `${((100 * helloUs) / mean).toFixed(1)} %` : '';
+    const clientMean = mine.reduce((a, r) => a + r.clientUs, 0) / mine.length;
     console.log(
       `${path.basename(root).padEnd(15)} ${endpoint.padEnd(14)} ${mine
         .map((r) => r.us.toFixed(1))
         .join(' / ')
-        .padEnd(29)} ${mean.toFixed(1).padStart(6)}   ${share}`,
+        .padEnd(29)} ${mean.toFixed(1).padStart(6)}   ${share.padEnd(17)}   ${clientMean.toFixed(1)}`,
     );
     if (PG_URL && endpoint !== 'hello') {
       // The machine's CPU per request: the server, its database backends and Redis.

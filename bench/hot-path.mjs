@@ -21,7 +21,7 @@
 // Results go to bench/results/hot-path-<timestamp>.json.
 
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -209,6 +209,14 @@ async function startServer(backend, profDir, compared = false) {
   const redisPrefix = compared ? `${REDIS_PREFIX}cmp:` : REDIS_PREFIX;
   if (backend !== 'pglite') preparePostgres(pgUrl);
   if (backend === 'postgres+redis') clearRedisKeys(redisPrefix);
+  // A compared checkout without its own front-end build (a bare worktree) serves this one's: the comparison
+  // is of the servers, and without a build its landing would answer 404s.
+  const builds = {};
+  if (compared && !existsSync(path.join(serverDir, '../web/dist/index.html'))) {
+    warnings.push({ comparedCheckoutServes: path.join(ROOT, 'apps/web/dist') });
+    builds.WEB_DIST = path.join(ROOT, 'apps/web/dist');
+    builds.ADMIN_DIST = path.join(ROOT, 'apps/admin/dist');
+  }
   return startBenchServer({
     serverDir,
     label: compared ? `${backend} (compared)` : backend,
@@ -220,6 +228,7 @@ async function startServer(backend, profDir, compared = false) {
     env: {
       // The proxy's address (issue 19.3); a checkout from before that change (--server-root) takes a bare yes.
       TRUST_PROXY: trustProxyValue(serverDir),
+      ...builds,
       // Several servers on one machine: the metrics listener is not what is measured.
       METRICS_PORT: '0',
     },
