@@ -17,7 +17,7 @@
 // redis-server (the whole process: other users of that Redis count too) are reported per request as well.
 
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -194,6 +194,8 @@ async function measure(root, endpoint) {
     };
   } finally {
     await stopChild(server.proc, 'cpu');
+    // The server's temporary data directory (bare Fastify has none).
+    if (server.dataDir) rmSync(server.dataDir, { recursive: true, force: true });
   }
 }
 
