@@ -3,6 +3,7 @@ import helmet from 'helmet';
 import { inlineScriptHashes } from '../../lib/csp.ts';
 import { LOCAL_STORAGE_PATH, storageOrigins } from '../../providers/storage/index.ts';
 import { WEB_DIST_DEFAULT } from './static.ts';
+import { API_DOCS_PATH } from './swagger.ts';
 
 /** Powerful browser features nothing of ours uses: no document may use them, nor frame anything that does. */
 const DENIED_FEATURES = [
@@ -58,7 +59,7 @@ export const API_HEADERS: Readonly<Record<string, string>> = Object.freeze({
 export function isApiCall(url: string): boolean {
   return (
     url.startsWith('/api/') &&
-    !url.startsWith('/api/docs') &&
+    !url.startsWith(API_DOCS_PATH) &&
     !url.startsWith(`${LOCAL_STORAGE_PATH}/`) &&
     url !== LOCAL_STORAGE_PATH
   );

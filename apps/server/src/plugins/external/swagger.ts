@@ -14,6 +14,9 @@ import {
   refusalsOf,
 } from '../../lib/api-document.ts';
 
+/** Where the API document (Swagger UI, and its JSON at `${API_DOCS_PATH}/json`) is served. */
+export const API_DOCS_PATH = '/api/docs';
+
 /** Whether /api/docs serves the document and Swagger UI: API_DOCS, by default on except in production. */
 export function apiDocsEnabled(config: Pick<Env, 'API_DOCS' | 'NODE_ENV'>): boolean {
   return (config.API_DOCS ?? (config.NODE_ENV === 'production' ? 'off' : 'on')) === 'on';
@@ -97,7 +100,7 @@ export default fp(
       },
     });
     if (apiDocsEnabled(app.config)) {
-      await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+      await app.register(swaggerUi, { routePrefix: API_DOCS_PATH, staticCSP: true });
     }
   },
   { name: 'swagger' },
