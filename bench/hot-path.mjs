@@ -205,7 +205,7 @@ function trustProxyValue(serverDir) {
 
 async function startServer(backend, profDir, compared = false) {
   const serverDir = compared ? COMPARE_DIR : SERVER_DIR;
-  const pgUrl = compared ? compareUrl(PG_URL) : PG_URL;
+  const pgUrl = compared && backend !== 'pglite' ? compareUrl(PG_URL) : PG_URL;
   const redisPrefix = compared ? `${REDIS_PREFIX}cmp:` : REDIS_PREFIX;
   if (backend !== 'pglite') preparePostgres(pgUrl);
   if (backend === 'postgres+redis') clearRedisKeys(redisPrefix);

@@ -29,6 +29,7 @@ import authPlugin from './plugins/app/auth.ts';
 import errorsPlugin from './plugins/app/errors.ts';
 import metricsPlugin from './plugins/app/metrics.ts';
 import servicesPlugin from './plugins/app/services.ts';
+import wellFormedPlugin, { wellFormedCompiler } from './plugins/app/well-formed.ts';
 import dbPlugin from './plugins/external/db.ts';
 import redisPlugin from './plugins/external/redis.ts';
 import securityPlugin from './plugins/external/security.ts';
@@ -95,14 +96,18 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     // (the topology test saw the static plugin, which loads the render build, exceed it at load 30).
     pluginTimeout: 60_000,
   });
-  app.setValidatorCompiler(validatorCompiler);
+  // Bodies and queries are made well-formed as they are validated (plugins/app/well-formed.ts).
+  app.setValidatorCompiler(wellFormedCompiler(validatorCompiler));
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('config', config);
-  app.addHook('onSend', (req, reply, payload, done) => {
+  // Set on arrival, not in an onSend hook: no onSend hook runs on the hot path's answers (issue 17.3), and
+  // Fastify keeps headers set before an error on the error's answer.
+  app.addHook('onRequest', (req, reply, done) => {
     reply.header('x-request-id', req.id);
-    // Shutting down: the client's next request opens a connection elsewhere (the load balancer's).
+    // Shutting down: the client's next request opens a connection elsewhere (the load balancer's). A
+    // request that arrived before draining began answers without it; the next on its connection has it.
     if (app.draining) reply.header('connection', 'close');
-    done(null, payload);
+    done();
   });
 
   await app.register(errorsPlugin);
@@ -113,7 +118,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(swaggerPlugin);
   await app.register(servicesPlugin, { limiterPrefix: opts.limiterPrefix, databaseAlone: !opts.database });
   await app.register(authPlugin);
-  await app.register(import('./plugins/app/well-formed.ts'));
+  await app.register(wellFormedPlugin);
 
   await app.register(authRoutes);
   await app.register(staffRoutes);

@@ -14,6 +14,7 @@ import type { H5Config } from '@lm/shared/channel';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pageChannelOf } from '../src/modules/channels/pages.ts';
+import { H5_PERMISSIONS_POLICY } from '../src/plugins/external/security.ts';
 import { body, createTestApp, newIp, secondInstance, staffLogin, type TestContext } from './helpers.ts';
 
 const INDEX =
@@ -139,6 +140,8 @@ describe("a channel's landing and login pages in the first HTML", () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(res.headers['cache-control']).toBe('no-cache');
+    // An H5 page: the face and location steps are client-side routes of it (ADR 020).
+    expect(res.headers['permissions-policy']).toBe(H5_PERMISSIONS_POLICY);
     const html = res.body;
     expect(html).toContain('<main data-skin="8">');
     expect(htmlAttrs(html)).toContain('data-ssr="/"');

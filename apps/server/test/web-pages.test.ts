@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { openDatabase } from '../src/db/client.ts';
 import { encodePage } from '../src/lib/web-ssr.ts';
+import { H5_PERMISSIONS_POLICY } from '../src/plugins/external/security.ts';
 import { testConfig } from './helpers.ts';
 
 const PATH = '/fill-information/common-authorize';
@@ -88,6 +89,7 @@ describe('server-rendered authorise page', () => {
     expect(res.headers.vary).toContain('accept-encoding');
     // The security headers of every page, with the CSP.
     expect(res.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(res.headers['permissions-policy']).toBe(H5_PERMISSIONS_POLICY);
     const html = decode(res.rawPayload, 'br');
     expect(html).toBe(TEMPLATE.replace('<!--lm-ssr-->', '<p>{"rqResult":"&lt;b>x&lt;/b>"}</p>'));
   });

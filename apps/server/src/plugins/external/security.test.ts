@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { API_HEADERS, helmetHeaders, isApiCall, isH5Page } from './security.ts';
+import { API_HEADERS, helmetHeaders, isApiCall } from './security.ts';
 
 describe('helmetHeaders (computed once at start-up)', () => {
   it("are helmet's headers for the options, lower-case, the CSP from the directives", () => {
@@ -38,18 +38,6 @@ describe('helmetHeaders (computed once at start-up)', () => {
         contentSecurityPolicy: { directives: { defaultSrc: ["'self'"], scriptSrc: ['self'] } },
       }),
     ).toThrow();
-  });
-});
-
-describe('isH5Page', () => {
-  it('is HTML outside /api and /admin', () => {
-    expect(isH5Page('/?adChannelCode=demo', 'text/html; charset=utf-8')).toBe(true);
-    expect(isH5Page('/login', 'text/html')).toBe(true);
-    expect(isH5Page('/api/adChannel/h5Config', 'application/json; charset=utf-8')).toBe(false);
-    expect(isH5Page('/api/docs', 'text/html')).toBe(false);
-    expect(isH5Page('/admin/channels', 'text/html')).toBe(false);
-    expect(isH5Page('/assets/app.js', 'application/javascript')).toBe(false);
-    expect(isH5Page('/', undefined)).toBe(false);
   });
 });
 

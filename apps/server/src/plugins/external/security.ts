@@ -65,12 +65,14 @@ export function isApiCall(url: string): boolean {
   );
 }
 
-/** An H5 page: HTML outside /api and /admin (index.html, login.html, the rendered authorise page). */
-export function isH5Page(url: string, contentType: unknown): boolean {
-  // The type first: every API answer stops at this cheap test.
-  if (!/^text\/html\b/i.test(String(contentType ?? ''))) return false;
-  const path = url.split('?')[0] ?? '';
-  return !/^\/(api|admin)(\/|$)/.test(path);
+/**
+ * Marks an answer as an H5 page (HTML of the web app: index.html, login.html, a channel's rendered
+ * landing, the rendered authorise page): it gets ADR 020's H5 permissions instead of the deny-all set.
+ * Called where those pages are sent (plugins/external/static.ts) rather than by an onSend hook that would
+ * run for every answer, API calls included (issue 17.3).
+ */
+export function markH5Page(reply: { header(name: string, value: string): unknown }): void {
+  reply.header('permissions-policy', H5_PERMISSIONS_POLICY);
 }
 
 /**
@@ -122,17 +124,12 @@ export default fp(
       },
       crossOriginEmbedderPolicy: false,
     });
-    // Set before anything can fail, so refusals carry them too; H5 pages get their permissions when sent.
+    // Set before anything can fail, so refusals carry them too; H5 pages get their permissions where they
+    // are sent (markH5Page). No onSend hook: none runs on an API answer (issue 17.3).
     headers['permissions-policy'] = PERMISSIONS_POLICY;
     app.addHook('onRequest', (req, reply, done) => {
       reply.headers(isApiCall(req.url) ? API_HEADERS : headers);
       done();
-    });
-    app.addHook('onSend', (req, reply, payload, done) => {
-      if (isH5Page(req.url, reply.getHeader('content-type'))) {
-        reply.header('permissions-policy', H5_PERMISSIONS_POLICY);
-      }
-      done(null, payload);
     });
   },
   { name: 'security' },

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import { ErrorCode, errorCatalogue } from '@lm/shared/errors';
@@ -13,11 +13,18 @@ import {
   type WebPageRenderer,
 } from '../../lib/web-ssr.ts';
 import { type ChannelPage, ChannelPages } from '../../modules/channels/pages.ts';
+import { markH5Page } from './security.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const WEB_DIST_DEFAULT = resolve(here, '../../../../web/dist');
 const DEFAULT_ADMIN = resolve(here, '../../../../admin/dist');
 const LOGIN_PATHS = new Set(['/login', '/getQuota', '/h5']);
+
+/** Whether `file` (an absolute path) lies inside the directory `dir`. */
+function isWithin(dir: string, file: string): boolean {
+  const rel = relative(dir, file);
+  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
+}
 
 /**
  * Serves the built H5 at / and the console at /admin; unknown paths of each fall back to their
@@ -26,6 +33,7 @@ const LOGIN_PATHS = new Set(['/login', '/getQuota', '/h5']);
 export default fp(
   async (app) => {
     const webDir = app.config.WEB_DIST ?? WEB_DIST_DEFAULT;
+    const webRoot = resolve(webDir);
     const adminDir = app.config.ADMIN_DIST ?? DEFAULT_ADMIN;
     const hasWeb = existsSync(resolve(webDir, 'index.html'));
     const hasAdmin = existsSync(resolve(adminDir, 'index.html'));
@@ -79,6 +87,7 @@ export default fp(
         .header('vary', 'accept-encoding')
         .header('etag', page.etag)
         .type('text/html; charset=utf-8');
+      markH5Page(reply);
       if (req.headers['if-none-match'] === page.etag) return reply.status(304).send();
       const accept = req.headers['accept-encoding'];
       const encoding = preferredEncoding(Array.isArray(accept) ? accept.join(',') : accept);
@@ -91,6 +100,8 @@ export default fp(
         'cache-control',
         /[\\/]assets[\\/]/.test(path) ? 'public, max-age=31536000, immutable' : 'no-cache',
       );
+      // The H5's pages (index.html, login.html; also when sent as the fallback of a client-side route).
+      if (path.endsWith('.html') && isWithin(webRoot, path)) markH5Page(reply);
     };
     if (hasWeb) {
       await app.register(fastifyStatic, {
@@ -153,6 +164,7 @@ export default fp(
           if (html !== null) {
             const { body, encoding } = encodePage(html, req.headers['accept-encoding']);
             if (encoding) reply.header('content-encoding', encoding);
+            markH5Page(reply);
             return reply
               .header('cache-control', 'no-cache')
               .header('vary', 'accept-encoding')
