@@ -194,7 +194,7 @@ export class DurationSeries {
 
   observe(seconds: number): void {
     if (!Number.isFinite(seconds)) return;
-    const { bounds } = this;
+    const bounds = this.bounds;
     let i = 0;
     while (i < bounds.length && seconds > (bounds[i] as number)) i++;
     this.counts[i] = (this.counts[i] as number) + 1;
