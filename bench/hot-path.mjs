@@ -5,7 +5,12 @@
 //
 //   node bench/hot-path.mjs [--only hello,h5config,landing,click-new,click-repeat] [--duration 10]
 //                           [--connections 10] [--pg-url url [--redis-url url]] [--skip-pglite]
-//                           [--cpu-prof] [--slices n [--compare-root checkout]]
+//                           [--cpu-prof] [--slices n [--compare-root checkout]] [--string-bodies]
+//
+// The load generator keeps each answer's body as bytes (bench/lib.mjs keepAutocannonBodiesAsBytes):
+// autocannon itself decodes every body into a string, which for the landing's 8.8 KB of brotli costs it a
+// whole core at ~9 k answers/s, the server half idle. --string-bodies: autocannon as it comes (the figures
+// of bench/README.md before 2026-11-27).
 //
 // --slices n: each endpoint's saturation run in n slices between slices of bare Fastify, its ratio the
 // median of the slices' ratios to their neighbours (for a machine whose speed drifts; see bench/README.md).
@@ -27,7 +32,15 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { checkQuiet, log, startBenchServer, startHello, stopChild, warnings } from './lib.mjs';
+import {
+  checkQuiet,
+  keepAutocannonBodiesAsBytes,
+  log,
+  startBenchServer,
+  startHello,
+  stopChild,
+  warnings,
+} from './lib.mjs';
 import { monoUs, summarizeProfile } from './probes.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -53,16 +66,18 @@ const { values: args } = parseArgs({
     'server-root': { type: 'string' },
     'compare-root': { type: 'string' },
     'cpu-prof': { type: 'boolean', default: false },
+    'string-bodies': { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
 if (args.help) {
   console.log(
-    'usage: node bench/hot-path.mjs [--only hello,h5config,landing,click-new,click-repeat] [--duration s] [--connections n] [--pg-url url [--redis-url url]] [--skip-pglite] [--skip-paced] [--server-root checkout] [--cpu-prof] [--slices n [--compare-root checkout]]',
+    'usage: node bench/hot-path.mjs [--only hello,h5config,landing,click-new,click-repeat] [--duration s] [--connections n] [--pg-url url [--redis-url url]] [--skip-pglite] [--skip-paced] [--server-root checkout] [--cpu-prof] [--slices n [--compare-root checkout]] [--string-bodies]',
   );
   process.exit(0);
 }
 if (args['server-root']) SERVER_DIR = path.join(path.resolve(args['server-root']), 'apps/server');
+if (!args['string-bodies']) keepAutocannonBodiesAsBytes();
 const DURATION = Number(args.duration);
 const SLICES = Number(args.slices);
 if (!Number.isInteger(SLICES) || SLICES < 1) {
@@ -579,6 +594,7 @@ async function main() {
     }
   }
   results.warnings = warnings;
+  results.loadGeneratorBodies = args['string-bodies'] ? 'strings (autocannon as it comes)' : 'bytes';
   results.machine.loadAvgAtEnd = os.loadavg().map((x) => Math.round(x * 100) / 100);
   mkdirSync(RESULTS_DIR, { recursive: true });
   const file = path.join(RESULTS_DIR, `hot-path-${startedAt.toISOString().replace(/[:.]/g, '-')}.json`);

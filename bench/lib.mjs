@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
 export const warnings = [];
@@ -225,4 +226,24 @@ export async function startBenchServer({
     `server (${label}) did not become healthy: last health answer ${last}; exit ${JSON.stringify(proc.exitInfo())}\n` +
       `--- server output ---\n${proc.output()}`,
   );
+}
+
+/**
+ * autocannon 8 appends every chunk of every answer to a string (`req.body += data`,
+ * lib/pipelinedRequestsQueue.js): a UTF-8 decode of each body, binary or not. For a brotli page of 8.8 KB
+ * that decode is the load generator's whole core at ~9 k answers/s while the server is half idle (issue
+ * 17.3, measured 2026-11-27): the figure would be the load generator's, not the server's. After this call
+ * the body handed to `onResponse` is the answer's bytes (a Buffer; `JSON.parse` and `String()` read it as
+ * UTF-8, as before). Each answer is still read off the socket and parsed as HTTP; only the decode goes.
+ */
+export function keepAutocannonBodiesAsBytes() {
+  const require = createRequire(import.meta.url);
+  const Queue = require('autocannon/lib/pipelinedRequestsQueue.js');
+  if (Queue.prototype.addBody.bytes) return;
+  const addBody = function addBody(data) {
+    const req = this.peek();
+    if (req) req.body = req.body === '' ? data : Buffer.concat([req.body, data]);
+  };
+  addBody.bytes = true;
+  Queue.prototype.addBody = addBody;
 }
