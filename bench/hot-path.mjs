@@ -11,6 +11,9 @@
 // autocannon itself decodes every body into a string, which for the landing's 8.8 KB of brotli costs it a
 // whole core at ~9 k answers/s, the server half idle. --string-bodies: autocannon as it comes (the figures
 // of bench/README.md before 2026-11-27).
+// A click's requests are built before a run, each connection its own visitors (as bare Fastify's one request
+// is built once), so building them is not the load generator's work during it. --setup-per-request: built
+// per request by autocannon's setupRequest (the figures before 2026-11-27).
 //
 // --slices n: each endpoint's saturation run in n slices between slices of bare Fastify, its ratio the
 // median of the slices' ratios to their neighbours (for a machine whose speed drifts; see bench/README.md).
@@ -28,6 +31,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -67,12 +71,13 @@ const { values: args } = parseArgs({
     'compare-root': { type: 'string' },
     'cpu-prof': { type: 'boolean', default: false },
     'string-bodies': { type: 'boolean', default: false },
+    'setup-per-request': { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
 if (args.help) {
   console.log(
-    'usage: node bench/hot-path.mjs [--only hello,h5config,landing,click-new,click-repeat] [--duration s] [--connections n] [--pg-url url [--redis-url url]] [--skip-pglite] [--skip-paced] [--server-root checkout] [--cpu-prof] [--slices n [--compare-root checkout]] [--string-bodies]',
+    'usage: node bench/hot-path.mjs [--only hello,h5config,landing,click-new,click-repeat] [--duration s] [--connections n] [--pg-url url [--redis-url url]] [--skip-pglite] [--skip-paced] [--server-root checkout] [--cpu-prof] [--slices n [--compare-root checkout]] [--string-bodies] [--setup-per-request]',
   );
   process.exit(0);
 }
@@ -286,6 +291,8 @@ function answerChecker(kind) {
         try {
           const j = JSON.parse(body);
           if (j?.code !== 200) problem = `${status}/${j?.code}: ${String(j?.msg).slice(0, 80)}`;
+          // Every click of click-new is a visitor's first: one not counted means the bench repeated one.
+          else if (kind === 'new-click' && j?.data?.counted !== true) problem = 'a new visitor not counted';
         } catch {
           problem = `${status}/unparseable`;
         }
@@ -323,13 +330,59 @@ function summarize(result, checker) {
   };
 }
 
+const buildRequest = createRequire(import.meta.url)('autocannon/lib/httpRequestBuilder.js');
+
+/**
+ * Each connection's requests of a click section, built before the run: `perConnection` new visitors (never
+ * repeated within the run: the pool is sized for it) or the returning visitors' pool. Handed to autocannon's
+ * clients in `setupClient` (its request iterator cycles through them and sends each prebuilt buffer).
+ */
+function clickPools(base, section, perConnection, onResponse) {
+  const u = new URL(base);
+  const build = buildRequest({ hostname: u.hostname, port: Number(u.port) });
+  const request = (v) => {
+    const req = {
+      method: 'GET',
+      path: `/api/reportAdChannelClick?adChannelCode=demo&fingerprint=${v.fingerprint}`,
+      headers: { 'x-forwarded-for': v.ip },
+      onResponse,
+    };
+    req.requestBuffer = build({ ...req, headers: { ...req.headers } });
+    return req;
+  };
+  if (section === 'click-repeat') {
+    const pool = REPEAT_POOL.map(request);
+    return Array.from({ length: CONNECTIONS }, (_, i) => [...pool.slice(i * 97), ...pool.slice(0, i * 97)]);
+  }
+  return Array.from({ length: CONNECTIONS }, () =>
+    Array.from({ length: perConnection }, () => request(newVisitor())),
+  );
+}
+
+/** New visitors a connection may need in `seconds` (at most 40 k clicks/s in all, with a margin). */
+const poolSize = (seconds, rate = 40_000) => Math.ceil((rate * seconds * 1.2) / CONNECTIONS) + 100;
+
 async function measure(base, section, opts) {
-  const checker = answerChecker(section === 'landing' ? 'html' : 'json');
+  const checker = answerChecker(section === 'landing' ? 'html' : section === 'click-new' ? 'new-click' : 'json');
   const request = section === 'hello' ? { method: 'GET', path: '/' } : ENDPOINTS[section]();
+  const prebuilt = (section === 'click-new' || section === 'click-repeat') && !args['setup-per-request'];
+  let setupClient;
+  if (prebuilt) {
+    const seconds = opts.duration ?? DURATION;
+    const pools = clickPools(base, section, poolSize(seconds, opts.overallRate), checker.onResponse);
+    let next = 0;
+    setupClient = (client) => {
+      const it = client.requestIterator;
+      it.requests = pools[next++ % pools.length];
+      it.currentRequestIndex = 0;
+      it.currentRequest = it.requests[0];
+    };
+  }
   const result = await runCannon({
     url: base,
     duration: DURATION,
     ...opts,
+    ...(setupClient ? { setupClient } : {}),
     requests: [{ ...request, onResponse: checker.onResponse }],
   });
   return summarize(result, checker);
