@@ -30,8 +30,8 @@
 
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -363,7 +363,9 @@ function clickPools(base, section, perConnection, onResponse) {
 const poolSize = (seconds, rate = 40_000) => Math.ceil((rate * seconds * 1.2) / CONNECTIONS) + 100;
 
 async function measure(base, section, opts) {
-  const checker = answerChecker(section === 'landing' ? 'html' : section === 'click-new' ? 'new-click' : 'json');
+  const checker = answerChecker(
+    section === 'landing' ? 'html' : section === 'click-new' ? 'new-click' : 'json',
+  );
   const request = section === 'hello' ? { method: 'GET', path: '/' } : ENDPOINTS[section]();
   const prebuilt = (section === 'click-new' || section === 'click-repeat') && !args['setup-per-request'];
   let setupClient;
