@@ -1,4 +1,5 @@
 import type { Claim, ClaimGate, ClickLedger, Refused } from './click-ledger.ts';
+import { ClickKeySet } from './key-set.ts';
 import type { ChannelRepository, InsertedClick } from './repository.ts';
 
 export interface ClickRow {
@@ -23,7 +24,7 @@ interface Pending {
 export interface ClickRecorderOptions {
   maxBatch: number;
   maxInFlight: number;
-  /** Today's keys kept in memory at most (oldest forgotten first; forgetting ends write-behind for the day). */
+  /** Today's keys kept in memory at most (one more ends write-behind for the day: memory no longer has them all). */
   maxKnown: number;
   /** Write-behind clicks wait this long for company before their batch is written. */
   flushDelayMs: number;
@@ -36,7 +37,7 @@ export interface ClickRecorderOptions {
 const DEFAULTS: ClickRecorderOptions = {
   maxBatch: 500,
   maxInFlight: 2,
-  maxKnown: 200_000,
+  maxKnown: 1_000_000,
   flushDelayMs: 20,
   maxPending: 50_000,
   retryMs: 500,
@@ -69,7 +70,7 @@ const keyOf = (code: string, hash: string, day: string) => `${day}\u0000${code}\
  *   `adopt(day, keys)` has loaded today's stored keys, memory holds every key of the day, so it decides
  *   `counted` itself and the click is answered at once; its row is written with others a few ms later
  *   (`flushDelayMs`), retried until it is stored, and written before the app closes (`settle`). Readers
- *   of the table call `settle` first. Forgetting a key (more than `maxKnown` in a day) or a queue of
+ *   of the table call `settle` first. A key memory cannot keep (more than `maxKnown` in a day, ADR 038) or a queue of
  *   `maxPending` unwritten clicks (a stuck database) sends clicks back to the awaited path.
  * - **Ledger** (PostgreSQL with Redis, ADR 034): `useLedger` — a shared ledger (Redis) decides
  *   `counted` for every instance (`new`: counted, written behind; `seen`: not counted, nothing written);
@@ -81,7 +82,8 @@ export class ClickRecorder {
   private scheduled = false;
   private timer: NodeJS.Timeout | undefined;
   private inFlight = 0;
-  private readonly knownKeys = new Set<string>();
+  /** The stored (channel, fingerprint hash) pairs of `knownDay` (compact: 32–64 bytes a key). */
+  private readonly knownKeys = new ClickKeySet();
   private knownDay = '';
   /** Write-behind: memory holds every stored key of `knownDay`. */
   private complete = false;
@@ -107,7 +109,7 @@ export class ClickRecorder {
 
   /** Whether this fingerprint's click on this channel is known to be stored (or queued) for `day`. */
   known(adChannelCode: string, fingerprintHash: string, day: string): boolean {
-    return day === this.knownDay && this.knownKeys.has(keyOf(adChannelCode, fingerprintHash, day));
+    return day === this.knownDay && this.knownKeys.has(adChannelCode, fingerprintHash);
   }
 
   get knownSize(): number {
@@ -147,7 +149,7 @@ export class ClickRecorder {
         this.complete = false;
         return;
       }
-      this.knownKeys.add(keyOf(k.adChannelCode, k.fingerprintHash, day));
+      this.knownKeys.add(k.adChannelCode, k.fingerprintHash);
     }
     this.complete = true;
   }
@@ -183,9 +185,8 @@ export class ClickRecorder {
       }
       let counted = true;
       if (row.fingerprintHash !== null) {
-        const key = keyOf(row.adChannelCode, row.fingerprintHash, row.day);
-        if (this.knownKeys.has(key)) return false;
-        this.remember(key, row.day);
+        if (this.knownKeys.has(row.adChannelCode, row.fingerprintHash)) return false;
+        this.remember(row.adChannelCode, row.fingerprintHash, row.day);
       } else counted = false;
       this.queueBehind(row);
       return counted;
@@ -263,7 +264,7 @@ export class ClickRecorder {
     this.timer = undefined;
   }
 
-  private remember(key: string, day: string): void {
+  private remember(adChannelCode: string, fingerprintHash: string, day: string): void {
     // With a ledger every click asks it (with the per-IP limit in the same script, ADR 035): a key in
     // memory would save no round trip, only cost memory.
     if (this.ledger) return;
@@ -272,16 +273,13 @@ export class ClickRecorder {
       this.knownKeys.clear();
       this.knownDay = day;
     }
-    if (this.knownKeys.size >= this.opts.maxKnown) {
-      // Forget the oldest tenth (a Set iterates in insertion order); memory no longer holds every key.
+    if (this.knownKeys.size < this.opts.maxKnown) {
+      this.knownKeys.add(adChannelCode, fingerprintHash);
+    } else if (!this.knownKeys.has(adChannelCode, fingerprintHash)) {
+      // Full: this key is not kept, so memory no longer holds every key of the day (the table decides
+      // from now on); the keys it holds still spare their returning visitors a statement.
       this.complete = false;
-      let n = Math.ceil(this.opts.maxKnown / 10);
-      for (const k of this.knownKeys) {
-        this.knownKeys.delete(k);
-        if (--n === 0) break;
-      }
     }
-    this.knownKeys.add(key);
   }
 
   /** Awaited clicks and `settle` go at the next turn; write-behind ones wait `flushDelayMs` for company. */
@@ -393,7 +391,7 @@ export class ClickRecorder {
         continue;
       }
       const key = keyOf(p.row.adChannelCode, hash, p.row.day);
-      this.remember(key, p.row.day);
+      this.remember(p.row.adChannelCode, hash, p.row.day);
       p.resolve(first.get(key) === p && insertedKeys.has(key));
     }
     return 0;

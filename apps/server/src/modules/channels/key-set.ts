@@ -1,0 +1,128 @@
+import { createHash } from 'node:crypto';
+
+/** A device hash as `blindIndex` writes it: HMAC-SHA256 in base64url (43 characters, 32 bytes). */
+const BLIND_INDEX = /^[A-Za-z0-9_-]{43}$/;
+const EMPTY = 0;
+
+/**
+ * The 128 bits a fingerprint hash is kept as: the first 16 bytes of a device hash (already uniformly
+ * random), else of its SHA-256 (any other string, e.g. in tests). Two different hashes share them with a
+ * probability of about n² / 2¹²⁹ — for a million keys, 10⁻²⁷.
+ */
+export function keyBits(fingerprintHash: string): Buffer {
+  if (!BLIND_INDEX.test(fingerprintHash))
+    return createHash('sha256').update(fingerprintHash).digest().subarray(0, 16);
+  // Decoded into one scratch buffer (read at once by the caller): no allocation per click.
+  SCRATCH.write(fingerprintHash, 'base64url');
+  return SCRATCH_KEY;
+}
+const SCRATCH = Buffer.alloc(32);
+const SCRATCH_KEY = SCRATCH.subarray(0, 16);
+
+/**
+ * A set of 128-bit keys in one open-addressing table (four 32-bit words a slot, linear probing, at most
+ * half full): 32–64 bytes a key, where a `Set` of the key strings took ~123 (measured: 200 000 keys of
+ * day + channel + device hash, 24.6 MB). The all-zero key marks an empty slot, so a key of zeros is kept as
+ * 1, 0, 0, 0 (one more key of 2¹²⁸ shares its slot).
+ */
+class Table128 {
+  private words: Int32Array;
+  private mask: number;
+  size = 0;
+
+  constructor(capacity = 1024) {
+    this.words = new Int32Array(capacity * 4);
+    this.mask = capacity - 1;
+  }
+
+  /** Adds `k` (16 bytes); false when it was there already. */
+  add(k: Buffer): boolean {
+    const a = k.readInt32LE(0) || (k.readInt32LE(4) | k.readInt32LE(8) | k.readInt32LE(12) ? 0 : 1);
+    const b = k.readInt32LE(4);
+    const c = k.readInt32LE(8);
+    const d = k.readInt32LE(12);
+    if (this.find(a, b, c, d) >= 0) return false;
+    if ((this.size + 1) * 2 > this.mask + 1) this.grow();
+    this.put(a, b, c, d);
+    this.size++;
+    return true;
+  }
+
+  has(k: Buffer): boolean {
+    const a = k.readInt32LE(0) || (k.readInt32LE(4) | k.readInt32LE(8) | k.readInt32LE(12) ? 0 : 1);
+    return this.find(a, k.readInt32LE(4), k.readInt32LE(8), k.readInt32LE(12)) >= 0;
+  }
+
+  private find(a: number, b: number, c: number, d: number): number {
+    const w = this.words;
+    for (let i = (a ^ (d >>> 7)) & this.mask; ; i = (i + 1) & this.mask) {
+      const o = i * 4;
+      const wa = w[o] as number;
+      if (wa === a && w[o + 1] === b && w[o + 2] === c && w[o + 3] === d) return o;
+      if (wa === EMPTY && w[o + 1] === EMPTY && w[o + 2] === EMPTY && w[o + 3] === EMPTY) return -1;
+    }
+  }
+
+  private put(a: number, b: number, c: number, d: number): void {
+    const w = this.words;
+    let i = (a ^ (d >>> 7)) & this.mask;
+    for (;;) {
+      const o = i * 4;
+      if (w[o] === EMPTY && w[o + 1] === EMPTY && w[o + 2] === EMPTY && w[o + 3] === EMPTY) {
+        w[o] = a;
+        w[o + 1] = b;
+        w[o + 2] = c;
+        w[o + 3] = d;
+        return;
+      }
+      i = (i + 1) & this.mask;
+    }
+  }
+
+  private grow(): void {
+    const old = this.words;
+    this.words = new Int32Array(old.length * 2);
+    this.mask = this.words.length / 4 - 1;
+    for (let o = 0; o < old.length; o += 4) {
+      const a = old[o] as number;
+      const b = old[o + 1] as number;
+      const c = old[o + 2] as number;
+      const d = old[o + 3] as number;
+      if (a !== EMPTY || b !== EMPTY || c !== EMPTY || d !== EMPTY) this.put(a, b, c, d);
+    }
+  }
+}
+
+/**
+ * The (channel, fingerprint hash) pairs of one day a click recorder knows are stored (ADR 033): one
+ * `Table128` per channel code. Exact for every practical purpose (see `keyBits`).
+ */
+export class ClickKeySet {
+  private readonly byChannel = new Map<string, Table128>();
+  private count = 0;
+
+  get size(): number {
+    return this.count;
+  }
+
+  /** Adds the pair; false when it was there already. */
+  add(adChannelCode: string, fingerprintHash: string): boolean {
+    let table = this.byChannel.get(adChannelCode);
+    if (!table) {
+      table = new Table128();
+      this.byChannel.set(adChannelCode, table);
+    }
+    const added = table.add(keyBits(fingerprintHash));
+    if (added) this.count++;
+    return added;
+  }
+
+  has(adChannelCode: string, fingerprintHash: string): boolean {
+    return this.byChannel.get(adChannelCode)?.has(keyBits(fingerprintHash)) ?? false;
+  }
+
+  clear(): void {
+    this.byChannel.clear();
+    this.count = 0;
+  }
+}
