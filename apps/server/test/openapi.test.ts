@@ -6,6 +6,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync } from 'node:zlib';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { ErrorCode, errorCatalogue } from '@lm/shared/errors';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
@@ -291,6 +292,10 @@ describe(`Permissions-Policy (${BACKEND})`, () => {
       const page = (name: string) => `<!doctype html><html lang="zh-CN"><body>${name}</body></html>`;
       writeFileSync(join(web, 'index.html'), page('h5'));
       writeFileSync(join(web, 'login.html'), page('login'));
+      // As the build leaves them (scripts/compress-dist.mjs): a browser that accepts brotli gets these.
+      writeFileSync(join(web, 'index.html.br'), brotliCompressSync(page('h5')));
+      writeFileSync(join(web, 'login.html.br'), brotliCompressSync(page('login')));
+      writeFileSync(join(admin, 'index.html.br'), brotliCompressSync(page('console')));
       writeFileSync(join(web, 'assets', 'app.js'), 'console.log(1)');
       writeFileSync(join(admin, 'index.html'), page('console'));
       const database = await openDatabase({});
@@ -319,10 +324,13 @@ describe(`Permissions-Policy (${BACKEND})`, () => {
         '/privacy-agreement',
         '/index.html',
       ]) {
-        const res = await app.inject({ url });
-        expect(res.statusCode, url).toBe(200);
-        expect(res.headers['content-type'], url).toContain('text/html');
-        expect(res.headers['permissions-policy'], url).toBe(H5_PERMISSIONS_POLICY);
+        for (const encoding of [undefined, 'gzip, deflate, br']) {
+          const res = await app.inject({ url, headers: encoding ? { 'accept-encoding': encoding } : {} });
+          expect(res.statusCode, url).toBe(200);
+          expect(res.headers['content-type'], url).toContain('text/html');
+          expect(res.headers['content-encoding'], `${url} ${encoding}`).toBe(encoding ? 'br' : undefined);
+          expect(res.headers['permissions-policy'], `${url} ${encoding}`).toBe(H5_PERMISSIONS_POLICY);
+        }
       }
       expect(H5_PERMISSIONS_POLICY).toContain('camera=(self)');
       expect(H5_PERMISSIONS_POLICY).toContain('geolocation=(self)');
@@ -332,8 +340,10 @@ describe(`Permissions-Policy (${BACKEND})`, () => {
 
     it('denies them to the console, scripts and the API document; API answers run nothing (ADR 036)', async () => {
       for (const url of ['/admin/', '/admin/leads', '/assets/app.js', '/api/docs']) {
-        const res = await app.inject({ url });
-        expect(res.headers['permissions-policy'], url).toBe(PERMISSIONS_POLICY);
+        for (const encoding of [undefined, 'gzip, deflate, br']) {
+          const res = await app.inject({ url, headers: encoding ? { 'accept-encoding': encoding } : {} });
+          expect(res.headers['permissions-policy'], `${url} ${encoding}`).toBe(PERMISSIONS_POLICY);
+        }
       }
       for (const url of ['/api/user/health', '/api/x']) {
         const res = await app.inject({ url });

@@ -20,6 +20,9 @@ export const WEB_DIST_DEFAULT = resolve(here, '../../../../web/dist');
 const DEFAULT_ADMIN = resolve(here, '../../../../admin/dist');
 const LOGIN_PATHS = new Set(['/login', '/getQuota', '/h5']);
 
+/** A page of the web build as @fastify/static sends it: the HTML file or its precompressed twin. */
+const H5_FILE = /\.html(\.(br|gz))?$/;
+
 /** Whether `file` (an absolute path) lies inside the directory `dir`. */
 function isWithin(dir: string, file: string): boolean {
   const rel = relative(dir, file);
@@ -100,8 +103,9 @@ export default fp(
         'cache-control',
         /[\\/]assets[\\/]/.test(path) ? 'public, max-age=31536000, immutable' : 'no-cache',
       );
-      // The H5's pages (index.html, login.html; also when sent as the fallback of a client-side route).
-      if (path.endsWith('.html') && isWithin(webRoot, path)) markH5Page(reply);
+      // The H5's pages (index.html, login.html; also when sent as the fallback of a client-side route, and
+      // as their precompressed files: index.html.br to a browser that accepts brotli).
+      if (H5_FILE.test(path) && isWithin(webRoot, path)) markH5Page(reply);
     };
     if (hasWeb) {
       await app.register(fastifyStatic, {
