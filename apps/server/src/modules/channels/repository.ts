@@ -47,7 +47,8 @@ export class ChannelRepository {
   async insertClicks(rows: ClickRow[], returning = true): Promise<InsertedClick[]> {
     // One statement text whatever the batch's size, the rows as ONE json parameter: a single native
     // JSON.stringify instead of drizzle's insert builder (~7 % of a click's CPU, ADR 031) or seven array
-    // literals escaped element by element in JavaScript (ADR 036). json_to_recordset keeps their order. Short keys: c code, h fingerprint hash, d day, a skin, i IP, t time.
+    // literals escaped element by element in JavaScript (ADR 036). json_to_recordset keeps their order.
+    // Short keys: c code, h fingerprint hash, d day, a skin, i IP, t time.
     const json = JSON.stringify(
       rows.map((r) => ({
         c: r.adChannelCode,
