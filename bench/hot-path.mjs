@@ -4,7 +4,7 @@
 // saturation rate for its p99. See bench/README.md.
 //
 //   node bench/hot-path.mjs [--only hello,h5config,landing,click-new,click-repeat] [--duration 10]
-//                           [--connections 10] [--pg-url url [--redis-url url]] [--skip-pglite]
+//                           [--connections 10,30,100 | 10] [--pg-url url [--redis-url url]] [--skip-pglite]
 //                           [--cpu-prof] [--slices n [--compare-root checkout]] [--string-bodies]
 //
 // The load generator keeps each answer's body as bytes (bench/lib.mjs keepAutocannonBodiesAsBytes):
@@ -20,6 +20,14 @@
 // --compare-root checkout (with --slices): a second server from that checkout runs beside this one (its own
 // database `<db>_cmp` and Redis prefix) and its slices alternate with this one's (hello, this, hello, that,
 // hello, this, …), so that both are measured in the same states of the machine: before/after in one run.
+//
+// --connections 10,30,100 (the default): each endpoint (bare Fastify too) at the level where a 2 s probe found
+// it fastest, its ratio against bare Fastify at bare Fastify's own best level (ADR 039); the table says which
+// level. --connections 10: every endpoint at 10 (the figures before ADR 039).
+//
+// The 80 % run sends each connection's share of the rate evenly (bench/lib.mjs paceEvenly);
+// --per-second-pacing: autocannon's quota per second instead (every client's quota back to back at each
+// second's tick: the figures before 2026-11-27's ADR 039).
 //
 // --cpu-prof: the server runs with `node --cpu-prof`; the profile is summarised for each section's
 // saturation run (self time by package and function, inclusive time of the app's own functions).
@@ -40,6 +48,7 @@ import {
   checkQuiet,
   keepAutocannonBodiesAsBytes,
   log,
+  paceEvenly,
   startBenchServer,
   startHello,
   stopChild,
@@ -61,7 +70,7 @@ const { values: args } = parseArgs({
   options: {
     only: { type: 'string' },
     duration: { type: 'string', default: '10' },
-    connections: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '10,30,100' },
     'pg-url': { type: 'string' },
     'redis-url': { type: 'string' },
     'skip-pglite': { type: 'boolean', default: false },
@@ -72,12 +81,13 @@ const { values: args } = parseArgs({
     'cpu-prof': { type: 'boolean', default: false },
     'string-bodies': { type: 'boolean', default: false },
     'setup-per-request': { type: 'boolean', default: false },
+    'per-second-pacing': { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
 if (args.help) {
   console.log(
-    'usage: node bench/hot-path.mjs [--only hello,h5config,landing,click-new,click-repeat] [--duration s] [--connections n] [--pg-url url [--redis-url url]] [--skip-pglite] [--skip-paced] [--server-root checkout] [--cpu-prof] [--slices n [--compare-root checkout]] [--string-bodies] [--setup-per-request]',
+    'usage: node bench/hot-path.mjs [--only hello,h5config,landing,click-new,click-repeat] [--duration s] [--connections n | n,n,…] [--pg-url url [--redis-url url]] [--skip-pglite] [--skip-paced] [--server-root checkout] [--cpu-prof] [--slices n [--compare-root checkout]] [--string-bodies] [--setup-per-request] [--per-second-pacing]',
   );
   process.exit(0);
 }
@@ -96,7 +106,13 @@ if (COMPARE_DIR && SLICES < 2) {
   console.error('--compare-root needs --slices n (n ≥ 2): the two servers alternate slice by slice');
   process.exit(2);
 }
-const CONNECTIONS = Number(args.connections);
+// --connections 10,30,100: each endpoint, bare Fastify too, is measured at the level where it goes fastest
+// (a short probe at each level first): an endpoint that waits on Redis or the database is not saturated by
+// 10 connections (ADR 039). One level (e.g. --connections 10): every endpoint at it.
+const CONNECTION_LEVELS = args.connections.split(',').map(Number);
+const CONNECTIONS = CONNECTION_LEVELS[0];
+/** Seconds each (endpoint, connections) pair runs in the probe. */
+const PROBE_SECONDS = 2;
 const only = args.only ? args.only.split(',') : SECTIONS;
 for (const s of only) {
   if (!SECTIONS.includes(s)) {
@@ -106,8 +122,8 @@ for (const s of only) {
 }
 // The ratio needs the ceiling of the same run.
 const sections = SECTIONS.filter((s) => s === 'hello' || only.includes(s));
-if (!(DURATION > 0) || !(CONNECTIONS > 0)) {
-  console.error('--duration and --connections must be positive numbers');
+if (!(DURATION > 0) || !CONNECTION_LEVELS.every((c) => Number.isInteger(c) && c > 0)) {
+  console.error('--duration must be a positive number, --connections positive integers (comma separated)');
   process.exit(2);
 }
 const PG_URL = args['pg-url'];
@@ -337,7 +353,7 @@ const buildRequest = createRequire(import.meta.url)('autocannon/lib/httpRequestB
  * repeated within the run: the pool is sized for it) or the returning visitors' pool. Handed to autocannon's
  * clients in `setupClient` (its request iterator cycles through them and sends each prebuilt buffer).
  */
-function clickPools(base, section, perConnection, onResponse) {
+function clickPools(base, section, connections, perConnection, onResponse) {
   const u = new URL(base);
   const build = buildRequest({ hostname: u.hostname, port: Number(u.port) });
   const request = (v) => {
@@ -352,15 +368,19 @@ function clickPools(base, section, perConnection, onResponse) {
   };
   if (section === 'click-repeat') {
     const pool = REPEAT_POOL.map(request);
-    return Array.from({ length: CONNECTIONS }, (_, i) => [...pool.slice(i * 97), ...pool.slice(0, i * 97)]);
+    return Array.from({ length: connections }, (_, i) => [
+      ...pool.slice((i * 97) % pool.length),
+      ...pool.slice(0, (i * 97) % pool.length),
+    ]);
   }
-  return Array.from({ length: CONNECTIONS }, () =>
+  return Array.from({ length: connections }, () =>
     Array.from({ length: perConnection }, () => request(newVisitor())),
   );
 }
 
-/** New visitors a connection may need in `seconds` (at most 40 k clicks/s in all, with a margin). */
-const poolSize = (seconds, rate = 40_000) => Math.ceil((rate * seconds * 1.2) / CONNECTIONS) + 100;
+/** New visitors a connection of `connections` may need in `seconds` (at most 40 k clicks/s in all, with a margin). */
+const poolSize = (seconds, connections, rate = 40_000) =>
+  Math.ceil((rate * seconds * 1.2) / connections) + 100;
 
 async function measure(base, section, opts) {
   const checker = answerChecker(
@@ -368,10 +388,17 @@ async function measure(base, section, opts) {
   );
   const request = section === 'hello' ? { method: 'GET', path: '/' } : ENDPOINTS[section]();
   const prebuilt = (section === 'click-new' || section === 'click-repeat') && !args['setup-per-request'];
+  const connections = opts.connections ?? CONNECTIONS;
   let setupClient;
   if (prebuilt) {
     const seconds = opts.duration ?? DURATION;
-    const pools = clickPools(base, section, poolSize(seconds, opts.overallRate), checker.onResponse);
+    const pools = clickPools(
+      base,
+      section,
+      connections,
+      poolSize(seconds, connections, opts.overallRate),
+      checker.onResponse,
+    );
     let next = 0;
     setupClient = (client) => {
       const it = client.requestIterator;
@@ -380,10 +407,19 @@ async function measure(base, section, opts) {
       it.currentRequest = it.requests[0];
     };
   }
+  if (opts.overallRate && !args['per-second-pacing']) {
+    // An even rate, not autocannon's quota per second (bench/lib.mjs paceEvenly).
+    const setup = setupClient;
+    setupClient = (client) => {
+      setup?.(client);
+      paceEvenly(client);
+    };
+  }
   const result = await runCannon({
     url: base,
     duration: DURATION,
     ...opts,
+    connections,
     ...(setupClient ? { setupClient } : {}),
     requests: [{ ...request, onResponse: checker.onResponse }],
   });
@@ -403,13 +439,42 @@ const median = (xs) => {
 };
 
 /**
+ * The connections each section is measured at (ADR 039): with one level, that one; with several, each
+ * section (bare Fastify included) runs PROBE_SECONDS at every level, level by level, and takes the level
+ * where it answered the most. A click waits for Redis and the database; 10 connections leave the server
+ * idle between answers while bare Fastify, which waits for nothing, is saturated by them.
+ */
+async function chooseConnections(out, sections, baseOf) {
+  if (CONNECTION_LEVELS.length === 1) {
+    out.connections = Object.fromEntries(sections.map((s) => [s, CONNECTIONS]));
+    return out.connections;
+  }
+  log(`${out.backend}: probing ${CONNECTION_LEVELS.join(', ')} connections, ${PROBE_SECONDS} s each`);
+  const probe = Object.fromEntries(sections.map((s) => [s, {}]));
+  for (const c of CONNECTION_LEVELS) {
+    for (const s of sections) {
+      probe[s][c] = (await measure(baseOf(s), s, { duration: PROBE_SECONDS, connections: c })).reqPerSec;
+    }
+  }
+  out.connectionsProbe = probe;
+  out.connections = Object.fromEntries(
+    sections.map((s) => [
+      s,
+      CONNECTION_LEVELS.reduce((best, c) => (probe[s][c] > probe[s][best] ? c : best)),
+    ]),
+  );
+  log(`${out.backend}: connections chosen: ${sections.map((s) => `${s} ${out.connections[s]}`).join(', ')}`);
+  return out.connections;
+}
+
+/**
  * --slices n: each endpoint's saturation run is cut into n slices of duration/n, each between two slices of
  * bare Fastify (hello, s₁, hello, s₂, …, sₙ, hello); a slice's ratio is its req/s over the mean of the
  * hello slices either side, and the endpoint's ratio is the median of its slices'. On a machine whose speed
  * drifts within a run (a shared VM: bare Fastify's own req/s moved by 30 % between two runs a minute apart),
  * a ratio of neighbours drifts far less than one of two runs a minute apart.
  */
-async function saturationInSlices(out, sections, baseOf, windows, compareBase) {
+async function saturationInSlices(out, sections, baseOf, windows, compareBase, conns) {
   const slice = DURATION / SLICES;
   const helloSlices = [];
   const neighbours = (hello, k) => (hello[k].reqPerSec + hello[k + 1].reqPerSec) / 2;
@@ -431,17 +496,21 @@ async function saturationInSlices(out, sections, baseOf, windows, compareBase) {
   };
   for (const s of sections.filter((x) => x !== 'hello')) {
     const what = compareBase ? 'alternating with the compared server' : 'between slices of bare Fastify';
-    log(`${out.backend}: ${s}: saturation, ${SLICES} slices of ${slice} s, ${what}`);
-    const hello = [await measure(baseOf('hello'), 'hello', { duration: slice })];
+    log(
+      `${out.backend}: ${s}: saturation, ${SLICES} slices of ${slice} s at ${conns[s]} connections, ${what}`,
+    );
+    const mineOpts = { duration: slice, connections: conns[s] };
+    const helloOpts = { duration: slice, connections: conns.hello };
+    const hello = [await measure(baseOf('hello'), 'hello', helloOpts)];
     const mine = [];
     const theirs = [];
     const startUs = monoUs();
     for (let k = 0; k < SLICES; k++) {
-      mine.push(await measure(baseOf(s), s, { duration: slice }));
-      hello.push(await measure(baseOf('hello'), 'hello', { duration: slice }));
+      mine.push(await measure(baseOf(s), s, mineOpts));
+      hello.push(await measure(baseOf('hello'), 'hello', helloOpts));
       if (compareBase) {
-        theirs.push(await measure(compareBase, s, { duration: slice }));
-        hello.push(await measure(baseOf('hello'), 'hello', { duration: slice }));
+        theirs.push(await measure(compareBase, s, mineOpts));
+        hello.push(await measure(baseOf('hello'), 'hello', helloOpts));
       }
     }
     windows[s] = { startUs, endUs: monoUs() };
@@ -496,15 +565,16 @@ async function runBackend(backend) {
     }
     for (const s of sections) await warmUp(baseOf(s), s);
     if (compared) for (const s of sections) if (s !== 'hello') await warmUp(compared.base, s);
-    if (SLICES > 1) await saturationInSlices(out, sections, baseOf, windows, compared?.base);
+    const conns = await chooseConnections(out, sections, baseOf);
+    if (SLICES > 1) await saturationInSlices(out, sections, baseOf, windows, compared?.base, conns);
     else {
       // Saturation: as fast as `connections` go. Bare Fastify first and last; its ratio uses the mean.
       const order = [...sections, 'hello'];
       for (const [i, s] of order.entries()) {
         const name = i === order.length - 1 ? 'hello (again)' : s;
-        log(`${backend}: ${name}: saturation, ${DURATION} s at ${CONNECTIONS} connections`);
+        log(`${backend}: ${name}: saturation, ${DURATION} s at ${conns[s]} connections`);
         const startUs = monoUs();
-        out.sections[name] = { saturation: await measure(baseOf(s), s, {}) };
+        out.sections[name] = { saturation: await measure(baseOf(s), s, { connections: conns[s] }) };
         windows[name] = { startUs, endUs: monoUs() };
         out.sections[name].loadAvg1 = Math.round(os.loadavg()[0] * 100) / 100;
       }
@@ -522,7 +592,7 @@ async function runBackend(backend) {
         log(`${backend}: ${s}: paced at ${rate} req/s (80 % of saturation) for ${DURATION} s`);
         out.sections[s].paced = {
           targetReqPerSec: rate,
-          ...(await measure(baseOf(s), s, { overallRate: rate })),
+          ...(await measure(baseOf(s), s, { overallRate: rate, connections: conns[s] })),
         };
       }
     }
@@ -558,6 +628,7 @@ function table(runs) {
   const head = [
     'backend',
     'endpoint',
+    'conns',
     'req/s',
     'ratio',
     'goal',
@@ -578,6 +649,7 @@ function table(runs) {
       rows.push([
         run.backend,
         name,
+        String(run.connections?.[name.replace(/ \(.*\)$/, '')] ?? ''),
         sat.reqPerSec.toFixed(0),
         s.ratio === undefined ? '' : `${(s.ratio * 100).toFixed(1)}%`,
         s.goalRatio ? `≥${s.goalRatio * 100}%` : '',
@@ -631,7 +703,7 @@ async function main() {
       : {}),
     options: {
       durationSec: DURATION,
-      connections: CONNECTIONS,
+      connections: CONNECTION_LEVELS,
       sections,
       backends,
       redisKeyPrefix: REDIS_PREFIX,
@@ -655,6 +727,16 @@ async function main() {
   const file = path.join(RESULTS_DIR, `hot-path-${startedAt.toISOString().replace(/[:.]/g, '-')}.json`);
   writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
   console.log(table(results.runs));
+  for (const run of results.runs) {
+    if (!run.connectionsProbe) continue;
+    const levels = Object.entries(run.connectionsProbe).map(
+      ([s, byLevel]) =>
+        `${s} ${Object.entries(byLevel)
+          .map(([c, r]) => `${c}: ${Math.round(r)}`)
+          .join(', ')}`,
+    );
+    console.log(`${run.backend}: req/s by connections (${PROBE_SECONDS} s probes): ${levels.join('; ')}`);
+  }
   for (const run of results.runs) {
     for (const [name, sec] of Object.entries(run.sections)) {
       if (!sec.sliceRatios) continue;

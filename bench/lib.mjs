@@ -247,3 +247,66 @@ export function keepAutocannonBodiesAsBytes() {
   addBody.bytes = true;
   Queue.prototype.addBody = addBody;
 }
+
+/**
+ * autocannon 8 paces a client (`overallRate`, `connectionRate`) by a quota per second: at each second's tick
+ * every client sends its quota back to back, then waits for the next tick (lib/httpClient.js). At 80 % of
+ * saturation that is a second of full load in 0.8 s and 0.2 s of nothing, every client starting together:
+ * the p99 is the burst's queue, not what a visitor meets at 80 % load (issue 17.3, ADR 039; measured
+ * 2026-11-27 with 100 connections: p99 51 ms paced, 14 ms saturated). For `setupClient`: this client sends
+ * its share of the rate evenly instead: a token bucket refilled by the time that passed (one timer for all,
+ * every millisecond or as soon as the load generator's loop allows), holding at most `catchUpMs`
+ * of its rate (a connection waits for each answer before it sends again, so after a slow answer it may
+ * send what it owes back to back, never more than that). Latency is still timed from each request's send,
+ * as autocannon does.
+ */
+export function paceEvenly(client, catchUpMs = 20) {
+  const perSecond = client.rate;
+  if (!perSecond) return;
+  // autocannon's own quota off: no per-second interval is started for a client without a rate.
+  client.rate = 0;
+  const paced = {
+    client,
+    perMs: perSecond / 1000,
+    burst: Math.max(2, (perSecond * catchUpMs) / 1000),
+    tokens: 1,
+    waiting: false,
+  };
+  const send = client._doRequest;
+  client._doRequest = function (...rest) {
+    if (paced.tokens >= 1) {
+      paced.tokens--;
+      return send.apply(this, rest);
+    }
+    paced.waiting = true;
+  };
+  pacedClients.add(paced);
+  client.on('done', () => pacedClients.delete(paced));
+  if (!pacer) {
+    lastRefill = performance.now();
+    pacer = setInterval(refill, 1);
+  }
+}
+
+/** Clients paced by `paceEvenly`; one timer refills them all by the time that passed. */
+const pacedClients = new Set();
+let pacer = null;
+let lastRefill = performance.now();
+
+function refill() {
+  if (pacedClients.size === 0) {
+    clearInterval(pacer);
+    pacer = null;
+    return;
+  }
+  const now = performance.now();
+  const elapsed = now - lastRefill;
+  lastRefill = now;
+  for (const p of pacedClients) {
+    p.tokens = Math.min(p.burst, p.tokens + p.perMs * elapsed);
+    if (p.waiting && p.tokens >= 1 && !p.client.destroyed) {
+      p.waiting = false;
+      p.client._doRequest();
+    }
+  }
+}
