@@ -13,9 +13,18 @@ import * as schema from './schema.ts';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
+/**
+ * Rows appended in COPY's text format (tab-separated, `\N` for null; `copyText` escapes a value): the
+ * embedded PGlite's cheapest way in (ADR 040). Atomic: a row the table refuses (a unique key already
+ * there) fails the whole call and stores nothing.
+ */
+export type CopyRows = (table: string, columns: readonly string[], text: string) => Promise<void>;
+
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /** Present on PGlite (node-postgres would need a COPY stream client; PostgreSQL inserts instead). */
+  copyRows?: CopyRows;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -107,6 +116,14 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   return {
     db,
     kind: 'pglite',
+    copyRows: async (table, columns, text) => {
+      if (!/^[a-z_][a-z0-9_]*$/.test(table) || !columns.every((c) => /^[a-z_][a-z0-9_]*$/.test(c))) {
+        throw new Error('copyRows: a table or column name that is not a plain identifier');
+      }
+      await client.query(`copy ${table} (${columns.join(', ')}) from '/dev/blob'`, [], {
+        blob: new Blob([text]),
+      });
+    },
     ping: async () => {
       await db.execute(sql`select 1`);
     },
@@ -120,6 +137,17 @@ function once(fn: () => Promise<void>): () => Promise<void> {
     done ??= fn();
     return done;
   };
+}
+
+/** One value of a COPY text row: `\N` for null, else the text with backslash, tab, newline and return escaped. */
+export function copyText(value: string | number | null): string {
+  if (value === null) return '\\N';
+  const text = String(value);
+  return /[\\\t\n\r]/.test(text)
+    ? text.replace(/[\\\t\n\r]/g, (c) =>
+        c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r',
+      )
+    : text;
 }
 
 /** Rows of a raw `db.execute` on either driver. */

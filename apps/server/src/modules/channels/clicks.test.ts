@@ -62,6 +62,10 @@ function fakeTable() {
       }
       return out;
     },
+    /** The repository's append (COPY, or the insert when a key is there): stored like the insert. */
+    async appendClicks(rows: ClickRow[]) {
+      await t.insertClicks(rows);
+    },
   };
   return t;
 }

@@ -99,7 +99,7 @@ export class ClickRecorder {
   private ledger: ClickLedger | null = null;
 
   constructor(
-    private readonly repo: Pick<ChannelRepository, 'insertClicks'>,
+    private readonly repo: Pick<ChannelRepository, 'insertClicks' | 'appendClicks'>,
     opts: Partial<ClickRecorderOptions> = {},
     /** Told when a write-behind batch failed (it is tried again). */
     private readonly onWriteError: (err: unknown, rows: number) => void = () => {},
@@ -360,10 +360,13 @@ export class ClickRecorder {
     rows.sort((a, b) => compareKeys(a, b));
     let inserted: InsertedClick[];
     try {
-      // One multi-row statement (ChannelRepository.insertClicks); nobody waits for a write-behind
-      // batch's answer, so it returns no rows.
-      const waiting = batch.some((p) => p.resolve !== undefined);
-      inserted = await this.repo.insertClicks(rows, waiting);
+      // One multi-row statement (ChannelRepository.insertClicks) when a caller waits for its row; a
+      // write-behind batch (nobody waits, its keys decided already) is appended (COPY on PGlite, ADR 040).
+      if (batch.some((p) => p.resolve !== undefined)) inserted = await this.repo.insertClicks(rows, true);
+      else {
+        await this.repo.appendClicks(rows);
+        inserted = [];
+      }
     } catch (err) {
       const behind = batch.filter((p) => p.resolve === undefined);
       for (const p of batch) p.reject?.(err);

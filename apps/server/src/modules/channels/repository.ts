@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import { type Db, rowsOf } from '../../db/client.ts';
+import { type CopyRows, copyText, type Db, rowsOf } from '../../db/client.ts';
 import { channels, routeCodes } from '../../db/schema.ts';
 import type { ClickRow } from './clicks.ts';
 import type { ChannelRow } from './rules.ts';
@@ -13,9 +13,25 @@ export interface InsertedClick {
   day: string;
 }
 
+const CLICK_COLUMNS = [
+  'ad_channel_code',
+  'fingerprint_hash',
+  'day',
+  'ab_test_type',
+  'flagged',
+  'ip',
+  'created_at',
+] as const;
+/** PostgreSQL's unique_violation. */
+const UNIQUE_VIOLATION = '23505';
+
 /** Channels, their route codes and clicks (channels, route_codes, channel_clicks). */
 export class ChannelRepository {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    /** The embedded PGlite's COPY (db/client.ts): `appendClicks` uses it when given. */
+    private readonly copyRows?: CopyRows,
+  ) {}
 
   /** The channel with this code. */
   async findByCode(adChannelCode: string): Promise<ChannelRow | undefined> {
@@ -67,6 +83,30 @@ export class ChannelRepository {
         on conflict do nothing
         ${returning ? sql`returning ad_channel_code, fingerprint_hash, day::text as day` : sql``}`),
     );
+  }
+
+  /**
+   * Stores clicks nobody waits for (written behind, ADR 033/034), believed new: their keys were decided
+   * in memory or by the ledger. With COPY (the embedded PGlite: ~40 % less work a row than the INSERT
+   * below, ADR 040) they go in as they are; COPY is all or nothing, so when one of them is stored already
+   * (a ledger that was wrong, a row of a batch retried after an unclear failure) nothing was stored and
+   * the batch goes through `insertClicks`, whose unique index keeps the first.
+   */
+  async appendClicks(rows: ClickRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    if (this.copyRows) {
+      let text = '';
+      for (const r of rows) {
+        text += `${copyText(r.adChannelCode)}\t${copyText(r.fingerprintHash)}\t${r.day}\t${copyText(r.abTestType)}\t${r.fingerprintHash === null ? 't' : 'f'}\t${copyText(r.ip)}\t${r.at.toISOString()}\n`;
+      }
+      try {
+        await this.copyRows('channel_clicks', CLICK_COLUMNS, text);
+        return;
+      } catch (err) {
+        if ((err as { code?: unknown }).code !== UNIQUE_VIOLATION) throw err;
+      }
+    }
+    await this.insertClicks(rows, false);
   }
 
   /** Every (channel, fingerprint hash) counted on `day` (the click recorder's memory at start-up). */

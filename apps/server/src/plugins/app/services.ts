@@ -252,7 +252,7 @@ export default fp<ServicesOptions>(
           ),
         )
       : null;
-    const channelRepo = new ChannelRepository(database.db);
+    const channelRepo = new ChannelRepository(database.db, database.copyRows);
     /** Requests have ended: what was answered goes to the database before it closes (at most 5 s). */
     const settleBounded = async (counts?: WriteBehindCounterStore) => {
       let timer: NodeJS.Timeout | undefined;
