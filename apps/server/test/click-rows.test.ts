@@ -37,27 +37,31 @@ const row = (over: Partial<ClickRow> = {}): ClickRow => ({
   ...over,
 });
 
-async function stored(hashes: (string | null)[], ip?: string) {
-  const columns = sql`select ad_channel_code, fingerprint_hash, day::text as day, ab_test_type, flagged, ip,
-    created_at from channel_clicks`;
-  const wanted = hashes.filter((h) => h !== null);
-  const result = await database.db.execute(
-    ip === undefined
-      ? sql`${columns} where fingerprint_hash in (${sql.join(
-          wanted.map((h) => sql`${h}`),
-          sql`, `,
-        )}) order by id`
-      : sql`${columns} where ip = ${ip} order by id`,
+type StoredClick = {
+  ad_channel_code: string;
+  fingerprint_hash: string | null;
+  day: string;
+  ab_test_type: number | null;
+  flagged: boolean;
+  ip: string;
+  created_at: Date | string;
+};
+const storedColumns = sql`select ad_channel_code, fingerprint_hash, day::text as day, ab_test_type, flagged,
+  ip, created_at from channel_clicks`;
+
+/** The stored rows of these fingerprint hashes, in the order they were stored. */
+async function storedByHash(hashes: (string | null)[]): Promise<StoredClick[]> {
+  const wanted = hashes.filter((h) => h !== null).map((h) => sql`${h}`);
+  return rowsOf<StoredClick>(
+    await database.db.execute(
+      sql`${storedColumns} where fingerprint_hash in (${sql.join(wanted, sql`, `)}) order by id`,
+    ),
   );
-  return rowsOf<{
-    ad_channel_code: string;
-    fingerprint_hash: string | null;
-    day: string;
-    ab_test_type: number | null;
-    flagged: boolean;
-    ip: string;
-    created_at: Date | string;
-  }>(result);
+}
+
+/** The stored rows from this address. */
+async function storedByIp(ip: string): Promise<StoredClick[]> {
+  return rowsOf<StoredClick>(await database.db.execute(sql`${storedColumns} where ip = ${ip} order by id`));
 }
 
 describe('clicks written behind', () => {
@@ -73,7 +77,7 @@ describe('clicks written behind', () => {
       row({ adChannelCode: 'demo-skin8', at: new Date('2026-11-26T16:00:00.000Z') }),
     ];
     await repo.appendClicks(rows);
-    const got = await stored(rows.map((r) => r.fingerprintHash));
+    const got = await storedByHash(rows.map((r) => r.fingerprintHash));
     expect(got.map((r) => [r.ad_channel_code, r.fingerprint_hash, r.day, r.ab_test_type, r.flagged])).toEqual(
       [
         ['demo', rows[0]!.fingerprintHash, day, 17, false],
@@ -82,7 +86,7 @@ describe('clicks written behind', () => {
     );
     expect(new Date(got[0]!.created_at).toISOString()).toBe('2026-11-27T01:02:03.456Z');
     expect(new Date(got[1]!.created_at).toISOString()).toBe('2026-11-26T16:00:00.000Z');
-    const flagged = await stored([], odd);
+    const flagged = await storedByIp(odd);
     expect(flagged).toHaveLength(1);
     expect(flagged[0]).toMatchObject({ fingerprint_hash: null, flagged: true, ip: odd });
   });
@@ -93,7 +97,7 @@ describe('clicks written behind', () => {
     const again = { ...first, ip: '10.0.0.4' };
     const fresh = row({ ip: '10.0.0.5' });
     await repo.appendClicks([again, fresh]);
-    const got = await stored([first.fingerprintHash, fresh.fingerprintHash]);
+    const got = await storedByHash([first.fingerprintHash, fresh.fingerprintHash]);
     expect(got.map((r) => [r.fingerprint_hash, r.ip])).toEqual([
       [first.fingerprintHash, '10.0.0.3'],
       [fresh.fingerprintHash, '10.0.0.5'],
