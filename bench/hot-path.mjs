@@ -428,7 +428,15 @@ async function measure(base, section, opts) {
 
 async function warmUp(base, section) {
   const request = section === 'hello' ? { method: 'GET', path: '/' } : ENDPOINTS[section]();
-  await runCannon({ url: base, amount: 2000, requests: [request] });
+  const result = await runCannon({ url: base, amount: 2000, requests: [request] });
+  // A section that cannot answer is measured for nothing: stop before the runs, not after them.
+  const failed = result.non2xx + result.errors + result.timeouts;
+  if (failed > 0) {
+    const hint = section === 'landing' ? ' (the landing needs the web build: npm run build:ui)' : '';
+    throw new Error(
+      `${section}: ${failed} of ${result.requests.total} warm-up requests failed or were not 2xx${hint}`,
+    );
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
