@@ -32,7 +32,7 @@ import servicesPlugin from './plugins/app/services.ts';
 import wellFormedPlugin, { wellFormedCompiler } from './plugins/app/well-formed.ts';
 import dbPlugin from './plugins/external/db.ts';
 import redisPlugin from './plugins/external/redis.ts';
-import securityPlugin from './plugins/external/security.ts';
+import securityPlugin, { API_HEADERS } from './plugins/external/security.ts';
 import staticPlugin from './plugins/external/static.ts';
 import swaggerPlugin from './plugins/external/swagger.ts';
 import './types.ts';
@@ -82,12 +82,16 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
             ) as unknown as FastifyBaseLogger,
         }),
     routerOptions: { maxParamLength: 200 },
-    // A malformed path (bad percent-encoding …) is answered with the envelope like every other error.
-    frameworkErrors: (error, _req, reply) => {
+    // A malformed path (bad percent-encoding …) is answered with the envelope like every other error. No
+    // hook runs before this answer: it gets here the request id and the JSON answer's security headers
+    // that the onRequest hooks give every other answer.
+    frameworkErrors: (error, req, reply) => {
       const bad = error.code === 'FST_ERR_BAD_URL';
       const status = bad ? 400 : 500;
       void (reply as unknown as FastifyReply)
         .status(status)
+        .header('x-request-id', req.id)
+        .headers(API_HEADERS)
         .send({ code: status, msg: bad ? '请求地址格式不正确' : '服务器错误', data: null });
     },
     connectionTimeout: 30_000,

@@ -31,6 +31,10 @@ describe(`envelope and hardening (${BACKEND})`, () => {
       const res = await ctx.app.inject({ url });
       expect(res.statusCode).toBe(400);
       expect(res.json()).toEqual({ code: 400, msg: '请求地址格式不正确', data: null });
+      // Answered before any hook runs, yet with the request id and a JSON answer's security headers.
+      expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
     }
   });
 
