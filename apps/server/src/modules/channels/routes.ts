@@ -148,9 +148,12 @@ const channelRoutes: FastifyPluginAsync = async (root) => {
         return ok(withSkin(buildH5Config(previewRow(draft)), skin));
       }
       const code = req.query.adChannelCode;
-      const meta = clientMeta(req);
-      // Without a fingerprint (a first visit computes it after this call) the arm follows the IP.
-      const visitor = meta.fingerprint ?? `ip:${meta.ip}`;
+      // Only an A/B channel's answer depends on who asks: its arm follows the fingerprint, or the IP
+      // without one (a first visit computes it after this call). Worked out only for such a channel.
+      const visitor = () => {
+        const meta = clientMeta(req);
+        return meta.fingerprint ?? `ip:${meta.ip}`;
+      };
       // From the L1 without a promise when it has the code (the ad-burst path), else through the caches.
       const answer = channels.h5AnswerNow(code, visitor) ?? (await channels.h5Answer(code, visitor));
       // An A/B answer depends on the visitor: not for shared caches.

@@ -82,6 +82,12 @@ export interface H5Answer {
   skin: number;
 }
 
+/**
+ * Who asks, for an A/B channel's arm (see `armFor`): the value, or a function that works it out, called
+ * only when the channel has arms (every other answer is the same for everybody: no header parsed for it).
+ */
+export type Visitor = string | (() => string);
+
 export class ChannelService {
   /**
    * The L1: configurations in this process's memory, read without a promise on the hot path. The cache
@@ -176,17 +182,17 @@ export class ChannelService {
    * fingerprint, else the client IP (`ip:…`) — see `armFor`. The cache holds the channel (with its
    * arms); the arm is picked after it, per request.
    */
-  async h5Config(code: string | undefined, visitor?: string): Promise<H5Config> {
+  async h5Config(code: string | undefined, visitor?: Visitor): Promise<H5Config> {
     return (await this.h5Answer(code, visitor)).config;
   }
 
   /** h5Config with whether the answer depends on the visitor (an A/B channel). */
-  async h5Answer(code: string | undefined, visitor?: string): Promise<H5Answer> {
+  async h5Answer(code: string | undefined, visitor?: Visitor): Promise<H5Answer> {
     return this.answerOf((code ? await this.find(code) : null) ?? this.defaults(), visitor);
   }
 
   /** h5Answer from the L1 alone, without a promise; `undefined` when the L1 does not have the code. */
-  h5AnswerNow(code: string | undefined, visitor?: string): H5Answer | undefined {
+  h5AnswerNow(code: string | undefined, visitor?: Visitor): H5Answer | undefined {
     if (!code) return this.answerOf(this.defaults(), visitor);
     const local = this.peek(code);
     return local === undefined ? undefined : this.answerOf(local ?? this.defaults(), visitor);
@@ -198,9 +204,9 @@ export class ChannelService {
     return this.defaultConfig;
   }
 
-  private answerOf(channel: H5Config, visitor: string | undefined): H5Answer {
+  private answerOf(channel: H5Config, visitor: Visitor | undefined): H5Answer {
     if (!channel.skinArms) return { config: channel, split: false, channel, skin: channel.skin };
-    const skin = this.armFor(channel, visitor ?? '').skin;
+    const skin = this.armFor(channel, (typeof visitor === 'function' ? visitor() : visitor) ?? '').skin;
     return { config: withSkin(channel, skin), split: true, channel, skin };
   }
 
