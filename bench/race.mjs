@@ -7,15 +7,18 @@
 // nothing; only the ratio does. `--self` races this checkout against itself: the method's own noise.
 //
 //   node bench/race.mjs --compare-root /tmp/before [--endpoint h5config|landing] [--rounds 6] [--seconds 6]
-//                       [--connections 15]
+//                       [--connections 15] [--no-pin] [--that-env K=V]...
 //   node bench/race.mjs --self                       # calibration: this checkout against itself
+//   node bench/race.mjs --self --that-env LOG_LEVEL=info   # one setting's cost: the same code, the other server so
 //
 // Both servers: PGlite in a fresh data directory, LOG_LEVEL=warn, behind a trusted proxy (as in hot-path.mjs); a
 // compared checkout without a web build serves this one's. The request is a phone's: h5Config with Chrome's
 // Accept-Encoding and a `platform_param` header, or the landing of channel demo-skin8 (brotli). The load
 // generators keep answers' bodies as bytes (bench/lib.mjs keepAutocannonBodiesAsBytes).
 
+import { execFileSync } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
+import { cpus } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -30,11 +33,13 @@ const { values: args } = parseArgs({
     rounds: { type: 'string', default: '6' },
     seconds: { type: 'string', default: '6' },
     connections: { type: 'string', default: '15' },
+    'no-pin': { type: 'boolean', default: false },
+    'that-env': { type: 'string', multiple: true, default: [] },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
 const USAGE =
-  'usage: node bench/race.mjs (--compare-root checkout | --self) [--endpoint h5config|landing] [--rounds n] [--seconds s] [--connections n]';
+  'usage: node bench/race.mjs (--compare-root checkout | --self) [--endpoint h5config|landing] [--rounds n] [--seconds s] [--connections n] [--no-pin] [--that-env K=V]...';
 if (args.help) {
   console.log(USAGE);
   process.exit(0);
@@ -62,6 +67,23 @@ const ROUNDS = Number(args.rounds);
 const SECONDS = Number(args.seconds);
 const CONNECTIONS = Number(args.connections);
 const THAT_ROOT = args.self ? ROOT : path.resolve(args['compare-root']);
+// Both servers on one CPU, both load generators on the other (every thread: `taskset -a`): each CPU then shares
+// its time between two equal parties. Left to the scheduler, one server could share a CPU with a load generator
+// and the other not, and the same code raced against itself came out 0.83–0.97 (2026-11-27).
+// --that-env K=V: the other server's own settings (e.g. `--self --that-env LOG_LEVEL=info`: what request logs cost).
+const THAT_ENV = Object.fromEntries(
+  args['that-env'].map((kv) => {
+    const i = kv.indexOf('=');
+    if (i < 1) {
+      console.error(`--that-env takes K=V, not ${kv}`);
+      process.exit(2);
+    }
+    return [kv.slice(0, i), kv.slice(i + 1)];
+  }),
+);
+const PIN = !args['no-pin'] && cpus().length >= 2;
+const SERVER_CPU = '0';
+const LOADER_CPU = '1';
 
 // One load generator: autocannon in its own process (so that neither server's load waits for the other's in one
 // event loop), bodies kept as bytes; prints the answers counted, non-2xx and errors as JSON.
@@ -78,7 +100,8 @@ setTimeout(() => autocannon(o, (err, r) => {
 `;
 
 async function load(base, seconds, startAt) {
-  const proc = startChild(process.execPath, ['--input-type=module', '-e', LOADER_SRC], {
+  const argv = [process.execPath, '--input-type=module', '-e', LOADER_SRC];
+  const proc = startChild(PIN ? 'taskset' : argv[0], PIN ? ['-c', LOADER_CPU, ...argv] : argv.slice(1), {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -140,9 +163,18 @@ async function main() {
       ...common,
       serverDir: thatDir,
       label: 'that',
-      env: { ...common.env, ...builds },
+      env: { ...common.env, ...builds, ...THAT_ENV },
     });
-    log(`this: ${ROOT}; that: ${THAT_ROOT}; ${args.endpoint}, ${CONNECTIONS} connections each`);
+    if (PIN) {
+      for (const server of [mine, theirs])
+        execFileSync('taskset', ['-a', '-p', '-c', SERVER_CPU, String(server.proc.child.pid)], {
+          stdio: 'ignore',
+        });
+    }
+    log(
+      `this: ${ROOT}; that: ${THAT_ROOT}; ${args.endpoint}, ${CONNECTIONS} connections each; ` +
+        (PIN ? `servers on CPU ${SERVER_CPU}, load generators on CPU ${LOADER_CPU}` : 'not pinned'),
+    );
     log('warming up (3 s, both at once)');
     await race(mine, theirs, 3, true);
     const ratios = [];
