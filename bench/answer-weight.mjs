@@ -20,13 +20,13 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import {
+  AD_BURST_REQUESTS,
   checkQuiet,
-  freePort,
   keepAutocannonBodiesAsBytes,
   log,
-  sleep,
+  median,
   startBenchServer,
-  startChild,
+  startHello,
   stopChild,
 } from './lib.mjs';
 
@@ -48,13 +48,7 @@ const SLICE_SECONDS = Number(args['slice-seconds']);
 const CONNECTIONS = Number(args.connections);
 
 // The answers, requested as a phone's browser does (the headers of hot-path.mjs's sections).
-const ANSWERS = {
-  h5config: {
-    path: '/api/adChannel/h5Config?adChannelCode=demo',
-    headers: { 'accept-encoding': 'gzip, deflate, br, zstd' },
-  },
-  landing: { path: '/?adChannelCode=demo-skin8', headers: { 'accept-encoding': 'br, gzip' } },
-};
+const ANSWERS = AD_BURST_REQUESTS;
 
 // Bare Fastify (no plugins, no logger) with hello-world's route, and a route per captured answer that sends
 // its status, headers and body as they were (set once by PUT before the runs).
@@ -122,10 +116,6 @@ async function measure(url, headers, seconds = SLICE_SECONDS) {
   return r.requests.total / seconds;
 }
 
-const median = (xs) => {
-  const v = [...xs].sort((a, b) => a - b);
-  return v.length % 2 ? v[(v.length - 1) / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
-};
 const pct = (x) => `${(x * 100).toFixed(1)}%`;
 
 async function main() {
@@ -137,18 +127,10 @@ async function main() {
     tmpPrefix: 'lm-bench-weight-',
     env: { TRUST_PROXY: '127.0.0.1' },
   });
-  const port = await freePort();
-  const replay = startChild(process.execPath, ['--input-type=module', '-e', REPLAY_SRC], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: String(port) },
-  });
-  const rbase = `http://127.0.0.1:${port}`;
+  let replay;
   try {
-    const deadline = Date.now() + 20_000;
-    while (!replay.output().includes('ready')) {
-      if (replay.hasExited() || Date.now() > deadline) throw new Error(`replay server: ${replay.output()}`);
-      await sleep(50);
-    }
+    replay = await startHello(ROOT, REPLAY_SRC);
+    const rbase = replay.base;
     const hello = await capture(rbase, { path: '/', headers: {} });
     const captured = {};
     for (const [name, spec] of Object.entries(ANSWERS)) {
@@ -204,7 +186,7 @@ async function main() {
       );
     }
   } finally {
-    await stopChild(replay, 'replay');
+    if (replay) await stopChild(replay.proc, 'replay');
     await stopChild(app.proc, 'app');
     rmSync(app.dataDir, { recursive: true, force: true });
   }

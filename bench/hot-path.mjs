@@ -45,9 +45,11 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import {
+  AD_BURST_REQUESTS,
   checkQuiet,
   keepAutocannonBodiesAsBytes,
   log,
+  median,
   paceEvenly,
   startBenchServer,
   startHello,
@@ -155,13 +157,13 @@ const ENDPOINTS = {
   // What a phone's browser sends (Chrome's Accept-Encoding): the H5 fetches it this way.
   h5config: () => ({
     method: 'GET',
-    path: '/api/adChannel/h5Config?adChannelCode=demo',
-    headers: { 'accept-encoding': 'gzip, deflate, br, zstd' },
+    path: AD_BURST_REQUESTS.h5config.path,
+    headers: { ...AD_BURST_REQUESTS.h5config.headers },
   }),
   landing: () => ({
     method: 'GET',
-    path: '/?adChannelCode=demo-skin8',
-    headers: { 'accept-encoding': 'br, gzip' },
+    path: AD_BURST_REQUESTS.landing.path,
+    headers: { ...AD_BURST_REQUESTS.landing.headers },
   }),
   'click-new': () => ({
     method: 'GET',
@@ -440,11 +442,6 @@ async function warmUp(base, section) {
 }
 
 // ---------------------------------------------------------------------------------------------
-
-const median = (xs) => {
-  const v = [...xs].sort((x, y) => x - y);
-  return v.length % 2 ? v[(v.length - 1) / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
-};
 
 /**
  * The connections each section is measured at (ADR 039): with one level, that one; with several, each

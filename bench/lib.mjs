@@ -120,10 +120,13 @@ await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });
 console.log('ready');
 `;
 
-/** Starts the hello-world server; resolves {proc, base} once it listens. Stop it with stopChild. */
-export async function startHello(cwd) {
+/**
+ * Starts the hello-world server (or another bare server: `src`, a module that listens on PORT and prints
+ * `ready`); resolves {proc, base} once it listens. Stop it with stopChild.
+ */
+export async function startHello(cwd, src = HELLO_SRC) {
   const port = await freePort();
-  const proc = startChild(process.execPath, ['--input-type=module', '-e', HELLO_SRC], {
+  const proc = startChild(process.execPath, ['--input-type=module', '-e', src], {
     cwd,
     env: { ...process.env, PORT: String(port) },
   });
@@ -136,6 +139,27 @@ export async function startHello(cwd) {
   }
   return { proc, base: `http://127.0.0.1:${port}` };
 }
+
+/** The middle value (the mean of the two middle ones for an even count). */
+export function median(xs) {
+  const v = [...xs].sort((x, y) => x - y);
+  return v.length % 2 ? v[(v.length - 1) / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+}
+
+/**
+ * The ad burst's first requests as a phone's browser sends them (Chrome's Accept-Encoding): the channel's
+ * configuration, and the server-rendered landing of channel demo-skin8.
+ */
+export const AD_BURST_REQUESTS = Object.freeze({
+  h5config: Object.freeze({
+    path: '/api/adChannel/h5Config?adChannelCode=demo',
+    headers: Object.freeze({ 'accept-encoding': 'gzip, deflate, br, zstd' }),
+  }),
+  landing: Object.freeze({
+    path: '/?adChannelCode=demo-skin8',
+    headers: Object.freeze({ 'accept-encoding': 'br, gzip' }),
+  }),
+});
 
 /**
  * The demo application form: a Shenzhen employee whom several seeded lenders match. Shared by the journey

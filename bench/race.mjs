@@ -22,7 +22,15 @@ import { cpus } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { checkQuiet, log, startBenchServer, startChild, stopChild } from './lib.mjs';
+import {
+  AD_BURST_REQUESTS,
+  checkQuiet,
+  log,
+  median,
+  startBenchServer,
+  startChild,
+  stopChild,
+} from './lib.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { values: args } = parseArgs({
@@ -48,15 +56,16 @@ if (!args.self === !args['compare-root']) {
   console.error(USAGE);
   process.exit(2);
 }
+// A phone's requests (bench/lib.mjs), h5Config with the `platform_param` header the H5 sends with a fingerprint.
 const REQUESTS = {
   h5config: {
-    path: '/api/adChannel/h5Config?adChannelCode=demo',
+    path: AD_BURST_REQUESTS.h5config.path,
     headers: {
-      'accept-encoding': 'gzip, deflate, br, zstd',
+      ...AD_BURST_REQUESTS.h5config.headers,
       platform_param: JSON.stringify({ channel: 0, fingerprint: 'f3b2c1d0e9a8f7b6c5d4e3f2a1b0c9d8' }),
     },
   },
-  landing: { path: '/?adChannelCode=demo-skin8', headers: { 'accept-encoding': 'br, gzip' } },
+  landing: AD_BURST_REQUESTS.landing,
 };
 const request = REQUESTS[args.endpoint];
 if (!request) {
@@ -135,11 +144,6 @@ async function race(a, b, seconds, thisFirst) {
   const [r1, r2] = await Promise.all([p1, p2]);
   return thisFirst ? [r1, r2] : [r2, r1];
 }
-
-const median = (xs) => {
-  const v = [...xs].sort((x, y) => x - y);
-  return v.length % 2 ? v[(v.length - 1) / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
-};
 
 async function main() {
   await checkQuiet('race');
