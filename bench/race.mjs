@@ -10,6 +10,7 @@
 //                       [--connections 15] [--no-pin] [--that-env K=V]...
 //   node bench/race.mjs --self                       # calibration: this checkout against itself
 //   node bench/race.mjs --self --that-env LOG_LEVEL=info   # one setting's cost: the same code, the other server so
+//   node bench/race.mjs --compare-root /tmp/before --env LOG_LEVEL=info   # a change, both servers so
 //
 // Both servers: PGlite in a fresh data directory, LOG_LEVEL=warn, behind a trusted proxy (as in hot-path.mjs); a
 // compared checkout without a web build serves this one's. The request is a phone's: h5Config with Chrome's
@@ -43,11 +44,12 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '15' },
     'no-pin': { type: 'boolean', default: false },
     'that-env': { type: 'string', multiple: true, default: [] },
+    env: { type: 'string', multiple: true, default: [] },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
 const USAGE =
-  'usage: node bench/race.mjs (--compare-root checkout | --self) [--endpoint h5config|landing] [--rounds n] [--seconds s] [--connections n] [--no-pin] [--that-env K=V]...';
+  'usage: node bench/race.mjs (--compare-root checkout | --self) [--endpoint h5config|landing] [--rounds n] [--seconds s] [--connections n] [--no-pin] [--env K=V]... [--that-env K=V]...';
 if (args.help) {
   console.log(USAGE);
   process.exit(0);
@@ -80,16 +82,21 @@ const THAT_ROOT = args.self ? ROOT : path.resolve(args['compare-root']);
 // its time between two equal parties. Left to the scheduler, one server could share a CPU with a load generator
 // and the other not, and the same code raced against itself came out 0.83–0.97 (2026-11-27).
 // --that-env K=V: the other server's own settings (e.g. `--self --that-env LOG_LEVEL=info`: what request logs cost).
-const THAT_ENV = Object.fromEntries(
-  args['that-env'].map((kv) => {
-    const i = kv.indexOf('=');
-    if (i < 1) {
-      console.error(`--that-env takes K=V, not ${kv}`);
-      process.exit(2);
-    }
-    return [kv.slice(0, i), kv.slice(i + 1)];
-  }),
-);
+// --env K=V: both servers' settings (e.g. `--env LOG_LEVEL=info`: a change measured at the default level).
+function envArgs(option) {
+  return Object.fromEntries(
+    args[option].map((kv) => {
+      const i = kv.indexOf('=');
+      if (i < 1) {
+        console.error(`--${option} takes K=V, not ${kv}`);
+        process.exit(2);
+      }
+      return [kv.slice(0, i), kv.slice(i + 1)];
+    }),
+  );
+}
+const BOTH_ENV = envArgs('env');
+const THAT_ENV = envArgs('that-env');
 const PIN = !args['no-pin'] && cpus().length >= 2;
 const SERVER_CPU = '0';
 const LOADER_CPU = '1';
@@ -155,7 +162,7 @@ async function main() {
   }
   if (args.endpoint === 'landing' && !existsSync(path.join(ROOT, 'apps/web/dist/index.html')))
     throw new Error('the landing needs the web build: npm run build:ui');
-  const common = { tmpPrefix: 'lm-bench-race-', env: { TRUST_PROXY: '127.0.0.1' } };
+  const common = { tmpPrefix: 'lm-bench-race-', env: { TRUST_PROXY: '127.0.0.1', ...BOTH_ENV } };
   const mine = await startBenchServer({
     ...common,
     serverDir: path.join(ROOT, 'apps/server'),

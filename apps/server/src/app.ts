@@ -1,5 +1,4 @@
 import Fastify, {
-  type FastifyBaseLogger,
   type FastifyInstance,
   type FastifyPluginAsync,
   type FastifyReply,
@@ -11,7 +10,7 @@ import '@lm/shared'; // zh-CN validation messages
 import type { Env } from './config/env.ts';
 import { partnerSandboxBase, partnerSandboxOn } from './config/outbound.ts';
 import type { Database } from './db/client.ts';
-import { LazyRequestLogger, loggerOptions } from './lib/logger.ts';
+import { loggerOptions, requestLogging } from './lib/logger.ts';
 import { requestIdGenerator } from './lib/request-id.ts';
 import analyticsRoutes from './modules/analytics/routes.ts';
 import applicationRoutes from './modules/applications/routes.ts';
@@ -69,18 +68,9 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     // X-Request-Id from a trusted proxy (TRUST_PROXY), else a new one; in every log line of the request.
     genReqId: requestIdGenerator(config.TRUST_PROXY),
     requestIdHeader: false,
-    // A request's pino child is built only when it writes a line (issue 17.3); its lines carry the id.
-    // Without a logger Fastify's own shortcut (no child at all) applies.
-    ...(logger === false
-      ? {}
-      : {
-          childLoggerFactory: (parent, bindings, options) =>
-            new LazyRequestLogger(
-              parent as unknown as ConstructorParameters<typeof LazyRequestLogger>[0],
-              bindings,
-              options as { level?: string },
-            ) as unknown as FastifyBaseLogger,
-        }),
+    // A request's pino child is built only when it writes a line, its request lines skip the redaction's
+    // cost (issue 17.3; lib/logger.ts); every line carries the id.
+    ...(logger === false ? {} : requestLogging()),
     routerOptions: { maxParamLength: 200 },
     // A malformed path (bad percent-encoding …) is answered with the envelope like every other error. No
     // hook runs before this answer: it gets here the request id and the JSON answer's security headers

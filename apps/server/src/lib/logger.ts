@@ -1,12 +1,26 @@
+import {
+  type FastifyBaseLogger,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+  LogController,
+} from 'fastify';
 import type { LoggerOptions } from 'pino';
 
+const SENSITIVE_KEYS =
+  'phone|mobile|encryptionMobile|rsaPhone|rp|identity|idCard|realName|name|code|token|accessToken';
 /** Query keys whose values never reach the log. */
-const SENSITIVE_QUERY =
-  /^(phone|mobile|encryptionMobile|rsaPhone|rp|identity|idCard|realName|name|code|token|accessToken)$/i;
+const SENSITIVE_QUERY = new RegExp(`^(${SENSITIVE_KEYS})$`, 'i');
+/**
+ * A query that may hold such a key: one of them as a key as written, or any percent-encoding (a key can be
+ * encoded, `%70hone`). Any other query is logged as it is, without parsing it (the ad burst's requests).
+ */
+const MAYBE_SENSITIVE = new RegExp(`(?:^|[?&;])(?:${SENSITIVE_KEYS})(?:[=&;]|$)|%`, 'i');
 
 export function redactUrl(url: string): string {
   const q = url.indexOf('?');
   if (q < 0) return url;
+  if (!MAYBE_SENSITIVE.test(url.slice(q))) return url;
   const params = new URLSearchParams(url.slice(q + 1));
   for (const key of [...params.keys()]) if (SENSITIVE_QUERY.test(key)) params.set(key, '[REDACTED]');
   return `${url.slice(0, q)}?${params.toString()}`;
@@ -103,6 +117,11 @@ export class LazyRequestLogger {
     this.logger.level = level;
   }
 
+  /** Whether a line at `level` would be written (pino's `isLevelEnabled`), without building the child. */
+  isLevelEnabled(level: string): boolean {
+    return this.enabled(level);
+  }
+
   private enabled(level: string): boolean {
     if (this.real !== null) return true;
     const values = this.parent.levels.values;
@@ -133,4 +152,79 @@ export class LazyRequestLogger {
   child(bindings: Record<string, unknown>, options?: Record<string, unknown>): ChildLogger {
     return this.logger.child(bindings, options);
   }
+}
+
+/** What the request-line controller needs of the app's pino logger. */
+interface LineLogger {
+  info(obj: Record<string, unknown>, msg: string): void;
+  child(bindings: Record<string, unknown>, options?: Record<string, unknown>): LineLogger;
+}
+
+/**
+ * Writes Fastify's two request lines ("incoming request", "request completed") without pino's redaction
+ * (issue 17.3). With the redaction paths (REDACT_PATHS, most of them wildcards) the two lines cost ~38 µs
+ * a request on the bench machine and without them ~8 µs: at the default level `info` that was ~40 % of
+ * an ad-burst request's throughput. The lines hold only what this controller puts in them, each field
+ * safe by construction: the request id, the method, the URL with its sensitive query values replaced
+ * (redactUrl, through the `req` serializer), the client IP, the status code and the response time. No
+ * header, body or route data reaches them, so nothing is left for the redaction to catch. Every other line
+ * — errors, a route's own lines — goes through the request's logger and its redaction as before, and
+ * a request's lines are written only when its logger (the route's `logLevel`, else the app's level) has
+ * `info` on, as Fastify's own request lines are.
+ */
+export class RequestLineController extends LogController {
+  private lines: LineLogger | null = null;
+
+  /** The app's logger without the redaction, made on the first request line (it shares the stream). */
+  private linesOf(request: FastifyRequest): LineLogger {
+    this.lines ??= (request.server.log as unknown as LineLogger).child({}, { redact: [], level: 'trace' });
+    return this.lines;
+  }
+
+  override incomingRequest(request: FastifyRequest, _reply: FastifyReply): void {
+    if (!infoOn(request.log)) return;
+    this.linesOf(request).info({ [this.requestIdLogLabel]: request.id, req: request }, 'incoming request');
+  }
+
+  override requestCompleted(
+    error: Error | null | undefined,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): void {
+    // An error line carries the error: through the request's logger and its redaction.
+    if (error) {
+      super.requestCompleted(error, request, reply);
+      return;
+    }
+    if (!infoOn(reply.log)) return;
+    this.linesOf(request).info(
+      {
+        [this.requestIdLogLabel]: request.id,
+        res: { statusCode: reply.statusCode },
+        responseTime: reply.elapsedTime,
+      },
+      'request completed',
+    );
+  }
+}
+
+function infoOn(log: unknown): boolean {
+  return (log as { isLevelEnabled(level: string): boolean }).isLevelEnabled('info');
+}
+
+/**
+ * The app's request logging (with a logger; without one Fastify's own shortcut, no child at all, applies):
+ * a request's pino child is built only when it writes a line (LazyRequestLogger), and its two request lines
+ * are written without the redaction (RequestLineController).
+ */
+export function requestLogging(): Pick<FastifyServerOptions, 'childLoggerFactory' | 'logController'> {
+  return {
+    childLoggerFactory: (parent, bindings, options) =>
+      new LazyRequestLogger(
+        parent as unknown as ParentLogger,
+        bindings,
+        options as { level?: string },
+      ) as unknown as FastifyBaseLogger,
+    logController: new RequestLineController(),
+  };
 }
