@@ -5,7 +5,7 @@
 //
 //   node bench/hot-path.mjs [--only hello,h5config,landing,click-new,click-repeat] [--duration 10]
 //                           [--connections 10,30,100 | 10] [--pg-url url [--redis-url url]] [--skip-pglite]
-//                           [--cpu-prof] [--slices n [--compare-root checkout]] [--string-bodies]
+//                           [--cpu-prof] [--slices n [--compare-root checkout]] [--string-bodies] [--pin]
 //
 // The load generator keeps each answer's body as bytes (bench/lib.mjs keepAutocannonBodiesAsBytes):
 // autocannon itself decodes every body into a string, which for the landing's 8.8 KB of brotli costs it a
@@ -32,6 +32,11 @@
 // --cpu-prof: the server runs with `node --cpu-prof`; the profile is summarised for each section's
 // saturation run (self time by package and function, inclusive time of the app's own functions).
 //
+// --pin: every server (bare Fastify, the app, a compared one) on CPU 0 and this process — the load generator —
+// on CPU 1 (bench/lib.mjs pinProcess), so that a server's GC and helper threads and the load generator do not take
+// each other's CPU; unpinned, the scheduler mixes them, more for the app (more threads, more garbage) than for bare
+// Fastify. PostgreSQL and Redis are not pinned.
+//
 // PGlite always (unless --skip-pglite); with --pg-url also PostgreSQL (its `public` schema wiped, as in
 // login.mjs), with --redis-url too that run has Redis (keys under their own prefix, deleted after).
 // Results go to bench/results/hot-path-<timestamp>.json.
@@ -48,9 +53,12 @@ import {
   AD_BURST_REQUESTS,
   checkQuiet,
   keepAutocannonBodiesAsBytes,
+  LOADER_CPU,
   log,
   median,
   paceEvenly,
+  pinProcess,
+  SERVER_CPU,
   startBenchServer,
   startHello,
   stopChild,
@@ -84,12 +92,13 @@ const { values: args } = parseArgs({
     'string-bodies': { type: 'boolean', default: false },
     'setup-per-request': { type: 'boolean', default: false },
     'per-second-pacing': { type: 'boolean', default: false },
+    pin: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
 if (args.help) {
   console.log(
-    'usage: node bench/hot-path.mjs [--only hello,h5config,landing,click-new,click-repeat] [--duration s] [--connections n | n,n,…] [--pg-url url [--redis-url url]] [--skip-pglite] [--skip-paced] [--server-root checkout] [--cpu-prof] [--slices n [--compare-root checkout]] [--string-bodies] [--setup-per-request] [--per-second-pacing]',
+    'usage: node bench/hot-path.mjs [--only hello,h5config,landing,click-new,click-repeat] [--duration s] [--connections n | n,n,…] [--pg-url url [--redis-url url]] [--skip-pglite] [--skip-paced] [--server-root checkout] [--cpu-prof] [--slices n [--compare-root checkout]] [--string-bodies] [--setup-per-request] [--per-second-pacing] [--pin]',
   );
   process.exit(0);
 }
@@ -548,6 +557,7 @@ async function runBackend(backend) {
   const out = { backend, loadAvgAtStart: os.loadavg().map((x) => Math.round(x * 100) / 100), sections: {} };
   out.cpuBusyBeforePercent = await checkQuiet(backend);
   const hello = await startHello(ROOT);
+  if (args.pin) pinProcess(hello.proc.child.pid, SERVER_CPU);
   log(`${backend}: starting server`);
   const profDir = args['cpu-prof']
     ? path.join(RESULTS_DIR, `cpu-prof-${backend}-${new Date().toISOString().replace(/[:.]/g, '-')}`)
@@ -555,6 +565,7 @@ async function runBackend(backend) {
   if (profDir) mkdirSync(profDir, { recursive: true });
   const server = await startServer(backend, profDir);
   const compared = COMPARE_DIR ? await startServer(backend, null, true) : null;
+  if (args.pin) for (const s of [server, compared]) if (s) pinProcess(s.proc.child.pid, SERVER_CPU);
   const windows = {};
   out.startupMs = server.startupMs;
   log(`${backend}: healthy after ${server.startupMs} ms`);
@@ -692,6 +703,10 @@ function gitCommit(root) {
 }
 
 async function main() {
+  if (args.pin) {
+    if (os.cpus().length < 2) throw new Error('--pin needs 2 CPUs');
+    pinProcess(process.pid, LOADER_CPU);
+  }
   const startedAt = new Date();
   const results = {
     startedAt: startedAt.toISOString(),
@@ -712,6 +727,7 @@ async function main() {
       sections,
       backends,
       redisKeyPrefix: REDIS_PREFIX,
+      pinned: args.pin ? { servers: SERVER_CPU, loadGenerator: LOADER_CPU } : false,
     },
     goals: { ratios: GOALS, p99AtEightyPercentMs: P99_GOAL_MS },
     runs: [],

@@ -1,7 +1,7 @@
 // Helpers shared by the load benchmarks (login.mjs, journey.mjs): fresh phones, free ports, CPU
 // accounting from /proc, quiet-machine checks, child-process servers.
 
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import net from 'node:net';
@@ -138,6 +138,19 @@ export async function startHello(cwd, src = HELLO_SRC) {
     await sleep(50);
   }
   return { proc, base: `http://127.0.0.1:${port}` };
+}
+
+/**
+ * The CPUs of this 2-core machine's benches that pin (race.mjs; hot-path.mjs --pin): servers on one, load
+ * generators on the other, so that neither takes the other's CPU (a server's GC and helper threads, the load
+ * generator's parsing). Each side then has exactly one core, for bare Fastify and the app alike.
+ */
+export const SERVER_CPU = '0';
+export const LOADER_CPU = '1';
+
+/** Pins every thread of a process (and the threads it makes later, which inherit it) to one CPU. */
+export function pinProcess(pid, cpu) {
+  execFileSync('taskset', ['-a', '-p', '-c', cpu, String(pid)], { stdio: 'ignore' });
 }
 
 /** The middle value (the mean of the two middle ones for an even count). */

@@ -17,7 +17,6 @@
 // Accept-Encoding and a `platform_param` header, or the landing of channel demo-skin8 (brotli). The load
 // generators keep answers' bodies as bytes (bench/lib.mjs keepAutocannonBodiesAsBytes).
 
-import { execFileSync } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import { cpus } from 'node:os';
 import path from 'node:path';
@@ -26,8 +25,11 @@ import { parseArgs } from 'node:util';
 import {
   AD_BURST_REQUESTS,
   checkQuiet,
+  LOADER_CPU,
   log,
   median,
+  pinProcess,
+  SERVER_CPU,
   startBenchServer,
   startChild,
   stopChild,
@@ -98,8 +100,6 @@ function envArgs(option) {
 const BOTH_ENV = envArgs('env');
 const THAT_ENV = envArgs('that-env');
 const PIN = !args['no-pin'] && cpus().length >= 2;
-const SERVER_CPU = '0';
-const LOADER_CPU = '1';
 
 // One load generator: autocannon in its own process (so that neither server's load waits for the other's in one
 // event loop), bodies kept as bytes; prints the answers counted, non-2xx and errors as JSON.
@@ -177,10 +177,7 @@ async function main() {
       env: { ...common.env, ...builds, ...THAT_ENV },
     });
     if (PIN) {
-      for (const server of [mine, theirs])
-        execFileSync('taskset', ['-a', '-p', '-c', SERVER_CPU, String(server.proc.child.pid)], {
-          stdio: 'ignore',
-        });
+      for (const server of [mine, theirs]) pinProcess(server.proc.child.pid, SERVER_CPU);
     }
     log(
       `this: ${ROOT}; that: ${THAT_ROOT}; ${args.endpoint}, ${CONNECTIONS} connections each; ` +

@@ -111,7 +111,7 @@ describe('request lines (RequestLineController)', () => {
     const res = await server.inject({ url: '/ok?phone=13812345678&adChannelCode=demo' });
     expect(res.statusCode).toBe(200);
     expect(lines).toHaveLength(2);
-    const [incoming, completed] = lines;
+    const [incoming, completed] = lines as [Record<string, unknown>, Record<string, unknown>];
     expect(Object.keys(incoming)).toEqual(['level', 'time', 'pid', 'hostname', 'reqId', 'req', 'msg']);
     expect(incoming).toMatchObject({
       level: 30,
