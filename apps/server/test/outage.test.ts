@@ -22,6 +22,26 @@ describe(`database outage (${BACKEND})`, () => {
     await local.close();
   });
 
+  it("answers a channel's configuration from memory, and a code it has not read with the 503 envelope", async () => {
+    const local = await createTestApp();
+    try {
+      const cached = await local.app.inject({ url: '/api/adChannel/h5Config?adChannelCode=demo-skin8' });
+      expect(cached.statusCode).toBe(200);
+      await local.shared.database.close();
+      // Read before the outage: the ad burst goes on from the in-process cache.
+      const again = await local.app.inject({ url: '/api/adChannel/h5Config?adChannelCode=demo-skin8' });
+      expect(again.statusCode).toBe(200);
+      expect(body<{ skin: number }>(again).data.skin).toBe(8);
+      // Not read yet: the database is needed, and its failure is the envelope, not a hang or a crash.
+      const miss = await local.app.inject({ url: '/api/adChannel/h5Config?adChannelCode=demo-skin10' });
+      expect(miss.statusCode).toBe(503);
+      expect(body(miss)).toMatchObject({ code: 503, data: { requestId: miss.headers['x-request-id'] } });
+      expect(body(miss).msg).not.toMatch(/closed|terminat|pglite|ECONN/i);
+    } finally {
+      await local.close();
+    }
+  });
+
   it('refuses to send codes while Redis is unreachable instead of allowing unlimited SMS', async () => {
     const local = await createTestApp({ env: { REDIS_URL: 'redis://127.0.0.1:1' } });
     try {
