@@ -119,10 +119,6 @@ export class LazyRequestLogger {
 
   /** Whether a line at `level` would be written (pino's `isLevelEnabled`), without building the child. */
   isLevelEnabled(level: string): boolean {
-    return this.enabled(level);
-  }
-
-  private enabled(level: string): boolean {
     if (this.real !== null) return true;
     const values = this.parent.levels.values;
     const threshold = values[this.options.level ?? this.parent.level] ?? Number.POSITIVE_INFINITY;
@@ -130,22 +126,22 @@ export class LazyRequestLogger {
   }
 
   fatal(...args: unknown[]): void {
-    if (this.enabled('fatal')) this.logger.fatal(...args);
+    if (this.isLevelEnabled('fatal')) this.logger.fatal(...args);
   }
   error(...args: unknown[]): void {
-    if (this.enabled('error')) this.logger.error(...args);
+    if (this.isLevelEnabled('error')) this.logger.error(...args);
   }
   warn(...args: unknown[]): void {
-    if (this.enabled('warn')) this.logger.warn(...args);
+    if (this.isLevelEnabled('warn')) this.logger.warn(...args);
   }
   info(...args: unknown[]): void {
-    if (this.enabled('info')) this.logger.info(...args);
+    if (this.isLevelEnabled('info')) this.logger.info(...args);
   }
   debug(...args: unknown[]): void {
-    if (this.enabled('debug')) this.logger.debug(...args);
+    if (this.isLevelEnabled('debug')) this.logger.debug(...args);
   }
   trace(...args: unknown[]): void {
-    if (this.enabled('trace')) this.logger.trace(...args);
+    if (this.isLevelEnabled('trace')) this.logger.trace(...args);
   }
   silent(): void {}
 
