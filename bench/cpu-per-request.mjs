@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Server CPU per request on the ad-burst hot path (issue 17.3): the server process's own CPU time
-// (/proc/<pid>/stat, user + system) over N requests of one endpoint, divided by N. Unlike req/s, this
+// (/proc/<pid>/stat, user + system; a second table has user space alone) over N requests of one endpoint, divided by N. Unlike req/s, this
 // barely moves when other processes share the machine (they lengthen the run, not the server's work),
 // so before/after checkouts can be compared on a busy machine. Checkouts and endpoints alternate.
 //
@@ -122,13 +122,18 @@ function requestOf(endpoint) {
   };
 }
 
-const cpuTicks = (pid) => {
+/** [user, system] CPU ticks of a process (/proc/<pid>/stat utime, stime). */
+const cpuSplit = (pid) => {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return Number(fields[11]) + Number(fields[12]);
+    return [Number(fields[11]), Number(fields[12])];
   } catch {
-    return 0; // gone (a backend that closed meanwhile)
+    return [0, 0]; // gone (a backend that closed meanwhile)
   }
+};
+const cpuTicks = (pid) => {
+  const [user, system] = cpuSplit(pid);
+  return user + system;
 };
 const ticksOf = (pids) => new Map(pids.map((p) => [p, cpuTicks(p)]));
 /** CPU ticks the pids of `after` used since `before` (a pid new since then counts from 0). */
@@ -173,19 +178,23 @@ async function measure(root, endpoint) {
     const redis = services && REDIS_URL ? redisPid() : null;
     const pgBefore = ticksOf(backends);
     const redisBefore = redis ? cpuTicks(redis) : 0;
-    const before = cpuTicks(server.proc.child.pid);
+    const [userBefore, systemBefore] = cpuSplit(server.proc.child.pid);
     const started = Date.now();
     // The load generator's own CPU (this process: autocannon's requests and its parsing of the answers):
     // on a machine it shares with the server, what it spends per answer is taken from the server's share.
     const clientBefore = process.cpuUsage();
     const result = await autocannon({ ...opts, amount: N });
     const client = process.cpuUsage(clientBefore);
-    const ticks = cpuTicks(server.proc.child.pid) - before;
+    const [userAfter, systemAfter] = cpuSplit(server.proc.child.pid);
+    const userTicks = userAfter - userBefore;
+    const ticks = userTicks + systemAfter - systemBefore;
     const pgTicks = services ? usedSince(pgBefore, ticksOf([...new Set([...backends, ...pgBackends()])])) : 0;
     const redisTicks = redis ? cpuTicks(redis) - redisBefore : 0;
     const bad = result.non2xx + result.errors;
     return {
       us: (ticks * TICK_US) / N,
+      // In user space (JavaScript, V8, Node's C++): what the host's state moves least (bench/README.md).
+      userUs: (userTicks * TICK_US) / N,
       pgUs: (pgTicks * TICK_US) / N,
       redisUs: (redisTicks * TICK_US) / N,
       clientUs: (client.user + client.system) / N,
@@ -212,7 +221,7 @@ for (let round = 1; round <= ROUNDS; round++) {
           ? ` + PostgreSQL ${m.pgUs.toFixed(1)} + Redis ${m.redisUs.toFixed(1)}`
           : '';
       log(
-        `${path.basename(root)} ${endpoint}: ${m.us.toFixed(1)} µs CPU/request${services}; load generator ${m.clientUs.toFixed(1)} µs (${m.rps} req/s, ${m.bad} not 2xx)`,
+        `${path.basename(root)} ${endpoint}: ${m.us.toFixed(1)} µs CPU/request (user ${m.userUs.toFixed(1)}, system ${(m.us - m.userUs).toFixed(1)})${services}; load generator ${m.clientUs.toFixed(1)} µs (${m.rps} req/s, ${m.bad} not 2xx)`,
       );
       rows.push({ round, root: path.basename(root), endpoint, ...m });
     }
@@ -249,6 +258,25 @@ for (const endpoint of endpoints) {
         `${''.padEnd(15)} ${services.padEnd(45)} ${all.toFixed(1).padStart(6)}   ${allShare} (all)`,
       );
     }
+  }
+}
+// The same in user space only: the kernel's side of a request (its read and write system calls) is what this VM kind's
+// states move most, and it is a larger share of bare Fastify's request than of the app's.
+const helloUser = rows.filter((r) => r.endpoint === 'hello').map((r) => r.userUs);
+const helloUserUs = helloUser.length ? helloUser.reduce((a, b) => a + b) / helloUser.length : null;
+console.log('\ncheckout        endpoint       user-space µs/request (each round)   mean   bare Fastify ÷ it');
+for (const endpoint of endpoints) {
+  for (const root of roots) {
+    const mine = rows.filter((r) => r.endpoint === endpoint && r.root === path.basename(root));
+    if (mine.length === 0) continue;
+    const mean = mine.reduce((a, r) => a + r.userUs, 0) / mine.length;
+    const share = helloUserUs && endpoint !== 'hello' ? `${((100 * helloUserUs) / mean).toFixed(1)} %` : '';
+    console.log(
+      `${path.basename(root).padEnd(15)} ${endpoint.padEnd(14)} ${mine
+        .map((r) => r.userUs.toFixed(1))
+        .join(' / ')
+        .padEnd(36)} ${mean.toFixed(1).padStart(6)}   ${share}`,
+    );
   }
 }
 if (rows.some((r) => r.bad > 0)) {
