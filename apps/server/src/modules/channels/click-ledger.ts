@@ -45,6 +45,12 @@ export interface ClickLedger {
   stored(adChannelCode: string, fingerprintHash: string, day: string): void;
 }
 
+/** A ledger the channel service starts with: it brings a day in completely before it decides that day. */
+export interface DayLedger extends ClickLedger {
+  /** Makes `day` complete in the ledger (copies it from the database unless it is); never rejects. */
+  ensureComplete(day: string): Promise<void>;
+}
+
 /** Keys waiting for Redis to answer again, at most (beyond: the day is copied again). */
 const MAX_BACKFILL = 100_000;
 
@@ -140,7 +146,7 @@ export interface RedisClickLedgerOptions {
  * database counted because Redis did not answer is written into Redis once it does (`stored`, backfill).
  * Claims of one turn of the event loop go to Redis in one script.
  */
-export class RedisClickLedger implements ClickLedger {
+export class RedisClickLedger implements DayLedger {
   /** Claims in scripts of one day each, at most `maxBatch` a script, at most `maxInFlight` at once. */
   private readonly claims: TurnBatcher<Waiting>;
   /** Keys the database counted while Redis did not answer (written into Redis once it does). */

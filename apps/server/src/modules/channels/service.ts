@@ -3,7 +3,7 @@ import { appError } from '../../lib/errors.ts';
 import { shanghaiDate } from '../../lib/time.ts';
 import type { Limiter } from '../limits/limiter.ts';
 import { type CachedConfig, type ConfigCache, H5_CONFIG_L1_TTL_MS, MemoryConfigCache } from './cache.ts';
-import type { ClaimGate, RedisClickLedger } from './click-ledger.ts';
+import type { ClaimGate, DayLedger } from './click-ledger.ts';
 import { type ClickGate, ClickRecorder, type ClickRow } from './clicks.ts';
 import type { ChannelRepository } from './repository.ts';
 import { buildH5Config, channelDetail, pickArm, safeTargetUrl, withSkin } from './rules.ts';
@@ -287,7 +287,7 @@ export class ChannelService {
    * Clicks decided by a shared ledger from now on (Redis, on PostgreSQL: ADR 034); its copy of today is
    * made before the app serves when no instance made it yet.
    */
-  async startClickLedger(ledger: RedisClickLedger): Promise<void> {
+  async startClickLedger(ledger: DayLedger): Promise<void> {
     this.clicks.useLedger(ledger);
     await ledger.ensureComplete(shanghaiDate());
   }
