@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Server CPU per request on the ad-burst hot path (issue 17.3): the server process's own CPU time
-// (/proc/<pid>/stat, user + system; a second table has user space alone) over N requests of one endpoint, divided by N. Unlike req/s, this
-// barely moves when other processes share the machine (they lengthen the run, not the server's work),
-// so before/after checkouts can be compared on a busy machine. Checkouts and endpoints alternate.
+// (/proc/<pid>/stat, user + system; under each row, user space alone) over N requests of one endpoint, divided
+// by N. Unlike req/s, this barely moves when other processes share the machine (they lengthen the run, not the
+// server's work), so before/after checkouts can be compared on a busy machine. Checkouts and endpoints alternate.
 //
 //   node bench/cpu-per-request.mjs [--server-root checkout]... [--endpoints hello,h5config,landing,click-new,click-repeat]
 //                                  [--requests 40000] [--rounds 2] [--pg-url url [--redis-url url]]
@@ -228,8 +228,13 @@ for (let round = 1; round <= ROUNDS; round++) {
   }
 }
 
-const hello = rows.filter((r) => r.endpoint === 'hello').map((r) => r.us);
-const helloUs = hello.length ? hello.reduce((a, b) => a + b) / hello.length : null;
+const meanOf = (list) => (list.length ? list.reduce((a, b) => a + b, 0) / list.length : null);
+const helloRows = rows.filter((r) => r.endpoint === 'hello');
+const helloUs = meanOf(helloRows.map((r) => r.us));
+// User space alone (JavaScript, V8, Node's C++): the kernel's side of a request (its read and write system calls) is
+// what this VM kind's states move most, and a larger share of bare Fastify's request than of the app's.
+const helloUserUs = meanOf(helloRows.map((r) => r.userUs));
+const shareOf = (bare, mean) => (bare ? `${((100 * bare) / mean).toFixed(1)} %` : '');
 console.log(
   '\ncheckout        endpoint       µs CPU/request (each round)   mean   bare Fastify ÷ it   load generator µs (mean)',
 );
@@ -237,46 +242,32 @@ for (const endpoint of endpoints) {
   for (const root of roots) {
     const mine = rows.filter((r) => r.endpoint === endpoint && r.root === path.basename(root));
     if (mine.length === 0) continue;
-    const mean = mine.reduce((a, r) => a + r.us, 0) / mine.length;
-    const share = helloUs && endpoint !== 'hello' ? `${((100 * helloUs) / mean).toFixed(1)} %` : '';
-    const clientMean = mine.reduce((a, r) => a + r.clientUs, 0) / mine.length;
-    console.log(
-      `${path.basename(root).padEnd(15)} ${endpoint.padEnd(14)} ${mine
-        .map((r) => r.us.toFixed(1))
+    const isHello = endpoint === 'hello';
+    const mean = meanOf(mine.map((r) => r.us));
+    const share = isHello ? '' : shareOf(helloUs, mean);
+    const rounds = (f) =>
+      mine
+        .map((r) => f(r).toFixed(1))
         .join(' / ')
-        .padEnd(29)} ${mean.toFixed(1).padStart(6)}   ${share.padEnd(17)}   ${clientMean.toFixed(1)}`,
+        .padEnd(29);
+    console.log(
+      `${path.basename(root).padEnd(15)} ${endpoint.padEnd(14)} ${rounds((r) => r.us)} ${mean.toFixed(1).padStart(6)}   ${share.padEnd(17)}   ${meanOf(mine.map((r) => r.clientUs)).toFixed(1)}`,
     );
-    if (PG_URL && endpoint !== 'hello') {
+    const userMean = meanOf(mine.map((r) => r.userUs));
+    const userShare = isHello ? '' : shareOf(helloUserUs, userMean);
+    console.log(
+      `${''.padEnd(15)} ${'  user space'.padEnd(14)} ${rounds((r) => r.userUs)} ${userMean.toFixed(1).padStart(6)}   ${userShare}`,
+    );
+    if (PG_URL && !isHello) {
       // The machine's CPU per request: the server, its database backends and Redis.
-      const avg = (f) => mine.reduce((a, r) => a + f(r), 0) / mine.length;
-      const pgUs = avg((r) => r.pgUs);
-      const redisUs = avg((r) => r.redisUs);
+      const pgUs = meanOf(mine.map((r) => r.pgUs));
+      const redisUs = meanOf(mine.map((r) => r.redisUs));
       const all = mean + pgUs + redisUs;
-      const allShare = helloUs ? `${((100 * helloUs) / all).toFixed(1)} %` : '';
       const services = `  + PostgreSQL ${pgUs.toFixed(1)}, Redis ${redisUs.toFixed(1)}`;
       console.log(
-        `${''.padEnd(15)} ${services.padEnd(45)} ${all.toFixed(1).padStart(6)}   ${allShare} (all)`,
+        `${''.padEnd(15)} ${services.padEnd(45)} ${all.toFixed(1).padStart(6)}   ${shareOf(helloUs, all)} (all)`,
       );
     }
-  }
-}
-// The same in user space only: the kernel's side of a request (its read and write system calls) is what this VM kind's
-// states move most, and it is a larger share of bare Fastify's request than of the app's.
-const helloUser = rows.filter((r) => r.endpoint === 'hello').map((r) => r.userUs);
-const helloUserUs = helloUser.length ? helloUser.reduce((a, b) => a + b) / helloUser.length : null;
-console.log('\ncheckout        endpoint       user-space µs/request (each round)   mean   bare Fastify ÷ it');
-for (const endpoint of endpoints) {
-  for (const root of roots) {
-    const mine = rows.filter((r) => r.endpoint === endpoint && r.root === path.basename(root));
-    if (mine.length === 0) continue;
-    const mean = mine.reduce((a, r) => a + r.userUs, 0) / mine.length;
-    const share = helloUserUs && endpoint !== 'hello' ? `${((100 * helloUserUs) / mean).toFixed(1)} %` : '';
-    console.log(
-      `${path.basename(root).padEnd(15)} ${endpoint.padEnd(14)} ${mine
-        .map((r) => r.userUs.toFixed(1))
-        .join(' / ')
-        .padEnd(36)} ${mean.toFixed(1).padStart(6)}   ${share}`,
-    );
   }
 }
 if (rows.some((r) => r.bad > 0)) {
