@@ -7,11 +7,13 @@ import Fastify, {
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Redis } from 'ioredis';
 import '@lm/shared'; // zh-CN validation messages
+import { createServer, type ServerOptions } from 'node:http';
 import type { Env } from './config/env.ts';
 import { partnerSandboxBase, partnerSandboxOn } from './config/outbound.ts';
 import type { Database } from './db/client.ts';
-import { loggerOptions, requestLogging } from './lib/logger.ts';
-import { requestIdGenerator } from './lib/request-id.ts';
+import { FrontAnswers } from './lib/front-answers.ts';
+import { frontRequestLines, loggerOptions, requestLogging } from './lib/logger.ts';
+import { clientIpOf, requestIdGenerator } from './lib/request-id.ts';
 import analyticsRoutes from './modules/analytics/routes.ts';
 import applicationRoutes from './modules/applications/routes.ts';
 import authRoutes from './modules/auth/routes.ts';
@@ -52,6 +54,17 @@ export interface BuildOptions {
   serveStatic?: boolean;
 }
 
+/** What Fastify's getServerInstance sets on the HTTP server it makes, from its (defaulted) options. */
+interface ServerTimeouts {
+  http?: ServerOptions;
+  keepAliveTimeout: number;
+  requestTimeout: number;
+  connectionTimeout: number;
+  maxRequestsPerSocket?: number | null;
+}
+
+const NO_LINES = { on: () => false, incoming() {}, completed() {} };
+
 export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const { config } = opts;
   const logger: FastifyServerOptions['logger'] =
@@ -61,12 +74,33 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
           ...loggerOptions(config.LOG_LEVEL),
           ...(opts.logStream ? { stream: opts.logStream } : {}),
         } as FastifyServerOptions['logger']);
+  const requestId = requestIdGenerator(config.TRUST_PROXY);
+  // The ad burst's cached GETs are answered again in front of Fastify (lib/front-answers.ts, ADR 042).
+  const front = new FrontAnswers({
+    requestId,
+    closing: () => app.draining,
+    observer: (route) => app.metrics.requestObserver(route),
+    lines: logger === false ? NO_LINES : frontRequestLines(() => app.log, clientIpOf(config.TRUST_PROXY)),
+  });
   const app = Fastify({
     logger,
+    // Fastify's own HTTP server (as getServerInstance makes it), its request listener behind the front's.
+    serverFactory: (handler, fastifyOptions) => {
+      // Fastify has filled in its defaults (keepAliveTimeout 72 s …) by the time it calls this.
+      const options = fastifyOptions as unknown as ServerTimeouts;
+      const server = createServer(options.http ?? {}, (req, res) => {
+        if (!front.answer(req, res)) handler(req, res);
+      });
+      server.keepAliveTimeout = options.keepAliveTimeout;
+      server.requestTimeout = options.requestTimeout;
+      server.setTimeout(options.connectionTimeout);
+      if (options.maxRequestsPerSocket) server.maxRequestsPerSocket = options.maxRequestsPerSocket;
+      return server;
+    },
     bodyLimit: config.BODY_LIMIT_BYTES,
     trustProxy: config.TRUST_PROXY,
     // X-Request-Id from a trusted proxy (TRUST_PROXY), else a new one; in every log line of the request.
-    genReqId: requestIdGenerator(config.TRUST_PROXY),
+    genReqId: requestId,
     requestIdHeader: false,
     // A request's pino child is built only when it writes a line, its request lines skip the redaction's
     // cost (issue 17.3; lib/logger.ts); every line carries the id.
@@ -94,6 +128,12 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.setValidatorCompiler(wellFormedCompiler(validatorCompiler));
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('config', config);
+  app.decorate('frontAnswers', front);
+  // Closing: Fastify answers what still arrives (503 on a kept-alive connection), not the front.
+  app.addHook('preClose', (done) => {
+    front.disable();
+    done();
+  });
   // Set on arrival, not in an onSend hook: no onSend hook runs on the hot path's answers (issue 17.3), and
   // Fastify keeps headers set before an error on the error's answer.
   app.addHook('onRequest', (req, reply, done) => {

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import {
   type FastifyBaseLogger,
   type FastifyReply,
@@ -173,7 +174,7 @@ export class RequestLineController extends LogController {
 
   /** The app's logger without the redaction, made on the first request line (it shares the stream). */
   private linesOf(request: FastifyRequest): LineLogger {
-    this.lines ??= (request.server.log as unknown as LineLogger).child({}, { redact: [], level: 'trace' });
+    this.lines ??= unredactedLines(request.server.log);
     return this.lines;
   }
 
@@ -202,6 +203,41 @@ export class RequestLineController extends LogController {
       'request completed',
     );
   }
+}
+
+/** The app's logger without the redaction, for request lines only (what they hold is safe by construction). */
+function unredactedLines(log: unknown): LineLogger {
+  return (log as LineLogger).child({}, { redact: [], level: 'trace' });
+}
+
+/**
+ * The two request lines of an answer given in front of Fastify (lib/front-answers.ts, ADR 042): the same
+ * fields, the same serializer for `req` (method, URL with sensitive values replaced, client IP), the same
+ * logger without the redaction as RequestLineController's, written when the app's level has `info` on.
+ * `logOf`: the app's logger (it exists once the app does).
+ */
+export function frontRequestLines(
+  logOf: () => FastifyBaseLogger,
+  ipOf: (req: IncomingMessage) => string | undefined,
+  idLabel = 'reqId',
+) {
+  let lines: LineLogger | null = null;
+  const linesOf = () => {
+    lines ??= unredactedLines(logOf());
+    return lines;
+  };
+  return {
+    on: () => infoOn(logOf()),
+    incoming(id: string, req: IncomingMessage) {
+      linesOf().info(
+        { [idLabel]: id, req: { method: req.method, url: req.url, ip: ipOf(req) } },
+        'incoming request',
+      );
+    },
+    completed(id: string, status: number, ms: number) {
+      linesOf().info({ [idLabel]: id, res: { statusCode: status }, responseTime: ms }, 'request completed');
+    },
+  };
 }
 
 function infoOn(log: unknown): boolean {

@@ -35,3 +35,24 @@ export function requestIdGenerator(trust: TrustProxy): (req: IncomingMessage) =>
     return randomUUID();
   };
 }
+
+/**
+ * The client's address as Fastify's `request.ip` gives it under `trustProxy` (the furthest address the
+ * trusted proxies vouch for, X-Forwarded-For), else the connection's peer: for what is answered in front of
+ * Fastify (lib/front-answers.ts).
+ */
+export function clientIpOf(trust: TrustProxy): (req: IncomingMessage) => string | undefined {
+  if (trust === false) return (req) => req.socket?.remoteAddress;
+  const fn: (addr: string, i: number) => boolean =
+    typeof trust === 'function'
+      ? trust
+      : trust === true
+        ? () => true
+        : typeof trust === 'number'
+          ? (_addr, i) => i < trust
+          : proxyAddr.compile(typeof trust === 'string' ? trust.split(',').map((v) => v.trim()) : trust);
+  return (req) => {
+    const all = proxyAddr.all(req, fn);
+    return all[all.length - 1];
+  };
+}

@@ -13,8 +13,10 @@ import {
 import type { FastifyPluginAsync } from 'fastify';
 import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { envelope, ok } from '../../lib/envelope.ts';
+import type { FrontAnswer, FrontEncoding, FrontVariant } from '../../lib/front-answers.ts';
 import { preferredEncoding } from '../../lib/web-ssr.ts';
 import { clientMeta } from '../../plugins/app/auth.ts';
+import { API_HEADERS } from '../../plugins/external/security.ts';
 import { H5_CONFIG_TTL_SECONDS } from './cache.ts';
 import { previewRow, verifyPreview } from './preview.ts';
 import { buildH5Config, withSkin } from './rules.ts';
@@ -43,6 +45,43 @@ interface SentAnswer {
   json: string;
   br?: Buffer;
   gzip?: Buffer;
+  /** The public answer's forms as the front gives them again (lib/front-answers.ts), made on first demand. */
+  front?: Partial<Record<FrontEncoding, FrontVariant>>;
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+/** The answer's own headers, in the order the route sets them (after the request id and API_HEADERS). */
+function answerHeaders(split: boolean): [string, string][] {
+  // An A/B answer depends on the visitor: not for shared caches.
+  return [
+    ['cache-control', split ? PRIVATE_CACHE : PUBLIC_CACHE],
+    ['vary', split ? 'platform_param, accept-encoding' : 'accept-encoding'],
+  ];
+}
+const API_HEADER_LIST = Object.entries(API_HEADERS).flat();
+const PUBLIC_HEADER_LIST = answerHeaders(false).flat();
+
+/** The public answer in one encoding, with the headers the route's own answer has (the front gives it). */
+function frontVariant(sent: SentAnswer, encoding: FrontEncoding): FrontVariant {
+  sent.front ??= {};
+  let variant = sent.front[encoding];
+  if (variant === undefined) {
+    const body = encoding === 'identity' ? Buffer.from(sent.json, 'utf8') : encoded(sent, encoding);
+    variant = {
+      headers: [
+        ...API_HEADER_LIST,
+        ...PUBLIC_HEADER_LIST,
+        'content-type',
+        JSON_TYPE,
+        ...(encoding === 'identity' ? [] : ['content-encoding', encoding]),
+        'content-length',
+        String(body.length),
+      ],
+      body,
+    };
+    sent.front[encoding] = variant;
+  }
+  return variant;
 }
 
 /**
@@ -85,6 +124,11 @@ function encoded(sent: SentAnswer, encoding: 'br' | 'gzip'): Buffer {
 const channelRoutes: FastifyPluginAsync = async (root) => {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const { channels } = app.services;
+  const frontAnswerOf = (code: string | undefined, channel: H5Config, sent: SentAnswer): FrontAnswer => ({
+    route: H5_CONFIG_URL,
+    current: () => channels.isCurrent(code, channel),
+    variant: (encoding) => frontVariant(sent, encoding),
+  });
 
   app.get(
     '/api/getAdChannel',
@@ -156,11 +200,15 @@ const channelRoutes: FastifyPluginAsync = async (root) => {
       };
       // From the L1 without a promise when it has the code (the ad-burst path), else through the caches.
       const answer = channels.h5AnswerNow(code, visitor) ?? (await channels.h5Answer(code, visitor));
-      // An A/B answer depends on the visitor: not for shared caches.
-      reply.header('cache-control', answer.split ? PRIVATE_CACHE : PUBLIC_CACHE);
-      reply.header('vary', answer.split ? 'platform_param, accept-encoding' : 'accept-encoding');
-      reply.type('application/json; charset=utf-8');
+      for (const [name, value] of answerHeaders(answer.split)) reply.header(name, value);
+      reply.type(JSON_TYPE);
       const sent = h5ConfigAnswer(answer);
+      // The same for everybody and asked for as the H5 asks (`?adChannelCode=<code>`, or nothing): given
+      // again in front of Fastify while the channel's cached object is current (ADR 042). Any other
+      // spelling of the query (another key, an encoding) keeps coming here.
+      if (!answer.split && req.url === (code ? `${H5_CONFIG_URL}?adChannelCode=${code}` : H5_CONFIG_URL)) {
+        app.frontAnswers.offer(req.url, frontAnswerOf(code, answer.channel, sent));
+      }
       const accept = req.headers['accept-encoding'];
       const encoding = accept === undefined ? null : preferredEncoding(accept);
       if (encoding) return reply.header('content-encoding', encoding).send(encoded(sent, encoding) as never);

@@ -198,6 +198,15 @@ export class ChannelService {
     return local === undefined ? undefined : this.answerOf(local ?? this.defaults(), visitor);
   }
 
+  /**
+   * Whether `channel` is still what h5Config answers for `code` from the L1 (the same object): false once
+   * the code was edited, invalidated or expired here, or is unknown (its answer is the defaults, not a
+   * channel). Without a promise (the front of ADR 042 asks it per request).
+   */
+  isCurrent(code: string | undefined, channel: H5Config): boolean {
+    return code ? this.peek(code) === channel : this.defaults() === channel;
+  }
+
   /** The default configuration (no channel), built once: answers never change it. */
   private defaults(): H5Config {
     this.defaultConfig ??= buildH5Config(null);

@@ -1,0 +1,123 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import { preferredEncoding } from './web-ssr.ts';
+
+/** An encoding a front answer comes in (`identity`: as it is). */
+export type FrontEncoding = 'br' | 'gzip' | 'identity';
+
+/** One form of a front answer: its headers after the request id, in the order the route sends them, and the body. */
+export interface FrontVariant {
+  /** Header names and values alternating (`[name, value, name, value, …]`), content-length included. */
+  headers: readonly string[];
+  body: Buffer;
+}
+
+/**
+ * An answer the route gave for one exact address, kept to be given again without the framework: the route
+ * hands it over after answering (`FrontAnswers.offer`). `current()` is asked before every use: it is true
+ * while what the route answered from is still what it would answer from now (the same cached object), so an
+ * edit, an expiry or an invalidation sends the next request back to the route.
+ */
+export interface FrontAnswer {
+  /** The route's template, for the request histogram. */
+  route: string;
+  current(): boolean;
+  /** The answer in an encoding (made on first demand by the route's own code). */
+  variant(encoding: FrontEncoding): FrontVariant;
+}
+
+/** What the front needs of the app around it. */
+export interface FrontDeps {
+  /** The request id, as the app's genReqId makes it (a trusted proxy's X-Request-Id, else a new one). */
+  requestId(req: IncomingMessage): string;
+  /** Draining or closing: every request goes to the framework (it says `connection: close`, or 503). */
+  closing(): boolean;
+  /** The request histogram's observer for a route template. */
+  observer(route: string): (method: string, status: number, seconds: number) => void;
+  /** The app's two request lines, written when its level has `info` on (lib/logger.ts requestLineWriter). */
+  lines: {
+    on(): boolean;
+    incoming(id: string, req: IncomingMessage): void;
+    completed(id: string, status: number, ms: number): void;
+  };
+}
+
+/** At most this many addresses are kept (a channel code is part of the address; only known ones are offered). */
+export const FRONT_ANSWER_LIMIT = 4096;
+
+/**
+ * Answers given again in front of the framework (issue 17.3, ADR 042): the ad burst's cached GETs (today
+ * h5Config) answered by the Node server's request listener from the bytes the route itself produced — the
+ * same status, headers in the same order and body — instead of through Fastify's routing, request and reply
+ * objects, validation and hooks. What Fastify's path does for such a request and the answer needs is done
+ * here the same way: the request id (with its header), the request histogram, the request lines at `info`.
+ * Anything else — another method or address, an answer no longer current, a draining or closing instance —
+ * goes to Fastify, which remains the one implementation of every route; an address is here only after the
+ * route answered it and offered its answer.
+ */
+export class FrontAnswers {
+  private readonly answers = new Map<string, FrontAnswer>();
+  private readonly observers = new Map<string, (method: string, status: number, seconds: number) => void>();
+  private enabled = true;
+  /** Answers given here (tests, and the bench's check that the front was used). */
+  served = 0;
+
+  constructor(private readonly deps: FrontDeps) {}
+
+  /** Keeps the route's answer for exactly `url` (the request's address as it arrived), if it is current. */
+  offer(url: string, answer: FrontAnswer): void {
+    if (!this.enabled || !answer.current()) return;
+    if (!this.answers.has(url) && this.answers.size >= FRONT_ANSWER_LIMIT) return;
+    this.answers.set(url, answer);
+  }
+
+  /** Stops answering (the app is closing): from now on every request goes to the framework. */
+  disable(): void {
+    this.enabled = false;
+    this.answers.clear();
+  }
+
+  get size(): number {
+    return this.answers.size;
+  }
+
+  /**
+   * The server's request listener in front of the framework's: answers and returns true, or returns false
+   * (having written nothing) for the framework to answer.
+   */
+  answer(req: IncomingMessage, res: ServerResponse): boolean {
+    if (req.method !== 'GET' || !this.enabled) return false;
+    const url = req.url;
+    if (url === undefined) return false;
+    const answer = this.answers.get(url);
+    if (answer === undefined) return false;
+    if (!answer.current()) {
+      this.answers.delete(url);
+      return false;
+    }
+    if (this.deps.closing()) return false;
+    const started = performance.now();
+    const id = this.deps.requestId(req);
+    const lines = this.deps.lines.on();
+    if (lines) this.deps.lines.incoming(id, req);
+    const encoding = preferredEncoding(req.headers['accept-encoding']) ?? 'identity';
+    const variant = answer.variant(encoding);
+    // The request id's header first, as the app's onRequest hook sets it before anything else.
+    res.writeHead(200, ['x-request-id', id, ...variant.headers]);
+    res.end(variant.body);
+    this.served++;
+    const ms = performance.now() - started;
+    this.observerOf(answer.route)('GET', 200, ms / 1000);
+    if (lines) this.deps.lines.completed(id, 200, ms);
+    return true;
+  }
+
+  private observerOf(route: string) {
+    let observe = this.observers.get(route);
+    if (observe === undefined) {
+      observe = this.deps.observer(route);
+      this.observers.set(route, observe);
+    }
+    return observe;
+  }
+}
