@@ -146,6 +146,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
 
   await app.register(errorsPlugin);
   await app.register(metricsPlugin);
+  app.metrics.frontAnswers = () => front.served;
   await app.register(securityPlugin);
   await app.register(dbPlugin, { database: opts.database, schemaName: opts.schemaName });
   await app.register(redisPlugin, { redis: opts.redis });

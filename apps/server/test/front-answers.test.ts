@@ -178,12 +178,21 @@ describe('h5Config in front of Fastify', () => {
       return Number(line?.split(' ').at(-1) ?? 0);
     };
     const counted = await histogram();
+    const frontTotal = async () =>
+      Number(
+        (await ctx.app.metrics.registry.metrics())
+          .split('\n')
+          .find((l) => l.startsWith('lm_front_answers_total '))
+          ?.split(' ')[1],
+      );
+    expect(await frontTotal()).toBe(before);
     logLines.length = 0;
     // From the trusted proxy: its request id and the visitor's address are believed.
     const res = await send(url, { 'x-request-id': 'edge-req-0001', 'x-forwarded-for': '203.0.113.9' });
     expect(served()).toBe(before + 1);
     expect(header(res, 'x-request-id')).toBe('edge-req-0001');
     expect(await histogram()).toBe(counted + 1);
+    expect(await frontTotal()).toBe(before + 1);
     const lines = logLines.map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines).toEqual([
       expect.objectContaining({

@@ -74,6 +74,8 @@ export class Metrics {
   queueProbe: (() => Promise<QueueProbe>) | null = null;
   /** Set by the services when Redis is configured: whether limits are counted in the database. */
   redisFallback: (() => boolean) | null = null;
+  /** Set by the app: how many answers were given in front of Fastify (ADR 042), read at scrape time. */
+  frontAnswers: (() => number) | null = null;
 
   constructor() {
     const metrics = this;
@@ -110,6 +112,16 @@ export class Metrics {
       registers: [this.registry],
       collect() {
         this.set(metrics.redisFallback?.() ? 1 : 0);
+      },
+    });
+    // Counted by the front itself (a number it keeps anyway) and read here: nothing more per answer.
+    new Counter({
+      name: 'lm_front_answers_total',
+      help: 'Answers given in front of Fastify from what a route answered before (the public h5Config; ADR 042)',
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        this.inc(metrics.frontAnswers?.() ?? 0);
       },
     });
   }
