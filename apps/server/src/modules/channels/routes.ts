@@ -50,16 +50,22 @@ interface SentAnswer {
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
-/** The answer's own headers, in the order the route sets them (after the request id and API_HEADERS). */
-function answerHeaders(split: boolean): [string, string][] {
-  // An A/B answer depends on the visitor: not for shared caches.
-  return [
-    ['cache-control', split ? PRIVATE_CACHE : PUBLIC_CACHE],
-    ['vary', split ? 'platform_param, accept-encoding' : 'accept-encoding'],
-  ];
-}
+/**
+ * The answer's own headers, in the order the route sets them (after the request id and API_HEADERS), for an
+ * answer the same for everybody and for an A/B one, which depends on the visitor: not for shared caches.
+ */
+const ANSWER_HEADERS = {
+  public: [
+    ['cache-control', PUBLIC_CACHE],
+    ['vary', 'accept-encoding'],
+  ],
+  split: [
+    ['cache-control', PRIVATE_CACHE],
+    ['vary', 'platform_param, accept-encoding'],
+  ],
+} as const;
 const API_HEADER_LIST = Object.entries(API_HEADERS).flat();
-const PUBLIC_HEADER_LIST = answerHeaders(false).flat();
+const PUBLIC_HEADER_LIST = ANSWER_HEADERS.public.flat();
 
 /** The public answer in one encoding, with the headers the route's own answer has (the front gives it). */
 function frontVariant(sent: SentAnswer, encoding: FrontEncoding): FrontVariant {
@@ -200,7 +206,8 @@ const channelRoutes: FastifyPluginAsync = async (root) => {
       };
       // From the L1 without a promise when it has the code (the ad-burst path), else through the caches.
       const answer = channels.h5AnswerNow(code, visitor) ?? (await channels.h5Answer(code, visitor));
-      for (const [name, value] of answerHeaders(answer.split)) reply.header(name, value);
+      for (const [name, value] of ANSWER_HEADERS[answer.split ? 'split' : 'public'])
+        reply.header(name, value);
       reply.type(JSON_TYPE);
       const sent = h5ConfigAnswer(answer);
       // The same for everybody and asked for as the H5 asks (`?adChannelCode=<code>`, or nothing): given
