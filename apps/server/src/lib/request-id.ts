@@ -11,10 +11,13 @@ export function trustsPeer(trust: TrustProxy): (addr: string) => boolean {
   if (trust === true) return () => true;
   // false, or a hop count (which cannot vouch for the immediate peer): nobody.
   if (trust === false || typeof trust === 'number') return () => false;
-  const compiled = proxyAddr.compile(
-    typeof trust === 'string' ? trust.split(',').map((v) => v.trim()) : trust,
-  );
+  const compiled = compileTrust(trust);
   return (addr) => compiled(addr, 0);
+}
+
+/** Addresses and CIDR ranges (a comma-separated string or a list) as proxy-addr's trust function, as Fastify does. */
+function compileTrust(trust: string | string[]): (addr: string, i: number) => boolean {
+  return proxyAddr.compile(typeof trust === 'string' ? trust.split(',').map((v) => v.trim()) : trust);
 }
 
 const GIVEN_ID = /^[\w.:-]{8,64}$/;
@@ -50,7 +53,7 @@ export function clientIpOf(trust: TrustProxy): (req: IncomingMessage) => string 
         ? () => true
         : typeof trust === 'number'
           ? (_addr, i) => i < trust
-          : proxyAddr.compile(typeof trust === 'string' ? trust.split(',').map((v) => v.trim()) : trust);
+          : compileTrust(trust);
   return (req) => {
     const all = proxyAddr.all(req, fn);
     return all[all.length - 1];
