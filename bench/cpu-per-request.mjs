@@ -22,7 +22,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { log, startBenchServer, startHello, stopChild } from './lib.mjs';
+import { AD_BURST_REQUESTS, adLandingPath, log, startBenchServer, startHello, stopChild } from './lib.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const ENDPOINTS = ['hello', 'h5config', 'landing', 'click-new', 'click-repeat'];
@@ -113,7 +113,11 @@ function requestOf(endpoint) {
       headers: { 'accept-encoding': 'gzip, deflate, br, zstd' },
     };
   if (endpoint === 'landing')
-    return { path: '/?adChannelCode=demo-skin8', headers: { 'accept-encoding': 'br, gzip' } };
+    return {
+      headers: { ...AD_BURST_REQUESTS.landing.headers },
+      // Each visitor's ad link its own (a click id each).
+      setupRequest: (req) => ({ ...req, path: adLandingPath(counter++) }),
+    };
   return {
     setupRequest: (req) => {
       const v = visitor(endpoint === 'click-new' ? counter++ : repeatBase + (counter++ % 1000));

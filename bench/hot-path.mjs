@@ -55,6 +55,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import {
   AD_BURST_REQUESTS,
+  adLandingPath,
   checkQuiet,
   keepAutocannonBodiesAsBytes,
   LOADER_CPU,
@@ -98,13 +99,14 @@ const { values: args } = parseArgs({
     'string-bodies': { type: 'boolean', default: false },
     'setup-per-request': { type: 'boolean', default: false },
     'per-second-pacing': { type: 'boolean', default: false },
+    'landing-without-clicks': { type: 'boolean', default: false },
     pin: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
 if (args.help) {
   console.log(
-    'usage: node bench/hot-path.mjs [--only hello,h5config,landing,click-new,click-repeat] [--duration s] [--connections n | n,n,…] [--pg-url url [--redis-url url]] [--skip-pglite] [--skip-paced] [--server-root checkout] [--cpu-prof] [--slices n [--compare-root checkout]] [--string-bodies] [--setup-per-request] [--per-second-pacing] [--pin]',
+    'usage: node bench/hot-path.mjs [--only hello,h5config,landing,click-new,click-repeat] [--duration s] [--connections n | n,n,…] [--pg-url url [--redis-url url]] [--skip-pglite] [--skip-paced] [--server-root checkout] [--cpu-prof] [--slices n [--compare-root checkout]] [--string-bodies] [--setup-per-request] [--per-second-pacing] [--landing-without-clicks] [--pin]',
   );
   process.exit(0);
 }
@@ -370,6 +372,9 @@ function summarize(result, checker) {
 }
 
 const buildRequest = createRequire(import.meta.url)('autocannon/lib/httpRequestBuilder.js');
+/** Distinct ad links each connection of the landing section cycles through (--landing-without-clicks: one). */
+const LANDING_LINKS_PER_CONNECTION = 1000;
+let landingCounter = Math.floor(Math.random() * 1e9);
 
 /**
  * Each connection's requests of a click section, built before the run: `perConnection` new visitors (never
@@ -379,6 +384,17 @@ const buildRequest = createRequire(import.meta.url)('autocannon/lib/httpRequestB
 function clickPools(base, section, connections, perConnection, onResponse) {
   const u = new URL(base);
   const build = buildRequest({ hostname: u.hostname, port: Number(u.port) });
+  if (section === 'landing') {
+    // Each connection its own visitors' ad links (a click id each), cycled: far more addresses than any
+    // cache of exact addresses would keep.
+    return Array.from({ length: connections }, () =>
+      Array.from({ length: LANDING_LINKS_PER_CONNECTION }, () => {
+        const req = { ...ENDPOINTS.landing(), path: adLandingPath(landingCounter++), onResponse };
+        req.requestBuffer = build({ ...req, headers: { ...req.headers } });
+        return req;
+      }),
+    );
+  }
   const request = (v) => {
     const req = {
       method: 'GET',
@@ -410,7 +426,9 @@ async function measure(base, section, opts) {
     section === 'landing' ? 'html' : section === 'click-new' ? 'new-click' : 'json',
   );
   const request = section === 'hello' ? { method: 'GET', path: '/' } : ENDPOINTS[section]();
-  const prebuilt = (section === 'click-new' || section === 'click-repeat') && !args['setup-per-request'];
+  const prebuilt =
+    ((section === 'click-new' || section === 'click-repeat') && !args['setup-per-request']) ||
+    (section === 'landing' && !args['landing-without-clicks']);
   const connections = opts.connections ?? CONNECTIONS;
   let setupClient;
   if (prebuilt) {

@@ -175,6 +175,16 @@ export const AD_BURST_REQUESTS = Object.freeze({
 });
 
 /**
+ * The landing's address as an ad platform opens it for one visitor: the channel's link with that click's own
+ * parameters (a click id and a callback address, new per visitor), so no two visitors ask for the same address.
+ */
+export function adLandingPath(n) {
+  const clickid = `bench${n.toString(36)}`;
+  const callback = encodeURIComponent(`https://ad.example.com/conv?clickid=${clickid}&event=landing`);
+  return `${AD_BURST_REQUESTS.landing.path}&clickid=${clickid}&callback=${callback}`;
+}
+
+/**
  * The demo application form: a Shenzhen employee whom several seeded lenders match. Shared by the journey
  * and web benchmarks; a copy of apps/server/test/fixtures.ts FORM (which the e2e tests use too), as plain
  * JavaScript run by node cannot import TypeScript.

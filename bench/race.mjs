@@ -24,6 +24,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import {
   AD_BURST_REQUESTS,
+  adLandingPath,
   checkQuiet,
   LOADER_CPU,
   log,
@@ -69,7 +70,11 @@ const REQUESTS = {
       platform_param: JSON.stringify({ channel: 0, fingerprint: 'f3b2c1d0e9a8f7b6c5d4e3f2a1b0c9d8' }),
     },
   },
-  landing: AD_BURST_REQUESTS.landing,
+  // Every visitor's ad link its own (a click id each, bench/lib.mjs adLandingPath), cycled.
+  landing: {
+    ...AD_BURST_REQUESTS.landing,
+    paths: Array.from({ length: 500 }, (_, i) => adLandingPath(i)),
+  },
 };
 const request = REQUESTS[args.endpoint];
 if (!request) {
@@ -125,6 +130,7 @@ async function load(base, seconds, startAt) {
       RACE_LOAD: JSON.stringify({
         url: `${base}${request.path}`,
         headers: request.headers,
+        ...(request.paths ? { requests: request.paths.map((p) => ({ method: 'GET', path: p })) } : {}),
         connections: CONNECTIONS,
         duration: seconds,
       }),

@@ -28,6 +28,14 @@ interface ChannelPage {
 const PAGES: ChannelPage[] = [
   { url: '/login?adChannelCode=demo-skin8', code: 'demo-skin8', layout: 'login', text: '手机号登录' },
   { url: '/?adChannelCode=demo-skin8', code: 'demo-skin8', layout: 'amount-dial', text: '测一测我能借多少' },
+  // Another visitor of the same ad: the click's own parameters, the page the server keeps for the channel
+  // (given in front of Fastify, ADR 043).
+  {
+    url: '/?clickid=e2e-click-2&adChannelCode=demo-skin8&callback=https%3A%2F%2Fad.example.com%2Fcb%3Fid%3D2',
+    code: 'demo-skin8',
+    layout: 'amount-dial',
+    text: '测一测我能借多少',
+  },
   { url: '/?adChannelCode=demo-skin10', code: 'demo-skin10', layout: 'steps-list', text: '三步申请' },
   { url: '/?adChannelCode=demo-skin17', code: 'demo-skin17', layout: 'hero-card', text: '手机号快速申请' },
   { url: '/?source=demo-skin12', code: 'demo-skin12', layout: 'banner-benefits', text: '立即申请，在线测额' },
@@ -109,7 +117,10 @@ describe("an ad link's first HTML shows its channel's page", () => {
       expect(firstColour).toMatch(/^#[0-9a-f]{6}$/);
       await page.evaluate(() => document.fonts.ready.then(() => undefined));
       firstTop = await topOf(page, p.layout);
-      await shot(page, `channel-page-first-html-${p.code}-${p.layout}`);
+      await shot(
+        page,
+        `channel-page-first-html-${p.code}-${p.layout}${p.url.includes('clickid=') ? '-ad-click' : ''}`,
+      );
     } finally {
       await first.context.close();
     }

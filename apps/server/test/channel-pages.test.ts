@@ -1,70 +1,21 @@
 /**
  * Issue 17.1 (ADR 022): `/`, `/download`, `/login`, `/getQuota` and `/h5` of an ad link are answered with
  * the channel's page in its skin and its h5Config inlined; everything else keeps the pre-rendered default
- * page. The web build here is a small one written by the test (the render module's contract of
- * apps/web/src/prerender.tsx), so the server's part is tested without building the H5 —
+ * page. The web build here is a small one written by the test (test/web-build.ts), so the server's part is tested without building the H5 —
  * e2e/channel-pages.e2e.test.ts opens the real build in Chromium. Runs on both backends (with Redis the
  * channel cache is shared, and a second instance serves the edited page at once).
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { H5Config } from '@lm/shared/channel';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pageChannelOf } from '../src/modules/channels/pages.ts';
+import { pageAddressOf, pageChannelOf, pageLinkOf } from '../src/modules/channels/pages.ts';
 import { H5_PERMISSIONS_POLICY } from '../src/plugins/external/security.ts';
 import { body, createTestApp, newIp, secondInstance, staffLogin, type TestContext } from './helpers.ts';
-
-const INDEX =
-  '<!doctype html><html lang="zh-CN"><body><div id="root"></div><p>default landing</p></body></html>';
-const LOGIN =
-  '<!doctype html><html lang="zh-CN"><body><div id="root"></div><p>default login</p></body></html>';
-const template = (shell: string) =>
-  '<!doctype html><html lang="zh-CN" __LM_HTML_ATTRS__><head>' +
-  '<meta name="theme-color" content="__LM_THEME_COLOR__"><link rel="icon" href="__LM_ICON__">' +
-  `<title>__LM_TITLE__</title></head><body><div id="lm-shell"><div data-shell="${shell}"><!--lm-ssr--></div></div>` +
-  '<div id="root"></div><script type="application/json" id="lm-channel">__LM_DATA__</script></body></html>';
-
-// The render module's contract (apps/web/src/prerender.tsx). It counts its renders, and a channel titled
-// "throw" makes it fail.
-const RENDER_MODULE = `
-export const AUTHORIZE_PATH = '/fill-information/common-authorize';
-export function renderAuthorize() { return null; }
-export const CHANNEL_PAGES = { '/': '/', '/download': '/', '/login': '/login', '/getQuota': '/login', '/h5': '/login' };
-export const CHANNEL_PAGE_MARKUP_KEYS = ['encryptionMobile', 'rp', 'rsaPhone', 'phone', 'mobile', 'linkExpired', 'previewToken'];
-globalThis.__lmRenders = 0;
-const esc = (t) => String(t).replaceAll('&', '&amp;').replaceAll('<', '&lt;');
-export function renderChannelPage(path, search, config) {
-  globalThis.__lmRenders += 1;
-  if (config.title === 'throw') throw new Error('render failed');
-  const shell = CHANNEL_PAGES[path];
-  return {
-    html: '<main data-skin="' + config.skin + '">' + esc(config.title ?? '') + ' ' + path + '</main>',
-    shell,
-    title: config.title || (shell === '/' ? '借款超市' : '登录'),
-    icon: config.icon || 'data:,',
-    tokens: { '--app-primary': config.themeColor },
-  };
-}
-`;
-
-function webBuild(root: string): string {
-  const dist = join(root, 'dist');
-  const ssr = join(root, 'dist-ssr');
-  mkdirSync(dist, { recursive: true });
-  mkdirSync(ssr, { recursive: true });
-  writeFileSync(join(dist, 'index.html'), INDEX);
-  writeFileSync(join(dist, 'login.html'), LOGIN);
-  writeFileSync(join(ssr, 'prerender.js'), RENDER_MODULE);
-  writeFileSync(join(ssr, 'authorize.html'), '<html><body><!--lm-ssr--></body></html>');
-  writeFileSync(join(ssr, 'channel-landing.html'), template('/'));
-  writeFileSync(join(ssr, 'channel-login.html'), template('/login'));
-  return dist;
-}
-
-const renders = () => (globalThis as unknown as { __lmRenders: number }).__lmRenders;
+import { INDEX, LOGIN, renders, webBuild } from './web-build.ts';
 
 let root: string;
 let env: Record<string, string>;
@@ -312,5 +263,30 @@ describe('pageChannelOf (which channel a page address names)', () => {
     expect(await of('adChannelCode=a&phone=13800138000')).toBeNull();
     expect(await of('adChannelCode=a%20b')).toBeNull();
     expect(await of(`adChannelCode=${'x'.repeat(65)}`)).toBeNull();
+  });
+});
+
+describe('pageLinkOf and pageAddressOf (what the front keys a page by)', () => {
+  const keys = ['phone', 'previewToken'];
+  const link = (q: string) => pageLinkOf(new URLSearchParams(q), keys);
+
+  it('names the route code and the picked channel code, nothing else of the link', () => {
+    expect(link('adChannelCode=a&clickid=1&callback=x')).toEqual({ routeCode: undefined, code: 'a' });
+    expect(link('source=b&clickid=2')).toEqual({ routeCode: undefined, code: 'b' });
+    expect(link('adRouteCode=%20R1%20&adChannelCode=a')).toEqual({ routeCode: 'R1', code: 'a' });
+    expect(link('adRouteCode=R1')).toEqual({ routeCode: 'R1', code: undefined });
+  });
+
+  it('is null for a link that is not rendered whatever its codes are', () => {
+    expect(link('clickid=1')).toBeNull();
+    expect(link('adChannelCode=&adRouteCode=')).toBeNull();
+    expect(link('adChannelCode=a&phone=13800138000')).toBeNull();
+    expect(link('adChannelCode=a&source=a%20b')).toBeNull();
+  });
+
+  it('takes the path without trailing slashes and the query after the first "?"', () => {
+    expect(pageAddressOf('/login/?a=1?b')).toEqual({ path: '/login', search: 'a=1?b' });
+    expect(pageAddressOf('//?a=1')).toEqual({ path: '/', search: 'a=1' });
+    expect(pageAddressOf('/h5')).toEqual({ path: '/h5', search: '' });
   });
 });

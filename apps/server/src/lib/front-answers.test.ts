@@ -106,4 +106,50 @@ describe('FrontAnswers', () => {
     f.answer(request('/r?c=0'), res);
     expect(written.body?.toString()).toBe('new:identity');
   });
+
+  it('answers a family of addresses by their key, the oldest key leaving a full family first', () => {
+    const { f, observed } = front();
+    // The key: the path and the value of `c`, whatever else the query holds; `x` makes an address no member.
+    const keyOf = (url: string) => {
+      const [path, query = ''] = url.split('?');
+      const params = new URLSearchParams(query);
+      return path === '/p' && params.has('c') && !params.has('x') ? `p:${params.get('c')}` : null;
+    };
+    const family = f.family(keyOf, 2);
+    family.offer('/p?c=1&click=a', answer({ value: true }, 'one'));
+    family.offer('/p?x=1&c=1', answer({ value: true }, 'not kept'));
+    family.offer('/p?c=9', answer({ value: false }, 'stale'));
+    expect(family.size).toBe(1);
+    const body = (url: string, headers: Record<string, string> = {}) => {
+      const { res, written } = response();
+      return f.answer(request(url, 'GET', headers), res) ? written.body?.toString() : null;
+    };
+    expect(body('/p?click=b&c=1')).toBe('one:identity');
+    expect(body('/p?c=1&x=2')).toBeNull();
+    expect(body('/p?c=2')).toBeNull();
+    // A conditional request is the route's (it answers 304 to a page's etag).
+    expect(body('/p?c=1', { 'if-none-match': '"e"' })).toBeNull();
+    // Exact addresses are looked up first.
+    f.offer('/p?c=1', answer({ value: true }, 'exact'));
+    expect(body('/p?c=1')).toBe('exact:identity');
+    expect(body('/p?c=1&click=c')).toBe('one:identity');
+
+    family.offer('/p?c=2', answer({ value: true }, 'two'));
+    family.offer('/p?c=3', answer({ value: true }, 'three'));
+    expect(family.size).toBe(2);
+    expect(body('/p?c=1&click=d')).toBeNull();
+    expect(body('/p?c=3')).toBe('three:identity');
+    // No longer current: forgotten.
+    const current = { value: true };
+    family.offer('/p?c=4', answer(current, 'four'));
+    current.value = false;
+    expect(body('/p?c=4')).toBeNull();
+    expect(family.size).toBe(1);
+    expect(observed.every(([route]) => route === '/r')).toBe(true);
+
+    f.disable();
+    expect(family.size).toBe(0);
+    family.offer('/p?c=5', answer({ value: true }));
+    expect(family.size).toBe(0);
+  });
 });

@@ -46,10 +46,56 @@ export interface FrontDeps {
 export const FRONT_ANSWER_LIMIT = 4096;
 
 /**
- * Answers given again in front of the framework (issue 17.3, ADR 042): the ad burst's cached GETs (today
- * h5Config) answered by the Node server's request listener from the bytes the route itself produced — the
- * same status, headers in the same order and body — instead of through Fastify's routing, request and reply
- * objects, validation and hooks. What Fastify's path does for such a request and the answer needs is done
+ * What a family of addresses answered alike is kept under: the key of an address, or null when the address is
+ * not one of the family's (or not one the family's route would answer alike). Synchronous and cheap: it runs
+ * for every GET the exact addresses do not answer.
+ */
+export type FrontKeyOf = (url: string) => string | null;
+
+/**
+ * Addresses answered alike whatever else they hold (the channel pages: an ad link's per-click parameters, such
+ * as `clickid` or `callback`, do not change the page). The route offers its answer for the request's address;
+ * the family keeps it under the address's key, and answers every address with that key.
+ */
+export interface FrontFamily {
+  /** Keeps the route's answer for every address with the key of `url`, if it has one and is current. */
+  offer(url: string, answer: FrontAnswer): void;
+  /** Answers kept. */
+  readonly size: number;
+}
+
+/** A family's answers: its key function and its own map, bounded (the oldest offered key leaves first). */
+class Family implements FrontFamily {
+  readonly answers = new Map<string, FrontAnswer>();
+
+  constructor(
+    readonly keyOf: FrontKeyOf,
+    private readonly limit: number,
+    private readonly accepts: (answer: FrontAnswer) => boolean,
+  ) {}
+
+  offer(url: string, answer: FrontAnswer): void {
+    if (!this.accepts(answer)) return;
+    const key = this.keyOf(url);
+    if (key === null) return;
+    if (!this.answers.delete(key) && this.answers.size >= this.limit) {
+      const oldest = this.answers.keys().next();
+      if (!oldest.done) this.answers.delete(oldest.value);
+    }
+    this.answers.set(key, answer);
+  }
+
+  get size(): number {
+    return this.answers.size;
+  }
+}
+
+/**
+ * Answers given again in front of the framework (issue 17.3, ADRs 042 and 043): the ad burst's cached GETs
+ * (h5Config by its exact address, a channel's landing and login pages by a family key that leaves out an ad
+ * link's per-click parameters) answered by the Node server's request listener from the bytes the route itself
+ * produced — the same status, headers in the same order and body — instead of through Fastify's routing,
+ * request and reply objects, validation and hooks. A conditional request (`if-none-match`) is the route's. What Fastify's path does for such a request and the answer needs is done
  * here the same way: the request id (with its header), the request histogram, the request lines at `info`.
  * Anything else — another method or address, an answer no longer current, a draining or closing instance —
  * goes to Fastify, which remains the one implementation of every route; an address is here only after the
@@ -57,6 +103,7 @@ export const FRONT_ANSWER_LIMIT = 4096;
  */
 export class FrontAnswers {
   private readonly answers = new Map<string, FrontAnswer>();
+  private readonly families: Family[] = [];
   private readonly observers = new Map<string, (method: string, status: number, seconds: number) => void>();
   private enabled = true;
   /** Answers given here (tests, and the bench's check that the front was used). */
@@ -66,19 +113,36 @@ export class FrontAnswers {
 
   /** Keeps the route's answer for exactly `url` (the request's address as it arrived), if it is current. */
   offer(url: string, answer: FrontAnswer): void {
-    if (!this.enabled || !answer.current()) return;
+    if (!this.accepts(answer)) return;
     if (!this.answers.has(url) && this.answers.size >= FRONT_ANSWER_LIMIT) return;
     this.answers.set(url, answer);
+  }
+
+  /**
+   * A family of addresses answered alike (lib comment on FrontFamily): its answers are looked up by
+   * `keyOf(url)` for a GET no exact address answers; at most `limit` keys are kept.
+   */
+  family(keyOf: FrontKeyOf, limit: number): FrontFamily {
+    const family = new Family(keyOf, limit, (answer) => this.accepts(answer));
+    this.families.push(family);
+    return family;
   }
 
   /** Stops answering (the app is closing): from now on every request goes to the framework. */
   disable(): void {
     this.enabled = false;
     this.answers.clear();
+    for (const family of this.families) family.answers.clear();
   }
 
+  /** Exact addresses kept. */
   get size(): number {
     return this.answers.size;
+  }
+
+  /** An answer is taken only while the front answers at all and the answer is current. */
+  private accepts(answer: FrontAnswer): boolean {
+    return this.enabled && !this.deps.closing() && answer.current();
   }
 
   /**
@@ -89,13 +153,28 @@ export class FrontAnswers {
     if (req.method !== 'GET' || !this.enabled) return false;
     const url = req.url;
     if (url === undefined) return false;
-    const answer = this.answers.get(url);
-    if (answer === undefined) return false;
+    let kept = this.answers;
+    let key: string | null = url;
+    let answer = kept.get(url);
+    if (answer === undefined) {
+      for (const family of this.families) {
+        key = family.keyOf(url);
+        if (key === null) continue;
+        answer = family.answers.get(key);
+        if (answer !== undefined) {
+          kept = family.answers;
+          break;
+        }
+      }
+      if (answer === undefined || key === null) return false;
+    }
     if (!answer.current()) {
-      this.answers.delete(url);
+      kept.delete(key);
       return false;
     }
     if (this.deps.closing()) return false;
+    // A conditional request is the route's (a page's etag answers 304 there).
+    if (req.headers['if-none-match'] !== undefined) return false;
     const started = performance.now();
     const id = this.deps.requestId(req);
     const lines = this.deps.lines.on();

@@ -117,7 +117,7 @@ export class Metrics {
     // Counted by the front itself (a number it keeps anyway) and read here: nothing more per answer.
     new Counter({
       name: 'lm_front_answers_total',
-      help: 'Answers given in front of Fastify from what a route answered before (the public h5Config; ADR 042)',
+      help: 'Answers given in front of Fastify from what a route answered before (the public h5Config, ADR 042; channel pages, ADR 043)',
       registers: [this.registry],
       collect() {
         this.reset();

@@ -13,6 +13,10 @@
  * channel's configuration (ChannelService.invalidate, shared by every instance through Redis) and the
  * next request renders the new page. Pages are never stored per visitor: an A/B channel has one page
  * per arm.
+ *
+ * A page the same for everybody is also given again in front of Fastify (ADR 043) to every address with the
+ * same `frontKey` — the path and the codes the link names, not its per-click parameters — while the
+ * channel's cached configuration, the route code's exchange and the build are the ones it was rendered from.
  */
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
@@ -22,7 +26,7 @@ import { channelPageQuery, h5ConfigData } from '@lm/shared/schemas/channel';
 import { AppError } from '../../lib/errors.ts';
 import type { ChannelPageRenderer, InlinedRoute } from '../../lib/web-ssr.ts';
 import { H5_CONFIG_TTL_SECONDS } from './cache.ts';
-import type { ChannelService } from './service.ts';
+import type { ChannelService, H5Answer } from './service.ts';
 
 const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
@@ -37,7 +41,7 @@ export interface ChannelPage {
 }
 
 export interface ChannelPagesDeps {
-  channels: Pick<ChannelService, 'h5Answer' | 'exchange'>;
+  channels: Pick<ChannelService, 'h5Answer' | 'exchange' | 'isCurrent'>;
   renderer: ChannelPageRenderer;
   log: { warn(obj: object, msg: string): void };
   /** Pages kept (oldest dropped first). */
@@ -66,15 +70,19 @@ function wellFormed(values: Record<string, string | undefined>): boolean {
   return ok;
 }
 
+/** What a page address names before any lookup: its route code and the channel code it carries. */
+export interface PageLink {
+  /** The route code (trimmed), if the link carries one. */
+  routeCode: string | undefined;
+  /** The first non-blank of adChannelCode, source, apiChannelCode (pickChannelCode). */
+  code: string | undefined;
+}
+
 /**
- * The channel a page address names, or null when the page is not to be rendered for a channel (pure:
- * `exchange` answers a route code, null when it is unknown or disabled).
+ * What a page address names, or null when the page is not to be rendered for a channel whatever the codes
+ * resolve to: a markup key in the link, malformed channel keys, or no code at all (pure, synchronous).
  */
-export async function pageChannelOf(
-  query: URLSearchParams,
-  markupKeys: readonly string[],
-  exchange: (routeCode: string) => Promise<{ adChannelCode: string; planTargetUrl: string | null } | null>,
-): Promise<PageChannel | null> {
+export function pageLinkOf(query: URLSearchParams, markupKeys: readonly string[]): PageLink | null {
   if (markupKeys.some((key) => query.has(key))) return null;
   const values = {
     adChannelCode: query.get('adChannelCode') ?? undefined,
@@ -84,7 +92,23 @@ export async function pageChannelOf(
   };
   // The app shows what it makes of a malformed link.
   if (!wellFormed(values)) return null;
-  const routeCode = values.adRouteCode?.trim();
+  const routeCode = values.adRouteCode?.trim() || undefined;
+  const code = pickChannelCode(query);
+  return routeCode || code ? { routeCode, code } : null;
+}
+
+/**
+ * The channel a page address names, or null when the page is not to be rendered for a channel (pure:
+ * `exchange` answers a route code, null when it is unknown or disabled).
+ */
+export async function pageChannelOf(
+  query: URLSearchParams,
+  markupKeys: readonly string[],
+  exchange: (routeCode: string) => Promise<{ adChannelCode: string; planTargetUrl: string | null } | null>,
+): Promise<PageChannel | null> {
+  const link = pageLinkOf(query, markupKeys);
+  if (!link) return null;
+  const { routeCode, code } = link;
   if (routeCode) {
     const route = await exchange(routeCode);
     // A route code that sends the visitor elsewhere: the app redirects (no landing to show).
@@ -97,8 +121,32 @@ export async function pageChannelOf(
       };
     }
   }
-  const code = pickChannelCode(query);
   return code ? { code, route: null } : null;
+}
+
+/** The page address of a request: the path without trailing slashes (`/` for the root) and the query. */
+export function pageAddressOf(url: string): { path: string; search: string } {
+  const at = url.indexOf('?');
+  const path = at < 0 ? url : url.slice(0, at);
+  return { path: path.replace(/\/+$/, '') || '/', search: at < 0 ? '' : url.slice(at + 1) };
+}
+
+/** A page with what decides whether the same address would get it again (see `ChannelPages.page`). */
+export interface ServedChannelPage {
+  page: ChannelPage;
+  /**
+   * While true, every address with the same `ChannelPages.frontKey` gets this very page (the channel's cached
+   * configuration, the route code's exchange and the build unchanged); null when the page is not to be kept
+   * for other addresses (an A/B channel's page depends on the visitor; a link whose codes name more than the
+   * page shows).
+   */
+  current: (() => boolean) | null;
+}
+
+/** A route code's exchange as kept (`value` null: unknown or disabled). */
+interface Exchange {
+  value: InlinedRoute | null;
+  expiresAt: number;
 }
 
 export class ChannelPages {
@@ -108,7 +156,7 @@ export class ChannelPages {
    */
   private readonly pages = new Map<string, Map<string, Promise<ChannelPage | null>>>();
   private count = 0;
-  private readonly exchanges = new Map<string, { value: InlinedRoute | null; expiresAt: number }>();
+  private readonly exchanges = new Map<string, Exchange>();
   /** The configuration as JSON, per configuration object (the channel cache hands out the same one). */
   private readonly configJson = new WeakMap<H5Config, string>();
   private readonly maxPages: number;
@@ -125,17 +173,37 @@ export class ChannelPages {
   }
 
   /**
+   * The key under which a request's address gets the same page as every other address with that key (the
+   * front of ADR 043): the path and the codes the link names, nothing else of its query (an ad link's
+   * per-click parameters do not change the page). Null for an address that is not rendered whatever the
+   * codes resolve to. Synchronous: asked for every GET in front of Fastify that no exact address answers.
+   */
+  frontKey(url: string): string | null {
+    const { path, search } = pageAddressOf(url);
+    if (!search || !this.handles(path)) return null;
+    const link = pageLinkOf(new URLSearchParams(search), this.d.renderer.markupKeys);
+    if (!link) return null;
+    return `${path}\u0000${link.routeCode ?? ''}\u0000${link.code ?? ''}`;
+  }
+
+  /**
    * The page of `path` (without trailing slash) for the query `search` (without `?`), or null when it
    * is served as before. `ip` picks an A/B channel's arm as h5Config does for a visitor without a
    * device fingerprint (the page request carries none).
    */
-  async page(path: string, search: string, ip: string): Promise<ChannelPage | null> {
+  async page(path: string, search: string, ip: string): Promise<ServedChannelPage | null> {
     if (!search || !this.handles(path)) return null;
-    const named = await pageChannelOf(new URLSearchParams(search), this.d.renderer.markupKeys, (routeCode) =>
-      this.exchange(routeCode),
-    );
+    const query = new URLSearchParams(search);
+    const link = pageLinkOf(query, this.d.renderer.markupKeys);
+    if (!link) return null;
+    let exchanged: Exchange | undefined;
+    const named = await pageChannelOf(query, this.d.renderer.markupKeys, async (routeCode) => {
+      exchanged = await this.exchange(routeCode);
+      return exchanged.value;
+    });
     if (!named) return null;
-    const { config } = await this.d.channels.h5Answer(named.code, `ip:${ip}`);
+    const answer = await this.d.channels.h5Answer(named.code, `ip:${ip}`);
+    const { config } = answer;
     // Unknown codes get the default configuration (adChannelCode ''); closed channels reload in the app.
     if (config.adChannelCode !== named.code || config.channelStatus === 0) return null;
     let json = this.configJson.get(config);
@@ -144,7 +212,8 @@ export class ChannelPages {
       this.configJson.set(config, json);
     }
     const route = named.route;
-    const key = `${this.d.renderer.version()}\u0000${path}\u0000${route ? route.adRouteCode : ''}`;
+    const version = this.d.renderer.version();
+    const key = `${version}\u0000${path}\u0000${route ? route.adRouteCode : ''}`;
     let forConfig = this.pages.get(json);
     if (forConfig) {
       // Most recently used last.
@@ -166,7 +235,38 @@ export class ChannelPages {
       forConfig.set(key, entry);
       this.count += 1;
     }
-    return entry;
+    const page = await entry;
+    if (!page) return null;
+    return { page, current: this.currency(link, named, answer, exchanged, version) };
+  }
+
+  /**
+   * Whether other addresses with this link's front key get this page while the predicate holds: only for a
+   * page the same for everybody (not an A/B arm), and only where the key names no more than the page shows —
+   * a route code that resolved (a failed one would make every made-up code a key) and a channel code, if the
+   * link has one besides, that is the page's own. Then it holds while the channel's cached configuration is
+   * the same object (an edit, an invalidation from another instance, the L1's expiry end it), the route code's
+   * exchange is the same unexpired one, and the build is the same.
+   */
+  private currency(
+    link: PageLink,
+    named: PageChannel,
+    answer: H5Answer,
+    exchanged: Exchange | undefined,
+    version: string,
+  ): (() => boolean) | null {
+    if (answer.split) return null;
+    const { routeCode } = link;
+    if (routeCode !== undefined && (named.route === null || exchanged?.value == null)) return null;
+    if (link.code !== undefined && link.code !== named.code) return null;
+    const { channel } = answer;
+    const code = named.code;
+    const { channels, renderer } = this.d;
+    return () =>
+      channels.isCurrent(code, channel) &&
+      renderer.version() === version &&
+      (routeCode === undefined ||
+        (this.exchanges.get(routeCode) === exchanged && (exchanged?.expiresAt ?? 0) > this.now()));
   }
 
   /** Drops the pages of the configuration used longest ago. */
@@ -200,11 +300,11 @@ export class ChannelPages {
     return { etag, raw, br, gzip: gz };
   }
 
-  /** A route code's exchange, kept as long as a channel's configuration (null: unknown or disabled). */
-  private async exchange(routeCode: string): Promise<InlinedRoute | null> {
+  /** A route code's exchange, kept as long as a channel's configuration (value null: unknown or disabled). */
+  private async exchange(routeCode: string): Promise<Exchange> {
     const now = this.now();
     const hit = this.exchanges.get(routeCode);
-    if (hit && hit.expiresAt > now) return hit.value;
+    if (hit && hit.expiresAt > now) return hit;
     let value: InlinedRoute | null;
     try {
       const answer = await this.d.channels.exchange(routeCode);
@@ -214,7 +314,8 @@ export class ChannelPages {
       value = null;
     }
     if (this.exchanges.size >= 1000) this.exchanges.clear();
-    this.exchanges.set(routeCode, { value, expiresAt: now + H5_CONFIG_TTL_SECONDS * 1000 });
-    return value;
+    const entry = { value, expiresAt: now + H5_CONFIG_TTL_SECONDS * 1000 };
+    this.exchanges.set(routeCode, entry);
+    return entry;
   }
 }
