@@ -125,4 +125,58 @@ describe('per-IP click counters in memory, written behind (ADR 033)', () => {
     store.stop();
     next.stop();
   });
+
+  it('writes a large flush in short statements, a turn of the event loop each (no long stall)', async () => {
+    const t = fakeTable();
+    const sizes: number[] = [];
+    const turns: number[] = [];
+    let turn = 0;
+    const save = t.saveMany;
+    t.saveMany = async (rows) => {
+      sizes.push(rows.length);
+      turns.push(turn);
+      return save(rows);
+    };
+    const store = new WriteBehindCounterStore(t, 'click:ip:', {
+      flushDelayMs: 60_000,
+      retryMs: 5,
+      maxRowsPerStatement: 100,
+    });
+    for (let i = 0; i < 250; i++) await store.increment(`click:ip:10.0.${i >> 8}.${i & 255}`, hour());
+    // Something else the event loop has to do: it runs between the statements, not after all of them.
+    const ticker = setInterval(() => turn++, 0);
+    const immediate = () => new Promise<void>((resolve) => setImmediate(resolve));
+    const others = (async () => {
+      for (let i = 0; i < 20; i++) {
+        await immediate();
+        turn++;
+      }
+    })();
+    try {
+      await store.flush();
+    } finally {
+      clearInterval(ticker);
+    }
+    await others;
+    expect(sizes).toEqual([100, 100, 50]);
+    expect(new Set(turns).size).toBe(3);
+    expect(t.rows.size).toBe(250);
+    expect(store.unwritten).toBe(0);
+
+    // A statement that fails leaves every key of the flush to be written again.
+    for (let i = 0; i < 250; i++) await store.increment(`click:ip:10.0.${i >> 8}.${i & 255}`, hour());
+    let calls = 0;
+    t.saveMany = async (rows) => {
+      calls++;
+      if (calls === 2) throw new Error('database gone');
+      return save(rows);
+    };
+    await expect(store.flush()).rejects.toThrow('database gone');
+    expect(store.unwritten).toBe(250);
+    t.saveMany = save;
+    await store.flush();
+    expect(store.unwritten).toBe(0);
+    expect([...t.rows.values()].every((r) => r.count === 2)).toBe(true);
+    store.stop();
+  });
 });

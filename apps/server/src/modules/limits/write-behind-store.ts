@@ -6,6 +6,9 @@ export interface CounterRow {
   expiresAt: Date;
 }
 
+/** Counters written in one statement at most (a flush writes more in several, a turn each). */
+export const MAX_ROWS_PER_STATEMENT = 100;
+
 /** Where a write-behind store keeps its counters (DbCounterStore). */
 export interface CounterSnapshots {
   loadPrefix(keyPrefix: string): Promise<CounterRow[]>;
@@ -39,6 +42,8 @@ export class WriteBehindCounterStore implements CounterStore {
        * more clicks that hour), and a burst of new visitors — one address each — writes no row per click.
        */
       persistFrom?: number;
+      /** Rows written in one statement at most (default MAX_ROWS_PER_STATEMENT). */
+      maxRowsPerStatement?: number;
     } = { flushDelayMs: 50, retryMs: 500, persistFrom: 1 },
     private readonly onWriteError: (err: unknown) => void = () => {},
   ) {}
@@ -121,7 +126,7 @@ export class WriteBehindCounterStore implements CounterStore {
         this.persisted.delete(key);
       }
     }
-    this.writing = this.snapshots.saveMany(rows);
+    this.writing = this.save(rows);
     try {
       await this.writing;
       this.failures = 0;
@@ -133,6 +138,19 @@ export class WriteBehindCounterStore implements CounterStore {
       throw err;
     } finally {
       this.writing = null;
+    }
+  }
+
+  /**
+   * Writes the rows in statements of at most `maxRowsPerStatement`, each in a turn of the event loop of its
+   * own: on the embedded PGlite a statement runs on the event loop's thread (~20 µs a row), and a thousand
+   * addresses' counters in one statement held every answer in flight for 20–25 ms (ADR 044).
+   */
+  private async save(rows: CounterRow[]): Promise<void> {
+    const size = this.opts.maxRowsPerStatement ?? MAX_ROWS_PER_STATEMENT;
+    for (let at = 0; at < rows.length; at += size) {
+      if (at > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      await this.snapshots.saveMany(rows.slice(at, at + size));
     }
   }
 
