@@ -1,4 +1,3 @@
-import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { H5Config } from '@lm/shared/channel';
@@ -6,19 +5,13 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { channels } from '../src/db/schema.ts';
 import { useTestApp } from './helpers.ts';
+import { comparableHeaders, rawHeader, requestLinesOf, sendRaw } from './raw-http.ts';
 
 /**
  * The ad burst's h5Config answered again in front of Fastify (lib/front-answers.ts, ADR 042), through a real
  * listening server (inject() does not go through the server's request listener): the same bytes as the
  * route's own answer, an edit reaching the next request, and everything else left to Fastify.
  */
-interface Raw {
-  status: number;
-  /** Header names and values as sent, in order (Node's rawHeaders). */
-  headers: string[];
-  body: Buffer;
-}
-
 const logLines: string[] = [];
 const ctx = useTestApp({
   env: { LOG_LEVEL: 'info', TRUST_PROXY: '127.0.0.1' },
@@ -31,27 +24,11 @@ beforeAll(async () => {
   port = (ctx.app.server.address() as AddressInfo).port;
 });
 
-function send(path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<Raw> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, method, headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () =>
-        resolve({ status: res.statusCode ?? 0, headers: res.rawHeaders, body: Buffer.concat(chunks) }),
-      );
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
+const send = (path: string, headers: Record<string, string> = {}, method = 'GET') =>
+  sendRaw(port, path, headers, method);
 
-const header = (raw: Raw, name: string) => {
-  const i = raw.headers.findIndex((h, j) => j % 2 === 0 && h.toLowerCase() === name);
-  return i < 0 ? undefined : raw.headers[i + 1];
-};
-/** The headers with the two that differ per answer (the request id, the date) reduced to their names. */
-const comparable = (raw: Raw) =>
-  raw.headers.map((h, i) => (i % 2 === 1 && /^(x-request-id|date)$/i.test(raw.headers[i - 1]!) ? '…' : h));
+const header = rawHeader;
+const comparable = comparableHeaders;
 const served = () => ctx.app.frontAnswers.served;
 const H5 = '/api/adChannel/h5Config';
 
@@ -194,14 +171,7 @@ describe('h5Config in front of Fastify', () => {
     expect(await histogram()).toBe(counted + 1);
     expect(await frontTotal()).toBe(before + 1);
     const lines = logLines.map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(lines).toEqual([
-      expect.objectContaining({
-        reqId: 'edge-req-0001',
-        msg: 'incoming request',
-        req: { method: 'GET', url, ip: '203.0.113.9' },
-      }),
-      expect.objectContaining({ reqId: 'edge-req-0001', msg: 'request completed', res: { statusCode: 200 } }),
-    ]);
+    expect(lines).toEqual(requestLinesOf('edge-req-0001', url, '203.0.113.9'));
     expect(typeof lines[1]!.responseTime).toBe('number');
 
     // Quieter than info: no line.

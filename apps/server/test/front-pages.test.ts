@@ -7,7 +7,6 @@
  * one of test/web-build.ts.
  */
 import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,14 +15,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { channels } from '../src/db/schema.ts';
 import { secondInstance, useTestApp } from './helpers.ts';
+import { comparableHeaders, type Raw, rawHeader, requestLinesOf, sendRaw } from './raw-http.ts';
 import { INDEX, LOGIN, renders, webBuild } from './web-build.ts';
-
-interface Raw {
-  status: number;
-  /** Header names and values as sent, in order (Node's rawHeaders). */
-  headers: string[];
-  body: Buffer;
-}
 
 const root = mkdtempSync(join(tmpdir(), 'lm-front-pages-'));
 const env = { WEB_DIST: webBuild(root), ADMIN_DIST: join(root, 'no-admin'), TRUST_PROXY: '127.0.0.1' };
@@ -41,27 +34,11 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-function send(path: string, headers: Record<string, string> = {}, method = 'GET', to = port): Promise<Raw> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port: to, path, method, headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () =>
-        resolve({ status: res.statusCode ?? 0, headers: res.rawHeaders, body: Buffer.concat(chunks) }),
-      );
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
+const send = (path: string, headers: Record<string, string> = {}, method = 'GET', to = port) =>
+  sendRaw(to, path, headers, method);
 
-const header = (raw: Raw, name: string) => {
-  const i = raw.headers.findIndex((h, j) => j % 2 === 0 && h.toLowerCase() === name);
-  return i < 0 ? undefined : raw.headers[i + 1];
-};
-/** The headers with the two that differ per answer (the request id, the date) reduced to their names. */
-const comparable = (raw: Raw) =>
-  raw.headers.map((h, i) => (i % 2 === 1 && /^(x-request-id|date)$/i.test(raw.headers[i - 1]!) ? '…' : h));
+const header = rawHeader;
+const comparable = comparableHeaders;
 const served = () => ctx.app.frontAnswers.served;
 const text = (raw: Raw) => raw.body.toString('utf8');
 const title = (raw: Raw) => text(raw).match(/<title>(.*?)<\/title>/)?.[1];
@@ -280,18 +257,7 @@ describe('channel pages in front of Fastify', () => {
     expect(header(res, 'x-request-id')).toBe('edge-page-0001');
     expect(await histogram()).toBe(counted + 1);
     const lines = logLines.map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(lines).toEqual([
-      expect.objectContaining({
-        reqId: 'edge-page-0001',
-        msg: 'incoming request',
-        req: { method: 'GET', url, ip: '203.0.113.7' },
-      }),
-      expect.objectContaining({
-        reqId: 'edge-page-0001',
-        msg: 'request completed',
-        res: { statusCode: 200 },
-      }),
-    ]);
+    expect(lines).toEqual(requestLinesOf('edge-page-0001', url, '203.0.113.7'));
   });
 
   it('another instance drops its page when the channel is edited on the first (with Redis at once)', async () => {
