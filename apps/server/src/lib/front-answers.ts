@@ -95,8 +95,8 @@ class Family implements FrontFamily {
  * (h5Config by its exact address, a channel's landing and login pages by a family key that leaves out an ad
  * link's per-click parameters) answered by the Node server's request listener from the bytes the route itself
  * produced — the same status, headers in the same order and body — instead of through Fastify's routing,
- * request and reply objects, validation and hooks. A conditional request (`if-none-match`) is the route's. What Fastify's path does for such a request and the answer needs is done
- * here the same way: the request id (with its header), the request histogram, the request lines at `info`.
+ * request and reply objects, validation and hooks. A conditional request (`if-none-match`) is the route's.
+ * What Fastify's path does for such a request and the answer needs is done here the same way: the request id (with its header), the request histogram, the request lines at `info`.
  * Anything else — another method or address, an answer no longer current, a draining or closing instance —
  * goes to Fastify, which remains the one implementation of every route; an address is here only after the
  * route answered it and offered its answer.

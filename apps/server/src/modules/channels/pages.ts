@@ -104,11 +104,22 @@ export function pageLinkOf(query: URLSearchParams, markupKeys: readonly string[]
 export async function pageChannelOf(
   query: URLSearchParams,
   markupKeys: readonly string[],
-  exchange: (routeCode: string) => Promise<{ adChannelCode: string; planTargetUrl: string | null } | null>,
+  exchange: RouteExchange,
 ): Promise<PageChannel | null> {
   const link = pageLinkOf(query, markupKeys);
-  if (!link) return null;
-  const { routeCode, code } = link;
+  return link ? channelOfLink(link, exchange) : null;
+}
+
+/** Answers a route code: its channel and plan target URL, null when it is unknown or disabled. */
+type RouteExchange = (
+  routeCode: string,
+) => Promise<{ adChannelCode: string; planTargetUrl: string | null } | null>;
+
+/** The channel a link names (`pageLinkOf`), its route code exchanged. */
+async function channelOfLink(
+  { routeCode, code }: PageLink,
+  exchange: RouteExchange,
+): Promise<PageChannel | null> {
   if (routeCode) {
     const route = await exchange(routeCode);
     // A route code that sends the visitor elsewhere: the app redirects (no landing to show).
@@ -193,11 +204,10 @@ export class ChannelPages {
    */
   async page(path: string, search: string, ip: string): Promise<ServedChannelPage | null> {
     if (!search || !this.handles(path)) return null;
-    const query = new URLSearchParams(search);
-    const link = pageLinkOf(query, this.d.renderer.markupKeys);
+    const link = pageLinkOf(new URLSearchParams(search), this.d.renderer.markupKeys);
     if (!link) return null;
     let exchanged: Exchange | undefined;
-    const named = await pageChannelOf(query, this.d.renderer.markupKeys, async (routeCode) => {
+    const named = await channelOfLink(link, async (routeCode) => {
       exchanged = await this.exchange(routeCode);
       return exchanged.value;
     });
@@ -257,7 +267,8 @@ export class ChannelPages {
   ): (() => boolean) | null {
     if (answer.split) return null;
     const { routeCode } = link;
-    if (routeCode !== undefined && (named.route === null || exchanged?.value == null)) return null;
+    // A route code that failed leaves the page to the link's channel code.
+    if (routeCode !== undefined && named.route === null) return null;
     if (link.code !== undefined && link.code !== named.code) return null;
     const { channel } = answer;
     const code = named.code;
