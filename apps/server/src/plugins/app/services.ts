@@ -5,6 +5,7 @@ import { outboundPolicy, ownSandboxEntries, partnerSandboxOn } from '../../confi
 import { blindIndex } from '../../lib/crypto.ts';
 import type { Metrics } from '../../lib/metrics.ts';
 import { PartnerHttp } from '../../lib/partner-http.ts';
+import { memoizeRecent } from '../../lib/recent-memo.ts';
 import { AdminPartnersService } from '../../modules/admin-catalog/partners.ts';
 import { AdminProductsService } from '../../modules/admin-catalog/products.ts';
 import { AdminCatalogRepository } from '../../modules/admin-catalog/repository.ts';
@@ -87,6 +88,9 @@ import { AliyunSmsProvider } from '../../providers/sms/aliyun.ts';
 import { ConsoleSmsProvider } from '../../providers/sms/console.ts';
 import type { SmsProvider } from '../../providers/sms/types.ts';
 import { createStorageProvider } from '../../providers/storage/index.ts';
+
+/** Device hashes (fingerprint → blind index) kept for returning visitors: two generations of this many (ADR 045). */
+const DEVICE_HASHES_REMEMBERED = 4096;
 
 /** The provider, counting each send by provider and outcome (sent, failed). */
 function countedSends(sms: SmsProvider, metrics: Metrics): SmsProvider {
@@ -235,7 +239,11 @@ export default fp<ServicesOptions>(
       phoneIndex,
       metrics,
     });
-    const deviceHash = (fingerprint: string) => blindIndex(keys.ring, 'device', fingerprint);
+    // A reload asks again for the same fingerprint's hash: the last few thousand are remembered (ADR 045).
+    const deviceHash = memoizeRecent(
+      (fingerprint: string) => blindIndex(keys.ring, 'device', fingerprint),
+      DEVICE_HASHES_REMEMBERED,
+    );
     const ttlMs = H5_CONFIG_TTL_SECONDS * 1000;
     const configCache: ConfigCache = app.redis
       ? new RedisConfigCache(app.redis, config.REDIS_KEY_PREFIX + prefix, ttlMs, (err) =>
