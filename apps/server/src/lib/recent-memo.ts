@@ -7,7 +7,8 @@
  * most 2 × `limit` answers are held, and a key asked again within `limit` other keys is always remembered.
  */
 export function memoizeRecent<V>(fn: (key: string) => V, limit: number): (key: string) => V {
-  if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`limit must be a positive integer: ${limit}`);
+  if (!Number.isInteger(limit) || limit < 1)
+    throw new RangeError(`limit must be a positive integer: ${limit}`);
   let current = new Map<string, V>();
   let previous = new Map<string, V>();
   const keep = (key: string, value: V): V => {
