@@ -13,7 +13,7 @@ import { partnerSandboxBase, partnerSandboxOn } from './config/outbound.ts';
 import type { Database } from './db/client.ts';
 import { FrontAnswers } from './lib/front-answers.ts';
 import { frontRequestLines, loggerOptions, requestLogging } from './lib/logger.ts';
-import { clientIpOf, requestIdGenerator } from './lib/request-id.ts';
+import { clientIpOf, rememberingTrust, requestIdGenerator } from './lib/request-id.ts';
 import analyticsRoutes from './modules/analytics/routes.ts';
 import applicationRoutes from './modules/applications/routes.ts';
 import authRoutes from './modules/auth/routes.ts';
@@ -74,13 +74,15 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
           ...loggerOptions(config.LOG_LEVEL),
           ...(opts.logStream ? { stream: opts.logStream } : {}),
         } as FastifyServerOptions['logger']);
-  const requestId = requestIdGenerator(config.TRUST_PROXY);
+  // Who may vouch for a client's address (X-Forwarded-For): one function for Fastify, the request id and the front.
+  const trustProxy = rememberingTrust(config.TRUST_PROXY);
+  const requestId = requestIdGenerator(trustProxy);
   // The ad burst's cached GETs are answered again in front of Fastify (lib/front-answers.ts, ADR 042).
   const front = new FrontAnswers({
     requestId,
     closing: () => app.draining,
     observer: (route) => app.metrics.requestObserver(route),
-    lines: logger === false ? NO_LINES : frontRequestLines(() => app.log, clientIpOf(config.TRUST_PROXY)),
+    lines: logger === false ? NO_LINES : frontRequestLines(() => app.log, clientIpOf(trustProxy)),
   });
   const app = Fastify({
     logger,
@@ -98,7 +100,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       return server;
     },
     bodyLimit: config.BODY_LIMIT_BYTES,
-    trustProxy: config.TRUST_PROXY,
+    trustProxy,
     // X-Request-Id from a trusted proxy (TRUST_PROXY), else a new one; in every log line of the request.
     genReqId: requestId,
     requestIdHeader: false,

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import proxyAddr from '@fastify/proxy-addr';
+import { memoizeRecent } from './recent-memo.ts';
 
 /** What Fastify's `trustProxy` takes (TRUST_PROXY: a yes/no today, addresses and CIDRs later). */
 export type TrustProxy = boolean | number | string | string[] | ((addr: string, i: number) => boolean);
@@ -18,6 +19,24 @@ export function trustsPeer(trust: TrustProxy): (addr: string) => boolean {
 /** Addresses and CIDR ranges (a comma-separated string or a list) as proxy-addr's trust function, as Fastify does. */
 function compileTrust(trust: string | string[]): (addr: string, i: number) => boolean {
   return proxyAddr.compile(typeof trust === 'string' ? trust.split(',').map((v) => v.trim()) : trust);
+}
+
+/** Addresses whose trust is remembered: two generations of this many (the proxies, and the visitors they vouch for). */
+const TRUST_ANSWERS_REMEMBERED = 4096;
+
+/**
+ * TRUST_PROXY's addresses and ranges as one trust function that remembers its answer per address (ADR 045):
+ * proxy-addr's own parses the address on every call, and every request asks it for the proxy and again for
+ * the visitor behind it. Given to Fastify as `trustProxy` and to the request id and the front's client
+ * address, so the three decide alike. `false` (no proxy trusted) comes back as it is.
+ */
+export function rememberingTrust(
+  trust: false | string | string[],
+): false | ((addr: string, i: number) => boolean) {
+  if (trust === false) return false;
+  const compiled = compileTrust(trust);
+  const trusted = memoizeRecent((addr: string) => compiled(addr, 0), TRUST_ANSWERS_REMEMBERED);
+  return (addr: string) => trusted(addr);
 }
 
 const GIVEN_ID = /^[\w.:-]{8,64}$/;
