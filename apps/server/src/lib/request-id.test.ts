@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import { describe, expect, it } from 'vitest';
 import proxyAddr from '@fastify/proxy-addr';
+import { describe, expect, it } from 'vitest';
 import { clientIpOf, rememberingTrust, requestIdGenerator, trustsPeer } from './request-id.ts';
 
 const req = (peer: string, id?: string) =>
