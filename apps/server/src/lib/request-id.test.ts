@@ -57,6 +57,8 @@ describe('request ids', () => {
       '203.0.113.9',
       'not an address',
       '',
+      `10.0.0.1${' '.repeat(100)}`,
+      'f'.repeat(5000),
     ];
     // Twice over, the second time from memory: the same answers as proxy-addr's own function.
     for (let round = 0; round < 2; round++)

@@ -24,11 +24,15 @@ function compileTrust(trust: string | string[]): (addr: string, i: number) => bo
 /** Addresses whose trust is remembered: two generations of this many (the proxies, and the visitors they vouch for). */
 const TRUST_ANSWERS_REMEMBERED = 4096;
 
+/** Longer than any IPv6 address with a zone: asked of proxy-addr every time, never kept. */
+const LONGEST_REMEMBERED_ADDRESS = 64;
+
 /**
  * TRUST_PROXY's addresses and ranges as one trust function that remembers its answer per address (ADR 045):
- * proxy-addr's own parses the address on every call, and every request asks it for the proxy and again for
- * the visitor behind it. Given to Fastify as `trustProxy` and to the request id and the front's client
- * address, so the three decide alike. `false` (no proxy trusted) comes back as it is.
+ * proxy-addr's own parses the address on every call, and every request asks it about the connection's peer
+ * (the proxy), and about each further hop of X-Forwarded-For until one is not trusted. Given to Fastify as
+ * `trustProxy` and to the request id and the front's client address, so the three decide alike. `false`
+ * (no proxy trusted) comes back as it is.
  */
 export function rememberingTrust(
   trust: false | string | string[],
@@ -36,7 +40,7 @@ export function rememberingTrust(
   if (trust === false) return false;
   const compiled = compileTrust(trust);
   const trusted = memoizeRecent((addr: string) => compiled(addr, 0), TRUST_ANSWERS_REMEMBERED);
-  return (addr: string) => trusted(addr);
+  return (addr: string) => (addr.length <= LONGEST_REMEMBERED_ADDRESS ? trusted(addr) : compiled(addr, 0));
 }
 
 const GIVEN_ID = /^[\w.:-]{8,64}$/;
