@@ -593,8 +593,21 @@ async function runBackend(backend) {
     ? path.join(RESULTS_DIR, `cpu-prof-${backend}-${new Date().toISOString().replace(/[:.]/g, '-')}`)
     : null;
   if (profDir) mkdirSync(profDir, { recursive: true });
-  const server = await startServer(backend, profDir);
-  const compared = COMPARE_DIR ? await startServer(backend, null, true) : null;
+  let server;
+  let compared = null;
+  try {
+    server = await startServer(backend, profDir);
+    compared = COMPARE_DIR ? await startServer(backend, null, true) : null;
+  } catch (err) {
+    // A backend that cannot start (a refused database, a server that never became healthy) leaves nothing
+    // running: the next backend and the bench's own exit do not wait for these children.
+    if (server) {
+      await stopChild(server.proc, backend);
+      rmSync(server.dataDir, { recursive: true, force: true });
+    }
+    await stopChild(hello.proc, 'hello');
+    throw err;
+  }
   if (args.pin) for (const s of [server, compared]) if (s) pinProcess(s.proc.child.pid, SERVER_CPU);
   const windows = {};
   out.startupMs = server.startupMs;
