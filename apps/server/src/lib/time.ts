@@ -23,8 +23,8 @@ export function shanghaiDate(at: Date = new Date()): string {
 /** The instant the Shanghai calendar day containing `at` ends. */
 export function endOfShanghaiDay(at: Date = new Date()): Date {
   const shifted = at.getTime() + SHANGHAI_OFFSET_MS;
-  const dayStart = shifted - (shifted % 86_400_000);
-  return new Date(dayStart + 86_400_000 - SHANGHAI_OFFSET_MS);
+  const dayStart = shifted - (shifted % DAY_MS);
+  return new Date(dayStart + DAY_MS - SHANGHAI_OFFSET_MS);
 }
 
 /** Days since the epoch of the Shanghai calendar day containing `at`. */
