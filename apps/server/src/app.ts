@@ -78,11 +78,13 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const trustProxy = rememberingTrust(config.TRUST_PROXY);
   const requestId = requestIdGenerator(trustProxy);
   // The ad burst's cached GETs are answered again in front of Fastify (lib/front-answers.ts, ADR 042).
+  const clientIp = clientIpOf(trustProxy);
   const front = new FrontAnswers({
     requestId,
+    clientIp,
     closing: () => app.draining,
     observer: (route) => app.metrics.requestObserver(route),
-    lines: logger === false ? NO_LINES : frontRequestLines(() => app.log, clientIpOf(trustProxy)),
+    lines: logger === false ? NO_LINES : frontRequestLines(() => app.log, clientIp),
   });
   const app = Fastify({
     logger,

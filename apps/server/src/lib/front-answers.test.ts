@@ -1,14 +1,23 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { FRONT_ANSWER_LIMIT, type FrontAnswer, FrontAnswers } from './front-answers.ts';
+import {
+  FRONT_ANSWER_LIMIT,
+  type FrontAnswer,
+  FrontAnswers,
+  type FrontReply,
+  type FrontRoute,
+} from './front-answers.ts';
 
 /** What answer() writes, recorded. */
 function response() {
-  const written: { status?: number; headers?: string[]; body?: Buffer } = {};
+  const written: { status?: number; headers?: string[]; body?: Buffer; destroyed?: Error } = {};
   const res = {
     writeHead(status: number, headers: string[]) {
       written.status = status;
       written.headers = [...headers];
+    },
+    destroy(err: Error) {
+      written.destroyed = err;
     },
     end(body: Buffer) {
       written.body = body;
@@ -25,6 +34,7 @@ function front(closing = () => false) {
   let ids = 0;
   const f = new FrontAnswers({
     requestId: () => `id-${++ids}`,
+    clientIp: () => '203.0.113.7',
     closing,
     observer: (route) => (method, status) => void observed.push([route, method, status]),
     lines: { on: () => false, incoming() {}, completed() {} },
@@ -151,5 +161,90 @@ describe('FrontAnswers', () => {
     expect(family.size).toBe(0);
     family.offer('/p?c=5', answer({ value: true }));
     expect(family.size).toBe(0);
+  });
+
+  describe('front routes (ADR 046)', () => {
+    const reply = (status: number, text: string): FrontReply => ({
+      status,
+      headers: ['content-type', 'text/plain', 'content-length', String(text.length)],
+      body: Buffer.from(text),
+    });
+    /** A route that records what it was given and answers by the query: `sync`, `later`, `fail`, `throw`, else not taken. */
+    function route() {
+      const seen: { query: string; id: string; ip: string | undefined }[] = [];
+      const r: FrontRoute = {
+        route: '/click',
+        take(query, _req, request) {
+          seen.push({ query, id: request.id, ip: request.ip() });
+          if (query.startsWith('sync')) return reply(200, 'now');
+          if (query.startsWith('later')) return Promise.resolve(reply(429, 'later'));
+          if (query.startsWith('fail')) return Promise.reject(new Error('broken'));
+          if (query.startsWith('throw')) throw new Error('thrown before taking');
+          return undefined;
+        },
+      };
+      return { r, seen };
+    }
+
+    it('writes what the route answers, now or when its promise resolves, with the request id and histogram', async () => {
+      const { f, observed } = front();
+      const { r, seen } = route();
+      f.route('/click', r);
+      const now = response();
+      expect(f.answer(request('/click?sync=1&c=2'), now.res)).toBe(true);
+      expect(now.written).toEqual({
+        status: 200,
+        headers: ['x-request-id', 'id-1', 'content-type', 'text/plain', 'content-length', '3'],
+        body: Buffer.from('now'),
+      });
+      expect(seen).toEqual([{ query: 'sync=1&c=2', id: 'id-1', ip: '203.0.113.7' }]);
+
+      const later = response();
+      expect(f.answer(request('/click?later'), later.res)).toBe(true);
+      expect(later.written.status).toBeUndefined();
+      await Promise.resolve();
+      expect(later.written.status).toBe(429);
+      expect(later.written.body?.toString()).toBe('later');
+      expect(observed).toEqual([
+        ['/click', 'GET', 200],
+        ['/click', 'GET', 429],
+      ]);
+      expect(f.served).toBe(2);
+    });
+
+    it('leaves to the framework what the route does not take, or throws on, and every other request', async () => {
+      let closing = false;
+      const { f, observed } = front(() => closing);
+      const { r, seen } = route();
+      f.route('/click', r);
+      for (const req of [
+        request('/click?other'),
+        request('/click?throw'),
+        request('/click'),
+        request('/click/?sync'),
+        request('/clicks?sync'),
+        request('/click?sync', 'HEAD'),
+        request('/click?sync', 'POST'),
+      ]) {
+        const { res, written } = response();
+        expect(f.answer(req, res), req.url).toBe(false);
+        expect(written.status).toBeUndefined();
+      }
+      // The route saw only the two GETs of its path with a query.
+      expect(seen.map((s) => s.query)).toEqual(['other', 'throw']);
+      closing = true;
+      expect(f.answer(request('/click?sync'), response().res)).toBe(false);
+      expect(seen).toHaveLength(2);
+      closing = false;
+      // A promise that rejects (against the contract) does not leave the client waiting.
+      const failed = response();
+      expect(f.answer(request('/click?fail'), failed.res)).toBe(true);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(failed.written.destroyed?.message).toBe('broken');
+      expect(observed).toEqual([]);
+      f.disable();
+      expect(f.answer(request('/click?sync'), response().res)).toBe(false);
+      expect(() => f.route('/click', r)).toThrow(/front route already/);
+    });
   });
 });

@@ -26,10 +26,46 @@ export interface FrontAnswer {
   variant(encoding: FrontEncoding): FrontVariant;
 }
 
+/** An answer a front route gives: its status, its headers after the request id (content-length included), its body. */
+export interface FrontReply {
+  status: number;
+  /** Header names and values alternating, in the order the route's own answer has them. */
+  headers: readonly string[];
+  body: Buffer;
+}
+
+/** What a front route is told of the request besides its query (computed as the app computes them). */
+export interface FrontRequest {
+  /** The request's id (its `x-request-id`), as the app's genReqId makes it. */
+  readonly id: string;
+  /** The client's address, as Fastify's `request.ip` gives it under the app's TRUST_PROXY. */
+  ip(): string | undefined;
+}
+
+/**
+ * A route whose own module answers it in front of the framework (ADR 046): the ad burst's click report, whose
+ * answer depends on the request, so it cannot be an answer kept for an address. For a GET of the route's path
+ * with a query, `take` either returns undefined having done nothing (the framework then answers the request,
+ * as for a query the route's schema refuses) or takes the request: it returns the answer, or a promise of it
+ * that resolves for every outcome (an error is an answer too: the app's envelope, made by the same function as
+ * the framework's error handler uses).
+ */
+export interface FrontRoute {
+  /** The route's template, for the request histogram. */
+  route: string;
+  take(
+    query: string,
+    req: IncomingMessage,
+    request: FrontRequest,
+  ): FrontReply | Promise<FrontReply> | undefined;
+}
+
 /** What the front needs of the app around it. */
 export interface FrontDeps {
   /** The request id, as the app's genReqId makes it (a trusted proxy's X-Request-Id, else a new one). */
   requestId(req: IncomingMessage): string;
+  /** The client's address, as Fastify's `request.ip` (for front routes). */
+  clientIp(req: IncomingMessage): string | undefined;
   /** Draining or closing: every request goes to the framework (it says `connection: close`, or 503). */
   closing(): boolean;
   /** The request histogram's observer for a route template. */
@@ -104,6 +140,7 @@ class Family implements FrontFamily {
 export class FrontAnswers {
   private readonly answers = new Map<string, FrontAnswer>();
   private readonly families: Family[] = [];
+  private readonly routes = new Map<string, FrontRoute>();
   private readonly observers = new Map<string, (method: string, status: number, seconds: number) => void>();
   private enabled = true;
   /** Answers given here (tests, and the bench's check that the front was used). */
@@ -126,6 +163,15 @@ export class FrontAnswers {
     const family = new Family(keyOf, limit, (answer) => this.accepts(answer));
     this.families.push(family);
     return family;
+  }
+
+  /**
+   * GETs of `path` with a query are offered to `route` first (ADR 046); what it does not take goes to the
+   * framework. One route per path.
+   */
+  route(path: string, route: FrontRoute): void {
+    if (this.routes.has(path)) throw new Error(`${path} has a front route already`);
+    this.routes.set(path, route);
   }
 
   /** Stops answering (the app is closing): from now on every request goes to the framework. */
@@ -157,6 +203,11 @@ export class FrontAnswers {
     let key: string | null = url;
     let answer = kept.get(url);
     if (answer === undefined) {
+      if (this.routes.size > 0) {
+        const mark = url.indexOf('?');
+        const route = mark === -1 ? undefined : this.routes.get(url.slice(0, mark));
+        if (route !== undefined) return this.take(route, url.slice(mark + 1), req, res);
+      }
       for (const family of this.families) {
         key = family.keyOf(url);
         if (key === null) continue;
@@ -188,6 +239,40 @@ export class FrontAnswers {
     const ms = performance.now() - started;
     this.observerOf(answer.route)('GET', 200, ms / 1000);
     if (lines) this.deps.lines.completed(id, 200, ms);
+    return true;
+  }
+
+  /** A front route's request: taken (answered now or when its promise resolves), or left to the framework. */
+  private take(route: FrontRoute, query: string, req: IncomingMessage, res: ServerResponse): boolean {
+    if (this.deps.closing()) return false;
+    const started = performance.now();
+    const id = this.deps.requestId(req);
+    const deps = this.deps;
+    let reply: FrontReply | Promise<FrontReply> | undefined;
+    try {
+      reply = route.take(query, req, { id, ip: () => deps.clientIp(req) });
+    } catch {
+      // A route that throws before it takes the request leaves it to the framework's route and error handler.
+      return false;
+    }
+    if (reply === undefined) return false;
+    const lines = this.deps.lines.on();
+    if (lines) this.deps.lines.incoming(id, req);
+    const write = (r: FrontReply) => {
+      res.writeHead(r.status, ['x-request-id', id, ...r.headers]);
+      res.end(r.body);
+      this.served++;
+      const ms = performance.now() - started;
+      this.observerOf(route.route)('GET', r.status, ms / 1000);
+      if (lines) this.deps.lines.completed(id, r.status, ms);
+    };
+    if (reply instanceof Promise) {
+      reply.then(write, (err: unknown) => {
+        // A route's promise resolves for every outcome (FrontRoute); were it to reject, the client is not
+        // left waiting.
+        res.destroy(err instanceof Error ? err : new Error(String(err)));
+      });
+    } else write(reply);
     return true;
   }
 

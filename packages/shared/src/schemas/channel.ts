@@ -86,6 +86,7 @@ export const reportEventBody = z.object({
   behaviorCode: behaviorCodeSchema.optional(),
   source: z.literal('H5', { error: '来源 source 只能是 H5' }).optional(),
 });
+export type ReportClickQuery = z.infer<typeof reportClickQuery>;
 export type ReportEventBody = z.infer<typeof reportEventBody>;
 
 /** Channel detail (spec §3). */

@@ -1,6 +1,7 @@
 import { brotliCompressSync, gzipSync, constants as zlibConstants } from 'node:zlib';
 import type { H5Config } from '@lm/shared/channel';
 import { h5ConfigWithPreviewQuery } from '@lm/shared/schemas/admin-channels';
+import type { ReportClickQuery } from '@lm/shared/schemas/channel';
 import {
   adChannelQuery,
   channelDetailData,
@@ -10,12 +11,15 @@ import {
   reportClickData,
   reportClickQuery,
 } from '@lm/shared/schemas/channel';
+import { parse as parseQueryString } from 'fast-querystring';
 import type { FastifyPluginAsync } from 'fastify';
 import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { envelope, ok } from '../../lib/envelope.ts';
-import type { FrontAnswer, FrontEncoding, FrontVariant } from '../../lib/front-answers.ts';
+import type { FrontAnswer, FrontEncoding, FrontReply, FrontVariant } from '../../lib/front-answers.ts';
 import { preferredEncoding } from '../../lib/web-ssr.ts';
-import { clientMeta } from '../../plugins/app/auth.ts';
+import { clientMeta, platformFingerprint } from '../../plugins/app/auth.ts';
+import { errorAnswer } from '../../plugins/app/errors.ts';
+import { wellFormed } from '../../plugins/app/well-formed.ts';
 import { API_HEADERS } from '../../plugins/external/security.ts';
 import { H5_CONFIG_TTL_SECONDS } from './cache.ts';
 import { previewRow, verifyPreview } from './preview.ts';
@@ -24,11 +28,14 @@ import type { H5Answer } from './service.ts';
 
 const tags = ['channel'];
 
+const CLICK_URL = '/api/reportAdChannelClick';
 /** The click report's answers (reportClickData), as the route's serializer would write them. */
 const clickAnswer = (counted: boolean, flagged: boolean) => JSON.stringify(ok({ counted, flagged }));
 const CLICK_COUNTED = clickAnswer(true, false);
 const CLICK_REPEATED = clickAnswer(false, false);
 const CLICK_FLAGGED = clickAnswer(false, true);
+const clickBody = (outcome: { counted: boolean; flagged: boolean }) =>
+  outcome.flagged ? CLICK_FLAGGED : outcome.counted ? CLICK_COUNTED : CLICK_REPEATED;
 
 const PUBLIC_CACHE = `public, max-age=${H5_CONFIG_TTL_SECONDS}`;
 const PRIVATE_CACHE = `private, max-age=${H5_CONFIG_TTL_SECONDS}`;
@@ -66,6 +73,22 @@ const ANSWER_HEADERS = {
 } as const;
 const API_HEADER_LIST = Object.entries(API_HEADERS).flat();
 const PUBLIC_HEADER_LIST = ANSWER_HEADERS.public.flat();
+
+/** A JSON answer as the front writes it, with the headers Fastify's answer of it has (ADR 046). */
+function jsonReply(status: number, json: string): FrontReply {
+  const body = Buffer.from(json, 'utf8');
+  return {
+    status,
+    headers: [...API_HEADER_LIST, 'content-type', JSON_TYPE, 'content-length', String(body.length)],
+    body,
+  };
+}
+/** The click report's three answers, made once. */
+const CLICK_REPLIES = new Map(
+  [CLICK_COUNTED, CLICK_REPEATED, CLICK_FLAGGED].map((json) => [json, jsonReply(200, json)]),
+);
+/** Fastify's own parse of a query (find-my-way's querystringParser). */
+const parseQuery = (query: string): unknown => (query.length === 0 ? {} : parseQueryString(query));
 
 /** The public answer in one encoding, with the headers the route's own answer has (the front gives it). */
 function frontVariant(sent: SentAnswer, encoding: FrontEncoding): FrontVariant {
@@ -130,6 +153,16 @@ function encoded(sent: SentAnswer, encoding: 'br' | 'gzip'): Buffer {
 const channelRoutes: FastifyPluginAsync = async (root) => {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const { channels } = app.services;
+  /** One click, as the route and its front take it: the query's fingerprint, else the platform_param header's. */
+  const reportClick = (query: ReportClickQuery, platformParam: string | string[] | undefined, ip: string) =>
+    channels.reportClick(
+      {
+        adChannelCode: query.adChannelCode,
+        fingerprint: query.fingerprint ?? platformFingerprint(platformParam),
+        abTestType: query.abTestType,
+      },
+      ip,
+    );
   const frontAnswerOf = (code: string | undefined, channel: H5Config, sent: SentAnswer): FrontAnswer => ({
     route: H5_CONFIG_URL,
     current: () => channels.isCurrent(code, channel),
@@ -225,7 +258,7 @@ const channelRoutes: FastifyPluginAsync = async (root) => {
   );
 
   app.get(
-    '/api/reportAdChannelClick',
+    CLICK_URL,
     {
       schema: {
         tags,
@@ -236,21 +269,32 @@ const channelRoutes: FastifyPluginAsync = async (root) => {
       },
     },
     async (req, reply) => {
-      const meta = clientMeta(req);
-      const { counted, flagged } = await channels.reportClick(
-        {
-          adChannelCode: req.query.adChannelCode,
-          // The query's fingerprint, else the one in the platform_param header.
-          fingerprint: req.query.fingerprint ?? meta.fingerprint,
-          abTestType: req.query.abTestType,
-        },
-        meta.ip,
-      );
+      const outcome = await reportClick(req.query, req.headers.platform_param, req.ip);
       // One of three answers, serialised once (the ad-burst hot path; the schema above documents them).
-      reply.type('application/json; charset=utf-8');
-      return reply.send((flagged ? CLICK_FLAGGED : counted ? CLICK_COUNTED : CLICK_REPEATED) as never);
+      reply.type(JSON_TYPE);
+      return reply.send(clickBody(outcome) as never);
     },
   );
+
+  // The ad burst's clicks are taken in front of Fastify (lib/front-answers.ts, ADR 046): the same query schema,
+  // the same call and answers as the route above, failures as the error handler answers them. A query the
+  // schema refuses is left to the route (its 400 names the field).
+  app.frontAnswers.route(CLICK_URL, {
+    route: CLICK_URL,
+    take(query, req, request) {
+      const parsed = reportClickQuery.safeParse(wellFormed(parseQuery(query)));
+      if (!parsed.success) return undefined;
+      return reportClick(parsed.data, req.headers.platform_param, request.ip() as string).then(
+        (outcome) => CLICK_REPLIES.get(clickBody(outcome)) as FrontReply,
+        (err: unknown) => {
+          const failure = errorAnswer(err, request.id);
+          if (failure.log)
+            app.log[failure.log.level]({ reqId: request.id, ...failure.log.obj }, failure.log.msg);
+          return jsonReply(failure.status, JSON.stringify(failure.body));
+        },
+      );
+    },
+  });
 };
 
 export default channelRoutes;

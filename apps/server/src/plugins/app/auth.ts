@@ -11,20 +11,29 @@ function headerToken(req: FastifyRequest): string | undefined {
 
 /** Who is calling: IP, device fingerprint (from the platform_param header) and user agent. */
 export function clientMeta(req: FastifyRequest): ClientMeta {
-  let fingerprint: string | undefined;
-  const raw = req.headers.platform_param;
-  if (typeof raw === 'string' && raw.length < 2048) {
-    try {
-      const parsed = JSON.parse(raw) as { fingerprint?: unknown };
-      if (typeof parsed.fingerprint === 'string' && parsed.fingerprint.length > 0) {
-        fingerprint = parsed.fingerprint.slice(0, 128);
-      }
-    } catch {
-      // A malformed header is treated as no fingerprint.
-    }
-  }
   const ua = req.headers['user-agent'];
-  return { ip: req.ip, fingerprint, userAgent: typeof ua === 'string' ? ua : undefined };
+  return {
+    ip: req.ip,
+    fingerprint: platformFingerprint(req.headers.platform_param),
+    userAgent: typeof ua === 'string' ? ua : undefined,
+  };
+}
+
+/**
+ * The device fingerprint the H5 sends in its `platform_param` header (JSON, `fingerprint`), at most 128
+ * characters; undefined without one, or for a malformed or over-long header.
+ */
+export function platformFingerprint(raw: string | string[] | undefined): string | undefined {
+  if (typeof raw !== 'string' || raw.length >= 2048) return undefined;
+  try {
+    const parsed = JSON.parse(raw) as { fingerprint?: unknown };
+    if (typeof parsed.fingerprint === 'string' && parsed.fingerprint.length > 0) {
+      return parsed.fingerprint.slice(0, 128);
+    }
+  } catch {
+    // A malformed header is treated as no fingerprint.
+  }
+  return undefined;
 }
 
 /** Who a hook of this module lets through; the API document derives 401 / 403 from it (plugins/external/swagger.ts). */
