@@ -1,10 +1,9 @@
-import type { AddressInfo } from 'node:net';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { H5Config } from '@lm/shared/channel';
 import { eq } from 'drizzle-orm';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { channels } from '../src/db/schema.ts';
-import { useTestApp } from './helpers.ts';
+import { useListeningTestApp } from './helpers.ts';
 import { comparableHeaders, rawHeader, requestLinesOf, sendRaw } from './raw-http.ts';
 
 /**
@@ -12,20 +11,10 @@ import { comparableHeaders, rawHeader, requestLinesOf, sendRaw } from './raw-htt
  * listening server (inject() does not go through the server's request listener): the same bytes as the
  * route's own answer, an edit reaching the next request, and everything else left to Fastify.
  */
-const logLines: string[] = [];
-const ctx = useTestApp({
-  env: { LOG_LEVEL: 'info', TRUST_PROXY: '127.0.0.1' },
-  logStream: { write: (line: string) => void logLines.push(line) },
-});
-let port = 0;
-
-beforeAll(async () => {
-  await ctx.app.listen({ port: 0, host: '127.0.0.1' });
-  port = (ctx.app.server.address() as AddressInfo).port;
-});
+const { ctx, logLines, port: portOf } = useListeningTestApp();
 
 const send = (path: string, headers: Record<string, string> = {}, method = 'GET') =>
-  sendRaw(port, path, headers, method);
+  sendRaw(portOf(), path, headers, method);
 
 const header = rawHeader;
 const comparable = comparableHeaders;

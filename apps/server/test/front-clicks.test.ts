@@ -1,9 +1,8 @@
-import type { AddressInfo } from 'node:net';
 import { and, eq } from 'drizzle-orm';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { channelClicks } from '../src/db/schema.ts';
 import { CLICKS_PER_IP_PER_HOUR } from '../src/modules/channels/service.ts';
-import { newIp, useTestApp } from './helpers.ts';
+import { newIp, useListeningTestApp } from './helpers.ts';
 import { type Raw, rawHeader, requestLinesOf, sendRaw } from './raw-http.ts';
 
 /**
@@ -12,23 +11,13 @@ import { type Raw, rawHeader, requestLinesOf, sendRaw } from './raw-http.ts';
  * through the server's request listener), the click stored as the route stores it, failures in the same
  * envelope, and a query the schema refuses left to Fastify.
  */
-const logLines: string[] = [];
-const ctx = useTestApp({
-  env: { LOG_LEVEL: 'info', TRUST_PROXY: '127.0.0.1' },
-  logStream: { write: (line: string) => void logLines.push(line) },
-});
-let port = 0;
-
-beforeAll(async () => {
-  await ctx.app.listen({ port: 0, host: '127.0.0.1' });
-  port = (ctx.app.server.address() as AddressInfo).port;
-});
+const { ctx, logLines, port: portOf } = useListeningTestApp();
 
 const CLICK = '/api/reportAdChannelClick';
 const served = () => ctx.app.frontAnswers.served;
 /** Through the server's request listener (the front), from a visitor behind the trusted proxy. */
 const front = (query: string, ip: string, headers: Record<string, string> = {}) =>
-  sendRaw(port, `${CLICK}?${query}`, { 'x-forwarded-for': ip, ...headers });
+  sendRaw(portOf(), `${CLICK}?${query}`, { 'x-forwarded-for': ip, ...headers });
 /** The route's own answer (inject() goes straight to Fastify), as a Raw: header names and values in order. */
 async function routed(query: string, ip: string, headers: Record<string, string> = {}): Promise<Raw> {
   const res = await ctx.app.inject({
@@ -119,7 +108,7 @@ describe('the click report in front of Fastify', () => {
       expectSameAnswer(refused, await routed(query, ip));
     }
     // Without a query at all the address is not the front's either.
-    expect((await sendRaw(port, CLICK)).status).toBe(400);
+    expect((await sendRaw(portOf(), CLICK)).status).toBe(400);
     expect(served()).toBe(before + 1);
   });
 

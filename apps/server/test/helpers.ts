@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
 import type { FastifyInstance, FastifyPluginAsync, LightMyRequestResponse } from 'fastify';
 import { Redis } from 'ioredis';
 import pg from 'pg';
@@ -127,6 +128,25 @@ export function useTestApp(opts: TestAppOptions | (() => TestAppOptions) = {}): 
       await closing.close();
     },
   };
+}
+
+/**
+ * A test app listening on a port of its own, behind a trusted proxy at 127.0.0.1, with its lines at `info` kept
+ * in `logLines`: for what inject() cannot reach, the server's request listener where the front of ADRs 042, 043
+ * and 046 answers.
+ */
+export function useListeningTestApp(): { ctx: TestContext; logLines: string[]; port(): number } {
+  const logLines: string[] = [];
+  const ctx = useTestApp({
+    env: { LOG_LEVEL: 'info', TRUST_PROXY: '127.0.0.1' },
+    logStream: { write: (line: string) => void logLines.push(line) },
+  });
+  let port = 0;
+  beforeAll(async () => {
+    await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+    port = (ctx.app.server.address() as AddressInfo).port;
+  });
+  return { ctx, logLines, port: () => port };
 }
 
 /** A second app instance on the same database and limiter store as `ctx`. */
