@@ -1,13 +1,13 @@
 import { brotliCompressSync, gzipSync, constants as zlibConstants } from 'node:zlib';
 import type { H5Config } from '@lm/shared/channel';
 import { h5ConfigWithPreviewQuery } from '@lm/shared/schemas/admin-channels';
-import type { ReportClickQuery } from '@lm/shared/schemas/channel';
 import {
   adChannelQuery,
   channelDetailData,
   channelPlanData,
   exchangeRouteCodeQuery,
   h5ConfigData,
+  type ReportClickQuery,
   reportClickData,
   reportClickQuery,
 } from '@lm/shared/schemas/channel';
