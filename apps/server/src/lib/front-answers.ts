@@ -136,6 +136,8 @@ class Family implements FrontFamily {
  * Anything else — another method or address, an answer no longer current, a draining or closing instance —
  * goes to Fastify, which remains the one implementation of every route; an address is here only after the
  * route answered it and offered its answer.
+ * A front route (ADR 046: the click report) is the other way in: its module's own functions take a GET of its
+ * path here, with the same request id, histogram and request lines, or leave it to Fastify.
  */
 export class FrontAnswers {
   private readonly answers = new Map<string, FrontAnswer>();
