@@ -77,7 +77,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   // Who may vouch for a client's address (X-Forwarded-For): one function for Fastify, the request id and the front.
   const trustProxy = rememberingTrust(config.TRUST_PROXY);
   const requestId = requestIdGenerator(trustProxy);
-  // The ad burst's cached GETs are answered again in front of Fastify (lib/front-answers.ts, ADR 042).
+  // The ad burst's cached GETs are answered again in front of Fastify, and its clicks taken there by their route
+  // module (lib/front-answers.ts, ADRs 042 and 046).
   const clientIp = clientIpOf(trustProxy);
   const front = new FrontAnswers({
     requestId,
