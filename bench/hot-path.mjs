@@ -26,7 +26,10 @@
 // it fastest, its ratio against bare Fastify at bare Fastify's own best level (ADR 039); the table says which
 // level. --connections 10: every endpoint at 10 (the figures before ADR 039).
 //
-// The 80 % run sends each connection's share of the rate evenly (bench/lib.mjs paceEvenly);
+// The 80 % run sends each connection's share of the rate evenly, client i of n starting i / n of a period
+// late, so that the connections' requests are spread over the period (bench/lib.mjs paceEvenly);
+// --lock-step: every client starting at once, as until 2026-11-29: all n requests arrive in the same
+// millisecond, once a period;
 // --per-second-pacing: autocannon's quota per second instead (every client's quota back to back at each
 // second's tick: the figures before 2026-11-27's ADR 039).
 // --paced-fractions: paced runs at these shares of saturation (default 0.8, which the list must hold: the table
@@ -92,6 +95,7 @@ const { values: args } = parseArgs({
     'skip-paced': { type: 'boolean', default: false },
     'paced-fractions': { type: 'string', default: '0.8' },
     'paced-connections': { type: 'string' },
+    'lock-step': { type: 'boolean', default: false },
     slices: { type: 'string', default: '1' },
     'server-root': { type: 'string' },
     'compare-root': { type: 'string' },
@@ -106,7 +110,7 @@ const { values: args } = parseArgs({
 });
 if (args.help) {
   console.log(
-    'usage: node bench/hot-path.mjs [--only hello,h5config,landing,click-new,click-repeat] [--duration s] [--connections n | n,n,…] [--pg-url url [--redis-url url]] [--skip-pglite] [--skip-paced] [--server-root checkout] [--cpu-prof] [--slices n [--compare-root checkout]] [--string-bodies] [--setup-per-request] [--per-second-pacing] [--landing-without-clicks] [--pin]',
+    'usage: node bench/hot-path.mjs [--only hello,h5config,landing,click-new,click-repeat] [--duration s] [--connections n | n,n,…] [--pg-url url [--redis-url url]] [--skip-pglite] [--skip-paced] [--server-root checkout] [--cpu-prof] [--slices n [--compare-root checkout]] [--string-bodies] [--setup-per-request] [--per-second-pacing] [--lock-step] [--landing-without-clicks] [--pin]',
   );
   process.exit(0);
 }
@@ -449,11 +453,13 @@ async function measure(base, section, opts) {
     };
   }
   if (opts.overallRate && !args['per-second-pacing']) {
-    // An even rate, not autocannon's quota per second (bench/lib.mjs paceEvenly).
+    // An even rate, not autocannon's quota per second, each client starting at its own point of its period
+    // (bench/lib.mjs paceEvenly), unless --lock-step asks for the way it was measured until 2026-11-29.
     const setup = setupClient;
+    let started = 0;
     setupClient = (client) => {
       setup?.(client);
-      paceEvenly(client);
+      paceEvenly(client, { phase: args['lock-step'] ? 0 : started++ / connections });
     };
   }
   const result = await runCannon({
