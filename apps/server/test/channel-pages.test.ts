@@ -85,6 +85,18 @@ async function editChannel(id: number, over: Record<string, unknown>) {
   expect(res.statusCode, res.body).toBe(200);
 }
 
+/** A console call on a channel's route codes (POST adds, PUT edits, DELETE deletes). */
+async function routeCodeCall(method: 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) {
+  const res = await app.inject({
+    method,
+    url,
+    headers: { accesstoken: operator },
+    remoteAddress: newIp(),
+    ...(payload ? { payload } : {}),
+  });
+  expect(res.statusCode, res.body).toBe(200);
+}
+
 describe("a channel's landing and login pages in the first HTML", () => {
   it("answers the channel's page with its configuration inlined, as h5Config answers it", async () => {
     const res = await get('/?adChannelCode=demo-skin8');
@@ -219,9 +231,42 @@ describe("a channel's landing and login pages in the first HTML", () => {
       // of the embedded database is the single-instance setup (README "Configuration").
       if (process.env.TEST_REDIS_URL) expect(html).toContain('<title>实例二</title>');
       else expect(html).toMatch(/<title>实例[一二]<\/title>/);
+      // A route code closed on the first instance: with Redis the other stops showing its page at once.
+      const routeCode = `${created.adChannelCode}-r`;
+      const codes = `/api/admin/channels/${created.id}/route-codes`;
+      await routeCodeCall('POST', codes, { routeCode });
+      expect((await get(`/?adRouteCode=${routeCode}`, {}, other)).body).toMatch(
+        process.env.TEST_REDIS_URL ? /<title>实例二<\/title>/ : /<title>实例[一二]<\/title>/,
+      );
+      await routeCodeCall('PUT', `${codes}/${routeCode}`, { status: 0 });
+      const closed = (await get(`/?adRouteCode=${routeCode}`, {}, other)).body;
+      if (process.env.TEST_REDIS_URL) expect(closed).toBe(INDEX);
     } finally {
       await other.close();
     }
+  });
+
+  it('shows a console edit of a route code at once: added, closed, opened, deleted', async () => {
+    const created = await createChannel({ pageTitle: '路由码页' });
+    const routeCode = `${created.adChannelCode}-r`;
+    const codes = `/api/admin/channels/${created.id}/route-codes`;
+    const url = `/?adRouteCode=${routeCode}`;
+    // Unknown at first: today's page, and the exchange kept as unknown.
+    expect((await get(url)).body).toBe(INDEX);
+    await routeCodeCall('POST', codes, { routeCode });
+    const html = (await get(url)).body;
+    expect(html).toContain('<title>路由码页</title>');
+    expect(inlined(html).route).toEqual({
+      adRouteCode: routeCode,
+      adChannelCode: created.adChannelCode,
+      planTargetUrl: null,
+    });
+    await routeCodeCall('PUT', `${codes}/${routeCode}`, { status: 0 });
+    expect((await get(url)).body).toBe(INDEX);
+    await routeCodeCall('PUT', `${codes}/${routeCode}`, { status: 1 });
+    expect((await get(url)).body).toContain('<title>路由码页</title>');
+    await routeCodeCall('DELETE', `${codes}/${routeCode}`);
+    expect((await get(url)).body).toBe(INDEX);
   });
 
   it('a page that fails to render is served as the default page (never a 5xx), and not kept', async () => {

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { channels } from '../src/db/schema.ts';
+import { channels, routeCodes } from '../src/db/schema.ts';
 import { secondInstance, useTestApp } from './helpers.ts';
 import { comparableHeaders, type Raw, rawHeader, requestLinesOf, sendRaw } from './raw-http.ts';
 import { INDEX, LOGIN, renders, webBuild } from './web-build.ts';
@@ -193,6 +193,29 @@ describe('channel pages in front of Fastify', () => {
     expect(text(await send(url(5)))).toBe(INDEX);
     expect(text(await send(url(6)))).toBe(INDEX);
     expect(served()).toBe(before + 2);
+  });
+
+  it("answers a route code's console edit at once (what the console's save does: the row, then its channel)", async () => {
+    const code = await channel({ pageTitle: '路由码前置' });
+    const routeCode = `${code}-r`;
+    const url = (i: number) => `/?adRouteCode=${routeCode}&clickid=${i}`;
+    const setRoute = async (status: number) => {
+      await ctx.app.database.db.update(routeCodes).set({ status }).where(eq(routeCodes.routeCode, routeCode));
+      await ctx.app.services.channels.invalidate(code);
+    };
+    await ctx.app.database.db.insert(routeCodes).values({ routeCode, adChannelCode: code, status: 1 });
+    expect(title(await send(url(1)))).toBe('路由码前置');
+    const before = served();
+    expect(title(await send(url(2)))).toBe('路由码前置');
+    expect(served(), 'the front keeps the route code page').toBe(before + 1);
+
+    await setRoute(0);
+    expect(text(await send(url(3)))).toBe(INDEX);
+    expect(text(await send(url(4)))).toBe(INDEX);
+    await setRoute(1);
+    expect(title(await send(url(5)))).toBe('路由码前置');
+    expect(title(await send(url(6)))).toBe('路由码前置');
+    expect(served(), 'and again once it is open').toBe(before + 2);
   });
 
   it("never keeps an A/B channel's page (its arm follows the visitor)", async () => {

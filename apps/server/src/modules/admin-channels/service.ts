@@ -225,8 +225,9 @@ export class AdminChannelService {
   }
 
   async addRouteCode(actor: Actor, id: number, body: CreateRouteCodeBody): Promise<RouteCodeItem> {
+    let added: { item: RouteCodeItem; adChannelCode: string };
     try {
-      return await this.d.repo.transaction(async (tx) => {
+      added = await this.d.repo.transaction(async (tx) => {
         const channel = await this.row(tx, id);
         this.checkTarget(channel, body.planTargetUrl);
         const row = await tx.insertRouteCode({
@@ -242,7 +243,7 @@ export class AdminChannelService {
           before: null,
           after: { ...routeCodeItem(row), adChannelCode: channel.adChannelCode },
         });
-        return routeCodeItem(row);
+        return { item: routeCodeItem(row), adChannelCode: channel.adChannelCode };
       });
     } catch (err) {
       if (isUniqueViolation(err))
@@ -251,6 +252,10 @@ export class AdminChannelService {
         });
       throw err;
     }
+    // A route code's exchange is kept beside its channel's configuration (the channel pages): an unknown code
+    // may have been kept as unknown.
+    await this.invalidate(added.adChannelCode, actor);
+    return added.item;
   }
 
   private async routeCodeOf(
@@ -269,7 +274,7 @@ export class AdminChannelService {
     routeCode: string,
     body: Omit<CreateRouteCodeBody, 'routeCode'>,
   ): Promise<RouteCodeItem> {
-    return this.d.repo.transaction(async (tx) => {
+    const updated = await this.d.repo.transaction(async (tx) => {
       const channel = await this.row(tx, id);
       const before = await this.routeCodeOf(tx, channel, routeCode);
       this.checkTarget(channel, body.planTargetUrl);
@@ -284,12 +289,14 @@ export class AdminChannelService {
         before: { ...routeCodeItem(before), adChannelCode: channel.adChannelCode },
         after: { ...routeCodeItem(row), adChannelCode: channel.adChannelCode },
       });
-      return routeCodeItem(row);
+      return { item: routeCodeItem(row), adChannelCode: channel.adChannelCode };
     });
+    await this.invalidate(updated.adChannelCode, actor);
+    return updated.item;
   }
 
   async deleteRouteCode(actor: Actor, id: number, routeCode: string): Promise<{ deleted: true }> {
-    await this.d.repo.transaction(async (tx) => {
+    const adChannelCode = await this.d.repo.transaction(async (tx) => {
       const channel = await this.row(tx, id);
       const before = await this.routeCodeOf(tx, channel, routeCode);
       await tx.deleteRouteCode(routeCode);
@@ -300,7 +307,9 @@ export class AdminChannelService {
         before: { ...routeCodeItem(before), adChannelCode: channel.adChannelCode },
         after: null,
       });
+      return channel.adChannelCode;
     });
+    await this.invalidate(adChannelCode, actor);
     return { deleted: true };
   }
 

@@ -41,7 +41,7 @@ export interface ChannelPage {
 }
 
 export interface ChannelPagesDeps {
-  channels: Pick<ChannelService, 'h5Answer' | 'exchange' | 'isCurrent'>;
+  channels: Pick<ChannelService, 'h5Answer' | 'exchange' | 'isCurrent' | 'invalidations'>;
   renderer: ChannelPageRenderer;
   log: { warn(obj: object, msg: string): void };
   /** Pages kept (oldest dropped first). */
@@ -154,10 +154,15 @@ export interface ServedChannelPage {
   current: (() => boolean) | null;
 }
 
-/** A route code's exchange as kept (`value` null: unknown or disabled). */
+/**
+ * A route code's exchange as kept (`value` null: unknown or disabled): until `expiresAt`, and only while no
+ * channel was invalidated since (`invalidations`: the channel service's count when it was read). The console
+ * invalidates a route code's channel when it adds, edits or deletes the code, so the next page shows it.
+ */
 interface Exchange {
   value: InlinedRoute | null;
   expiresAt: number;
+  invalidations: number;
 }
 
 export class ChannelPages {
@@ -256,7 +261,7 @@ export class ChannelPages {
    * a route code that resolved (a failed one would make every made-up code a key) and a channel code, if the
    * link has one besides, that is the page's own. Then it holds while the channel's cached configuration is
    * the same object (an edit, an invalidation from another instance, the L1's expiry end it), the route code's
-   * exchange is the same unexpired one, and the build is the same.
+   * exchange is the same unexpired one with no channel invalidated since, and the build is the same.
    */
   private currency(
     link: PageLink,
@@ -276,8 +281,7 @@ export class ChannelPages {
     return () =>
       channels.isCurrent(code, channel) &&
       renderer.version() === version &&
-      (routeCode === undefined ||
-        (this.exchanges.get(routeCode) === exchanged && (exchanged?.expiresAt ?? 0) > this.now()));
+      (routeCode === undefined || (exchanged !== undefined && this.fresh(routeCode, exchanged)));
   }
 
   /** Drops the pages of the configuration used longest ago. */
@@ -311,11 +315,25 @@ export class ChannelPages {
     return { etag, raw, br, gzip: gz };
   }
 
-  /** A route code's exchange, kept as long as a channel's configuration (value null: unknown or disabled). */
+  /** Whether `entry` is still the kept exchange of `routeCode`, unexpired and read since the last invalidation. */
+  private fresh(routeCode: string, entry: Exchange): boolean {
+    return (
+      this.exchanges.get(routeCode) === entry &&
+      entry.expiresAt > this.now() &&
+      entry.invalidations === this.d.channels.invalidations
+    );
+  }
+
+  /**
+   * A route code's exchange, kept as long as a channel's configuration and dropped by any channel's
+   * invalidation (value null: unknown or disabled).
+   */
   private async exchange(routeCode: string): Promise<Exchange> {
-    const now = this.now();
     const hit = this.exchanges.get(routeCode);
-    if (hit && hit.expiresAt > now) return hit;
+    if (hit && this.fresh(routeCode, hit)) return hit;
+    // Read before the database: an invalidation during the read leaves the entry stale, not fresh.
+    const invalidations = this.d.channels.invalidations;
+    const now = this.now();
     let value: InlinedRoute | null;
     try {
       const answer = await this.d.channels.exchange(routeCode);
@@ -325,7 +343,7 @@ export class ChannelPages {
       value = null;
     }
     if (this.exchanges.size >= 1000) this.exchanges.clear();
-    const entry = { value, expiresAt: now + H5_CONFIG_TTL_SECONDS * 1000 };
+    const entry = { value, expiresAt: now + H5_CONFIG_TTL_SECONDS * 1000, invalidations };
     this.exchanges.set(routeCode, entry);
     return entry;
   }

@@ -98,6 +98,7 @@ export class ChannelService {
   private l1On: boolean;
   /** Bumped by every drop: a read that started before one does not fill the L1 with what it read. */
   private generation = 0;
+  private invalidated = 0;
   private defaultConfig: H5Config | null = null;
   readonly clicks: ClickRecorder;
 
@@ -119,6 +120,7 @@ export class ChannelService {
     if (this.l1 === this.d.cache) return;
     this.l1On = on;
     if (!on) {
+      this.invalidated++;
       this.generation++;
       this.l1.clear();
     }
@@ -126,9 +128,19 @@ export class ChannelService {
 
   /** Another instance invalidated `code`: forget this instance's copy. */
   dropLocal(code: string): void {
+    this.invalidated++;
     if (this.l1 === this.d.cache) return;
     this.generation++;
     this.l1.drop(code);
+  }
+
+  /**
+   * How many times this instance was told that a channel changed (an edit here or, with Redis, on another
+   * instance; the L1 switched off): what was derived from any channel's rows before — a route code's exchange
+   * kept by the channel pages — is not to be used once it moves. Read without a promise.
+   */
+  get invalidations(): number {
+    return this.invalidated;
   }
 
   /** The L1's fresh entry, without a promise: `undefined` when it has none. */
@@ -161,6 +173,7 @@ export class ChannelService {
   /** Call after a channel changes (console edits) so that no instance serves the old value. */
   async invalidate(code: string): Promise<void> {
     if (this.l1 === this.d.cache) {
+      this.invalidated++;
       this.l1.drop(code);
       return;
     }
