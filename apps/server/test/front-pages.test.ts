@@ -299,6 +299,23 @@ describe('channel pages in front of Fastify', () => {
       // Without Redis each instance keeps a configuration for H5_CONFIG_TTL_SECONDS (README "Configuration").
       if (process.env.TEST_REDIS_URL) expect(after).toBe('实例二');
       else expect(after).toMatch(/^实例[一二]$/);
+
+      // A route code closed on the first instance: with Redis the other's front stops giving its page at once.
+      const routeCode = `${code}-r`;
+      const routed = (i: number) => `/?adRouteCode=${routeCode}&clickid=${i}`;
+      await ctx.app.database.db.insert(routeCodes).values({ routeCode, adChannelCode: code, status: 1 });
+      await ctx.app.services.channels.invalidate(code);
+      expect(title(await send(routed(1), {}, 'GET', otherPort))).toMatch(/^实例[一二]$/);
+      const kept = other.frontAnswers.served;
+      await send(routed(2), {}, 'GET', otherPort);
+      expect(other.frontAnswers.served, 'the other front keeps the route code page').toBe(kept + 1);
+      await ctx.app.database.db
+        .update(routeCodes)
+        .set({ status: 0 })
+        .where(eq(routeCodes.routeCode, routeCode));
+      await ctx.app.services.channels.invalidate(code);
+      const closed = text(await send(routed(3), {}, 'GET', otherPort));
+      if (process.env.TEST_REDIS_URL) expect(closed).toBe(INDEX);
     } finally {
       await other.close();
     }
