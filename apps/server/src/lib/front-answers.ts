@@ -244,38 +244,47 @@ export class FrontAnswers {
     return true;
   }
 
-  /** A front route's request: taken (answered now or when its promise resolves), or left to the framework. */
+  /**
+   * A front route's request: taken (answered now or when its promise resolves), or left to the framework. No
+   * closure is made for a request answered at once (the click's common case): its state is one `TakenRequest`.
+   */
   private take(route: FrontRoute, query: string, req: IncomingMessage, res: ServerResponse): boolean {
     if (this.deps.closing()) return false;
-    const started = performance.now();
-    const id = this.deps.requestId(req);
-    const deps = this.deps;
+    const taken = new TakenRequest(this, route, req, res, this.deps.requestId(req), performance.now());
     let reply: FrontReply | Promise<FrontReply> | undefined;
     try {
-      reply = route.take(query, req, { id, ip: () => deps.clientIp(req) });
+      reply = route.take(query, req, taken);
     } catch {
       // A route that throws before it takes the request leaves it to the framework's route and error handler.
       return false;
     }
     if (reply === undefined) return false;
-    const lines = this.deps.lines.on();
-    if (lines) this.deps.lines.incoming(id, req);
-    const write = (r: FrontReply) => {
-      res.writeHead(r.status, ['x-request-id', id, ...r.headers]);
-      res.end(r.body);
-      this.served++;
-      const ms = performance.now() - started;
-      this.observerOf(route.route)('GET', r.status, ms / 1000);
-      if (lines) this.deps.lines.completed(id, r.status, ms);
-    };
+    taken.lines = this.deps.lines.on();
+    if (taken.lines) this.deps.lines.incoming(taken.id, req);
     if (reply instanceof Promise) {
-      reply.then(write, (err: unknown) => {
-        // A route's promise resolves for every outcome (FrontRoute); were it to reject, the client is not
-        // left waiting.
-        res.destroy(err instanceof Error ? err : new Error(String(err)));
-      });
-    } else write(reply);
+      reply.then(
+        (r) => taken.write(r),
+        (err: unknown) => {
+          // A route's promise resolves for every outcome (FrontRoute); were it to reject, the client is not
+          // left waiting.
+          res.destroy(err instanceof Error ? err : new Error(String(err)));
+        },
+      );
+    } else taken.write(reply);
     return true;
+  }
+
+  /** A taken request's answer was written (`TakenRequest.write`): counted, observed, its line written. */
+  completed(taken: TakenRequest, status: number): void {
+    this.served++;
+    const ms = performance.now() - taken.started;
+    this.observerOf(taken.route.route)('GET', status, ms / 1000);
+    if (taken.lines) this.deps.lines.completed(taken.id, status, ms);
+  }
+
+  /** The client's address of a front route's request (`FrontRequest.ip`). */
+  clientIp(req: IncomingMessage): string | undefined {
+    return this.deps.clientIp(req);
   }
 
   private observerOf(route: string) {
@@ -285,5 +294,30 @@ export class FrontAnswers {
       this.observers.set(route, observe);
     }
     return observe;
+  }
+}
+
+/** A request a front route took: what the route is told of it (`FrontRequest`) and what its answer needs. */
+class TakenRequest implements FrontRequest {
+  /** Whether the app's request lines are on (read once the route took the request). */
+  lines = false;
+
+  constructor(
+    private readonly front: FrontAnswers,
+    readonly route: FrontRoute,
+    private readonly req: IncomingMessage,
+    private readonly res: ServerResponse,
+    readonly id: string,
+    readonly started: number,
+  ) {}
+
+  ip(): string | undefined {
+    return this.front.clientIp(this.req);
+  }
+
+  write(r: FrontReply): void {
+    this.res.writeHead(r.status, ['x-request-id', this.id, ...r.headers]);
+    this.res.end(r.body);
+    this.front.completed(this, r.status);
   }
 }
