@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Server CPU per request on the ad-burst hot path (issue 17.3): the server process's own CPU time
 // (/proc/<pid>/stat, user + system; under each row, user space alone) over N requests of one endpoint, divided
-// by N. Unlike req/s, this barely moves when other processes share the machine (they lengthen the run, not the
+// by N; under each row also the main thread alone (/proc/<pid>/task/<pid>/stat: the event loop's thread, which
+// every request waits for; the embedded database runs on a thread of its own since ADR 047). Unlike req/s, this barely moves when other processes share the machine (they lengthen the run, not the
 // server's work), so before/after checkouts can be compared on a busy machine. Checkouts and endpoints alternate.
 //
 //   node bench/cpu-per-request.mjs [--server-root checkout]... [--endpoints hello,h5config,landing,click-new,click-repeat]
@@ -135,6 +136,15 @@ const cpuSplit = (pid) => {
     return [0, 0]; // gone (a backend that closed meanwhile)
   }
 };
+/** CPU ticks of a process's main thread (the event loop's; its pid is the thread's id). */
+const mainThreadTicks = (pid) => {
+  try {
+    const fields = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return 0;
+  }
+};
 const cpuTicks = (pid) => {
   const [user, system] = cpuSplit(pid);
   return user + system;
@@ -183,6 +193,7 @@ async function measure(root, endpoint) {
     const pgBefore = ticksOf(backends);
     const redisBefore = redis ? cpuTicks(redis) : 0;
     const [userBefore, systemBefore] = cpuSplit(server.proc.child.pid);
+    const mainBefore = mainThreadTicks(server.proc.child.pid);
     const started = Date.now();
     // The load generator's own CPU (this process: autocannon's requests and its parsing of the answers):
     // on a machine it shares with the server, what it spends per answer is taken from the server's share.
@@ -190,6 +201,7 @@ async function measure(root, endpoint) {
     const result = await autocannon({ ...opts, amount: N });
     const client = process.cpuUsage(clientBefore);
     const [userAfter, systemAfter] = cpuSplit(server.proc.child.pid);
+    const mainTicks = mainThreadTicks(server.proc.child.pid) - mainBefore;
     const userTicks = userAfter - userBefore;
     const ticks = userTicks + systemAfter - systemBefore;
     const pgTicks = services ? usedSince(pgBefore, ticksOf([...new Set([...backends, ...pgBackends()])])) : 0;
@@ -199,6 +211,8 @@ async function measure(root, endpoint) {
       us: (ticks * TICK_US) / N,
       // In user space (JavaScript, V8, Node's C++): what the host's state moves least (bench/README.md).
       userUs: (userTicks * TICK_US) / N,
+      // The event loop's thread alone (the rest: the embedded database's thread of ADR 047, GC helpers, libuv).
+      mainUs: (mainTicks * TICK_US) / N,
       pgUs: (pgTicks * TICK_US) / N,
       redisUs: (redisTicks * TICK_US) / N,
       clientUs: (client.user + client.system) / N,
@@ -225,7 +239,7 @@ for (let round = 1; round <= ROUNDS; round++) {
           ? ` + PostgreSQL ${m.pgUs.toFixed(1)} + Redis ${m.redisUs.toFixed(1)}`
           : '';
       log(
-        `${path.basename(root)} ${endpoint}: ${m.us.toFixed(1)} µs CPU/request (user ${m.userUs.toFixed(1)}, system ${(m.us - m.userUs).toFixed(1)})${services}; load generator ${m.clientUs.toFixed(1)} µs (${m.rps} req/s, ${m.bad} not 2xx)`,
+        `${path.basename(root)} ${endpoint}: ${m.us.toFixed(1)} µs CPU/request (user ${m.userUs.toFixed(1)}, system ${(m.us - m.userUs).toFixed(1)}; main thread ${m.mainUs.toFixed(1)})${services}; load generator ${m.clientUs.toFixed(1)} µs (${m.rps} req/s, ${m.bad} not 2xx)`,
       );
       rows.push({ round, root: path.basename(root), endpoint, ...m });
     }
@@ -261,6 +275,10 @@ for (const endpoint of endpoints) {
     const userShare = isHello ? '' : shareOf(helloUserUs, userMean);
     console.log(
       `${''.padEnd(15)} ${'  user space'.padEnd(14)} ${rounds((r) => r.userUs)} ${userMean.toFixed(1).padStart(6)}   ${userShare}`,
+    );
+    const mainMean = meanOf(mine.map((r) => r.mainUs));
+    console.log(
+      `${''.padEnd(15)} ${'  main thread'.padEnd(14)} ${rounds((r) => r.mainUs)} ${mainMean.toFixed(1).padStart(6)}   ${isHello ? '' : shareOf(meanOf(helloRows.map((r) => r.mainUs)), mainMean)}`,
     );
     if (PG_URL && !isHello) {
       // The machine's CPU per request: the server, its database backends and Redis.

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
@@ -9,6 +9,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { PGliteThread } from './pglite-thread.ts';
 import * as schema from './schema.ts';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -101,34 +102,36 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     };
   }
 
-  let client: PGlite;
+  // The embedded database runs on a thread of its own (ADR 047): its statements do not hold up the
+  // event loop that answers visitors.
+  let dir: string | undefined;
   if (opts.dataDir) {
-    const dir = join(opts.dataDir, 'pglite');
+    dir = join(opts.dataDir, 'pglite');
     mkdirSync(dir, { recursive: true });
-    client = new PGlite(dir);
-  } else {
-    client = new PGlite();
   }
-  await client.waitReady;
-  const pgl = drizzlePglite(client, { schema });
-  await migratePglite(pgl, { migrationsFolder: MIGRATIONS_FOLDER });
-  const db = pgl as unknown as Db;
-  return {
-    db,
-    kind: 'pglite',
-    copyRows: async (table, columns, text) => {
-      if (!/^[a-z_][a-z0-9_]*$/.test(table) || !columns.every((c) => /^[a-z_][a-z0-9_]*$/.test(c))) {
-        throw new Error('copyRows: a table or column name that is not a plain identifier');
-      }
-      await client.query(`copy ${table} (${columns.join(', ')}) from '/dev/blob'`, [], {
-        blob: new Blob([text]),
-      });
-    },
-    ping: async () => {
-      await db.execute(sql`select 1`);
-    },
-    close: once(() => client.close()),
-  };
+  const client = await PGliteThread.open(dir);
+  try {
+    const pgl = drizzlePglite({ client: client as unknown as PGlite, schema });
+    await migratePglite(pgl, { migrationsFolder: MIGRATIONS_FOLDER });
+    const db = pgl as unknown as Db;
+    return {
+      db,
+      kind: 'pglite',
+      copyRows: async (table, columns, text) => {
+        if (!/^[a-z_][a-z0-9_]*$/.test(table) || !columns.every((c) => /^[a-z_][a-z0-9_]*$/.test(c))) {
+          throw new Error('copyRows: a table or column name that is not a plain identifier');
+        }
+        await client.copy(`copy ${table} (${columns.join(', ')}) from '/dev/blob'`, text);
+      },
+      ping: async () => {
+        await db.execute(sql`select 1`);
+      },
+      close: once(() => client.close()),
+    };
+  } catch (err) {
+    await client.close().catch(() => {});
+    throw err;
+  }
 }
 
 function once(fn: () => Promise<void>): () => Promise<void> {

@@ -86,9 +86,9 @@ describe(`SMS pumping (${BACKEND})`, () => {
   });
 
   it('one phone from many IPs and devices over a day: five an hour, ten a Shanghai day', async () => {
-    // The clock is faked, so this app runs on in-process PGlite with its limits in the database: the
-    // windows then follow the faked clock. PostgreSQL's now() and Redis' TTLs follow their own clocks,
-    // which a test cannot move (the minute cap above runs on them in the PG run).
+    // The clock is faked, so this app runs on the embedded PGlite with its limits in the database, whose
+    // windows follow the app's clock (DbCounterStore asks it, not the database's now(): ADR 047). Redis'
+    // TTLs follow its own clock, which a test cannot move (the minute cap above runs on it in the PG run).
     const own = await createTestApp({
       env: { REDIS_URL: undefined, DATABASE_URL: undefined } as unknown as Record<string, string>,
     });

@@ -2,21 +2,33 @@ import { sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../../db/client.ts';
 import type { CounterStore, HitResult } from './limiter.ts';
 
-/** Counters in the `rate_counters` table; shared by every instance on the same database. */
+/**
+ * Counters in the `rate_counters` table; shared by every instance on the same database. A window's end is
+ * the app's clock plus the window (the limiter computes it), so whether it has ended is asked of the same
+ * clock (`now`), not of the database's `now()`: one clock decides both (ADR 047: the embedded database's thread
+ * does not share a test's faked clock, and a database server's clock may differ from the app's).
+ */
 export class DbCounterStore implements CounterStore {
   constructor(
     private readonly db: Db,
     private readonly prefix = '',
+    private readonly now: () => number = () => Date.now(),
   ) {}
 
+  /** The app's clock as a statement's parameter. */
+  private at() {
+    return sql`${new Date(this.now()).toISOString()}::timestamptz`;
+  }
+
   async increment(key: string, expiresAt: Date): Promise<HitResult> {
+    const at = this.at();
     const k = this.prefix + key;
     const rows = rowsOf<{ count: number; expires_at: string | Date }>(
       await this.db.execute(sql`
         insert into rate_counters (key, count, expires_at) values (${k}, 1, ${expiresAt.toISOString()})
         on conflict (key) do update set
-          count = case when rate_counters.expires_at <= now() then 1 else rate_counters.count + 1 end,
-          expires_at = case when rate_counters.expires_at <= now() then excluded.expires_at else rate_counters.expires_at end
+          count = case when rate_counters.expires_at <= ${at} then 1 else rate_counters.count + 1 end,
+          expires_at = case when rate_counters.expires_at <= ${at} then excluded.expires_at else rate_counters.expires_at end
         returning count, expires_at`),
     );
     const row = rows[0]!;
@@ -28,6 +40,7 @@ export class DbCounterStore implements CounterStore {
    * (the same IP, the same phone) cannot deadlock.
    */
   async incrementMany(hits: { key: string; expiresAt: Date }[]): Promise<HitResult[]> {
+    const at = this.at();
     const sorted = hits
       .map((h) => ({ key: this.prefix + h.key, expiresAt: h.expiresAt.toISOString() }))
       .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
@@ -41,8 +54,8 @@ export class DbCounterStore implements CounterStore {
         ) with ordinality as hit(key, expires_at, n)
         order by n
         on conflict (key) do update set
-          count = case when rate_counters.expires_at <= now() then 1 else rate_counters.count + 1 end,
-          expires_at = case when rate_counters.expires_at <= now() then excluded.expires_at else rate_counters.expires_at end
+          count = case when rate_counters.expires_at <= ${at} then 1 else rate_counters.count + 1 end,
+          expires_at = case when rate_counters.expires_at <= ${at} then excluded.expires_at else rate_counters.expires_at end
         returning key, count, expires_at`),
     );
     const byKey = new Map(rows.map((r) => [r.key, r]));
@@ -60,9 +73,10 @@ export class DbCounterStore implements CounterStore {
   }
 
   async get(key: string): Promise<HitResult | null> {
+    const at = this.at();
     const rows = rowsOf<{ count: number; expires_at: string | Date }>(
       await this.db.execute(
-        sql`select count, expires_at from rate_counters where key = ${this.prefix + key} and expires_at > now()`,
+        sql`select count, expires_at from rate_counters where key = ${this.prefix + key} and expires_at > ${at}`,
       ),
     );
     const row = rows[0];
@@ -75,16 +89,18 @@ export class DbCounterStore implements CounterStore {
 
   /** Deletes windows that ended more than an hour ago. */
   async sweep(): Promise<void> {
-    await this.db.execute(sql`delete from rate_counters where expires_at < now() - interval '1 hour'`);
+    const at = this.at();
+    await this.db.execute(sql`delete from rate_counters where expires_at < ${at} - interval '1 hour'`);
   }
 
   /** The live counters whose keys start with `keyPrefix` (a write-behind store's memory at start-up). */
   async loadPrefix(keyPrefix: string): Promise<{ key: string; count: number; expiresAt: Date }[]> {
+    const at = this.at();
     const start = this.prefix + keyPrefix;
     const rows = rowsOf<{ key: string; count: number; expires_at: string | Date }>(
       await this.db.execute(sql`
         select key, count, expires_at from rate_counters
-        where starts_with(key, ${start}) and expires_at > now()`),
+        where starts_with(key, ${start}) and expires_at > ${at}`),
     );
     return rows.map((r) => ({
       key: r.key.slice(this.prefix.length),

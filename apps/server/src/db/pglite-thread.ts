@@ -1,0 +1,182 @@
+import { Worker } from 'node:worker_threads';
+
+/** What drizzle's PGlite session calls: one statement, answered as PGlite answers it. */
+export interface ThreadQueryOptions {
+  rowMode?: 'array' | 'object';
+  /** Ignored: the thread keeps drizzle's parsers for every query (functions cannot cross threads). */
+  parsers?: unknown;
+}
+
+export interface ThreadResults<T = unknown> {
+  rows: T[];
+  affectedRows?: number;
+  fields: { name: string; dataTypeID: number }[];
+}
+
+export interface ThreadTransaction {
+  query<T>(sql: string, params?: unknown[], options?: ThreadQueryOptions): Promise<ThreadResults<T>>;
+}
+
+type Answer = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: PlainError };
+type Ready = { ready: true } | { ready: false; error: PlainError };
+interface PlainError {
+  message: string;
+  name: string;
+  [key: string]: unknown;
+}
+
+interface Pending {
+  resolve(value: unknown): void;
+  reject(err: Error): void;
+}
+
+/** The error the API's thread throws for one the database's thread answered: PostgreSQL's fields kept. */
+function rebuild(plain: PlainError): Error {
+  const { message, name, ...fields } = plain;
+  const err = new Error(message);
+  Object.assign(err, fields);
+  if (name && name !== 'Error') err.name = name;
+  return err;
+}
+
+/**
+ * The embedded PGlite on a worker thread of its own (ADR 047): its statements (WebAssembly, up to tens of
+ * ms for a report or a large COPY) no longer hold up the event loop that answers visitors. This object is
+ * the client drizzle's PGlite driver uses (`query` and `transaction`), plus `copy` for COPY's text rows.
+ *
+ * The thread keeps the process alive only while a statement or a transaction is under way, as the
+ * database in this thread did. If the thread stops (killed, or PGlite aborted), every call in flight and
+ * every later one fails with "PGlite is closed", which the app answers as "database unavailable" (503).
+ */
+export class PGliteThread {
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private openTransactions = 0;
+  private stopped: Error | null = null;
+  private closing: Promise<void> | null = null;
+
+  private constructor(private readonly worker: Worker) {}
+
+  /** Starts the thread and opens the database in `dataDir` (in memory without one). */
+  static async open(dataDir?: string): Promise<PGliteThread> {
+    const worker = new Worker(new URL('./pglite-worker.mjs', import.meta.url), {
+      workerData: { dataDir },
+    });
+    await new Promise<void>((resolve, reject) => {
+      const onExit = (code: number) =>
+        reject(new Error(`the database thread stopped at start (exit code ${code})`));
+      worker.once('error', reject);
+      worker.once('exit', onExit);
+      worker.once('message', (msg: Ready) => {
+        worker.off('error', reject);
+        worker.off('exit', onExit);
+        if (msg.ready) resolve();
+        else reject(rebuild(msg.error));
+      });
+    });
+    return new PGliteThread(worker).listen();
+  }
+
+  private listen(): this {
+    this.worker.unref();
+    this.worker.on('message', (msg: Answer) => {
+      const p = this.pending.get(msg.id);
+      if (!p) return;
+      this.pending.delete(msg.id);
+      this.refresh();
+      if (msg.ok) p.resolve(msg.result);
+      else p.reject(rebuild(msg.error));
+    });
+    this.worker.on('error', (err) => this.stop(err));
+    this.worker.on('exit', (code) => this.stop(new Error(`exit code ${code}`)));
+    return this;
+  }
+
+  /** Ref'd while something waits for the thread, so a pending statement keeps the process alive. */
+  private refresh(): void {
+    if (this.pending.size > 0 || this.openTransactions > 0) this.worker.ref();
+    else this.worker.unref();
+  }
+
+  private stop(cause: Error): void {
+    if (this.stopped) return;
+    this.stopped = new Error(`PGlite is closed (the database thread stopped: ${cause.message})`);
+    for (const p of this.pending.values()) p.reject(this.stopped);
+    this.pending.clear();
+  }
+
+  private call<T>(message: Record<string, unknown>): Promise<T> {
+    if (this.stopped) return Promise.reject(this.stopped);
+    if (this.closing && message.op !== 'close') return Promise.reject(new Error('PGlite is closed'));
+    const id = this.nextId++;
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      this.refresh();
+      this.worker.postMessage({ ...message, id });
+    });
+  }
+
+  query<T>(sql: string, params: unknown[] = [], options: ThreadQueryOptions = {}): Promise<ThreadResults<T>> {
+    return this.call({ op: 'query', sql, params, rowMode: options.rowMode ?? 'object' });
+  }
+
+  /** `COPY <table> (…) FROM '/dev/blob'` with `text` as its data (COPY's text format). */
+  async copy(sql: string, text: string): Promise<void> {
+    await this.call({ op: 'query', sql, params: [], copyText: text });
+  }
+
+  /**
+   * Runs `fn` in one transaction: committed when it resolves, rolled back when it throws (the error is
+   * passed on). Statements outside it wait until it ends, as in PGlite itself.
+   */
+  async transaction<T>(fn: (tx: ThreadTransaction) => Promise<T>): Promise<T> {
+    const tx = await this.call<number>({ op: 'begin' });
+    this.openTransactions++;
+    let ended = false;
+    const handle: ThreadTransaction = {
+      query: <R>(sql: string, params: unknown[] = [], options: ThreadQueryOptions = {}) => {
+        if (ended) return Promise.reject(new Error('Transaction is closed'));
+        return this.call<ThreadResults<R>>({
+          op: 'query',
+          sql,
+          params,
+          rowMode: options.rowMode ?? 'object',
+          tx,
+        });
+      },
+    };
+    try {
+      let result: T;
+      try {
+        result = await fn(handle);
+      } catch (err) {
+        ended = true;
+        await this.call({ op: 'end', tx, commit: false }).catch(() => {});
+        throw err;
+      }
+      ended = true;
+      await this.call({ op: 'end', tx, commit: true });
+      return result;
+    } finally {
+      this.openTransactions--;
+      this.refresh();
+    }
+  }
+
+  /** Closes the database (after the statements under way) and stops the thread. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      try {
+        if (!this.stopped) await this.call({ op: 'close' });
+      } finally {
+        await this.worker.terminate();
+      }
+    })();
+    return this.closing;
+  }
+
+  /** Stops the thread at once, as a crash would (tests). */
+  async kill(): Promise<void> {
+    await this.worker.terminate();
+  }
+}
