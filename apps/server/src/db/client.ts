@@ -40,7 +40,10 @@ export interface DatabaseOptions {
   /** PostgreSQL schema to work in (tests isolate themselves this way). */
   schemaName?: string | undefined;
   poolSize?: number;
+  /** A connection (PostgreSQL) or the embedded database's thread (PGlite) was lost. */
   onPoolError?: (err: Error) => void;
+  /** The embedded database's thread, lost, serves again (ADR 047). */
+  onRecovered?: () => void;
 }
 
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
@@ -109,7 +112,10 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     dir = join(opts.dataDir, 'pglite');
     mkdirSync(dir, { recursive: true });
   }
-  const client = await PGliteThread.open(dir);
+  const client = await PGliteThread.open(dir, {
+    ...(opts.onPoolError ? { onStopped: opts.onPoolError } : {}),
+    ...(opts.onRecovered ? { onRestarted: opts.onRecovered } : {}),
+  });
   try {
     const pgl = drizzlePglite({ client: client as unknown as PGlite, schema });
     await migratePglite(pgl, { migrationsFolder: MIGRATIONS_FOLDER });

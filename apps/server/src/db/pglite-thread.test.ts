@@ -173,7 +173,7 @@ describe('the database thread', () => {
     }
   });
 
-  it('fails the calls in flight and every later one as "database unavailable" when the thread stops', async () => {
+  it('fails the calls in flight and every later one as "database unavailable" when an in-memory database\'s thread stops', async () => {
     const thread = await PGliteThread.open();
     const inFlight = thread.query('select count(*) from generate_series(1, 3000000)');
     await thread.kill();
@@ -181,6 +181,34 @@ describe('the database thread', () => {
     expect(isConnectionError(err)).toBe(true);
     expect(isConnectionError(await thread.query('select 1').catch((e: unknown) => e))).toBe(true);
     await thread.close(); // closing a stopped thread is fine
+  });
+
+  it('opens a database on disk again on a new thread when its thread stops, with what was committed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lm-pglite-restart-'));
+    const events: string[] = [];
+    try {
+      const thread = await PGliteThread.open(dir, {
+        onStopped: (err) => events.push(`stopped: ${err.message}`),
+        onRestarted: () => events.push('restarted'),
+      });
+      await thread.query('create table kept (v text)');
+      await thread.query('insert into kept values ($1)', ['committed']);
+      const inFlight = thread.query('select count(*) from generate_series(1, 3000000)');
+      await thread.kill();
+      expect(isConnectionError(await inFlight.catch((e: unknown) => e))).toBe(true);
+      expect(thread.serving).toBe(false);
+      // Meanwhile calls fail fast as "database unavailable".
+      expect(isConnectionError(await thread.query('select 1').catch((e: unknown) => e))).toBe(true);
+      const until = Date.now() + 60_000;
+      while (!thread.serving && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+      expect(thread.serving).toBe(true);
+      expect((await thread.query<{ v: string }>('select v from kept')).rows).toEqual([{ v: 'committed' }]);
+      expect(events).toEqual([expect.stringMatching(/^stopped: PGlite is closed/), 'restarted']);
+      await thread.close();
+      expect(thread.serving).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('refuses statements after close, as "database unavailable"', async () => {

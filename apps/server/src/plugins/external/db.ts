@@ -19,6 +19,7 @@ export default fp<DbPluginOptions>(
         schemaName: opts.schemaName,
         poolSize: config.DATABASE_POOL_SIZE,
         onPoolError: (err) => app.log.warn({ err: { message: err.message } }, 'database connection lost'),
+        onRecovered: () => app.log.warn('embedded database serving again on a new thread'),
       }));
     app.decorate('database', database);
     app.log.info({ database: database.kind }, 'database ready');
