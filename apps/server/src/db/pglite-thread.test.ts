@@ -193,6 +193,21 @@ describe('the database thread', () => {
       });
       await thread.query('create table kept (v text)');
       await thread.query('insert into kept values ($1)', ['committed']);
+      // A transaction open when the thread stops (its number, 1, is the new thread's first one too).
+      let began!: () => void;
+      const begun = new Promise<void>((resolve) => {
+        began = resolve;
+      });
+      let goOn!: () => void;
+      const later = new Promise<void>((resolve) => {
+        goOn = resolve;
+      });
+      const stale = thread.transaction(async (t) => {
+        began();
+        await later;
+        await t.query('insert into kept values ($1)', ['from a transaction of the stopped thread']);
+      });
+      await begun;
       const inFlight = thread.query('select count(*) from generate_series(1, 3000000)');
       await thread.kill();
       expect(isConnectionError(await inFlight.catch((e: unknown) => e))).toBe(true);
@@ -202,7 +217,16 @@ describe('the database thread', () => {
       const until = Date.now() + 60_000;
       while (!thread.serving && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
       expect(thread.serving).toBe(true);
-      expect((await thread.query<{ v: string }>('select v from kept')).rows).toEqual([{ v: 'committed' }]);
+      // The stale transaction's statement fails; it does not run in the new thread's transaction 1.
+      await thread.transaction(async (t) => {
+        goOn();
+        expect(isConnectionError(await stale.catch((e: unknown) => e))).toBe(true);
+        await t.query('insert into kept values ($1)', ['new thread']);
+      });
+      expect((await thread.query<{ v: string }>('select v from kept order by v')).rows).toEqual([
+        { v: 'committed' },
+        { v: 'new thread' },
+      ]);
       expect(events).toEqual([expect.stringMatching(/^stopped: PGlite is closed/), 'restarted']);
       await thread.close();
       expect(thread.serving).toBe(false);

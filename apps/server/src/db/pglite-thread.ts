@@ -196,12 +196,19 @@ export class PGliteThread {
    */
   async transaction<T>(fn: (tx: ThreadTransaction) => Promise<T>): Promise<T> {
     const tx = await this.call<number>({ op: 'begin' });
+    // A transaction belongs to the thread that began it: after a restart its number means nothing (or
+    // another transaction) to the new thread.
+    const owner = this.worker;
+    const inTx = <R>(message: Record<string, unknown>): Promise<R> =>
+      this.worker === owner
+        ? this.call<R>(message)
+        : Promise.reject(new Error('PGlite is closed (the database thread stopped during the transaction)'));
     this.openTransactions++;
     let ended = false;
     const handle: ThreadTransaction = {
       query: <R>(sql: string, params: unknown[] = [], options: ThreadQueryOptions = {}) => {
         if (ended) return Promise.reject(new Error('Transaction is closed'));
-        return this.call<ThreadResults<R>>({
+        return inTx<ThreadResults<R>>({
           op: 'query',
           sql,
           params,
@@ -216,11 +223,11 @@ export class PGliteThread {
         result = await fn(handle);
       } catch (err) {
         ended = true;
-        await this.call({ op: 'end', tx, commit: false }).catch(() => {});
+        await inTx({ op: 'end', tx, commit: false }).catch(() => {});
         throw err;
       }
       ended = true;
-      await this.call({ op: 'end', tx, commit: true });
+      await inTx({ op: 'end', tx, commit: true });
       return result;
     } finally {
       this.openTransactions--;
