@@ -12,6 +12,15 @@ const clickLine = (code: string, hash: string) =>
   `${code}\t${hash}\t2026-11-29\tf\t2026-11-29T01:02:03.000Z\n`;
 
 /** The embedded database on its own thread (ADR 047), as the app uses it: drizzle, COPY, transactions. */
+/** A promise and the function that fulfils it: a step of one test waits for a step of another. */
+function deferred(): [Promise<void>, () => void] {
+  let fulfil!: () => void;
+  const promise = new Promise<void>((resolve) => {
+    fulfil = resolve;
+  });
+  return [promise, fulfil];
+}
+
 describe('the embedded database on a thread of its own', () => {
   let database: Database;
   beforeAll(async () => {
@@ -86,14 +95,8 @@ describe('the embedded database on a thread of its own', () => {
   it('keeps a statement outside a transaction waiting until the transaction ends', async () => {
     const { db } = database;
     const order: string[] = [];
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let begun!: () => void;
-    const inside = new Promise<void>((resolve) => {
-      begun = resolve;
-    });
+    const [held, release] = deferred();
+    const [inside, begun] = deferred();
     const tx = db.transaction(async (t) => {
       await t.insert(channels).values({ adChannelCode: 'thread-held', name: 'h' });
       begun();
@@ -194,14 +197,8 @@ describe('the database thread', () => {
       await thread.query('create table kept (v text)');
       await thread.query('insert into kept values ($1)', ['committed']);
       // A transaction open when the thread stops (its number, 1, is the new thread's first one too).
-      let began!: () => void;
-      const begun = new Promise<void>((resolve) => {
-        began = resolve;
-      });
-      let goOn!: () => void;
-      const later = new Promise<void>((resolve) => {
-        goOn = resolve;
-      });
+      const [begun, began] = deferred();
+      const [later, goOn] = deferred();
       const stale = thread.transaction(async (t) => {
         began();
         await later;
