@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { phoneMinuteKey } from '../src/modules/auth/rules.ts';
 import { BACKEND, body, createTestApp, latestCode, newPhone, sendCode, type TestContext } from './helpers.ts';
 
@@ -50,5 +50,28 @@ describe(`a send that died before storing its code (${BACKEND})`, () => {
     const again = await sendCode(ctx.app, phone);
     expect(again.statusCode).toBe(429);
     expect(body(again).msg).toContain('验证码已发送');
+  });
+
+  it("holds the minute when the app's clock runs ahead of the database's", async () => {
+    // The code's time is the send's own (the app's clock), as is the unit's: a database whose clock is
+    // behind must not make the stored code look older than the unit and the unit an orphan. The database
+    // limiter follows the app's clock (Redis' TTLs follow Redis' own, which a test cannot move), so this
+    // app runs on the embedded PGlite, whose thread's clock is not faked.
+    const own = await createTestApp({
+      env: { REDIS_URL: undefined, DATABASE_URL: undefined } as unknown as Record<string, string>,
+    });
+    try {
+      const t0 = Date.now() + 10 * 60_000;
+      vi.useFakeTimers({ toFake: ['Date'], now: new Date(t0) });
+      const phone = newPhone();
+      expect((await sendCode(own.app, phone)).statusCode).toBe(200);
+      vi.setSystemTime(new Date(t0 + 10_000));
+      const again = await sendCode(own.app, phone);
+      expect(again.statusCode, again.body).toBe(429);
+      expect(body(again).msg).toContain('验证码已发送');
+    } finally {
+      vi.useRealTimers();
+      await own.close();
+    }
   });
 });

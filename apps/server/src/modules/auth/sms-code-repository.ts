@@ -11,7 +11,10 @@ export class SmsCodeRepository {
 
   /**
    * Stores a new code and marks any earlier unused one of the same phone and purpose used, in ONE
-   * statement (the update and the insert commit together); answers the new row's id.
+   * statement (the update and the insert commit together); answers the new row's id. The code's `created_at`
+   * is `now`, the send's time on the app's clock, which the minute unit it was counted under has too: a
+   * database whose clock is behind would otherwise make the code look older than its unit, the unit an orphan
+   * (`isOrphanedMinuteUnit`), and the phone's minute free again.
    */
   async replaceCode(c: {
     phoneHash: string;
@@ -28,8 +31,8 @@ export class SmsCodeRepository {
           update sms_codes set used_at = ${c.now.toISOString()}::timestamptz
            where phone_hash = ${c.phoneHash} and purpose = ${c.purpose} and used_at is null
         )
-        insert into sms_codes (phone_hash, purpose, code_hash, expires_at, ip, fingerprint)
-        values (${c.phoneHash}, ${c.purpose}, ${c.codeHash},
+        insert into sms_codes (phone_hash, purpose, code_hash, created_at, expires_at, ip, fingerprint)
+        values (${c.phoneHash}, ${c.purpose}, ${c.codeHash}, ${c.now.toISOString()}::timestamptz,
                 ${c.expiresAt.toISOString()}::timestamptz, ${c.ip}, ${c.fingerprint})
         returning id`),
     );
