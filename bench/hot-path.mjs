@@ -38,6 +38,11 @@
 // paced run starts at the saturation run's level and, if those connections did not offer the rate (each waits for
 // its answer, so a slow answer delays the next request: the p99 would leave out the requests not sent), runs again
 // at the next level of 10, 30, 100; every attempt is in `pacedRuns`, the table shows the last.
+// A paced run's p99 is timed from when each request was due, not from its send (bench/lib.mjs paceEvenly: a
+// connection waiting for a slow answer sends the requests due meanwhile late, and autocannon's own figure, the
+// table's "from send", leaves that wait out); a client owing requests sends them back to back.
+// --catch-up-ms ms: a client drops what it owes for longer than that (the runs until 2026-11-29: 20).
+// --server-node-args='…': more arguments for the servers' node (e.g. '--import ./probe.mjs' or V8 flags).
 //
 // --cpu-prof: the server runs with `node --cpu-prof`; the profile is summarised for each section's
 // saturation run (self time by package and function, inclusive time of the app's own functions).
@@ -72,8 +77,10 @@ import {
   SERVER_CPU,
   startBenchServer,
   startHello,
+  stolenMs,
   stopChild,
   warnings,
+  watchLoopGaps,
 } from './lib.mjs';
 import { monoUs, summarizeProfile } from './probes.mjs';
 
@@ -98,6 +105,8 @@ const { values: args } = parseArgs({
     'skip-paced': { type: 'boolean', default: false },
     'paced-fractions': { type: 'string', default: '0.8' },
     'paced-connections': { type: 'string' },
+    'catch-up-ms': { type: 'string' },
+    'server-node-args': { type: 'string' },
     'lock-step': { type: 'boolean', default: false },
     slices: { type: 'string', default: '1' },
     'server-root': { type: 'string' },
@@ -113,7 +122,7 @@ const { values: args } = parseArgs({
 });
 if (args.help) {
   console.log(
-    'usage: node bench/hot-path.mjs [--only hello,h5config,landing,click-new,click-repeat] [--duration s] [--connections n | n,n,…] [--pg-url url [--redis-url url]] [--skip-pglite] [--skip-paced] [--server-root checkout] [--cpu-prof] [--slices n [--compare-root checkout]] [--string-bodies] [--setup-per-request] [--per-second-pacing] [--lock-step] [--landing-without-clicks] [--pin]',
+    'usage: node bench/hot-path.mjs [--only hello,h5config,landing,click-new,click-repeat] [--duration s] [--connections n | n,n,…] [--pg-url url [--redis-url url]] [--skip-pglite] [--skip-paced] [--server-root checkout] [--cpu-prof] [--slices n [--compare-root checkout]] [--string-bodies] [--setup-per-request] [--per-second-pacing] [--lock-step] [--landing-without-clicks] [--pin] [--paced-fractions f,f] [--paced-connections n] [--catch-up-ms ms] [--server-node-args=args]',
   );
   process.exit(0);
 }
@@ -139,6 +148,8 @@ if (COMPARE_DIR && SLICES < 2) {
 const REACHED_SHARE = 0.95;
 /** The connection levels a paced run climbs when the one below could not offer its rate. */
 const PACED_ESCALATION = [10, 30, 100];
+/** --catch-up-ms: a paced client drops the requests it owes for longer than this (default: none dropped). */
+const CATCH_UP_MS = args['catch-up-ms'] === undefined ? undefined : Number(args['catch-up-ms']);
 /** Shares of saturation for the paced runs; the table's column is the goal's 80 %, the others run beside it. */
 const PACED_FRACTIONS = args['paced-fractions'].split(',').map(Number);
 if (!PACED_FRACTIONS.includes(0.8) || PACED_FRACTIONS.some((f) => !(f > 0 && f <= 1))) {
@@ -294,7 +305,10 @@ async function startServer(backend, profDir, compared = false) {
     label: compared ? `${backend} (compared)` : backend,
     tmpPrefix: 'lm-bench-hot-',
     // A --cpu-prof profile is written at the server's exit.
-    nodeArgs: profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [],
+    nodeArgs: [
+      ...(profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []),
+      ...(args['server-node-args'] ? args['server-node-args'].split(' ').filter(Boolean) : []),
+    ],
     // Not production: NODE_ENV=production needs an SMS gateway's credentials and the PII keys, and does
     // not seed the demo channels this bench reads (see bench/README.md).
     env: {
@@ -459,16 +473,25 @@ async function measure(base, section, opts) {
       it.currentRequest = it.requests[0];
     };
   }
+  // A paced run's answers timed from when each request was due (bench/lib.mjs paceEvenly).
+  let fromDue = null;
   if (opts.overallRate && !args['per-second-pacing']) {
     // An even rate, not autocannon's quota per second, each client starting at its own point of its period
     // (bench/lib.mjs paceEvenly), unless --lock-step asks for the way it was measured until 2026-11-29.
+    fromDue = { latencies: [], missed: { count: 0 } };
     const setup = setupClient;
     let started = 0;
     setupClient = (client) => {
       setup?.(client);
-      paceEvenly(client, { phase: args['lock-step'] ? 0 : started++ / connections });
+      paceEvenly(client, {
+        phase: args['lock-step'] ? 0 : started++ / connections,
+        ...(CATCH_UP_MS === undefined ? {} : { catchUpMs: CATCH_UP_MS }),
+        ...fromDue,
+      });
     };
   }
+  const stolenBefore = stolenMs();
+  const loaderGaps = watchLoopGaps();
   const result = await runCannon({
     url: base,
     duration: DURATION,
@@ -477,7 +500,24 @@ async function measure(base, section, opts) {
     ...(setupClient ? { setupClient } : {}),
     requests: [{ ...request, onResponse: checker.onResponse }],
   });
-  return summarize(result, checker);
+  const summary = summarize(result, checker);
+  // What stopped everything (the hypervisor) and what stopped the load generator (its own loop).
+  summary.stolenMs = stolenBefore === null ? null : stolenMs() - stolenBefore;
+  summary.loadGeneratorLongestStopMs = loaderGaps();
+  if (fromDue) {
+    summary.latencyFromDueMs = percentilesOf(fromDue.latencies);
+    summary.missedDue = fromDue.missed.count;
+  }
+  return summary;
+}
+
+/** p50, p90, p99 and max of latencies in ms (rounded to 0.1 ms). */
+function percentilesOf(values) {
+  if (values.length === 0) return null;
+  const sorted = Float64Array.from(values).sort();
+  const at = (q) =>
+    Math.round(sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] * 10) / 10;
+  return { p50: at(0.5), p90: at(0.9), p99: at(0.99), max: at(1), count: sorted.length };
 }
 
 async function warmUp(base, section) {
@@ -682,7 +722,7 @@ async function runBackend(backend) {
             // A run that fell short measured its p99 at less load than asked (the table marks it).
             paced.reachedRate = paced.reqPerSec >= REACHED_SHARE * rate;
             log(
-              `${backend}: ${s}: paced ${fraction} at ${connections}: ${paced.reqPerSec} req/s, p50 ${paced.latencyMs.p50} p99 ${paced.latencyMs.p99} max ${paced.latencyMs.max}`,
+              `${backend}: ${s}: paced ${fraction} at ${connections}: ${paced.reqPerSec} req/s; from due p50 ${paced.latencyFromDueMs?.p50} p99 ${paced.latencyFromDueMs?.p99} max ${paced.latencyFromDueMs?.max}, ${paced.missedDue} dropped; from send p50 ${paced.latencyMs.p50} p99 ${paced.latencyMs.p99} max ${paced.latencyMs.max}; stolen ${paced.stolenMs} ms, load generator stopped ≤ ${paced.loadGeneratorLongestStopMs} ms`,
             );
             out.sections[s].pacedRuns = [...(out.sections[s].pacedRuns ?? []), paced];
             if (paced.reachedRate) break;
@@ -735,6 +775,8 @@ function table(runs) {
     '80% rate',
     'conns@80%',
     'p99@80%',
+    'from send',
+    'stolen@80%',
     'errors@80%',
   ];
   const rows = [];
@@ -756,7 +798,9 @@ function table(runs) {
         String(sat.badAnswers),
         p ? `${p.reqPerSec.toFixed(0)}/${p.targetReqPerSec}` : '',
         p ? String(p.connections) : '',
-        p ? `${p.latencyMs.p99}${p.reachedRate === false ? '*' : ''}` : '',
+        p ? `${p.latencyFromDueMs?.p99 ?? '–'}${p.reachedRate === false ? '*' : ''}` : '',
+        p ? String(p.latencyMs.p99) : '',
+        p ? String(p.stolenMs ?? '') : '',
         p ? String(p.errors + p.non2xx + p.badAnswers) : '',
       ]);
     }
@@ -833,6 +877,9 @@ async function main() {
     console.log(
       `* the paced run reached less than ${REACHED_SHARE * 100} % of its rate: that p99 is not at 80 % of saturation`,
     );
+  console.log(
+    "p99@80%: each answer timed from when its request was due (a connection's wait for the answer before included); from send: autocannon's own",
+  );
   for (const run of results.runs) {
     if (!run.connectionsProbe) continue;
     const levels = Object.entries(run.connectionsProbe).map(

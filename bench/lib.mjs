@@ -63,6 +63,38 @@ export async function checkQuiet(label) {
   return busy;
 }
 
+/**
+ * CPU time the hypervisor gave to other guests while this VM's CPUs wanted to run (the `steal` column of
+ * /proc/stat, all CPUs summed), in ms; null where there is no /proc/stat. Read before and after a run: a
+ * stolen stretch stops the server and the load generator alike, and a latency tail goes with it.
+ */
+export function stolenMs() {
+  try {
+    const cpu = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0].trim().split(/\s+/);
+    return (Number(cpu[8]) * 1000) / 100; // USER_HZ is 100 on Linux
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The longest this process's event loop did not turn, from a 1-ms timer, until the returned function is
+ * called (it answers ms): the load generator's own stalls, which add to every latency it times.
+ */
+export function watchLoopGaps() {
+  let last = performance.now();
+  let longest = 0;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    longest = Math.max(longest, now - last);
+    last = now;
+  }, 1);
+  return () => {
+    clearInterval(timer);
+    return Math.round(Math.max(longest, performance.now() - last) * 10) / 10;
+  };
+}
+
 export function log(...a) {
   console.error(`[${new Date().toISOString().slice(11, 19)}]`, ...a);
 }
@@ -301,52 +333,87 @@ export function keepAutocannonBodiesAsBytes() {
  * saturation that is a second of full load in 0.8 s and 0.2 s of nothing, every client starting together:
  * the p99 is the burst's queue, not what a visitor meets at 80 % load (issue 17.3, ADR 039; measured
  * 2026-11-27 with 100 connections: p99 51 ms paced, 14 ms saturated). For `setupClient`: this client sends
- * its share of the rate evenly instead: a token bucket refilled by the time that passed (one timer for all,
- * every millisecond or as soon as the load generator's loop allows), holding at most `catchUpMs`
- * of its rate (a connection waits for each answer before it sends again, so after a slow answer it may
- * send what it owes back to back, never more than that). Latency is still timed from each request's send,
- * as autocannon does.
+ * its share of the rate on a schedule instead, one request due every period (one timer for all clients,
+ * every millisecond or as soon as the load generator's loop allows).
  *
  * `phase` (0 to 1) is where in its period this client starts: give client i of n the phase i / n. Clients
- * that all start with a full token, as they did until 2026-11-29, stay in lock-step: one timer refills them
- * all by the same amount, so every client's token comes due in the same millisecond and the server gets all
- * n requests at once, once a period — at 80 % of saturation, n connections' requests in one burst, the p99
- * being that burst's queue again (measured with 100 connections, click-new on PGlite: p99 13 ms at 50 % and
- * 26 ms at 80 % in lock-step; see bench/README.md, eighteenth session).
+ * that all start at once, as they did until 2026-11-29, stay in lock-step: every client's request comes due
+ * in the same millisecond and the server gets all n requests at once, once a period — at 80 % of saturation,
+ * n connections' requests in one burst, the p99 being that burst's queue again (measured with 100
+ * connections, click-new on PGlite: p99 13 ms at 50 % and 26 ms at 80 % in lock-step; see bench/README.md,
+ * eighteenth session).
+ *
+ * A connection waits for each answer before it sends again, so a slow answer delays the requests due after
+ * it: autocannon times a request from its send, and leaves that wait out (coordinated omission: a server that
+ * stops for 50 ms is charged for the few requests in flight, not for the hundreds that came due meanwhile and
+ * would have waited in a real visitor's place). `latencies` (an array): each answer's time from when its
+ * request was DUE is pushed onto it, in ms, the wait before the send included, as wrk2 does. A client that
+ * owes requests sends them back to back; `catchUpMs` (default: no limit) drops those owed more than that
+ * long (counted in `missed`), the pacing of 2026-11-29's runs being `catchUpMs` 20 without `latencies`.
  */
-export function paceEvenly(client, { phase = 0, catchUpMs = 20 } = {}) {
+export function paceEvenly(
+  client,
+  { phase = 0, catchUpMs = Number.POSITIVE_INFINITY, latencies, missed } = {},
+) {
   const perSecond = client.rate;
   if (!perSecond) return;
   // autocannon's own quota off: no per-second interval is started for a client without a rate.
   client.rate = 0;
+  const period = 1000 / perSecond;
   const paced = {
     client,
-    perMs: perSecond / 1000,
-    burst: Math.max(2, (perSecond * catchUpMs) / 1000),
-    // A client whose first request finds less than a token waits for the refill that completes it.
-    tokens: 1 - Math.min(Math.max(phase, 0), 1 - Number.EPSILON),
+    period,
+    // The first request is due `phase` of a period from now, each next one a period later.
+    next: performance.now() + Math.min(Math.max(phase, 0), 1 - Number.EPSILON) * period,
+    // Due times of the requests owed (not sent yet), oldest first; at most `cap` of them.
+    due: [],
+    cap: Math.max(2, (perSecond * catchUpMs) / 1000),
+    // Due times of the requests sent and not answered (one, without pipelining).
+    inFlight: [],
     waiting: false,
+    missed,
   };
   const send = client._doRequest;
   client._doRequest = function (...rest) {
-    if (paced.tokens >= 1) {
-      paced.tokens--;
+    comeDue(paced, performance.now());
+    if (paced.due.length > 0) {
+      paced.inFlight.push(paced.due.shift());
       return send.apply(this, rest);
     }
     paced.waiting = true;
   };
+  if (latencies) {
+    // autocannon emits 'response' before it sends the next request: the oldest in flight is this answer's.
+    client.on('response', () => {
+      const dueAt = paced.inFlight.shift();
+      if (dueAt !== undefined) latencies.push(performance.now() - dueAt);
+    });
+  }
+  // A timed-out or broken connection's request gets no answer (autocannon counts it as an error).
+  client.on('timeout', () => paced.inFlight.shift());
+  client.on('connError', () => {
+    paced.inFlight.length = 0;
+  });
   pacedClients.add(paced);
   client.on('done', () => pacedClients.delete(paced));
-  if (!pacer) {
-    lastRefill = performance.now();
-    pacer = setInterval(refill, 1);
+  if (!pacer) pacer = setInterval(refill, 1);
+}
+
+/** Moves the requests of `p` that came due by `now` onto its owed list (the oldest dropped past its cap). */
+function comeDue(p, now) {
+  while (p.next <= now) {
+    p.due.push(p.next);
+    p.next += p.period;
+    if (p.due.length > p.cap) {
+      p.due.shift();
+      if (p.missed) p.missed.count++;
+    }
   }
 }
 
-/** Clients paced by `paceEvenly`; one timer refills them all by the time that passed. */
+/** Clients paced by `paceEvenly`; one timer sends each waiting client's request that came due. */
 const pacedClients = new Set();
 let pacer = null;
-let lastRefill = performance.now();
 
 function refill() {
   if (pacedClients.size === 0) {
@@ -355,11 +422,9 @@ function refill() {
     return;
   }
   const now = performance.now();
-  const elapsed = now - lastRefill;
-  lastRefill = now;
   for (const p of pacedClients) {
-    p.tokens = Math.min(p.burst, p.tokens + p.perMs * elapsed);
-    if (p.waiting && p.tokens >= 1 && !p.client.destroyed) {
+    comeDue(p, now);
+    if (p.waiting && p.due.length > 0 && !p.client.destroyed) {
       p.waiting = false;
       p.client._doRequest();
     }
