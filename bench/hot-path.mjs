@@ -722,7 +722,7 @@ async function runBackend(backend) {
             // A run that fell short measured its p99 at less load than asked (the table marks it).
             paced.reachedRate = paced.reqPerSec >= REACHED_SHARE * rate;
             log(
-              `${backend}: ${s}: paced ${fraction} at ${connections}: ${paced.reqPerSec} req/s; from due p50 ${paced.latencyFromDueMs?.p50} p99 ${paced.latencyFromDueMs?.p99} max ${paced.latencyFromDueMs?.max}, ${paced.missedDue} dropped; from send p50 ${paced.latencyMs.p50} p99 ${paced.latencyMs.p99} max ${paced.latencyMs.max}; stolen ${paced.stolenMs} ms, load generator stopped ≤ ${paced.loadGeneratorLongestStopMs} ms`,
+              `${backend}: ${s}: paced ${fraction} at ${connections}: ${paced.reqPerSec} req/s; ${paced.latencyFromDueMs ? `from due p50 ${paced.latencyFromDueMs.p50} p99 ${paced.latencyFromDueMs.p99} max ${paced.latencyFromDueMs.max}, ${paced.missedDue} dropped; ` : ''}from send p50 ${paced.latencyMs.p50} p99 ${paced.latencyMs.p99} max ${paced.latencyMs.max}; stolen ${paced.stolenMs} ms, load generator stopped ≤ ${paced.loadGeneratorLongestStopMs} ms`,
             );
             out.sections[s].pacedRuns = [...(out.sections[s].pacedRuns ?? []), paced];
             if (paced.reachedRate) break;
