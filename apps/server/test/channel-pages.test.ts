@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { H5Config } from '@lm/shared/channel';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { pageAddressOf, pageChannelOf, pageLinkOf } from '../src/modules/channels/pages.ts';
 import { H5_PERMISSIONS_POLICY } from '../src/plugins/external/security.ts';
 import { body, createTestApp, newIp, secondInstance, staffLogin, type TestContext } from './helpers.ts';
@@ -192,6 +192,27 @@ describe("a channel's landing and login pages in the first HTML", () => {
       const res = await get(url);
       expect(res.statusCode, url).toBe(200);
       expect(res.body, url).toBe(page);
+    }
+  });
+
+  it("keeps an operator's route code through a stranger's flood of made-up ones", async () => {
+    // Each made-up code is one database read and then kept as unknown; a thousand of them must not push the
+    // real codes out, or every visitor of a real ad link pays the read again.
+    expect(inlined((await get('/?adRouteCode=r-demo')).body).adChannelCode).toBe('demo');
+    const exchange = vi.spyOn(app.services.channels, 'exchange');
+    try {
+      for (let i = 0; i < 1_100; i++) {
+        const res = await get(`/?adRouteCode=made-up-${i}`);
+        expect(res.body).toBe(INDEX);
+      }
+      expect(exchange).toHaveBeenCalledTimes(1_100);
+      expect(inlined((await get('/?adRouteCode=r-demo')).body).adChannelCode).toBe('demo');
+      expect(exchange.mock.calls.filter(([code]) => code === 'r-demo')).toHaveLength(0);
+      // The made-up codes are kept too (the latest thousand): asking again reads nothing.
+      await get('/?adRouteCode=made-up-1099');
+      expect(exchange).toHaveBeenCalledTimes(1_100);
+    } finally {
+      exchange.mockRestore();
     }
   });
 

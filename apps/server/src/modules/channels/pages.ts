@@ -154,6 +154,10 @@ export interface ServedChannelPage {
   current: (() => boolean) | null;
 }
 
+/** Route-code exchanges kept that resolved (codes operators made) and that did not (anyone's). */
+const MAX_RESOLVED_EXCHANGES = 10_000;
+const MAX_UNRESOLVED_EXCHANGES = 1_000;
+
 /**
  * A route code's exchange as kept (`value` null: unknown or disabled): until `expiresAt`, and only while no
  * channel was invalidated since (`invalidations`: the channel service's count when it was read). The console
@@ -172,7 +176,13 @@ export class ChannelPages {
    */
   private readonly pages = new Map<string, Map<string, Promise<ChannelPage | null>>>();
   private count = 0;
-  private readonly exchanges = new Map<string, Exchange>();
+  /**
+   * Route codes' exchanges kept, those that resolved apart from those that did not: any stranger can make up
+   * codes that do not resolve, and a flood of them evicts only its own kind (each map drops its oldest entry
+   * when full), never the codes operators made, which stay kept until they expire or a channel changes.
+   */
+  private readonly resolved = new Map<string, Exchange>();
+  private readonly unresolved = new Map<string, Exchange>();
   /** The configuration as JSON, per configuration object (the channel cache hands out the same one). */
   private readonly configJson = new WeakMap<H5Config, string>();
   private readonly maxPages: number;
@@ -318,7 +328,7 @@ export class ChannelPages {
   /** Whether `entry` is still the kept exchange of `routeCode`, unexpired and read since the last invalidation. */
   private fresh(routeCode: string, entry: Exchange): boolean {
     return (
-      this.exchanges.get(routeCode) === entry &&
+      (entry.value ? this.resolved : this.unresolved).get(routeCode) === entry &&
       entry.expiresAt > this.now() &&
       entry.invalidations === this.d.channels.invalidations
     );
@@ -329,7 +339,7 @@ export class ChannelPages {
    * invalidation (value null: unknown or disabled).
    */
   private async exchange(routeCode: string): Promise<Exchange> {
-    const hit = this.exchanges.get(routeCode);
+    const hit = this.resolved.get(routeCode) ?? this.unresolved.get(routeCode);
     if (hit && this.fresh(routeCode, hit)) return hit;
     // Read before the database: an invalidation during the read leaves the entry stale, not fresh.
     const invalidations = this.d.channels.invalidations;
@@ -342,9 +352,16 @@ export class ChannelPages {
       if (!(err instanceof AppError && err.kind === 'NOT_FOUND')) throw err;
       value = null;
     }
-    if (this.exchanges.size >= 1000) this.exchanges.clear();
     const entry = { value, expiresAt: now + H5_CONFIG_TTL_SECONDS * 1000, invalidations };
-    this.exchanges.set(routeCode, entry);
+    // A code that resolves now and did not before (or the other way round) leaves its other entry behind.
+    this.resolved.delete(routeCode);
+    this.unresolved.delete(routeCode);
+    const kept = value ? this.resolved : this.unresolved;
+    if (kept.size >= (value ? MAX_RESOLVED_EXCHANGES : MAX_UNRESOLVED_EXCHANGES)) {
+      const oldest = kept.keys().next();
+      if (!oldest.done) kept.delete(oldest.value);
+    }
+    kept.set(routeCode, entry);
     return entry;
   }
 }
