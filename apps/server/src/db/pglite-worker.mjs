@@ -11,7 +11,8 @@
 // The worker posts {ready: true} once the database is open, or {ready: false, error}.
 //
 // Every query keeps timestamps, dates and intervals as the text PostgreSQL sends: the parsers drizzle's
-// PGlite session passes with each query (functions cannot cross threads, so they are fixed here).
+// PGlite session passes with each query (functions cannot cross threads, so they are fixed here, once, as
+// the database's own).
 
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, types } from '@electric-sql/pglite';
@@ -47,7 +48,9 @@ function plainError(err) {
 
 let db;
 try {
-  db = workerData?.dataDir ? new PGlite(workerData.dataDir) : new PGlite();
+  // The parsers are the database's own, not each query's: PGlite merges a query's `parsers` into its ~300
+  // defaults on every call, which cost ~110–170 µs a statement here (`select 1`: ~130 µs without, ~300 with).
+  db = new PGlite({ ...(workerData?.dataDir ? { dataDir: workerData.dataDir } : {}), parsers: PARSERS });
   await db.waitReady;
   port.postMessage({ ready: true });
 } catch (err) {
@@ -94,7 +97,7 @@ async function end(tx, commit) {
 }
 
 async function query(msg) {
-  const options = { rowMode: msg.rowMode === 'array' ? 'array' : 'object', parsers: PARSERS };
+  const options = { rowMode: msg.rowMode === 'array' ? 'array' : 'object' };
   if (typeof msg.copyText === 'string') options.blob = new Blob([msg.copyText]);
   let result;
   if (msg.tx !== undefined) {
