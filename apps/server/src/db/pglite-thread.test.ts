@@ -11,7 +11,6 @@ const CLICK_COLUMNS = ['ad_channel_code', 'fingerprint_hash', 'day', 'flagged', 
 const clickLine = (code: string, hash: string) =>
   `${code}\t${hash}\t2026-11-29\tf\t2026-11-29T01:02:03.000Z\n`;
 
-/** The embedded database on its own thread (ADR 047), as the app uses it: drizzle, COPY, transactions. */
 /** A promise and the function that fulfils it: a step of one test waits for a step of another. */
 function deferred(): [Promise<void>, () => void] {
   let fulfil!: () => void;
@@ -21,6 +20,7 @@ function deferred(): [Promise<void>, () => void] {
   return [promise, fulfil];
 }
 
+/** The embedded database on its own thread (ADR 047), as the app uses it: drizzle, COPY, transactions. */
 describe('the embedded database on a thread of its own', () => {
   let database: Database;
   beforeAll(async () => {
