@@ -16,6 +16,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { register } from 'tsx/esm/api';
+import { watchLoopGaps } from './lib.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { values: args } = parseArgs({
@@ -77,13 +78,7 @@ const page = { page: 1, pageSize: 20, sort: 'clicks', order: 'desc' };
 async function time(label, fn) {
   await fn();
   const ms = [];
-  let last = performance.now();
-  let longest = 0;
-  const tick = setInterval(() => {
-    const now = performance.now();
-    longest = Math.max(longest, now - last);
-    last = now;
-  }, 1);
+  const loopGaps = watchLoopGaps();
   for (let i = 0; i < RUNS; i++) {
     const s = performance.now();
     await fn();
@@ -91,8 +86,7 @@ async function time(label, fn) {
   }
   // A loop blocked until the end has not run the timer since: that stretch counts too.
   await new Promise((resolve) => setTimeout(resolve, 2));
-  clearInterval(tick);
-  longest = Math.max(longest, performance.now() - last);
+  const longest = loopGaps();
   ms.sort((a, b) => a - b);
   console.log(
     `${label.padEnd(44)} median ${ms[Math.floor(ms.length / 2)].toFixed(1).padStart(8)} ms   max ${ms.at(-1).toFixed(1).padStart(8)} ms   event loop's longest stop ${longest.toFixed(1).padStart(7)} ms`,
