@@ -38,6 +38,23 @@ describe('ClickKeySet', () => {
     for (let i = 0; i < 20_000; i++) if (set.has('demo', deviceHash())) throw new Error('a key never added');
   });
 
+  it('finds every key while a grown table is still moving its keys over, and takes none twice', () => {
+    const set = new ClickKeySet(1024);
+    const first = Array.from({ length: 512 }, deviceHash);
+    for (const h of first) expect(set.add('demo', h)).toBe(true);
+    // The next add doubles the table; every add after it (a re-add too) moves 16 old slots into the new one.
+    const later = Array.from({ length: 20 }, deviceHash);
+    for (const [i, h] of later.entries()) {
+      expect(set.add('demo', h)).toBe(true);
+      // Keys not moved yet, keys moved and keys added since: each found, none added again.
+      for (const k of [...first, ...later.slice(0, i + 1)]) {
+        if (!set.has('demo', k)) throw new Error(`lost ${k} after ${i + 1} adds`);
+        if (set.add('demo', k)) throw new Error(`took ${k} twice after ${i + 1} adds`);
+      }
+    }
+    expect(set.size).toBe(532);
+  });
+
   it('keeps a key whose bits are all zero', () => {
     const set = new ClickKeySet();
     const zero = Buffer.alloc(32).toString('base64url');
@@ -59,7 +76,8 @@ describe('ClickKeySet', () => {
           { maxLength: 400 },
         ),
         (ops) => {
-          const set = new ClickKeySet();
+          // Four slots to begin with: the table grows, and moves its keys over, all through the sequence.
+          const set = new ClickKeySet(4);
           const model = new Set<string>();
           for (const [add, code, hash] of ops) {
             const key = `${code}\u0000${hash}`;
