@@ -42,6 +42,8 @@
 // connection waiting for a slow answer sends the requests due meanwhile late, and autocannon's own figure, the
 // table's "from send", leaves that wait out); a client owing requests sends them back to back.
 // --catch-up-ms ms: a client drops what it owes for longer than that (the runs until 2026-11-29: 20).
+// --pin-main-thread: each server's main thread (the one that answers) alone on CPU 0, its other threads (the
+// embedded database's, libuv's, V8's) and the load generator on CPU 1.
 // --server-node-args='…': more arguments for the servers' node (e.g. '--import ./probe.mjs' or V8 flags).
 //
 // --cpu-prof: the server runs with `node --cpu-prof`; the profile is summarised for each section's
@@ -73,6 +75,7 @@ import {
   log,
   median,
   paceEvenly,
+  pinMainThread,
   pinProcess,
   SERVER_CPU,
   startBenchServer,
@@ -107,6 +110,7 @@ const { values: args } = parseArgs({
     'paced-connections': { type: 'string' },
     'catch-up-ms': { type: 'string' },
     'server-node-args': { type: 'string' },
+    'pin-main-thread': { type: 'boolean', default: false },
     'lock-step': { type: 'boolean', default: false },
     slices: { type: 'string', default: '1' },
     'server-root': { type: 'string' },
@@ -122,7 +126,7 @@ const { values: args } = parseArgs({
 });
 if (args.help) {
   console.log(
-    'usage: node bench/hot-path.mjs [--only hello,h5config,landing,click-new,click-repeat] [--duration s] [--connections n | n,n,…] [--pg-url url [--redis-url url]] [--skip-pglite] [--skip-paced] [--server-root checkout] [--cpu-prof] [--slices n [--compare-root checkout]] [--string-bodies] [--setup-per-request] [--per-second-pacing] [--lock-step] [--landing-without-clicks] [--pin] [--paced-fractions f,f] [--paced-connections n] [--catch-up-ms ms] [--server-node-args=args]',
+    'usage: node bench/hot-path.mjs [--only hello,h5config,landing,click-new,click-repeat] [--duration s] [--connections n | n,n,…] [--pg-url url [--redis-url url]] [--skip-pglite] [--skip-paced] [--server-root checkout] [--cpu-prof] [--slices n [--compare-root checkout]] [--string-bodies] [--setup-per-request] [--per-second-pacing] [--lock-step] [--landing-without-clicks] [--pin] [--paced-fractions f,f] [--paced-connections n] [--pin-main-thread] [--catch-up-ms ms] [--server-node-args=args]',
   );
   process.exit(0);
 }
@@ -662,6 +666,13 @@ async function runBackend(backend) {
     throw err;
   }
   if (args.pin) for (const s of [server, compared]) if (s) pinProcess(s.proc.child.pid, SERVER_CPU);
+  // --pin-main-thread: each server's answering thread alone on CPU 0, everything else on CPU 1 (again after
+  // the warm-up, for the threads made by then).
+  const pinMains = () => {
+    if (!args['pin-main-thread']) return;
+    for (const s of [hello, server, compared]) if (s) pinMainThread(s.proc.child.pid, SERVER_CPU, LOADER_CPU);
+  };
+  pinMains();
   const windows = {};
   out.startupMs = server.startupMs;
   log(`${backend}: healthy after ${server.startupMs} ms`);
@@ -677,6 +688,7 @@ async function runBackend(backend) {
     }
     for (const s of sections) await warmUp(baseOf(s), s);
     if (compared) for (const s of sections) if (s !== 'hello') await warmUp(compared.base, s);
+    pinMains();
     const conns = await chooseConnections(out, sections, baseOf);
     if (SLICES > 1) await saturationInSlices(out, sections, baseOf, windows, compared?.base, conns);
     else {
@@ -828,8 +840,8 @@ function gitCommit(root) {
 }
 
 async function main() {
-  if (args.pin) {
-    if (os.cpus().length < 2) throw new Error('--pin needs 2 CPUs');
+  if (args.pin || args['pin-main-thread']) {
+    if (os.cpus().length < 2) throw new Error('--pin and --pin-main-thread need 2 CPUs');
     pinProcess(process.pid, LOADER_CPU);
   }
   const startedAt = new Date();
@@ -852,7 +864,11 @@ async function main() {
       sections,
       backends,
       redisKeyPrefix: REDIS_PREFIX,
-      pinned: args.pin ? { servers: SERVER_CPU, loadGenerator: LOADER_CPU } : false,
+      pinned: args.pin
+        ? { servers: SERVER_CPU, loadGenerator: LOADER_CPU }
+        : args['pin-main-thread']
+          ? { serversMainThread: SERVER_CPU, serversOtherThreads: LOADER_CPU, loadGenerator: LOADER_CPU }
+          : false,
     },
     goals: { ratios: GOALS, p99AtEightyPercentMs: P99_GOAL_MS },
     runs: [],

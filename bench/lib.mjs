@@ -2,7 +2,7 @@
 // accounting from /proc, quiet-machine checks, child-process servers.
 
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
@@ -183,6 +183,18 @@ export const LOADER_CPU = '1';
 /** Pins every thread of a process (and the threads it makes later, which inherit it) to one CPU. */
 export function pinProcess(pid, cpu) {
   execFileSync('taskset', ['-a', '-p', '-c', cpu, String(pid)], { stdio: 'ignore' });
+}
+
+/**
+ * Pins a process's main thread (the one that answers requests) to `mainCpu` and every other thread it has now
+ * (the database's thread of ADR 047, libuv's pool, V8's helpers) to `otherCpu`. Threads made later inherit the
+ * affinity of the thread that makes them, the main one mostly: call it again once they exist (after a warm-up).
+ */
+export function pinMainThread(pid, mainCpu, otherCpu) {
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    const cpu = tid === String(pid) ? mainCpu : otherCpu;
+    execFileSync('taskset', ['-p', '-c', cpu, tid], { stdio: 'ignore' });
+  }
 }
 
 /** The middle value (the mean of the two middle ones for an even count). */

@@ -116,7 +116,8 @@ class Table128 {
       const b = old[o + 1] as number;
       const c = old[o + 2] as number;
       const d = old[o + 3] as number;
-      if (a !== EMPTY || b !== EMPTY || c !== EMPTY || d !== EMPTY) this.put(this.words, this.mask, a, b, c, d);
+      if (a !== EMPTY || b !== EMPTY || c !== EMPTY || d !== EMPTY)
+        this.put(this.words, this.mask, a, b, c, d);
     }
     this.oldNext = end;
     if (end === old.length) this.old = null;
