@@ -49,6 +49,10 @@ describe('H5 login journey in Chromium', () => {
     await expect.poll(() => page.getByText('验证码已发送').count()).toBeGreaterThan(0);
     await expect.poll(() => page.getByText(/\d+s|\d+秒/).count()).toBeGreaterThan(0);
     await shot(page, 'web-login-code-sent');
+    // A reload (or a tap on a link and back) finds the phone where it was and the button still counting.
+    await page.reload();
+    await expect.poll(() => page.getByPlaceholder('请输入手机号').inputValue()).toBe(phone);
+    await expect.poll(() => page.getByText(/\d+s|\d+秒/).count()).toBeGreaterThan(0);
 
     await page.getByPlaceholder('请输入验证码').fill(await outboxCode(phone));
     await page.getByRole('button', { name: '登录' }).click();
@@ -59,9 +63,7 @@ describe('H5 login journey in Chromium', () => {
     await shot(page, 'web-register-agreement');
     await page.goBack();
     await page.getByPlaceholder('请输入验证码').waitFor();
-    if ((await page.getByPlaceholder('请输入手机号').inputValue()) !== phone) {
-      await page.getByPlaceholder('请输入手机号').fill(phone);
-    }
+    expect(await page.getByPlaceholder('请输入手机号').inputValue()).toBe(phone);
     if (!(await page.getByPlaceholder('请输入验证码').inputValue())) {
       await page.getByPlaceholder('请输入验证码').fill(await outboxCode(phone));
     }

@@ -24,6 +24,7 @@ import { toast } from '@/lib/toast';
 import { type EncryptionMobileInput, useEncryptionMobile } from '../api/get-encryption-mobile';
 import { type LoginData, useLogin } from '../api/login';
 import { type PhoneCarrier, useSendVerifyCode } from '../api/send-verify-code';
+import { forgetLoginDraft, keepCodeWait, keepLoginPhone, readLoginDraft } from '../login-draft';
 import { readPhoneLink } from '../phone-link';
 import styles from './login-form.module.css';
 
@@ -83,9 +84,14 @@ export function LoginForm({ loadAfterLogin, submitText = '登录', defaultPhone 
   const ticket = lookup && encrypted.status === 'success' ? encrypted.data : null;
   const resolvingLink = lookup !== null && encrypted.status === 'pending';
 
+  // What this tab kept before a reload or a look at an agreement (login-draft.ts).
+  const [kept] = useState(() => readLoginDraft());
   // A server-rendered login page (issue 17.1) may have been typed into before the app took it over.
   const [phone, setPhone] = useState(() =>
-    digitsOnly(defaultPhone || (link?.kind === 'clear' ? link.phone : '') || shellValue(PHONE_LABEL), 11),
+    digitsOnly(
+      defaultPhone || (link?.kind === 'clear' ? link.phone : '') || shellValue(PHONE_LABEL) || kept.phone,
+      11,
+    ),
   );
   const [code, setCode] = useState(() => digitsOnly(shellValue(CODE_LABEL), 6));
   const [agreed, setAgreed] = useState(shellChecked);
@@ -97,6 +103,16 @@ export function LoginForm({ loadAfterLogin, submitText = '登录', defaultPhone 
   }, [shellFocus]);
   const [deciding, setDeciding] = useState(false);
   const countdown = useCountdown();
+  // The wait after a code sent to this phone goes on where it was.
+  const resumeWait = useRef(phone === kept.phone ? kept.resendSeconds : 0);
+  useEffect(() => {
+    if (resumeWait.current > 0) countdown.start(resumeWait.current);
+  }, [countdown.start]);
+  // The phone typed is kept for the tab (not a phone that an encrypted link stands in for).
+  const typing = lookup === null;
+  useEffect(() => {
+    if (typing) keepLoginPhone(phone);
+  }, [typing, phone]);
   const sendCode = useSendVerifyCode();
   const login = useLogin();
   const cancelNavigation = useRef<() => void>(undefined);
@@ -157,7 +173,9 @@ export function LoginForm({ loadAfterLogin, submitText = '登录', defaultPhone 
     sendCode.mutate(to, {
       onSuccess: (data) => {
         toast.show('验证码已发送');
-        countdown.start(data.retryAfter > 0 ? data.retryAfter : CODE_RESEND_SECONDS);
+        const wait = data.retryAfter > 0 ? data.retryAfter : CODE_RESEND_SECONDS;
+        countdown.start(wait);
+        keepCodeWait(typing ? phone : '', wait);
         void reportStep('get_verification_code');
         void loadAfterLogin().catch(() => undefined);
       },
@@ -165,7 +183,9 @@ export function LoginForm({ loadAfterLogin, submitText = '登录', defaultPhone 
         dropTicketOn(error);
         // The API client showed the message (a network failure at once: "网络连接错误"); after a rate
         // limit the countdown follows the server's wait, otherwise the next tap sends again.
-        countdown.start(waitAfterSendFailure(error));
+        const wait = waitAfterSendFailure(error);
+        countdown.start(wait);
+        if (wait > 0) keepCodeWait(typing ? phone : '', wait);
         toastUnexpected(error);
       },
     });
@@ -179,6 +199,7 @@ export function LoginForm({ loadAfterLogin, submitText = '登录', defaultPhone 
 
   const onLoggedIn = async (data: LoginData, shownPhone: string) => {
     saveSession({ token: data.token, uid: data.loginUser.uid, phone: shownPhone });
+    forgetLoginDraft();
     // Spec §4 step 1: refresh user info (drop whatever was cached for the previous session).
     queryClient.removeQueries({ queryKey: ['login-user-info'] });
     toast.show({ content: '登录成功', duration: LOGIN_TOAST_MS });
