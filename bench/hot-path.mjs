@@ -85,6 +85,7 @@ import {
   warnings,
   watchLoopGaps,
 } from './lib.mjs';
+import { pacedLoaderBinary, runPacedLoader } from './paced-loader.mjs';
 import { monoUs, summarizeProfile } from './probes.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -121,18 +122,24 @@ const { values: args } = parseArgs({
     'per-second-pacing': { type: 'boolean', default: false },
     'landing-without-clicks': { type: 'boolean', default: false },
     pin: { type: 'boolean', default: false },
+    loader: { type: 'string', default: 'autocannon' },
+    'loader-cpu': { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
 if (args.help) {
   console.log(
-    'usage: node bench/hot-path.mjs [--only hello,h5config,landing,click-new,click-repeat] [--duration s] [--connections n | n,n,…] [--pg-url url [--redis-url url]] [--skip-pglite] [--skip-paced] [--server-root checkout] [--cpu-prof] [--slices n [--compare-root checkout]] [--string-bodies] [--setup-per-request] [--per-second-pacing] [--lock-step] [--landing-without-clicks] [--pin] [--paced-fractions f,f] [--paced-connections n] [--pin-main-thread] [--catch-up-ms ms] [--server-node-args=args]',
+    'usage: node bench/hot-path.mjs [--only hello,h5config,landing,click-new,click-repeat] [--duration s] [--connections n | n,n,…] [--pg-url url [--redis-url url]] [--skip-pglite] [--skip-paced] [--server-root checkout] [--cpu-prof] [--slices n [--compare-root checkout]] [--string-bodies] [--setup-per-request] [--per-second-pacing] [--lock-step] [--landing-without-clicks] [--pin] [--paced-fractions f,f] [--paced-connections n] [--pin-main-thread] [--catch-up-ms ms] [--server-node-args=args] [--loader autocannon|c [--loader-cpu n]]',
   );
   process.exit(0);
 }
 if (args['server-root']) SERVER_DIR = path.join(path.resolve(args['server-root']), 'apps/server');
 if (!args['string-bodies']) keepAutocannonBodiesAsBytes();
 const DURATION = Number(args.duration);
+if (!['autocannon', 'c'].includes(args.loader))
+  throw new Error(`--loader autocannon or c, not ${args.loader}`);
+const C_LOADER = args.loader === 'c';
+if (C_LOADER) pacedLoaderBinary(); // compiled before any server starts: a missing compiler stops the bench here
 const SLICES = Number(args.slices);
 if (!Number.isInteger(SLICES) || SLICES < 1) {
   console.error('--slices must be a positive integer');
@@ -451,6 +458,7 @@ const poolSize = (seconds, connections, rate = 40_000) =>
   Math.ceil((rate * seconds * 1.2) / connections) + 100;
 
 async function measure(base, section, opts) {
+  if (C_LOADER) return measureWithC(base, section, opts);
   const checker = answerChecker(
     section === 'landing' ? 'html' : section === 'click-new' ? 'new-click' : 'json',
   );
@@ -513,6 +521,70 @@ async function measure(base, section, opts) {
     summary.missedDue = fromDue.missed.count;
   }
   return summary;
+}
+
+/**
+ * What the server must answer each section with, checked by the C loader on every answer: a 2xx status and
+ * these bytes in the headers (case-insensitive) or the body (h5config and the landing come compressed).
+ */
+const C_EXPECT = {
+  hello: { expectBody: '"hello"' },
+  h5config: { expectHeader: 'content-type: application/json' },
+  landing: { expectHeader: 'content-type: text/html' },
+  'click-new': { expectBody: '"counted":true' },
+  'click-repeat': { expectBody: '"code":200' },
+};
+
+/**
+ * --loader c: the run made by bench/paced-loader.c (closed loop, or paced with `opts.overallRate`), each
+ * connection's requests the same as autocannon's (prebuilt, new visitors never repeated), its answers checked
+ * (C_EXPECT). Returns the summary measure() returns; `loadGeneratorLongestStopMs` is the longest a request was
+ * sent after it came due on a free connection (the loader's own lateness).
+ */
+async function measureWithC(base, section, opts) {
+  const u = new URL(base);
+  const connections = opts.connections ?? CONNECTIONS;
+  const seconds = opts.duration ?? DURATION;
+  let pools;
+  if (section === 'click-new' || section === 'click-repeat' || section === 'landing') {
+    pools = clickPools(
+      base,
+      section,
+      connections,
+      poolSize(seconds, connections, opts.overallRate ?? 50_000),
+    );
+  } else {
+    const build = buildRequest({ hostname: u.hostname, port: Number(u.port) });
+    const request = section === 'hello' ? { method: 'GET', path: '/' } : ENDPOINTS[section]();
+    const buffer = build({ ...request, headers: { ...(request.headers ?? {}) } });
+    pools = Array.from({ length: connections }, () => [{ requestBuffer: buffer }]);
+  }
+  const stolenBefore = stolenMs();
+  const r = await runPacedLoader({
+    port: Number(u.port),
+    pools: pools.map((p) => p.map((req) => req.requestBuffer)),
+    duration: seconds,
+    rate: opts.overallRate,
+    cpu: args['loader-cpu'],
+    ...C_EXPECT[section],
+  });
+  return {
+    reqPerSec: r.reqPerSec,
+    latencyMs: r.fromSendMs,
+    total: r.answered,
+    durationSec: r.durationSec,
+    non2xx: r.non2xx,
+    errors: r.errors + r.timeouts,
+    timeouts: r.timeouts,
+    badAnswers: r.badAnswers,
+    badSamples: r.badSample ? { [r.badSample]: r.badAnswers } : {},
+    stolenMs: stolenBefore === null ? null : stolenMs() - stolenBefore,
+    loadGeneratorLongestStopMs: r.sendLagMs?.max ?? null,
+    loader: 'c',
+    ...(opts.overallRate
+      ? { latencyFromDueMs: r.fromDueMs, missedDue: 0, owedAtEnd: r.owedAtEnd, sendLagMs: r.sendLagMs }
+      : {}),
+  };
 }
 
 /** p50, p90, p99 and max of latencies in ms (rounded to 0.1 ms). */
@@ -864,6 +936,9 @@ async function main() {
       sections,
       backends,
       redisKeyPrefix: REDIS_PREFIX,
+      loadGenerator: C_LOADER
+        ? { program: 'bench/paced-loader.c', cpu: args['loader-cpu'] ?? 'any' }
+        : 'autocannon',
       pinned: args.pin
         ? { servers: SERVER_CPU, loadGenerator: LOADER_CPU }
         : args['pin-main-thread']
@@ -894,7 +969,7 @@ async function main() {
       `* the paced run reached less than ${REACHED_SHARE * 100} % of its rate: that p99 is not at 80 % of saturation`,
     );
   console.log(
-    "p99@80%: each answer timed from when its request was due (a connection's wait for the answer before included); from send: autocannon's own",
+    `p99@80%: each answer timed from when its request was due (a connection's wait for the answer before included); from send: ${C_LOADER ? 'the C loader timed from the send' : "autocannon's own"}`,
   );
   for (const run of results.runs) {
     if (!run.connectionsProbe) continue;
