@@ -12,11 +12,15 @@
 // uint32 byte length and the raw request (bench/paced-loader.mjs writes it). Connection c cycles through its
 // own requests, so a run never repeats a request unless its list is shorter than what it sends.
 //
-// --rate R (requests/s over all connections): connection c of n sends its k-th request when it is due, at
-// t0 + (c/n + k) * n/R, or at once when its answer to the previous one comes after that (it then owes requests
-// and sends them back to back, none dropped). Each answer is timed from its request's due time ("from due":
-// what a visitor meets, coordinated omission included) and from its send. Requests that came due and were not
-// sent by the end are counted as `owedAtEnd` and enter "from due" with the time they had waited by then.
+// --rate R (requests/s over all connections): request k is due at t0 + k/R and goes out on a free connection
+// (the next after the last one used) when it is due, or as soon as one is free when none was: visitors who
+// arrive while every connection waits for an answer queue, as they would at a server, and none is dropped.
+// (A schedule of its own for each connection, as autocannon's rate has, is not what visitors do: at 80 % of
+// saturation a connection then runs at 80 % of its own round trip's speed, and a round trip a little slower
+// for a while makes that connection late with no answer being slow; bench/README.md.) Each answer is timed
+// from its request's due time ("from due": what a visitor meets, coordinated omission included) and from its
+// send. Requests that came due and were not sent by the end are counted as `owedAtEnd` and enter "from due"
+// with the time they had waited by then.
 // Without --rate: closed loop, each connection sends its next request on its answer (saturation).
 //
 // An answer counts as bad unless its status is 2xx, its headers hold --expect-header (case-insensitive) and
@@ -48,7 +52,6 @@ typedef struct {
   request_t *reqs;
   uint32_t nreqs, next_req;
   size_t written;     // bytes of the request in flight written so far
-  int64_t next_due;   // paced: the due time of the next request to send
   int64_t due, sent;  // of the request in flight
   int64_t idle_since; // when the connection last became free to send
   char *buf;
@@ -103,6 +106,29 @@ static void print_percentiles(const char *name, samples_t *s) {
     printf("\"%s\":%.1f,", k[i], s->v[at - 1] / 1000.0);
   }
   printf("\"count\":%zu}", s->n);
+}
+
+// Per 50-ms window of the run: the longest answer from due and from send, to find when the server stopped.
+#define WINDOW_NS 50000000LL
+typedef struct {
+  uint32_t max_due_us, max_send_us, answers, index;
+} window_t;
+static window_t *windows;
+static size_t nwindows;
+
+static void note_window(int64_t since_t0, int64_t due_ns, int64_t send_ns) {
+  size_t w = since_t0 < 0 ? 0 : (size_t)(since_t0 / WINDOW_NS);
+  if (w >= nwindows) w = nwindows - 1;
+  window_t *x = &windows[w];
+  uint32_t d = (uint32_t)(due_ns / 1000), s = (uint32_t)(send_ns / 1000);
+  if (d > x->max_due_us) x->max_due_us = d;
+  if (s > x->max_send_us) x->max_send_us = s;
+  x->answers++;
+}
+
+static int cmp_window(const void *a, const void *b) {
+  uint32_t x = ((const window_t *)a)->max_due_us, y = ((const window_t *)b)->max_due_us;
+  return x > y ? -1 : x < y;
 }
 
 static const char *arg_port, *arg_file, *arg_body, *arg_header;
@@ -254,13 +280,20 @@ int main(int argc, char **argv) {
   for (uint32_t i = 0; i < nconn; i++) open_conn(&conns[i]);
 
   samples_t from_due = {0}, from_send = {0}, send_lag = {0};
+  struct timespec wall;
+  clock_gettime(CLOCK_REALTIME, &wall);
   int64_t t0 = now_ns();
+  double t0_epoch_ms = (double)wall.tv_sec * 1e3 + wall.tv_nsec / 1e6;
   int64_t end = t0 + (int64_t)(arg_duration * 1e9);
-  int64_t period = arg_rate > 0 ? (int64_t)(1e9 * nconn / arg_rate) : 0;
-  for (uint32_t i = 0; i < nconn; i++) {
-    conns[i].next_due = t0 + period * i / nconn;
-    conns[i].idle_since = t0;
-  }
+  nwindows = (size_t)((end - t0) / WINDOW_NS) + 200; // the drain after the end too
+  windows = calloc(nwindows, sizeof *windows);
+  // Paced: the time between two requests over all connections, and the due time of the next one.
+  double period_exact = arg_rate > 0 ? 1e9 / arg_rate : 0;
+  int64_t period = (int64_t)period_exact;
+  long next_k = 0; // requests made due so far
+#define DUE(k) (t0 + (int64_t)((double)(k) * period_exact))
+  uint32_t rr = 0; // the connection after the last one that sent
+  for (uint32_t i = 0; i < nconn; i++) conns[i].idle_since = t0;
   int64_t last_answer = t0;
   int64_t longest_turn = 0; // the longest time the loop spent away from epoll_wait
   struct epoll_event events[256];
@@ -268,8 +301,10 @@ int main(int argc, char **argv) {
     int64_t now = now_ns();
     int busy = 0;
     int64_t wake = end;
+    uint32_t first = rr;
     for (uint32_t i = 0; i < nconn; i++) {
-      conn_t *c = &conns[i];
+      uint32_t ci = (first + i) % nconn;
+      conn_t *c = &conns[ci];
       if (c->in_flight) {
         busy = 1;
         continue;
@@ -277,14 +312,16 @@ int main(int argc, char **argv) {
       if (!c->connected || now >= end) continue;
       if (!period) {
         send_next(c, now, now);
-      } else if (c->next_due <= now) {
+      } else if (DUE(next_k) <= now) {
         // Late by the loader's own doing when the connection was free before the request came due.
-        int64_t ready = c->idle_since > c->next_due ? c->idle_since : c->next_due;
+        int64_t due = DUE(next_k);
+        int64_t ready = c->idle_since > due ? c->idle_since : due;
         add_sample(&send_lag, now - ready);
-        send_next(c, c->next_due, now);
-        c->next_due += period;
-      } else if (c->next_due < wake) {
-        wake = c->next_due;
+        send_next(c, due, now);
+        next_k++;
+        rr = ci + 1;
+      } else if (DUE(next_k) < wake) {
+        wake = DUE(next_k);
       }
       if (c->in_flight) busy = 1;
     }
@@ -347,6 +384,7 @@ int main(int argc, char **argv) {
         answered++;
         last_answer = t;
         if (period) add_sample(&from_due, t - c->due);
+        note_window(t - t0, period ? t - c->due : t - c->sent, t - c->sent);
         add_sample(&from_send, t - c->sent);
         if (status < 200 || status > 299) non2xx++;
         else if (!header_ok || !body_ok) {
@@ -367,13 +405,12 @@ int main(int argc, char **argv) {
   }
   int64_t stop = now_ns();
   long timeouts = 0, owed = 0;
-  for (uint32_t i = 0; i < nconn; i++) {
+  for (uint32_t i = 0; i < nconn; i++)
     if (conns[i].in_flight) timeouts++;
-    // Requests due before the end that were never sent: they waited at least until the end.
-    for (int64_t due = conns[i].next_due; period && due < end; due += period) {
-      add_sample(&from_due, end - due);
-      owed++;
-    }
+  // Requests due before the end that were never sent: they waited at least until the end.
+  for (long k = next_k; period && DUE(k) < end; k++) {
+    add_sample(&from_due, end - DUE(k));
+    owed++;
   }
   double seconds = (double)((last_answer > end ? end : last_answer) - t0) / 1e9;
   if (seconds <= 0) seconds = arg_duration;
@@ -387,6 +424,15 @@ int main(int argc, char **argv) {
   print_percentiles("fromSendMs", &from_send);
   printf(",");
   print_percentiles("sendLagMs", &send_lag);
+  // The ten windows with the longest answers, by their answer time since the start (ms) and on the wall clock.
+  for (size_t w = 0; w < nwindows; w++) windows[w].index = (uint32_t)w;
+  qsort(windows, nwindows, sizeof *windows, cmp_window);
+  printf(",\"t0EpochMs\":%.1f,\"worstWindows\":[", t0_epoch_ms);
+  for (size_t w = 0; w < 10 && w < nwindows && windows[w].max_due_us > 0; w++)
+    printf("%s{\"atMs\":%lld,\"maxMs\":%.1f,\"maxFromSendMs\":%.1f}", w ? "," : "",
+           (long long)(windows[w].index * WINDOW_NS / 1000000), windows[w].max_due_us / 1000.0,
+           windows[w].max_send_us / 1000.0);
+  printf("]");
   printf(",\"badSample\":\"");
   for (const unsigned char *p = (const unsigned char *)bad_sample; *p; p++) {
     if (*p >= 32 && *p < 127 && *p != '"' && *p != '\\') putchar(*p);

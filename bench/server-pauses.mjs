@@ -2,8 +2,8 @@
 // appends to $PAUSES_LOG (default /tmp/server-pauses.log) every GC pause of 5 ms or more and every stretch of
 // 25 ms or more in which a thread's event loop did not turn (a 1-ms timer), each line tagged with the thread
 // (0: the one that answers requests; others: the embedded database's, ADR 047) and its seconds since start:
-//   t0 42.45 loop 115.4 ms
-//   t0 18.31 gc kind 1 15.3 ms heap 74 MB        (kind 1: scavenge, 4: mark-compact, 8: incremental marking)
+//   t0 42.45 @1764431234567 loop 115.4 ms
+//   t0 18.31 @1764431210421 gc kind 1 15.3 ms heap 74 MB        (kind 1: scavenge, 4: mark-compact, 8: incremental marking)
 // It tells a server's own stops (GC, long turns) from the machine's (bench/hot-path.mjs' `stolen`).
 import { appendFileSync } from 'node:fs';
 import { PerformanceObserver } from 'node:perf_hooks';
@@ -11,7 +11,8 @@ import { threadId } from 'node:worker_threads';
 
 const file = process.env.PAUSES_LOG ?? '/tmp/server-pauses.log';
 const t0 = performance.now();
-const at = (ms) => ((ms - t0) / 1000).toFixed(2);
+// Seconds since start, and the wall clock in ms (to match bench/paced-loader.c's worstWindows).
+const at = (ms) => `${((ms - t0) / 1000).toFixed(2)} @${Math.round(performance.timeOrigin + ms)}`;
 const note = (line) => appendFileSync(file, `t${threadId} ${line}\n`);
 
 new PerformanceObserver((list) => {
