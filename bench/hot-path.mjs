@@ -124,12 +124,13 @@ const { values: args } = parseArgs({
     pin: { type: 'boolean', default: false },
     loader: { type: 'string', default: 'autocannon' },
     'loader-cpu': { type: 'string' },
+    'paced-warmup': { type: 'string', default: '1' },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
 if (args.help) {
   console.log(
-    'usage: node bench/hot-path.mjs [--only hello,h5config,landing,click-new,click-repeat] [--duration s] [--connections n | n,n,…] [--pg-url url [--redis-url url]] [--skip-pglite] [--skip-paced] [--server-root checkout] [--cpu-prof] [--slices n [--compare-root checkout]] [--string-bodies] [--setup-per-request] [--per-second-pacing] [--lock-step] [--landing-without-clicks] [--pin] [--paced-fractions f,f] [--paced-connections n] [--pin-main-thread] [--catch-up-ms ms] [--server-node-args=args] [--loader autocannon|c [--loader-cpu n]]',
+    'usage: node bench/hot-path.mjs [--only hello,h5config,landing,click-new,click-repeat] [--duration s] [--connections n | n,n,…] [--pg-url url [--redis-url url]] [--skip-pglite] [--skip-paced] [--server-root checkout] [--cpu-prof] [--slices n [--compare-root checkout]] [--string-bodies] [--setup-per-request] [--per-second-pacing] [--lock-step] [--landing-without-clicks] [--pin] [--paced-fractions f,f] [--paced-connections n] [--pin-main-thread] [--catch-up-ms ms] [--server-node-args=args] [--loader autocannon|c [--loader-cpu n] [--paced-warmup s]]',
   );
   process.exit(0);
 }
@@ -139,6 +140,17 @@ const DURATION = Number(args.duration);
 if (!['autocannon', 'c'].includes(args.loader))
   throw new Error(`--loader autocannon or c, not ${args.loader}`);
 const C_LOADER = args.loader === 'c';
+/** --loader c: the seconds a paced run goes at its rate before it is measured (bench/paced-loader.c --warmup). */
+const PACED_WARMUP = Number(args['paced-warmup']);
+/**
+ * --loader c: the fewest connections of a paced run (unless --paced-connections): its saturation run's level, at
+ * least this many. Requests go out on whichever connection is free (bench/paced-loader.c), so the connections are
+ * how many visitors may wait for an answer at once: at 10, a few slower answers held every connection and the
+ * next visitors waited for the loader, not the server (click-repeat: 98.6 ms from due, 14.1 ms at most from the
+ * send). More than the saturation run's level lowers what the server can answer (landing: 32.7 k req/s at 30
+ * connections, 24.8 k at 100), and 80 % of the one is more than the other.
+ */
+const C_PACED_MIN_CONNECTIONS = 30;
 if (C_LOADER) pacedLoaderBinary(); // compiled before any server starts: a missing compiler stops the bench here
 const SLICES = Number(args.slices);
 if (!Number.isInteger(SLICES) || SLICES < 1) {
@@ -207,6 +219,9 @@ function newVisitor() {
 /** Returning visitors (reloads): this pool, already counted today by the warm-up. */
 const REPEAT_POOL = Array.from({ length: 1000 }, () => newVisitor());
 let repeatIndex = 0;
+/** Addresses the returning visitors' clicks come from (10.200.0.0 on, apart from new visitors' up to 10.199). */
+const REPEAT_ADDRESSES = 20_000;
+let repeatAddress = 0;
 
 // The server sits behind a proxy (TRUST_PROXY: this machine), as in production: the visitor's IP is X-Forwarded-For.
 const ENDPOINTS = {
@@ -442,11 +457,18 @@ function clickPools(base, section, connections, perConnection, onResponse) {
     return req;
   };
   if (section === 'click-repeat') {
-    const pool = REPEAT_POOL.map(request);
-    return Array.from({ length: connections }, (_, i) => [
-      ...pool.slice((i * 97) % pool.length),
-      ...pool.slice(0, (i * 97) % pool.length),
-    ]);
+    // The returning visitors, each click from one of REPEAT_ADDRESSES addresses in turn: 1 000 addresses would
+    // pass the per-IP limit (600 an hour) within a run at the C loader's rates, and answer 429s.
+    return Array.from({ length: connections }, (_, i) =>
+      Array.from({ length: Math.min(perConnection, 20_000) }, (_, k) => {
+        const v = REPEAT_POOL[(i * 97 + k) % REPEAT_POOL.length];
+        const a = repeatAddress++ % REPEAT_ADDRESSES;
+        return request({
+          fingerprint: v.fingerprint,
+          ip: `10.${200 + (a >> 16)}.${(a >> 8) & 255}.${a & 255}`,
+        });
+      }),
+    );
   }
   return Array.from({ length: connections }, () =>
     Array.from({ length: perConnection }, () => request(newVisitor())),
@@ -545,11 +567,12 @@ async function measureWithC(base, section, opts) {
   const u = new URL(base);
   const connections = opts.connections ?? CONNECTIONS;
   const seconds = opts.duration ?? DURATION;
+  const warmup = opts.overallRate ? PACED_WARMUP : 0;
   let pools;
   if (section === 'click-new' || section === 'click-repeat' || section === 'landing') {
     // A paced connection takes whichever request comes due when it is free: a margin for uneven shares.
     const rate = opts.overallRate ? opts.overallRate * 1.5 : 50_000;
-    pools = clickPools(base, section, connections, poolSize(seconds, connections, rate));
+    pools = clickPools(base, section, connections, poolSize(seconds + warmup, connections, rate));
   } else {
     const build = buildRequest({ hostname: u.hostname, port: Number(u.port) });
     const request = section === 'hello' ? { method: 'GET', path: '/' } : ENDPOINTS[section]();
@@ -562,6 +585,7 @@ async function measureWithC(base, section, opts) {
     pools: pools.map((p) => p.map((req) => req.requestBuffer)),
     duration: seconds,
     rate: opts.overallRate,
+    warmup,
     cpu: args['loader-cpu'],
     ...C_EXPECT[section],
   });
@@ -581,7 +605,14 @@ async function measureWithC(base, section, opts) {
     // The 50-ms windows with the longest answers, on the wall clock too (bench/server-pauses.mjs logs the same).
     worstWindows: r.worstWindows.map((w) => ({ ...w, epochMs: Math.round(r.t0EpochMs + w.atMs) })),
     ...(opts.overallRate
-      ? { latencyFromDueMs: r.fromDueMs, missedDue: 0, owedAtEnd: r.owedAtEnd, sendLagMs: r.sendLagMs }
+      ? {
+          latencyFromDueMs: r.fromDueMs,
+          missedDue: 0,
+          owedAtEnd: r.owedAtEnd,
+          sendLagMs: r.sendLagMs,
+          warmupSec: warmup,
+          warmupFromDueMs: r.warmupFromDueMs,
+        }
       : {}),
   };
 }
@@ -790,7 +821,9 @@ async function runBackend(backend) {
           // (coordinated omission); the next level up runs then, until one offers the rate or none is left.
           const levels = args['paced-connections']
             ? [Number(args['paced-connections'])]
-            : [conns[s], ...PACED_ESCALATION.filter((c) => c > conns[s])];
+            : C_LOADER
+              ? [Math.max(conns[s], C_PACED_MIN_CONNECTIONS)]
+              : [conns[s], ...PACED_ESCALATION.filter((c) => c > conns[s])];
           let paced;
           for (const connections of levels) {
             log(

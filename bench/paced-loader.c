@@ -6,7 +6,8 @@
 // a run, bench/README.md "twentieth session"); every such stop makes requests late that the server never saw.
 // This one costs a few µs per request and has no collector.
 //
-//   paced-loader --port P --requests FILE --duration S [--rate R] [--expect-body TEXT] [--expect-header TEXT]
+//   paced-loader --port P --requests FILE --duration S [--rate R] [--warmup S] [--expect-body TEXT]
+//                [--expect-header TEXT]
 //
 // FILE: uint32 LE connection count, then for each connection a uint32 request count and, for each request, a
 // uint32 byte length and the raw request (bench/paced-loader.mjs writes it). Connection c cycles through its
@@ -21,6 +22,9 @@
 // from its request's due time ("from due": what a visitor meets, coordinated omission included) and from its
 // send. Requests that came due and were not sent by the end are counted as `owedAtEnd` and enter "from due"
 // with the time they had waited by then.
+// --warmup S: the schedule (or the closed loop) starts S seconds before the measured duration; requests due
+// before it are answered and checked but left out of the figures (`warmupFromDueMs` shows them): the
+// connections are made and the server is past the start of the load, as visitors of a running ad meet it.
 // Without --rate: closed loop, each connection sends its next request on its answer (saturation).
 //
 // An answer counts as bad unless its status is 2xx, its headers hold --expect-header (case-insensitive) and
@@ -132,7 +136,7 @@ static int cmp_window(const void *a, const void *b) {
 }
 
 static const char *arg_port, *arg_file, *arg_body, *arg_header;
-static double arg_duration, arg_rate;
+static double arg_duration, arg_rate, arg_warmup;
 
 static struct sockaddr_in server_addr;
 static int epfd;
@@ -232,6 +236,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--requests")) arg_file = argv[i + 1];
     else if (!strcmp(argv[i], "--duration")) arg_duration = atof(argv[i + 1]);
     else if (!strcmp(argv[i], "--rate")) arg_rate = atof(argv[i + 1]);
+    else if (!strcmp(argv[i], "--warmup")) arg_warmup = atof(argv[i + 1]);
     else if (!strcmp(argv[i], "--expect-body")) arg_body = argv[i + 1];
     else if (!strcmp(argv[i], "--expect-header")) arg_header = argv[i + 1];
     else {
@@ -279,11 +284,13 @@ int main(int argc, char **argv) {
   if (epfd < 0) die("epoll_create1");
   for (uint32_t i = 0; i < nconn; i++) open_conn(&conns[i]);
 
-  samples_t from_due = {0}, from_send = {0}, send_lag = {0};
+  samples_t from_due = {0}, from_send = {0}, send_lag = {0}, warmup_due = {0};
   struct timespec wall;
   clock_gettime(CLOCK_REALTIME, &wall);
-  int64_t t0 = now_ns();
-  double t0_epoch_ms = (double)wall.tv_sec * 1e3 + wall.tv_nsec / 1e6;
+  // The schedule starts `--warmup` s before the measured part: connections made and the server past its start.
+  int64_t start = now_ns();
+  int64_t t0 = start + (int64_t)(arg_warmup * 1e9);
+  double t0_epoch_ms = (double)wall.tv_sec * 1e3 + wall.tv_nsec / 1e6 + arg_warmup * 1e3;
   int64_t end = t0 + (int64_t)(arg_duration * 1e9);
   nwindows = (size_t)((end - t0) / WINDOW_NS) + 200; // the drain after the end too
   windows = calloc(nwindows, sizeof *windows);
@@ -291,9 +298,9 @@ int main(int argc, char **argv) {
   double period_exact = arg_rate > 0 ? 1e9 / arg_rate : 0;
   int64_t period = (int64_t)period_exact;
   long next_k = 0; // requests made due so far
-#define DUE(k) (t0 + (int64_t)((double)(k) * period_exact))
+#define DUE(k) (start + (int64_t)((double)(k) * period_exact))
   uint32_t rr = 0; // the connection after the last one that sent
-  for (uint32_t i = 0; i < nconn; i++) conns[i].idle_since = t0;
+  for (uint32_t i = 0; i < nconn; i++) conns[i].idle_since = start;
   int64_t last_answer = t0;
   int64_t longest_turn = 0; // the longest time the loop spent away from epoll_wait
   struct epoll_event events[256];
@@ -381,11 +388,15 @@ int main(int argc, char **argv) {
           continue;
         }
         int64_t t = now_ns();
-        answered++;
-        last_answer = t;
-        if (period) add_sample(&from_due, t - c->due);
-        note_window(t - t0, period ? t - c->due : t - c->sent, t - c->sent);
-        add_sample(&from_send, t - c->sent);
+        if (c->due < t0) {
+          add_sample(&warmup_due, t - c->due); // a warm-up request: not in the figures
+        } else {
+          answered++;
+          last_answer = t;
+          if (period) add_sample(&from_due, t - c->due);
+          note_window(t - t0, period ? t - c->due : t - c->sent, t - c->sent);
+          add_sample(&from_send, t - c->sent);
+        }
         if (status < 200 || status > 299) non2xx++;
         else if (!header_ok || !body_ok) {
           bad++;
@@ -424,6 +435,8 @@ int main(int argc, char **argv) {
   print_percentiles("fromSendMs", &from_send);
   printf(",");
   print_percentiles("sendLagMs", &send_lag);
+  printf(",");
+  print_percentiles("warmupFromDueMs", &warmup_due);
   // The ten windows with the longest answers, by their answer time since the start (ms) and on the wall clock.
   for (size_t w = 0; w < nwindows; w++) windows[w].index = (uint32_t)w;
   qsort(windows, nwindows, sizeof *windows, cmp_window);

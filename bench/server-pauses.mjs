@@ -10,6 +10,8 @@ import { PerformanceObserver } from 'node:perf_hooks';
 import { threadId } from 'node:worker_threads';
 
 const file = process.env.PAUSES_LOG ?? '/tmp/server-pauses.log';
+/** The shortest loop stop noted ($PAUSES_LOOP_MS, default 25). */
+const LOOP_MS = Number(process.env.PAUSES_LOOP_MS ?? 25);
 const t0 = performance.now();
 // Seconds since start, and the wall clock in ms (to match bench/paced-loader.c's worstWindows).
 const at = (ms) => `${((ms - t0) / 1000).toFixed(2)} @${Math.round(performance.timeOrigin + ms)}`;
@@ -26,6 +28,6 @@ new PerformanceObserver((list) => {
 let last = performance.now();
 setInterval(() => {
   const now = performance.now();
-  if (now - last >= 25) note(`${at(now)} loop ${(now - last).toFixed(1)} ms`);
+  if (now - last >= LOOP_MS) note(`${at(now)} loop ${(now - last).toFixed(1)} ms`);
   last = now;
 }, 1).unref();
