@@ -179,4 +179,32 @@ describe('per-IP click counters in memory, written behind (ADR 033)', () => {
     expect([...t.rows.values()].every((r) => r.count === 2)).toBe(true);
     store.stop();
   });
+
+  it('sweeps ended windows a shard at a time, and all of them in sweepSteps calls (ADR 048)', async () => {
+    const t = fakeTable();
+    // persistFrom 3: counts of 1 stay in memory only, as a new visitor's do.
+    const store = new WriteBehindCounterStore(t, 'click:ip:', { ...fast, persistFrom: 3 });
+    const soon = new Date(Date.now() + 1000);
+    for (let i = 0; i < 2000; i++) await store.increment(`click:ip:10.1.${i >> 8}.${i & 255}`, soon);
+    for (let i = 0; i < 500; i++) await store.increment(`click:ip:10.2.${i >> 8}.${i & 255}`, hour());
+    expect(store.size).toBe(2500);
+    const later = Date.now() + 2000;
+    // One call walks one shard: some ended windows go, not all of them.
+    store.sweep(later);
+    expect(store.size).toBeLessThan(2500);
+    expect(store.size).toBeGreaterThan(500);
+    for (let k = 1; k < store.sweepSteps; k++) store.sweep(later);
+    expect(store.size).toBe(500);
+    // The live windows go on counting from where they were.
+    expect((await store.increment('click:ip:10.2.0.7', hour())).count).toBe(2);
+    // A counter not written yet stays until it is written, then goes with the next sweep.
+    for (let i = 0; i < 3; i++) await store.increment('click:ip:10.3.0.1', soon);
+    for (let k = 0; k < store.sweepSteps; k++) store.sweep(later);
+    expect(store.size).toBe(501);
+    await store.flush();
+    expect(t.rows.get('click:ip:10.3.0.1')?.count).toBe(3);
+    for (let k = 0; k < store.sweepSteps; k++) store.sweep(later);
+    expect(store.size).toBe(500);
+    store.stop();
+  });
 });

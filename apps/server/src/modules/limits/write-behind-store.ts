@@ -1,3 +1,4 @@
+import { ShardedMap } from '../../lib/sharded-map.ts';
 import type { CounterStore, HitResult } from './limiter.ts';
 
 export interface CounterRow {
@@ -23,7 +24,10 @@ export interface CounterSnapshots {
  * crash; counts below `persistFrom` are not written at all). Only keys starting with `keyPrefix` may be counted here (nothing else writes them).
  */
 export class WriteBehindCounterStore implements CounterStore {
-  private readonly counts = new Map<string, { count: number; expiresAt: number }>();
+  /** One entry per address of the last hour: in shards, none of which grows in one long copy (ADR 048). */
+  private readonly counts = new ShardedMap<{ count: number; expiresAt: number }>();
+  /** The shard of `counts` that `sweep` walks next. */
+  private sweepAt = 0;
   private readonly dirty = new Set<string>();
   /** Keys with a row (loaded, or written since): their changes are written whatever the count. */
   private readonly persisted = new Set<string>();
@@ -154,10 +158,26 @@ export class WriteBehindCounterStore implements CounterStore {
     }
   }
 
-  /** Drops ended windows from memory (their rows are swept by the database store). */
+  /**
+   * Drops ended windows from memory (their rows are swept by the database store), from one shard of the
+   * counters a call (ADR 048): walking a million addresses' counters at once stopped the event loop for tens
+   * of ms. `sweepSteps` calls walk them all.
+   */
   sweep(now = Date.now()): void {
-    for (const [key, e] of this.counts)
+    const shard = this.sweepAt;
+    this.sweepAt = (shard + 1) % this.counts.shardCount;
+    for (const [key, e] of this.counts.shardEntries(shard))
       if (e.expiresAt <= now && !this.dirty.has(key)) this.counts.delete(key);
+  }
+
+  /** The calls of `sweep` that walk every counter once. */
+  get sweepSteps(): number {
+    return this.counts.shardCount;
+  }
+
+  /** Counters held in memory (live or not swept yet). */
+  get size(): number {
+    return this.counts.size;
   }
 
   /** Stops the timer (the app is closing; `flush` first). */
