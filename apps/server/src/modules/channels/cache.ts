@@ -22,7 +22,11 @@ export interface ConfigCache {
   delete(code: string): Promise<void>;
 }
 
-/** Per-process cache with a TTL and a size cap (oldest entry evicted first). */
+/**
+ * Per-process cache with a TTL and a size cap (oldest entry evicted first). An entry past its TTL is kept
+ * `graceMs` longer for `peekServing`, marked stale: the channel service answers it while one read replaces it,
+ * instead of every request of that moment reading the database (ADR 049).
+ */
 export class MemoryConfigCache implements ConfigCache {
   readonly name = 'memory';
   private readonly entries = new Map<string, { value: CachedConfig; expiresAt: number }>();
@@ -31,17 +35,30 @@ export class MemoryConfigCache implements ConfigCache {
     private readonly ttlMs: number,
     private readonly maxEntries = 5_000,
     private readonly now: () => number = Date.now,
+    private readonly graceMs = ttlMs,
   ) {}
 
   /** The fresh entry for `code` without a promise (the hot path reads it synchronously). */
   peek(code: string): CachedConfig | undefined {
     const hit = this.entries.get(code);
+    return hit !== undefined && hit.expiresAt > this.now() ? hit.value : undefined;
+  }
+
+  /**
+   * The entry for `code`, fresh or stale (past its TTL, within the grace: `onStale(code)` is called, and the
+   * caller replaces it); none once the grace is over. Without a promise or an allocation (the hot path).
+   */
+  peekServing(code: string, onStale: (code: string) => void): CachedConfig | undefined {
+    const hit = this.entries.get(code);
     if (!hit) return undefined;
-    if (hit.expiresAt <= this.now()) {
-      this.entries.delete(code);
-      return undefined;
+    const now = this.now();
+    if (hit.expiresAt > now) return hit.value;
+    if (hit.expiresAt + this.graceMs > now) {
+      onStale(code);
+      return hit.value;
     }
-    return hit.value;
+    this.entries.delete(code);
+    return undefined;
   }
 
   put(code: string, value: CachedConfig): void {

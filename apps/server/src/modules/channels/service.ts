@@ -88,6 +88,8 @@ export interface H5Answer {
  */
 export type Visitor = string | (() => string);
 
+const ignoreStale = (): void => {};
+
 export class ChannelService {
   /**
    * The L1: configurations in this process's memory, read without a promise on the hot path. The cache
@@ -99,6 +101,15 @@ export class ChannelService {
   /** Bumped by every drop: a read that started before one does not fill the L1 with what it read. */
   private generation = 0;
   private invalidated = 0;
+  /** Reads of a configuration under way, one per code (a miss or a stale entry's refresh): callers share it. */
+  private readonly loading = new Map<string, Promise<CachedConfig>>();
+  /** Refreshes a stale L1 entry behind the answer that used it (made once: the hot path passes it). */
+  private readonly refreshBehind = (code: string): void => {
+    if (!this.loading.has(code))
+      this.load(code).catch(() => {
+        // The stale copy is answered until its grace ends; then a request reads the database and fails there.
+      });
+  };
   private defaultConfig: H5Config | null = null;
   readonly clicks: ClickRecorder;
 
@@ -122,6 +133,7 @@ export class ChannelService {
     if (!on) {
       this.invalidated++;
       this.generation++;
+      this.loading.clear();
       this.l1.clear();
     }
   }
@@ -130,7 +142,13 @@ export class ChannelService {
   dropLocal(code: string): void {
     this.invalidated++;
     if (this.l1 === this.d.cache) return;
+    this.forget(code);
+  }
+
+  /** Drops the L1's copy of `code`; a read under way neither fills it nor is shared any more. */
+  private forget(code: string): void {
     this.generation++;
+    this.loading.delete(code);
     this.l1.drop(code);
   }
 
@@ -143,38 +161,61 @@ export class ChannelService {
     return this.invalidated;
   }
 
-  /** The L1's fresh entry, without a promise: `undefined` when it has none. */
+  /**
+   * The L1's entry, without a promise: `undefined` when it has none. One past its TTL is still answered
+   * (within the grace) while a single read replaces it (ADR 049).
+   */
   peek(code: string): CachedConfig | undefined {
-    return this.l1On ? this.l1.peek(code) : undefined;
+    return this.l1On ? this.l1.peekServing(code, this.refreshBehind) : undefined;
   }
 
   /** A channel's configuration (cached), or null when there is no such channel. */
   async find(code: string): Promise<H5Config | null> {
     const local = this.peek(code);
     if (local !== undefined) return local;
-    const generation = this.generation;
-    const fill = (value: CachedConfig) => {
-      if (this.l1On && this.l1 !== this.d.cache && generation === this.generation) this.l1.put(code, value);
-    };
+    return this.load(code);
+  }
+
+  /** Reads `code`'s configuration into the L1, once for every caller of the moment (ADR 049). */
+  private load(code: string): Promise<CachedConfig> {
+    const running = this.loading.get(code);
+    if (running) return running;
+    const read = this.read(code, this.generation).finally(() => {
+      if (this.loading.get(code) === read) this.loading.delete(code);
+    });
+    this.loading.set(code, read);
+    return read;
+  }
+
+  private async read(code: string, generation: number): Promise<CachedConfig> {
     if (this.l1 !== this.d.cache) {
       const cached = await this.d.cache.get(code);
-      if (cached !== undefined) {
-        fill(cached);
-        return cached;
-      }
+      if (cached !== undefined) return this.fill(code, cached, generation);
     }
     const row = await this.d.repo.findByCode(code);
     const config = row ? buildH5Config(row) : null;
-    await this.d.cache.set(code, config);
-    fill(config);
-    return config;
+    if (this.l1 !== this.d.cache) await this.d.cache.set(code, config);
+    return this.fill(code, config, generation);
+  }
+
+  /**
+   * Puts what a read found in the L1, unless a drop came since the read started. A value equal to the one held
+   * keeps the object held: the channel pages and the front's answers made from it stay current (`isCurrent`),
+   * and a refresh that found no change costs no page rendered again. Returns what the L1 holds.
+   */
+  private fill(code: string, value: CachedConfig, generation: number): CachedConfig {
+    if (!this.l1On || generation !== this.generation) return value;
+    const held = this.l1.peekServing(code, ignoreStale);
+    const kept = held !== undefined && JSON.stringify(held) === JSON.stringify(value) ? held : value;
+    this.l1.put(code, kept);
+    return kept;
   }
 
   /** Call after a channel changes (console edits) so that no instance serves the old value. */
   async invalidate(code: string): Promise<void> {
     if (this.l1 === this.d.cache) {
       this.invalidated++;
-      this.l1.drop(code);
+      this.forget(code);
       return;
     }
     this.dropLocal(code);
