@@ -46,6 +46,12 @@
 // embedded database's, libuv's, V8's) and the load generator on CPU 1.
 // --server-node-args='…': more arguments for the servers' node (e.g. '--import ./probe.mjs' or V8 flags).
 //
+// --loader c: every run (probes, saturation, paced) made by bench/paced-loader.c (compiled with cc into
+// bench/results/ on first use) instead of autocannon: a few µs a request and no collector, where autocannon's
+// JavaScript took a large share of this 2-core machine and stopped for its GC. Its paced runs send each request
+// when due on whichever connection is free, after --paced-warmup s (default 1) at the rate that are not
+// measured, from the saturation run's connections up to C_PACED_MAX_CONNECTIONS as needed; --loader-cpu n pins it.
+//
 // --cpu-prof: the server runs with `node --cpu-prof`; the profile is summarised for each section's
 // saturation run (self time by package and function, inclusive time of the app's own functions).
 //
@@ -143,14 +149,12 @@ const C_LOADER = args.loader === 'c';
 /** --loader c: the seconds a paced run goes at its rate before it is measured (bench/paced-loader.c --warmup). */
 const PACED_WARMUP = Number(args['paced-warmup']);
 /**
- * --loader c: the fewest connections of a paced run (unless --paced-connections): its saturation run's level, at
- * least this many. Requests go out on whichever connection is free (bench/paced-loader.c), so the connections are
- * how many visitors may wait for an answer at once: at 10, a few slower answers held every connection and the
- * next visitors waited for the loader, not the server (click-repeat: 98.6 ms from due, 14.1 ms at most from the
- * send). More than the saturation run's level lowers what the server can answer (landing: 32.7 k req/s at 30
- * connections, 24.8 k at 100), and 80 % of the one is more than the other.
+ * --loader c: a paced run starts at its saturation run's connections and opens more, up to this many, while a
+ * request is due and every connection waits for an answer (bench/paced-loader.c --max-connections): visitors each
+ * have their own, and a fixed few made the next visitors wait for the loader, not the server (click-repeat at 10:
+ * 98.6 ms from due, 14.1 ms at most from the send; h5Config on PostgreSQL + Redis at 30: 86 % of the rate sent).
  */
-const C_PACED_MIN_CONNECTIONS = 30;
+const C_PACED_MAX_CONNECTIONS = 1000;
 if (C_LOADER) pacedLoaderBinary(); // compiled before any server starts: a missing compiler stops the bench here
 const SLICES = Number(args.slices);
 if (!Number.isInteger(SLICES) || SLICES < 1) {
@@ -585,6 +589,7 @@ async function measureWithC(base, section, opts) {
     pools: pools.map((p) => p.map((req) => req.requestBuffer)),
     duration: seconds,
     rate: opts.overallRate,
+    ...(opts.overallRate ? { maxConnections: C_PACED_MAX_CONNECTIONS } : {}),
     warmup,
     cpu: args['loader-cpu'],
     ...C_EXPECT[section],
@@ -611,6 +616,7 @@ async function measureWithC(base, section, opts) {
           owedAtEnd: r.owedAtEnd,
           sendLagMs: r.sendLagMs,
           warmupSec: warmup,
+          connectionsAtEnd: r.connections,
           warmupFromDueMs: r.warmupFromDueMs,
         }
       : {}),
@@ -822,7 +828,7 @@ async function runBackend(backend) {
           const levels = args['paced-connections']
             ? [Number(args['paced-connections'])]
             : C_LOADER
-              ? [Math.max(conns[s], C_PACED_MIN_CONNECTIONS)]
+              ? [conns[s]]
               : [conns[s], ...PACED_ESCALATION.filter((c) => c > conns[s])];
           let paced;
           for (const connections of levels) {
@@ -838,7 +844,7 @@ async function runBackend(backend) {
             // A run that fell short measured its p99 at less load than asked (the table marks it).
             paced.reachedRate = paced.reqPerSec >= REACHED_SHARE * rate;
             log(
-              `${backend}: ${s}: paced ${fraction} at ${connections}: ${paced.reqPerSec} req/s; ${paced.latencyFromDueMs ? `from due p50 ${paced.latencyFromDueMs.p50} p99 ${paced.latencyFromDueMs.p99} max ${paced.latencyFromDueMs.max}, ${paced.missedDue} dropped; ` : ''}from send p50 ${paced.latencyMs.p50} p99 ${paced.latencyMs.p99} max ${paced.latencyMs.max}; stolen ${paced.stolenMs} ms, load generator stopped ≤ ${paced.loadGeneratorLongestStopMs} ms`,
+              `${backend}: ${s}: paced ${fraction} at ${connections}${paced.connectionsAtEnd > connections ? `→${paced.connectionsAtEnd}` : ''}: ${paced.reqPerSec} req/s; ${paced.latencyFromDueMs ? `from due p50 ${paced.latencyFromDueMs.p50} p99 ${paced.latencyFromDueMs.p99} max ${paced.latencyFromDueMs.max}, ${paced.missedDue} dropped; ` : ''}from send p50 ${paced.latencyMs.p50} p99 ${paced.latencyMs.p99} max ${paced.latencyMs.max}; stolen ${paced.stolenMs} ms, load generator stopped ≤ ${paced.loadGeneratorLongestStopMs} ms`,
             );
             if (paced.worstWindows)
               log(
@@ -920,7 +926,7 @@ function table(runs) {
         String(sat.errors),
         String(sat.badAnswers),
         p ? `${p.reqPerSec.toFixed(0)}/${p.targetReqPerSec}` : '',
-        p ? String(p.connections) : '',
+        p ? `${p.connections}${p.connectionsAtEnd > p.connections ? `→${p.connectionsAtEnd}` : ''}` : '',
         p ? `${p.latencyFromDueMs?.p99 ?? '–'}${p.reachedRate === false ? '*' : ''}` : '',
         p ? String(p.latencyMs.p99) : '',
         p ? String(p.stolenMs ?? '') : '',

@@ -6,12 +6,13 @@
 // a run, bench/README.md "twentieth session"); every such stop makes requests late that the server never saw.
 // This one costs a few µs per request and has no collector.
 //
-//   paced-loader --port P --requests FILE --duration S [--rate R] [--warmup S] [--expect-body TEXT]
-//                [--expect-header TEXT]
+//   paced-loader --port P --requests FILE --duration S [--rate R [--max-connections M]] [--warmup S]
+//                [--expect-body TEXT] [--expect-header TEXT]
 //
 // FILE: uint32 LE connection count, then for each connection a uint32 request count and, for each request, a
-// uint32 byte length and the raw request (bench/paced-loader.mjs writes it). Connection c cycles through its
-// own requests, so a run never repeats a request unless its list is shorter than what it sends.
+// uint32 byte length and the raw request (bench/paced-loader.mjs writes it). The lists' count is the number of
+// connections opened at the start; each send takes the next request of all the lists in turn, so a run never
+// repeats a request unless it sends more than the file holds.
 //
 // --rate R (requests/s over all connections): request k is due at t0 + k/R and goes out on a free connection
 // (the next after the last one used) when it is due, or as soon as one is free when none was: visitors who
@@ -22,6 +23,9 @@
 // from its request's due time ("from due": what a visitor meets, coordinated omission included) and from its
 // send. Requests that came due and were not sent by the end are counted as `owedAtEnd` and enter "from due"
 // with the time they had waited by then.
+// --max-connections M (paced): while a request is due and every connection waits for an answer, one more
+// connection is opened, up to M in all (visitors each have their own): the server's slowness, not the loader's
+// connections, decides how long a visitor waits.
 // --warmup S: the schedule (or the closed loop) starts S seconds before the measured duration; requests due
 // before it are answered and checked but left out of the figures (`warmupFromDueMs` shows them): the
 // connections are made and the server is past the start of the load, as visitors of a running ad meet it.
@@ -53,8 +57,7 @@ typedef struct {
   int fd;
   int connected;
   int in_flight;
-  request_t *reqs;
-  uint32_t nreqs, next_req;
+  request_t *req;      // the request in flight
   size_t written;     // bytes of the request in flight written so far
   int64_t due, sent;  // of the request in flight
   int64_t idle_since; // when the connection last became free to send
@@ -136,7 +139,13 @@ static int cmp_window(const void *a, const void *b) {
 }
 
 static const char *arg_port, *arg_file, *arg_body, *arg_header;
-static double arg_duration, arg_rate, arg_warmup;
+static double arg_duration, arg_rate, arg_warmup, arg_max_connections;
+
+// Every request of the file, in its order; each send takes the next (the list is cycled).
+static request_t *all;
+static size_t nall, cursor;
+// Connections opened and not connected yet.
+static int connecting;
 
 static struct sockaddr_in server_addr;
 static int epfd;
@@ -151,6 +160,7 @@ static void open_conn(conn_t *c) {
   if (connect(c->fd, (struct sockaddr *)&server_addr, sizeof server_addr) < 0 && errno != EINPROGRESS)
     die("connect");
   c->connected = 0;
+  connecting++;
   c->in_flight = 0;
   c->buf_len = 0;
   struct epoll_event ev = {.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP, .data.ptr = c};
@@ -172,7 +182,7 @@ static void want_write(conn_t *c, int on) {
 }
 
 static void flush(conn_t *c) {
-  request_t *r = &c->reqs[c->next_req];
+  request_t *r = c->req;
   while (c->written < r->len) {
     ssize_t w = write(c->fd, r->data + c->written, r->len - c->written);
     if (w < 0) {
@@ -193,6 +203,7 @@ static void send_next(conn_t *c, int64_t due, int64_t now) {
   c->sent = now;
   c->in_flight = 1;
   c->written = 0;
+  c->req = &all[cursor++ % nall];
   sent_count++;
   flush(c);
 }
@@ -237,6 +248,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--duration")) arg_duration = atof(argv[i + 1]);
     else if (!strcmp(argv[i], "--rate")) arg_rate = atof(argv[i + 1]);
     else if (!strcmp(argv[i], "--warmup")) arg_warmup = atof(argv[i + 1]);
+    else if (!strcmp(argv[i], "--max-connections")) arg_max_connections = atof(argv[i + 1]);
     else if (!strcmp(argv[i], "--expect-body")) arg_body = argv[i + 1];
     else if (!strcmp(argv[i], "--expect-header")) arg_header = argv[i + 1];
     else {
@@ -260,19 +272,23 @@ int main(int argc, char **argv) {
   size_t at = 0;
 #define U32() (at += 4, *(uint32_t *)(file + at - 4))
   uint32_t nconn = U32();
-  conn_t *conns = calloc(nconn, sizeof *conns);
+  // Paced, more connections are opened while requests are due and every connection waits for an answer.
+  uint32_t max_conns = arg_rate > 0 && arg_max_connections > nconn ? (uint32_t)arg_max_connections : nconn;
+  conn_t *conns = calloc(max_conns, sizeof *conns);
+  all = malloc(((size_t)size / 4 + 1) * sizeof *all); // a request takes at least 4 bytes of the file
   for (uint32_t i = 0; i < nconn; i++) {
-    conns[i].nreqs = U32();
-    conns[i].reqs = calloc(conns[i].nreqs, sizeof(request_t));
-    for (uint32_t k = 0; k < conns[i].nreqs; k++) {
-      conns[i].reqs[k].len = U32();
-      conns[i].reqs[k].data = file + at;
-      at += conns[i].reqs[k].len;
+    uint32_t n = U32();
+    for (uint32_t k = 0; k < n; k++) {
+      all[nall].len = U32();
+      all[nall++].data = file + at;
+      at += all[nall - 1].len;
     }
+  }
+  for (uint32_t i = 0; i < max_conns; i++) {
     conns[i].buf_cap = 65536;
     conns[i].buf = malloc(conns[i].buf_cap);
   }
-  if (at != (size_t)size) {
+  if (at != (size_t)size || nall == 0) {
     fprintf(stderr, "paced-loader: %s is not a request file\n", arg_file);
     return 2;
   }
@@ -332,6 +348,11 @@ int main(int argc, char **argv) {
       }
       if (c->in_flight) busy = 1;
     }
+    // A request is due and every connection waits for an answer: one more connection, as another visitor.
+    if (period && now < end && DUE(next_k) <= now && connecting == 0 && nconn < max_conns) {
+      conns[nconn].idle_since = now;
+      open_conn(&conns[nconn++]);
+    }
     if (now >= end && !busy) break;
     if (now >= end + 5000000000LL) break; // answers still missing 5 s after the end: counted below
     int64_t wait_ns = (busy && now >= end) ? 100000000LL : wake - now;
@@ -357,11 +378,12 @@ int main(int argc, char **argv) {
           die("connect");
         }
         c->connected = 1;
+        connecting--;
         c->idle_since = woke;
         want_write(c, 0);
         continue;
       }
-      if ((events[e].events & EPOLLOUT) && c->in_flight && c->written < c->reqs[c->next_req].len) flush(c);
+      if ((events[e].events & EPOLLOUT) && c->in_flight && c->written < c->req->len) flush(c);
       if (!(events[e].events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR))) continue;
       for (;;) {
         if (c->buf_cap - c->buf_len < 16384) {
@@ -409,7 +431,6 @@ int main(int argc, char **argv) {
         c->buf_len -= whole;
         c->in_flight = 0;
         c->idle_since = t;
-        c->next_req = (c->next_req + 1) % c->nreqs;
       }
     next_event:;
     }
@@ -429,6 +450,7 @@ int main(int argc, char **argv) {
          sent_count, (double)answered / seconds, seconds, arg_rate);
   printf("\"errors\":%ld,\"timeouts\":%ld,\"non2xx\":%ld,\"badAnswers\":%ld,\"owedAtEnd\":%ld,\"reconnects\":%ld,",
          errors, timeouts, non2xx, bad, owed, reconnects);
+  printf("\"connections\":%u,", nconn);
   printf("\"longestTurnMs\":%.1f,\"drainMs\":%.1f,", longest_turn / 1e6, (stop - end) / 1e6);
   print_percentiles("fromDueMs", &from_due);
   printf(",");
