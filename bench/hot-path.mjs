@@ -50,7 +50,8 @@
 // bench/results/ on first use) instead of autocannon: a few µs a request and no collector, where autocannon's
 // JavaScript took a large share of this 2-core machine and stopped for its GC. Its paced runs send each request
 // when due on whichever connection is free, after --paced-warmup s (default 1) at the rate that are not
-// measured, from the saturation run's connections up to C_PACED_MAX_CONNECTIONS as needed; --loader-cpu n pins it.
+// measured, on the saturation run's connections (at least C_PACED_MIN_CONNECTIONS, more while the rate was not
+// sent); --loader-cpu n pins it.
 //
 // --cpu-prof: the server runs with `node --cpu-prof`; the profile is summarised for each section's
 // saturation run (self time by package and function, inclusive time of the app's own functions).
@@ -149,12 +150,16 @@ const C_LOADER = args.loader === 'c';
 /** --loader c: the seconds a paced run goes at its rate before it is measured (bench/paced-loader.c --warmup). */
 const PACED_WARMUP = Number(args['paced-warmup']);
 /**
- * --loader c: a paced run starts at its saturation run's connections and opens more, up to this many, while a
- * request is due and every connection waits for an answer (bench/paced-loader.c --max-connections): visitors each
- * have their own, and a fixed few made the next visitors wait for the loader, not the server (click-repeat at 10:
- * 98.6 ms from due, 14.1 ms at most from the send; h5Config on PostgreSQL + Redis at 30: 86 % of the rate sent).
+ * --loader c: a paced run's connections: its saturation run's, at least C_PACED_MIN_CONNECTIONS, and the next of
+ * C_PACED_LEVELS when it could not send its rate. At 10, a few slower answers held every connection and the next
+ * visitors waited for the loader, not the server (click-repeat: 98.6 ms from due, 14.1 ms at most from the send).
+ * Tried and dropped: going up while the connections were busy more than half the time (`meanInFlight`, still
+ * reported) — the server's answers got slower with every level (click-repeat at 30/100/300: 1.8/6.3/23.6 ms p50
+ * from the send, 21/75/299 busy), so each level asked for the next; and opening one more connection whenever
+ * all were busy, which went to 1 000 within a second even for bare Fastify, whose answers then took 20 ms each.
  */
-const C_PACED_MAX_CONNECTIONS = 1000;
+const C_PACED_MIN_CONNECTIONS = 30;
+const C_PACED_LEVELS = [30, 100, 300];
 if (C_LOADER) pacedLoaderBinary(); // compiled before any server starts: a missing compiler stops the bench here
 const SLICES = Number(args.slices);
 if (!Number.isInteger(SLICES) || SLICES < 1) {
@@ -589,7 +594,6 @@ async function measureWithC(base, section, opts) {
     pools: pools.map((p) => p.map((req) => req.requestBuffer)),
     duration: seconds,
     rate: opts.overallRate,
-    ...(opts.overallRate ? { maxConnections: C_PACED_MAX_CONNECTIONS } : {}),
     warmup,
     cpu: args['loader-cpu'],
     ...C_EXPECT[section],
@@ -616,7 +620,7 @@ async function measureWithC(base, section, opts) {
           owedAtEnd: r.owedAtEnd,
           sendLagMs: r.sendLagMs,
           warmupSec: warmup,
-          connectionsAtEnd: r.connections,
+          meanInFlight: r.meanInFlight,
           warmupFromDueMs: r.warmupFromDueMs,
         }
       : {}),
@@ -828,7 +832,10 @@ async function runBackend(backend) {
           const levels = args['paced-connections']
             ? [Number(args['paced-connections'])]
             : C_LOADER
-              ? [conns[s]]
+              ? (() => {
+                  const first = Math.max(conns[s], C_PACED_MIN_CONNECTIONS);
+                  return [first, ...C_PACED_LEVELS.filter((c) => c > first)];
+                })()
               : [conns[s], ...PACED_ESCALATION.filter((c) => c > conns[s])];
           let paced;
           for (const connections of levels) {
@@ -844,7 +851,7 @@ async function runBackend(backend) {
             // A run that fell short measured its p99 at less load than asked (the table marks it).
             paced.reachedRate = paced.reqPerSec >= REACHED_SHARE * rate;
             log(
-              `${backend}: ${s}: paced ${fraction} at ${connections}${paced.connectionsAtEnd > connections ? `→${paced.connectionsAtEnd}` : ''}: ${paced.reqPerSec} req/s; ${paced.latencyFromDueMs ? `from due p50 ${paced.latencyFromDueMs.p50} p99 ${paced.latencyFromDueMs.p99} max ${paced.latencyFromDueMs.max}, ${paced.missedDue} dropped; ` : ''}from send p50 ${paced.latencyMs.p50} p99 ${paced.latencyMs.p99} max ${paced.latencyMs.max}; stolen ${paced.stolenMs} ms, load generator stopped ≤ ${paced.loadGeneratorLongestStopMs} ms`,
+              `${backend}: ${s}: paced ${fraction} at ${connections}${paced.meanInFlight === undefined ? '' : ` (${paced.meanInFlight} busy on average)`}: ${paced.reqPerSec} req/s; ${paced.latencyFromDueMs ? `from due p50 ${paced.latencyFromDueMs.p50} p99 ${paced.latencyFromDueMs.p99} max ${paced.latencyFromDueMs.max}, ${paced.missedDue} dropped; ` : ''}from send p50 ${paced.latencyMs.p50} p99 ${paced.latencyMs.p99} max ${paced.latencyMs.max}; stolen ${paced.stolenMs} ms, load generator stopped ≤ ${paced.loadGeneratorLongestStopMs} ms`,
             );
             if (paced.worstWindows)
               log(
@@ -926,7 +933,7 @@ function table(runs) {
         String(sat.errors),
         String(sat.badAnswers),
         p ? `${p.reqPerSec.toFixed(0)}/${p.targetReqPerSec}` : '',
-        p ? `${p.connections}${p.connectionsAtEnd > p.connections ? `→${p.connectionsAtEnd}` : ''}` : '',
+        p ? String(p.connections) : '',
         p ? `${p.latencyFromDueMs?.p99 ?? '–'}${p.reachedRate === false ? '*' : ''}` : '',
         p ? String(p.latencyMs.p99) : '',
         p ? String(p.stolenMs ?? '') : '',

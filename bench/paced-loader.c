@@ -6,7 +6,7 @@
 // a run, bench/README.md "twentieth session"); every such stop makes requests late that the server never saw.
 // This one costs a few µs per request and has no collector.
 //
-//   paced-loader --port P --requests FILE --duration S [--rate R [--max-connections M]] [--warmup S]
+//   paced-loader --port P --requests FILE --duration S [--rate R] [--warmup S]
 //                [--expect-body TEXT] [--expect-header TEXT]
 //
 // FILE: uint32 LE connection count, then for each connection a uint32 request count and, for each request, a
@@ -23,9 +23,9 @@
 // from its request's due time ("from due": what a visitor meets, coordinated omission included) and from its
 // send. Requests that came due and were not sent by the end are counted as `owedAtEnd` and enter "from due"
 // with the time they had waited by then.
-// --max-connections M (paced): while a request is due and every connection waits for an answer, one more
-// connection is opened, up to M in all (visitors each have their own): the server's slowness, not the loader's
-// connections, decides how long a visitor waits.
+// `meanInFlight` (the answers' time from the send summed, over the measured time) says how many connections
+// were busy on average: near their number, requests waited for a free connection in the loader rather than for
+// the server, and the run needs more connections (bench/hot-path.mjs runs it again with more).
 // --warmup S: the schedule (or the closed loop) starts S seconds before the measured duration; requests due
 // before it are answered and checked but left out of the figures (`warmupFromDueMs` shows them): the
 // connections are made and the server is past the start of the load, as visitors of a running ad meet it.
@@ -139,13 +139,12 @@ static int cmp_window(const void *a, const void *b) {
 }
 
 static const char *arg_port, *arg_file, *arg_body, *arg_header;
-static double arg_duration, arg_rate, arg_warmup, arg_max_connections;
+static double arg_duration, arg_rate, arg_warmup;
 
 // Every request of the file, in its order; each send takes the next (the list is cycled).
 static request_t *all;
 static size_t nall, cursor;
-// Connections opened and not connected yet.
-static int connecting;
+
 
 static struct sockaddr_in server_addr;
 static int epfd;
@@ -160,7 +159,6 @@ static void open_conn(conn_t *c) {
   if (connect(c->fd, (struct sockaddr *)&server_addr, sizeof server_addr) < 0 && errno != EINPROGRESS)
     die("connect");
   c->connected = 0;
-  connecting++;
   c->in_flight = 0;
   c->buf_len = 0;
   struct epoll_event ev = {.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP, .data.ptr = c};
@@ -248,7 +246,6 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--duration")) arg_duration = atof(argv[i + 1]);
     else if (!strcmp(argv[i], "--rate")) arg_rate = atof(argv[i + 1]);
     else if (!strcmp(argv[i], "--warmup")) arg_warmup = atof(argv[i + 1]);
-    else if (!strcmp(argv[i], "--max-connections")) arg_max_connections = atof(argv[i + 1]);
     else if (!strcmp(argv[i], "--expect-body")) arg_body = argv[i + 1];
     else if (!strcmp(argv[i], "--expect-header")) arg_header = argv[i + 1];
     else {
@@ -272,9 +269,7 @@ int main(int argc, char **argv) {
   size_t at = 0;
 #define U32() (at += 4, *(uint32_t *)(file + at - 4))
   uint32_t nconn = U32();
-  // Paced, more connections are opened while requests are due and every connection waits for an answer.
-  uint32_t max_conns = arg_rate > 0 && arg_max_connections > nconn ? (uint32_t)arg_max_connections : nconn;
-  conn_t *conns = calloc(max_conns, sizeof *conns);
+  conn_t *conns = calloc(nconn, sizeof *conns);
   all = malloc(((size_t)size / 4 + 1) * sizeof *all); // a request takes at least 4 bytes of the file
   for (uint32_t i = 0; i < nconn; i++) {
     uint32_t n = U32();
@@ -284,7 +279,7 @@ int main(int argc, char **argv) {
       at += all[nall - 1].len;
     }
   }
-  for (uint32_t i = 0; i < max_conns; i++) {
+  for (uint32_t i = 0; i < nconn; i++) {
     conns[i].buf_cap = 65536;
     conns[i].buf = malloc(conns[i].buf_cap);
   }
@@ -318,6 +313,7 @@ int main(int argc, char **argv) {
   uint32_t rr = 0; // the connection after the last one that sent
   for (uint32_t i = 0; i < nconn; i++) conns[i].idle_since = start;
   int64_t last_answer = t0;
+  double in_flight_ns = 0; // the measured answers' times from the send, summed
   int64_t longest_turn = 0; // the longest time the loop spent away from epoll_wait
   struct epoll_event events[256];
   for (;;) {
@@ -348,11 +344,6 @@ int main(int argc, char **argv) {
       }
       if (c->in_flight) busy = 1;
     }
-    // A request is due and every connection waits for an answer: one more connection, as another visitor.
-    if (period && now < end && DUE(next_k) <= now && connecting == 0 && nconn < max_conns) {
-      conns[nconn].idle_since = now;
-      open_conn(&conns[nconn++]);
-    }
     if (now >= end && !busy) break;
     if (now >= end + 5000000000LL) break; // answers still missing 5 s after the end: counted below
     int64_t wait_ns = (busy && now >= end) ? 100000000LL : wake - now;
@@ -378,7 +369,6 @@ int main(int argc, char **argv) {
           die("connect");
         }
         c->connected = 1;
-        connecting--;
         c->idle_since = woke;
         want_write(c, 0);
         continue;
@@ -418,6 +408,7 @@ int main(int argc, char **argv) {
           if (period) add_sample(&from_due, t - c->due);
           note_window(t - t0, period ? t - c->due : t - c->sent, t - c->sent);
           add_sample(&from_send, t - c->sent);
+          in_flight_ns += (double)(t - c->sent);
         }
         if (status < 200 || status > 299) non2xx++;
         else if (!header_ok || !body_ok) {
@@ -450,7 +441,7 @@ int main(int argc, char **argv) {
          sent_count, (double)answered / seconds, seconds, arg_rate);
   printf("\"errors\":%ld,\"timeouts\":%ld,\"non2xx\":%ld,\"badAnswers\":%ld,\"owedAtEnd\":%ld,\"reconnects\":%ld,",
          errors, timeouts, non2xx, bad, owed, reconnects);
-  printf("\"connections\":%u,", nconn);
+  printf("\"connections\":%u,\"meanInFlight\":%.2f,", nconn, in_flight_ns / (seconds * 1e9));
   printf("\"longestTurnMs\":%.1f,\"drainMs\":%.1f,", longest_turn / 1e6, (stop - end) / 1e6);
   print_percentiles("fromDueMs", &from_due);
   printf(",");

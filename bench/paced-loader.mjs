@@ -61,27 +61,15 @@ export function writeRequestFile(pools) {
 
 /**
  * Runs the loader against 127.0.0.1:`port` for `duration` s: paced at `rate` req/s over all connections, or
- * closed-loop without a rate, after `warmup` s left out of the figures; paced, up to `maxConnections` (more
- * opened while every one waits for an answer and a request is due). `cpu`: the CPU list to pin it to
+ * closed-loop without a rate, after `warmup` s left out of the figures. `cpu`: the CPU list to pin it to
  * (taskset), if any. Resolves with its JSON.
  */
-export function runPacedLoader({
-  port,
-  pools,
-  duration,
-  rate,
-  maxConnections,
-  warmup,
-  expectBody,
-  expectHeader,
-  cpu,
-}) {
+export function runPacedLoader({ port, pools, duration, rate, warmup, expectBody, expectHeader, cpu }) {
   const binary = pacedLoaderBinary();
   const file = writeRequestFile(pools);
   const loaderArgs = ['--port', String(port), '--requests', file, '--duration', String(duration)];
   if (rate) loaderArgs.push('--rate', String(rate));
   if (warmup) loaderArgs.push('--warmup', String(warmup));
-  if (maxConnections) loaderArgs.push('--max-connections', String(maxConnections));
   if (expectBody) loaderArgs.push('--expect-body', expectBody);
   if (expectHeader) loaderArgs.push('--expect-header', expectHeader);
   const [cmd, argv] = cpu ? ['taskset', ['-c', cpu, binary, ...loaderArgs]] : [binary, loaderArgs];
