@@ -1,5 +1,6 @@
 import { ShardedMap } from '../../lib/sharded-map.ts';
 import type { CounterStore, HitResult } from './limiter.ts';
+import { counterCount, counterEnd, type PackedCounter, packCounter } from './packed-counter.ts';
 
 export interface CounterRow {
   key: string;
@@ -24,8 +25,11 @@ export interface CounterSnapshots {
  * crash; counts below `persistFrom` are not written at all). Only keys starting with `keyPrefix` may be counted here (nothing else writes them).
  */
 export class WriteBehindCounterStore implements CounterStore {
-  /** One entry per address of the last hour: in shards, none of which grows in one long copy (ADR 048). */
-  private readonly counts = new ShardedMap<{ count: number; expiresAt: number }>();
+  /**
+   * One entry per address of the last hour (ADR 048): in shards, none of which grows in one long copy, each
+   * counter packed in a small integer (no object on the heap per address).
+   */
+  private readonly counts = new ShardedMap<PackedCounter>();
   /** The shard of `counts` that `sweep` walks next. */
   private sweepAt = 0;
   private readonly dirty = new Set<string>();
@@ -56,40 +60,43 @@ export class WriteBehindCounterStore implements CounterStore {
   async load(): Promise<void> {
     for (const r of await this.snapshots.loadPrefix(this.keyPrefix)) {
       if (!this.counts.has(r.key))
-        this.counts.set(r.key, { count: r.count, expiresAt: r.expiresAt.getTime() });
+        this.counts.set(r.key, packCounter(r.count, r.expiresAt.getTime(), Date.now()));
     }
   }
 
-  private live(key: string, now: number) {
+  private live(key: string, now: number): PackedCounter | undefined {
     if (!key.startsWith(this.keyPrefix)) throw new Error(`${key} is not counted by this store`);
     const e = this.counts.get(key);
-    return e && e.expiresAt > now ? e : undefined;
+    return e !== undefined && counterEnd(e, now) > now ? e : undefined;
   }
 
   increment(key: string, expiresAt: Date): Promise<HitResult> {
     const now = Date.now();
-    let e = this.live(key, now);
-    if (e) e.count++;
-    else {
-      e = { count: 1, expiresAt: expiresAt.getTime() };
-      this.counts.set(key, e);
-    }
-    this.touch(key);
-    return Promise.resolve({ count: e.count, resetAt: new Date(e.expiresAt) });
+    const e = this.live(key, now);
+    const count = e === undefined ? 1 : counterCount(e) + 1;
+    const packed = packCounter(count, e === undefined ? expiresAt.getTime() : counterEnd(e, now), now);
+    this.counts.set(key, packed);
+    this.touch(key, count);
+    return Promise.resolve({ count, resetAt: new Date(counterEnd(packed, now)) });
   }
 
   decrement(key: string): Promise<void> {
-    const e = this.live(key, Date.now());
-    if (e && e.count > 0) {
-      e.count--;
-      this.touch(key);
+    const now = Date.now();
+    const e = this.live(key, now);
+    if (e !== undefined && counterCount(e) > 0) {
+      const count = counterCount(e) - 1;
+      this.counts.set(key, packCounter(count, counterEnd(e, now), now));
+      this.touch(key, count);
     }
     return Promise.resolve();
   }
 
   get(key: string): Promise<HitResult | null> {
-    const e = this.live(key, Date.now());
-    return Promise.resolve(e ? { count: e.count, resetAt: new Date(e.expiresAt) } : null);
+    const now = Date.now();
+    const e = this.live(key, now);
+    return Promise.resolve(
+      e === undefined ? null : { count: counterCount(e), resetAt: new Date(counterEnd(e, now)) },
+    );
   }
 
   clear(key: string): Promise<void> {
@@ -118,14 +125,14 @@ export class WriteBehindCounterStore implements CounterStore {
     const rows: CounterRow[] = keys.map((key) => {
       const e = this.counts.get(key);
       // A cleared or ended window is written as ended (a reader sees no live counter).
-      return e && e.expiresAt > now
-        ? { key, count: e.count, expiresAt: new Date(e.expiresAt) }
+      return e !== undefined && counterEnd(e, now) > now
+        ? { key, count: counterCount(e), expiresAt: new Date(counterEnd(e, now)) }
         : { key, count: 0, expiresAt: new Date(now) };
     });
     // Ended windows leave memory (the database's sweep removes their rows).
     for (const key of keys) {
       const e = this.counts.get(key);
-      if (!e || e.expiresAt <= now) {
+      if (e === undefined || counterEnd(e, now) <= now) {
         this.counts.delete(key);
         this.persisted.delete(key);
       }
@@ -167,7 +174,7 @@ export class WriteBehindCounterStore implements CounterStore {
     const shard = this.sweepAt;
     this.sweepAt = (shard + 1) % this.counts.shardCount;
     for (const [key, e] of this.counts.shardEntries(shard))
-      if (e.expiresAt <= now && !this.dirty.has(key)) this.counts.delete(key);
+      if (counterEnd(e, now) <= now && !this.dirty.has(key)) this.counts.delete(key);
   }
 
   /** The calls of `sweep` that walk every counter once. */
@@ -186,11 +193,10 @@ export class WriteBehindCounterStore implements CounterStore {
     this.timer = undefined;
   }
 
-  private touch(key: string): void {
-    const e = this.counts.get(key);
+  private touch(key: string, count: number): void {
     // A count below `persistFrom` is not written (nor its row changed) unless it was written before.
-    if (e && e.count < (this.opts.persistFrom ?? 1) && !this.persisted.has(key)) return;
-    if (e && e.count >= (this.opts.persistFrom ?? 1)) this.persisted.add(key);
+    if (count < (this.opts.persistFrom ?? 1) && !this.persisted.has(key)) return;
+    if (count >= (this.opts.persistFrom ?? 1)) this.persisted.add(key);
     this.dirty.add(key);
     this.schedule(this.opts.flushDelayMs);
   }
