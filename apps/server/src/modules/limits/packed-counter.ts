@@ -6,8 +6,9 @@
  *
  * Packed: `(end second mod 2²⁰) × 1024 + count`, below 2³⁰ (a Smi). It fits a count below 1 024 and a window that
  * ends less than 2¹⁹ s (~6 days) after it is packed; anything else stays an object. The end is kept to the second,
- * rounded up (a window lasts at most a second longer). An ended counter must be dropped within ~6 days (the
- * store's sweep does it every minute): read later, its end would seem to come round again.
+ * rounded down: a window ends up to a second early, never late, so the wait a refusal names ("请1小时后再试" for
+ * an hour's window) is never longer than the window. An ended counter must be dropped within ~6 days (the store's
+ * sweep does it every minute): read later, its end would seem to come round again.
  */
 export type PackedCounter = number | { count: number; expiresAt: number };
 
@@ -17,7 +18,7 @@ const AHEAD_MAX = 2 ** 19;
 
 /** The counter of `count` in a window ending at `expiresAt` (ms), packed at `now` (ms) when it fits. */
 export function packCounter(count: number, expiresAt: number, now: number): PackedCounter {
-  const end = Math.ceil(expiresAt / 1000);
+  const end = Math.floor(expiresAt / 1000);
   const ahead = end - Math.floor(now / 1000);
   if (Number.isInteger(count) && count >= 0 && count < COUNT_SPAN && ahead >= 0 && ahead < AHEAD_MAX)
     return (end % SECOND_SPAN) * COUNT_SPAN + count;
