@@ -36,7 +36,6 @@
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <stdint.h>
@@ -228,7 +227,6 @@ static size_t whole_answer(conn_t *c, int *status, int *header_ok, int *body_ok)
       at = (size_t)(crlf - c->buf) + 2 + size + 2;
       if (at > c->buf_len) return 0;
       if (size == 0) break;
-      body_len = at - head;
     }
     *body_ok = !arg_body || memmem(c->buf + head, at - head, arg_body, strlen(arg_body)) != NULL;
     return at;
