@@ -1,4 +1,4 @@
-import { ShardedMap } from '../../lib/sharded-map.ts';
+import { CounterMap } from './counter-map.ts';
 import type { CounterStore, HitResult } from './limiter.ts';
 import { counterCount, counterEnd, type PackedCounter, packCounter } from './packed-counter.ts';
 
@@ -26,10 +26,10 @@ export interface CounterSnapshots {
  */
 export class WriteBehindCounterStore implements CounterStore {
   /**
-   * One entry per address of the last hour (ADR 048): in shards, none of which grows in one long copy, each
-   * counter packed in a small integer (no object on the heap per address).
+   * One entry per address of the last hour (ADR 048, ADR 050): in shards, none of which grows in one long copy,
+   * each counter packed in a small integer, an IPv4 address's in typed arrays (no object on the heap per address).
    */
-  private readonly counts = new ShardedMap<PackedCounter>();
+  private readonly counts: CounterMap;
   /** The shard of `counts` that `sweep` walks next. */
   private sweepAt = 0;
   private readonly dirty = new Set<string>();
@@ -54,7 +54,9 @@ export class WriteBehindCounterStore implements CounterStore {
       maxRowsPerStatement?: number;
     } = { flushDelayMs: 50, retryMs: 500, persistFrom: 1 },
     private readonly onWriteError: (err: unknown) => void = () => {},
-  ) {}
+  ) {
+    this.counts = new CounterMap(keyPrefix);
+  }
 
   /** Reads the live counters of `keyPrefix` (before the app serves). */
   async load(): Promise<void> {
@@ -173,8 +175,11 @@ export class WriteBehindCounterStore implements CounterStore {
   sweep(now = Date.now()): void {
     const shard = this.sweepAt;
     this.sweepAt = (shard + 1) % this.counts.shardCount;
-    for (const [key, e] of this.counts.shardEntries(shard))
-      if (counterEnd(e, now) <= now && !this.dirty.has(key)) this.counts.delete(key);
+    const dirty = this.dirty;
+    this.counts.sweepShard(
+      shard,
+      (e, key) => counterEnd(e, now) > now || (dirty.size > 0 && dirty.has(key())),
+    );
   }
 
   /** The calls of `sweep` that walk every counter once. */
