@@ -45,6 +45,8 @@
 // --pin-main-thread: each server's main thread (the one that answers) alone on CPU 0, its other threads (the
 // embedded database's, libuv's, V8's) and the load generator on CPU 1.
 // --server-node-args='…': more arguments for the servers' node (e.g. '--import ./probe.mjs' or V8 flags).
+// --gc: the app's server runs with bench/server-gc.mjs; every saturation and paced run then reports its answering
+// thread's collections (count, total and longest ms of scavenges and mark-compacts) and its old generation's use.
 //
 // --loader c: every run (probes, saturation, paced) made by bench/paced-loader.c (compiled with cc into
 // bench/results/ on first use) instead of autocannon: a few µs a request and no collector, where autocannon's
@@ -70,9 +72,10 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { gcBetween, gcLine } from './gc-log.mjs';
 import {
   AD_BURST_REQUESTS,
   adLandingPath,
@@ -118,6 +121,7 @@ const { values: args } = parseArgs({
     'paced-connections': { type: 'string' },
     'catch-up-ms': { type: 'string' },
     'server-node-args': { type: 'string' },
+    gc: { type: 'boolean', default: false },
     'pin-main-thread': { type: 'boolean', default: false },
     'lock-step': { type: 'boolean', default: false },
     slices: { type: 'string', default: '1' },
@@ -137,7 +141,7 @@ const { values: args } = parseArgs({
 });
 if (args.help) {
   console.log(
-    'usage: node bench/hot-path.mjs [--only hello,h5config,landing,click-new,click-repeat] [--duration s] [--connections n | n,n,…] [--pg-url url [--redis-url url]] [--skip-pglite] [--skip-paced] [--server-root checkout] [--cpu-prof] [--slices n [--compare-root checkout]] [--string-bodies] [--setup-per-request] [--per-second-pacing] [--lock-step] [--landing-without-clicks] [--pin] [--paced-fractions f,f] [--paced-connections n] [--pin-main-thread] [--catch-up-ms ms] [--server-node-args=args] [--loader autocannon|c [--loader-cpu n] [--paced-warmup s]]',
+    'usage: node bench/hot-path.mjs [--only hello,h5config,landing,click-new,click-repeat] [--duration s] [--connections n | n,n,…] [--pg-url url [--redis-url url]] [--skip-pglite] [--skip-paced] [--server-root checkout] [--cpu-prof] [--slices n [--compare-root checkout]] [--string-bodies] [--setup-per-request] [--per-second-pacing] [--lock-step] [--landing-without-clicks] [--pin] [--paced-fractions f,f] [--paced-connections n] [--pin-main-thread] [--catch-up-ms ms] [--server-node-args=args] [--gc] [--loader autocannon|c [--loader-cpu n] [--paced-warmup s]]',
   );
   process.exit(0);
 }
@@ -321,6 +325,18 @@ function trustProxyValue(serverDir) {
   return env.includes('not a bare yes') ? '127.0.0.1' : 'true';
 }
 
+/** bench/server-gc.mjs' log of this run's server of `backend` (--gc). */
+function gcLogOf(backend) {
+  return path.join(os.tmpdir(), `lm-hot-gc-${process.pid}-${backend.replace(/[^a-z]/g, '')}.log`);
+}
+
+/** --gc: the app server's collections during a run of `section` that began at `fromMs` (wall clock). */
+function noteGc(backend, section, fromMs, run) {
+  if (!args.gc || section === 'hello') return;
+  run.gc = gcBetween(gcLogOf(backend), fromMs, Date.now());
+  log(`  gc: ${gcLine(run.gc)}`);
+}
+
 async function startServer(backend, profDir, compared = false) {
   const serverDir = compared ? COMPARE_DIR : SERVER_DIR;
   const pgUrl = compared && backend !== 'pglite' ? compareUrl(PG_URL) : PG_URL;
@@ -343,6 +359,9 @@ async function startServer(backend, profDir, compared = false) {
     nodeArgs: [
       ...(profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []),
       ...(args['server-node-args'] ? args['server-node-args'].split(' ').filter(Boolean) : []),
+      ...(args.gc && !compared
+        ? ['--import', pathToFileURL(path.join(ROOT, 'bench/server-gc.mjs')).href]
+        : []),
     ],
     // Not production: NODE_ENV=production needs an SMS gateway's credentials and the PII keys, and does
     // not seed the demo channels this bench reads (see bench/README.md).
@@ -352,6 +371,7 @@ async function startServer(backend, profDir, compared = false) {
       ...builds,
       // Several servers on one machine: the metrics listener is not what is measured.
       METRICS_PORT: '0',
+      ...(args.gc && !compared ? { SERVER_GC_LOG: gcLogOf(backend) } : {}),
     },
     ...(backend !== 'pglite' ? { pgUrl } : {}),
     ...(backend === 'postgres+redis' ? { redisUrl: REDIS_URL, redisPrefix } : {}),
@@ -810,7 +830,9 @@ async function runBackend(backend) {
         const name = i === order.length - 1 ? 'hello (again)' : s;
         log(`${backend}: ${name}: saturation, ${DURATION} s at ${conns[s]} connections`);
         const startUs = monoUs();
+        const fromMs = Date.now();
         out.sections[name] = { saturation: await measure(baseOf(s), s, { connections: conns[s] }) };
+        noteGc(backend, s, fromMs, out.sections[name].saturation);
         windows[name] = { startUs, endUs: monoUs() };
         out.sections[name].loadAvg1 = Math.round(os.loadavg()[0] * 100) / 100;
       }
@@ -842,6 +864,7 @@ async function runBackend(backend) {
             log(
               `${backend}: ${s}: paced at ${rate} req/s (${fraction * 100} % of saturation) for ${DURATION} s at ${connections} connections`,
             );
+            const fromMs = Date.now();
             paced = {
               fraction,
               connections,
@@ -860,6 +883,7 @@ async function runBackend(backend) {
                   .map((w) => `${w.maxMs} ms (${w.maxFromSendMs} from send) at ${w.atMs} ms @${w.epochMs}`)
                   .join('; ')}`,
               );
+            noteGc(backend, s, fromMs, paced);
             out.sections[s].pacedRuns = [...(out.sections[s].pacedRuns ?? []), paced];
             if (paced.reachedRate) break;
           }
@@ -872,6 +896,7 @@ async function runBackend(backend) {
     await stopChild(hello.proc, 'hello');
     out.exit = exit;
     rmSync(server.dataDir, { recursive: true, force: true });
+    if (args.gc) rmSync(gcLogOf(backend), { force: true });
     if (backend === 'postgres+redis') clearRedisKeys();
     if (compared) {
       out.comparedExit = await stopChild(compared.proc, `${backend} (compared)`);
