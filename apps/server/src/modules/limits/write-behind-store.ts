@@ -123,23 +123,7 @@ export class WriteBehindCounterStore implements CounterStore {
     if (this.dirty.size === 0) return;
     const keys = [...this.dirty];
     this.dirty.clear();
-    const now = Date.now();
-    const rows: CounterRow[] = keys.map((key) => {
-      const e = this.counts.get(key);
-      // A cleared or ended window is written as ended (a reader sees no live counter).
-      return e !== undefined && counterEnd(e, now) > now
-        ? { key, count: counterCount(e), expiresAt: new Date(counterEnd(e, now)) }
-        : { key, count: 0, expiresAt: new Date(now) };
-    });
-    // Ended windows leave memory (the database's sweep removes their rows).
-    for (const key of keys) {
-      const e = this.counts.get(key);
-      if (e === undefined || counterEnd(e, now) <= now) {
-        this.counts.delete(key);
-        this.persisted.delete(key);
-      }
-    }
-    this.writing = this.save(rows);
+    this.writing = this.save(keys);
     try {
       await this.writing;
       this.failures = 0;
@@ -155,16 +139,38 @@ export class WriteBehindCounterStore implements CounterStore {
   }
 
   /**
-   * Writes the rows in statements of at most `maxRowsPerStatement`, each in a turn of the event loop of its
-   * own: on the embedded PGlite a statement runs on the event loop's thread (~20 µs a row), and a thousand
-   * addresses' counters in one statement held every answer in flight for 20–25 ms (ADR 044).
+   * Writes the keys' counters in statements of at most `maxRowsPerStatement`, each in a turn of the event loop
+   * of its own: when the embedded PGlite ran on the event loop's thread (before ADR 047; ~20 µs a row), a
+   * thousand addresses' counters in one statement held every answer in flight for 20–25 ms (ADR 044). Each
+   * statement's rows are made just before it (as they are then): rows for all of a flush's keys at once (20 000
+   * returning visitors a second in the hot-path bench) lived through the whole flush and went to the old
+   * generation for its collections to find (ADR 050).
    */
-  private async save(rows: CounterRow[]): Promise<void> {
+  private async save(keys: string[]): Promise<void> {
     const size = this.opts.maxRowsPerStatement ?? MAX_ROWS_PER_STATEMENT;
-    for (let at = 0; at < rows.length; at += size) {
+    for (let at = 0; at < keys.length; at += size) {
       if (at > 0) await new Promise<void>((resolve) => setImmediate(resolve));
-      await this.snapshots.saveMany(rows.slice(at, at + size));
+      await this.snapshots.saveMany(this.rowsOf(keys, at, Math.min(at + size, keys.length)));
     }
+  }
+
+  /** The rows of `keys[from … to)` now; a cleared or ended window is written as ended and leaves memory. */
+  private rowsOf(keys: string[], from: number, to: number): CounterRow[] {
+    const now = Date.now();
+    const rows: CounterRow[] = [];
+    for (let i = from; i < to; i++) {
+      const key = keys[i] as string;
+      const e = this.counts.get(key);
+      if (e !== undefined && counterEnd(e, now) > now) {
+        rows.push({ key, count: counterCount(e), expiresAt: new Date(counterEnd(e, now)) });
+        continue;
+      }
+      // A reader sees no live counter; the database's sweep removes the row.
+      rows.push({ key, count: 0, expiresAt: new Date(now) });
+      if (e !== undefined) this.counts.delete(key);
+      this.persisted.delete(key);
+    }
+    return rows;
   }
 
   /**
