@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { seededRandom as random } from './seeded-random.ts';
 import { ShardedMap } from './sharded-map.ts';
-
-/** A small deterministic generator, so that a failure can be replayed. */
-function random(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
 
 describe('ShardedMap (ADR 048)', () => {
   it('answers as one Map would through any mix of sets, deletes and clears', () => {

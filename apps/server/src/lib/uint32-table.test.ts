@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { seededRandom as random } from './seeded-random.ts';
 import { ipv4Number, ipv4Text, Uint32Table } from './uint32-table.ts';
-
-/** A small deterministic generator, so that a failure can be replayed. */
-function random(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
 
 describe('Uint32Table (ADR 050)', () => {
   it('answers as a Map would through any mix of sets, deletes, sweeps and clears', () => {

@@ -1,14 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { seededRandom as random } from '../../lib/seeded-random.ts';
 import { CounterMap } from './counter-map.ts';
 import type { PackedCounter } from './packed-counter.ts';
-
-function random(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
 
 const KEYS = [
   ...Array.from({ length: 40 }, (_, i) => `click:ip:10.0.${i % 5}.${i}`),
