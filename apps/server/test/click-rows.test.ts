@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyText, type Database, rowsOf } from '../src/db/client.ts';
+import { clickCopyLine } from '../src/modules/channels/click-copy.ts';
 import type { ClickRow } from '../src/modules/channels/clicks.ts';
 import { ChannelRepository } from '../src/modules/channels/repository.ts';
 import { createTestApp, type TestContext } from './helpers.ts';
@@ -64,19 +65,28 @@ async function storedByIp(ip: string): Promise<StoredClick[]> {
   return rowsOf<StoredClick>(await database.db.execute(sql`${storedColumns} where ip = ${ip} order by id`));
 }
 
-describe('clicks written behind', () => {
+// As rows (appendClicks), and as the COPY text the click recorder keeps them in on PGlite (ADR 052).
+describe.each([
+  { given: 'rows', append: (rows: ClickRow[]) => repo.appendClicks(rows) },
+  {
+    given: 'COPY text',
+    append: (rows: ClickRow[]) => repo.appendClickText(rows.map(clickCopyLine).join('')),
+  },
+])('clicks written behind, given as $given', ({ append }) => {
   it('uses COPY exactly on the embedded database', () => {
     expect(typeof database.copyRows).toBe(database.kind === 'pglite' ? 'function' : 'undefined');
+    expect(repo.appendsText).toBe(database.kind === 'pglite');
   });
 
   it('stores every row as it came: skin, time, a flagged click, and text COPY would misread', async () => {
-    const odd = `10.0.0.2\t\\N\\\n\r.`;
+    // Its own in each run of this test (they share the table).
+    const odd = `10.0.0.2\t\\N\\\n\r.${n++}`;
     const rows = [
       row({ abTestType: 17 }),
       row({ fingerprintHash: null, ip: odd }),
       row({ adChannelCode: 'demo-skin8', at: new Date('2026-11-26T16:00:00.000Z') }),
     ];
-    await repo.appendClicks(rows);
+    await append(rows);
     const got = await storedByHash(rows.map((r) => r.fingerprintHash));
     expect(got.map((r) => [r.ad_channel_code, r.fingerprint_hash, r.day, r.ab_test_type, r.flagged])).toEqual(
       [
@@ -93,10 +103,10 @@ describe('clicks written behind', () => {
 
   it('a batch with a key already stored keeps the first row and stores the others', async () => {
     const first = row({ ip: '10.0.0.3' });
-    await repo.appendClicks([first]);
+    await append([first]);
     const again = { ...first, ip: '10.0.0.4' };
     const fresh = row({ ip: '10.0.0.5' });
-    await repo.appendClicks([again, fresh]);
+    await append([again, fresh]);
     const got = await storedByHash([first.fingerprintHash, fresh.fingerprintHash]);
     expect(got.map((r) => [r.fingerprint_hash, r.ip])).toEqual([
       [first.fingerprintHash, '10.0.0.3'],
@@ -105,7 +115,7 @@ describe('clicks written behind', () => {
   });
 
   it('an empty batch writes nothing', async () => {
-    await expect(repo.appendClicks([])).resolves.toBeUndefined();
+    await expect(append([])).resolves.toBeUndefined();
   });
 });
 

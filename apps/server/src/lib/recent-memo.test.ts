@@ -55,3 +55,60 @@ describe('memoizeRecent', () => {
     expect(() => memoizeRecent(String, 1.5)).toThrow(RangeError);
   });
 });
+
+describe('memoizeRecent, repeats only (ADR 052)', () => {
+  function repeated(limit: number, sightings: number) {
+    const calls: string[] = [];
+    const memo = memoizeRecent(
+      (k: string) => {
+        calls.push(k);
+        return `h(${k})`;
+      },
+      limit,
+      { sightings },
+    );
+    return { memo, calls };
+  }
+
+  it('keeps a key from its second asking on, not its first', () => {
+    const { memo, calls } = repeated(100, 1000);
+    expect(memo('a')).toBe('h(a)');
+    expect(memo('a')).toBe('h(a)');
+    expect(memo('a')).toBe('h(a)');
+    expect(memo('a')).toBe('h(a)');
+    expect(calls).toEqual(['a', 'a']);
+  });
+
+  it('keeps almost none of many keys asked once, and remembers those asked twice within the sightings', () => {
+    const { memo, calls } = repeated(10_000, 5000);
+    for (let i = 0; i < 5000; i++) memo(`new-${i}`);
+    calls.length = 0;
+    // Asked once each before: most are asked of the function again (kept only where a bit was shared).
+    for (let i = 0; i < 5000; i++) memo(`other-${i}`);
+    expect(calls.length).toBe(5000);
+    calls.length = 0;
+    // A second time: asked of the function unless a shared bit kept it the first time (a few %), and kept now.
+    for (let i = 0; i < 1000; i++) memo(`other-${i}`);
+    expect(calls.length).toBeGreaterThan(900);
+    calls.length = 0;
+    for (let i = 0; i < 1000; i++) memo(`other-${i}`);
+    expect(calls).toEqual([]);
+  });
+
+  it('forgets a sighting after 2 × sightings others: asked again then, it counts as a first sighting', () => {
+    const { memo, calls } = repeated(100, 4);
+    memo('x');
+    for (let i = 0; i < 8; i++) memo(`k${i}`);
+    memo('x'); // its bit was in a generation now dropped (unless a later key shares it)
+    calls.length = 0;
+    memo('x');
+    memo('x');
+    // Kept at its second asking within the window: at most one more call.
+    expect(calls.length).toBeLessThanOrEqual(1);
+    expect(calls.every((k) => k === 'x')).toBe(true);
+  });
+
+  it('refuses sightings that are not a positive integer', () => {
+    expect(() => memoizeRecent(String, 4, { sightings: 0 })).toThrow(RangeError);
+  });
+});

@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { parseClickCopy } from './click-copy.ts';
 import type { Claim, ClaimGate, Refused } from './click-ledger.ts';
 import { type ClickGate, ClickRecorder, type ClickRow, compareKeys } from './clicks.ts';
 
@@ -35,12 +36,18 @@ describe('click batches are written in the unique key’s order', () => {
   });
 });
 
-/** A table with the unique index's behaviour: a fingerprint once per channel per day. */
-function fakeTable() {
+/**
+ * A table with the unique index's behaviour: a fingerprint once per channel per day. `asText`: it takes
+ * write-behind rows as COPY text, as the repository does on the embedded PGlite (ADR 052).
+ */
+function fakeTable(asText = false) {
   const stored: ClickRow[] = [];
   const t = {
     stored,
     statements: 0,
+    /** The COPY texts handed over (`asText`). */
+    texts: [] as string[],
+    appendsText: asText,
     failing: null as Error | null,
     async insertClicks(rows: ClickRow[]) {
       t.statements++;
@@ -66,6 +73,10 @@ function fakeTable() {
     async appendClicks(rows: ClickRow[]) {
       await t.insertClicks(rows);
     },
+    async appendClickText(text: string) {
+      t.texts.push(text);
+      await t.insertClicks(parseClickCopy(text));
+    },
   };
   return t;
 }
@@ -74,9 +85,12 @@ function fakeTable() {
 const WAIT = { timeout: 15_000, interval: 5 };
 const fast = { flushDelayMs: 5, retryMs: 5 };
 
-describe('clicks answered before their rows are written (ADR 033)', () => {
+describe.each([
+  { rowsAs: 'objects', asText: false },
+  { rowsAs: 'COPY text', asText: true },
+])('clicks answered before their rows are written (ADR 033), rows kept as $rowsAs', ({ asText }) => {
   it('without adopt every click waits for its row', async () => {
-    const t = fakeTable();
+    const t = fakeTable(asText);
     const rec = new ClickRecorder(t, fast);
     const answer = rec.report(row('c', 'h1'));
     expect(answer).toBeInstanceOf(Promise);
@@ -86,7 +100,7 @@ describe('clicks answered before their rows are written (ADR 033)', () => {
   });
 
   it('decides counted from memory at once and writes the burst in one statement', async () => {
-    const t = fakeTable();
+    const t = fakeTable(asText);
     const rec = new ClickRecorder(t, fast);
     // Yesterday's process had stored h0 today.
     rec.adopt('2026-11-26', [{ adChannelCode: 'c', fingerprintHash: 'h0' }]);
@@ -108,7 +122,7 @@ describe('clicks answered before their rows are written (ADR 033)', () => {
   });
 
   it('writes on its own after flushDelayMs, without anyone waiting', async () => {
-    const t = fakeTable();
+    const t = fakeTable(asText);
     const rec = new ClickRecorder(t, { flushDelayMs: 10 });
     rec.adopt('2026-11-26', []);
     expect(rec.report(row('c', 'h1'))).toBe(true);
@@ -116,7 +130,7 @@ describe('clicks answered before their rows are written (ADR 033)', () => {
   });
 
   it('keeps answered clicks through a failing database and writes each once when it is back', async () => {
-    const t = fakeTable();
+    const t = fakeTable(asText);
     const errors: number[] = [];
     const rec = new ClickRecorder(t, fast, (_err, rows) => errors.push(rows));
     rec.adopt('2026-11-26', []);
@@ -136,7 +150,7 @@ describe('clicks answered before their rows are written (ADR 033)', () => {
   });
 
   it('a click waits for its row again once maxPending clicks are unwritten (back-pressure)', async () => {
-    const t = fakeTable();
+    const t = fakeTable(asText);
     const rec = new ClickRecorder(t, { ...fast, maxPending: 2 });
     rec.adopt('2026-11-26', []);
     t.failing = new Error('stuck');
@@ -151,7 +165,7 @@ describe('clicks answered before their rows are written (ADR 033)', () => {
   });
 
   it('a new Shanghai day starts with nothing counted', async () => {
-    const t = fakeTable();
+    const t = fakeTable(asText);
     const rec = new ClickRecorder(t, fast);
     rec.adopt('2026-11-26', [{ adChannelCode: 'c', fingerprintHash: 'h1' }]);
     expect(rec.report(row('c', 'h1', '2026-11-26'))).toBe(false);
@@ -162,7 +176,7 @@ describe('clicks answered before their rows are written (ADR 033)', () => {
   });
 
   it('once memory is full it waits for rows, until the next day', async () => {
-    const t = fakeTable();
+    const t = fakeTable(asText);
     const rec = new ClickRecorder(t, { ...fast, maxKnown: 10 });
     rec.adopt(
       '2026-11-26',
@@ -182,13 +196,40 @@ describe('clicks answered before their rows are written (ADR 033)', () => {
   });
 
   it('adopting more keys than it keeps stays awaited', () => {
-    const rec = new ClickRecorder(fakeTable(), { ...fast, maxKnown: 2 });
+    const rec = new ClickRecorder(fakeTable(asText), { ...fast, maxKnown: 2 });
     rec.adopt(
       '2026-11-26',
       ['a', 'b', 'c'].map((h) => ({ adChannelCode: 'c', fingerprintHash: h })),
     );
     expect(rec.writeBehind).toBe(false);
     expect(rec.report(row('c', 'x'))).toBeInstanceOf(Promise);
+  });
+
+  it('hands the rows written behind over as COPY text on the embedded database (ADR 052), once each', async () => {
+    const t = fakeTable(asText);
+    const rec = new ClickRecorder(t, fast);
+    rec.adopt('2026-11-26', []);
+    t.failing = new Error('database unreachable');
+    expect(rec.report(row('c', 'h1'))).toBe(true);
+    expect(rec.report(row('c', null))).toBe(false);
+    await expect(rec.settle()).rejects.toThrow('database unreachable');
+    t.failing = null;
+    expect(rec.report(row('c', 'h2'))).toBe(true);
+    await vi.waitFor(() => expect(rec.unwritten).toBe(0), WAIT);
+    await rec.settle();
+    expect(t.stored.map((r) => `${r.adChannelCode}/${r.fingerprintHash}`).sort()).toEqual([
+      'c/h1',
+      'c/h2',
+      'c/null',
+    ]);
+    if (asText) {
+      // The failed batch tried again as it was, then the later row: nothing lost, nothing written twice.
+      expect(t.texts.map((x) => parseClickCopy(x).map((r) => r.fingerprintHash))).toEqual([
+        ['h1', null],
+        ['h1', null],
+        ['h2'],
+      ]);
+    } else expect(t.texts).toEqual([]);
   });
 });
 

@@ -1,3 +1,5 @@
+import { LineQueue } from '../../lib/line-queue.ts';
+import { clickCopyLine } from './click-copy.ts';
 import type { Claim, ClaimGate, ClickLedger, Refused } from './click-ledger.ts';
 import { ClickKeySet } from './key-set.ts';
 import type { ChannelRepository, InsertedClick } from './repository.ts';
@@ -54,6 +56,13 @@ export interface ClickGate {
   refuse(retryAfterMs: number): Error;
 }
 
+/**
+ * Where clicks are written: the repository. With `appendsText` (the embedded PGlite's COPY) the rows written
+ * behind are kept as COPY text until written (ADR 052) and handed over with `appendClickText`.
+ */
+export type ClickStore = Pick<ChannelRepository, 'insertClicks' | 'appendClicks'> &
+  Partial<Pick<ChannelRepository, 'appendsText' | 'appendClickText'>>;
+
 const keyOf = (code: string, hash: string, day: string) => `${day}\u0000${code}\u0000${hash}`;
 
 /**
@@ -79,6 +88,14 @@ const keyOf = (code: string, hash: string, day: string) => `${day}\u0000${code}\
  */
 export class ClickRecorder {
   private queue: Pending[] = [];
+  /**
+   * Write-behind rows as COPY lines (ADR 052), when the store takes them so: no object per row on the heap while
+   * it waits for its batch. Written before `queue`'s awaited clicks: their keys were decided first.
+   */
+  private readonly behindText: LineQueue | null;
+  /** Batches of `behindText` whose write failed, to be tried again first. */
+  private retryText: { text: string; rows: number }[] = [];
+  private retryTextRows = 0;
   private scheduled = false;
   private timer: NodeJS.Timeout | undefined;
   private inFlight = 0;
@@ -99,12 +116,18 @@ export class ClickRecorder {
   private ledger: ClickLedger | null = null;
 
   constructor(
-    private readonly repo: Pick<ChannelRepository, 'insertClicks' | 'appendClicks'>,
+    private readonly repo: ClickStore,
     opts: Partial<ClickRecorderOptions> = {},
     /** Told when a write-behind batch failed (it is tried again). */
     private readonly onWriteError: (err: unknown, rows: number) => void = () => {},
   ) {
     this.opts = { ...DEFAULTS, ...opts };
+    this.behindText = repo.appendsText && repo.appendClickText ? new LineQueue() : null;
+  }
+
+  /** Clicks queued to be written (awaited ones and write-behind rows, as objects or as COPY lines). */
+  private get queued(): number {
+    return this.queue.length + (this.behindText?.length ?? 0) + this.retryTextRows;
   }
 
   /** Whether this fingerprint's click on this channel is known to be stored (or queued) for `day`. */
@@ -169,7 +192,7 @@ export class ClickRecorder {
       !this.complete &&
       this.behindCapable &&
       row.day > this.knownDay &&
-      this.queue.length === 0 &&
+      this.queued === 0 &&
       this.inFlight === 0
     ) {
       // Memory had forgotten keys of an earlier day; nothing is stored for this one yet.
@@ -204,7 +227,8 @@ export class ClickRecorder {
 
   private queueBehind(row: ClickRow): void {
     this.pendingBehind++;
-    this.queue.push({ row });
+    if (this.behindText) this.behindText.push(clickCopyLine(row));
+    else this.queue.push({ row });
     this.schedule(false);
   }
 
@@ -250,7 +274,7 @@ export class ClickRecorder {
    * write-behind batch failed meanwhile (its rows stay queued and are tried again).
    */
   settle(): Promise<void> {
-    if (this.queue.length === 0 && this.inFlight === 0) return Promise.resolve();
+    if (this.queued === 0 && this.inFlight === 0) return Promise.resolve();
     const failuresBefore = this.failures;
     return new Promise<void>((resolve, reject) => {
       this.idle.push(() => (this.failures > failuresBefore ? reject(this.lastError) : resolve()));
@@ -284,12 +308,11 @@ export class ClickRecorder {
 
   /** Awaited clicks and `settle` go at the next turn; write-behind ones wait `flushDelayMs` for company. */
   private schedule(now = false): void {
-    if (this.scheduled || this.inFlight >= this.opts.maxInFlight || this.queue.length === 0) {
+    if (this.scheduled || this.inFlight >= this.opts.maxInFlight || this.queued === 0) {
       this.notifyIdle();
       return;
     }
-    const urgent =
-      now || this.idle.length > 0 || this.awaitedQueued > 0 || this.queue.length >= this.opts.maxBatch;
+    const urgent = now || this.idle.length > 0 || this.awaitedQueued > 0 || this.queued >= this.opts.maxBatch;
     if (!urgent) {
       if (this.timer === undefined) {
         this.timer = setTimeout(() => {
@@ -310,16 +333,27 @@ export class ClickRecorder {
   }
 
   private notifyIdle(): void {
-    if (this.queue.length > 0 || this.inFlight > 0 || this.idle.length === 0) return;
+    if (this.queued > 0 || this.inFlight > 0 || this.idle.length === 0) return;
     for (const done of this.idle.splice(0)) done();
   }
 
   private flush(): void {
-    while (this.queue.length > 0 && this.inFlight < this.opts.maxInFlight) {
-      const batch = this.queue.splice(0, this.opts.maxBatch);
-      for (const p of batch) if (p.resolve !== undefined) this.awaitedQueued--;
+    while (this.queued > 0 && this.inFlight < this.opts.maxInFlight) {
+      let written: Promise<number>;
+      const retry = this.retryText.shift();
+      if (retry) {
+        this.retryTextRows -= retry.rows;
+        written = this.writeText(retry.text, retry.rows);
+      } else if (this.behindText !== null && this.behindText.length > 0) {
+        const rows = Math.min(this.behindText.length, this.opts.maxBatch);
+        written = this.writeText(this.behindText.take(rows), rows);
+      } else {
+        const batch = this.queue.splice(0, this.opts.maxBatch);
+        for (const p of batch) if (p.resolve !== undefined) this.awaitedQueued--;
+        written = this.write(batch);
+      }
       this.inFlight++;
-      void this.write(batch).then((retryAfter) => {
+      void written.then((retryAfter) => {
         this.inFlight--;
         if (retryAfter > 0) {
           // The database failed: tell whoever waits for the queue, then try again later.
@@ -336,6 +370,29 @@ export class ClickRecorder {
         this.notifyIdle();
       });
     }
+  }
+
+  /** Writes `rows` write-behind rows kept as COPY text; answers how long to wait before trying again (0: written). */
+  private async writeText(text: string, rows: number): Promise<number> {
+    try {
+      await this.repo.appendClickText?.(text);
+    } catch (err) {
+      // Answered clicks are not lost to a failed statement: tried again before anything queued after them.
+      this.retryText.push({ text, rows });
+      this.retryTextRows += rows;
+      return this.failed(err, rows);
+    }
+    this.failures = 0;
+    this.pendingBehind -= rows;
+    return 0;
+  }
+
+  /** Notes a failed write-behind batch of `rows` rows; answers the wait before the next try. */
+  private failed(err: unknown, rows: number): number {
+    this.failures++;
+    this.lastError = err;
+    this.onWriteError(err, rows);
+    return Math.min(this.opts.retryMs * 2 ** Math.min(this.failures - 1, 6), 30_000);
   }
 
   /** Writes a batch; answers how long to wait before trying its write-behind rows again (0: written). */
@@ -373,10 +430,7 @@ export class ClickRecorder {
       if (behind.length === 0) return 0;
       // Answered clicks are not lost to a failed statement: back to the front of the queue.
       this.queue.unshift(...behind);
-      this.failures++;
-      this.lastError = err;
-      this.onWriteError(err, behind.length);
-      return Math.min(this.opts.retryMs * 2 ** Math.min(this.failures - 1, 6), 30_000);
+      return this.failed(err, behind.length);
     }
     this.failures = 0;
     const insertedKeys = new Set<string>();

@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
-import { type CopyRows, copyText, type Db, rowsOf } from '../../db/client.ts';
+import { type CopyRows, type Db, rowsOf } from '../../db/client.ts';
 import { channels, routeCodes } from '../../db/schema.ts';
+import { CLICK_COLUMNS, clickCopyLine, parseClickCopy } from './click-copy.ts';
 import type { ClickRow } from './clicks.ts';
 import type { ChannelRow } from './rules.ts';
 
@@ -13,15 +14,6 @@ export interface InsertedClick {
   day: string;
 }
 
-const CLICK_COLUMNS = [
-  'ad_channel_code',
-  'fingerprint_hash',
-  'day',
-  'ab_test_type',
-  'flagged',
-  'ip',
-  'created_at',
-] as const;
 /** PostgreSQL's unique_violation. */
 const UNIQUE_VIOLATION = '23505';
 
@@ -96,17 +88,37 @@ export class ChannelRepository {
     if (rows.length === 0) return;
     if (this.copyRows) {
       let text = '';
-      for (const r of rows) {
-        text += `${copyText(r.adChannelCode)}\t${copyText(r.fingerprintHash)}\t${r.day}\t${copyText(r.abTestType)}\t${r.fingerprintHash === null ? 't' : 'f'}\t${copyText(r.ip)}\t${r.at.toISOString()}\n`;
-      }
-      try {
-        await this.copyRows('channel_clicks', CLICK_COLUMNS, text);
-        return;
-      } catch (err) {
-        if ((err as { code?: unknown }).code !== UNIQUE_VIOLATION) throw err;
-      }
+      for (const r of rows) text += clickCopyLine(r);
+      if (await this.copied(text)) return;
     }
     await this.insertClicks(rows, false);
+  }
+
+  /** Whether clicks can be handed over as COPY text (`appendClickText`): the embedded PGlite. */
+  get appendsText(): boolean {
+    return this.copyRows !== undefined;
+  }
+
+  /**
+   * `appendClicks` for rows already in COPY's text format (`clickCopyLine`): the click recorder keeps the rows
+   * it writes behind as such text (ADR 052). Where COPY refused them (a key stored already), or where there is
+   * no COPY, they are read back and inserted.
+   */
+  async appendClickText(text: string): Promise<void> {
+    if (text === '') return;
+    if (this.copyRows && (await this.copied(text))) return;
+    await this.insertClicks(parseClickCopy(text), false);
+  }
+
+  /** COPY of clicks: true when stored, false when a key was stored already (nothing stored: all or nothing). */
+  private async copied(text: string): Promise<boolean> {
+    try {
+      await this.copyRows?.('channel_clicks', CLICK_COLUMNS, text);
+      return true;
+    } catch (err) {
+      if ((err as { code?: unknown }).code !== UNIQUE_VIOLATION) throw err;
+      return false;
+    }
   }
 
   /** Every (channel, fingerprint hash) counted on `day` (the click recorder's memory at start-up). */

@@ -91,6 +91,11 @@ import { createStorageProvider } from '../../providers/storage/index.ts';
 
 /** Device hashes (fingerprint → blind index) kept for returning visitors: two generations of this many (ADR 045). */
 const DEVICE_HASHES_REMEMBERED = 4096;
+/**
+ * A fingerprint's hash is kept only when it is asked again within the last 65 536 to 131 072 new fingerprints
+ * (ADR 052): 512 KB of bits, a window of 6–13 s at 10 000 new visitors a second, minutes at ordinary rates.
+ */
+const DEVICE_HASH_SIGHTINGS = 65_536;
 
 /** The provider, counting each send by provider and outcome (sent, failed). */
 function countedSends(sms: SmsProvider, metrics: Metrics): SmsProvider {
@@ -239,10 +244,11 @@ export default fp<ServicesOptions>(
       phoneIndex,
       metrics,
     });
-    // A reload asks again for the same fingerprint's hash: the last few thousand are remembered (ADR 045).
+    // A reload asks again for the same fingerprint's hash: the last few thousand asked twice are remembered (ADR 045, 052).
     const deviceHash = memoizeRecent(
       (fingerprint: string) => blindIndex(keys.ring, 'device', fingerprint),
       DEVICE_HASHES_REMEMBERED,
+      { sightings: DEVICE_HASH_SIGHTINGS },
     );
     const ttlMs = H5_CONFIG_TTL_SECONDS * 1000;
     const configCache: ConfigCache = app.redis
