@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { seededRandom as random } from '../../lib/seeded-random.ts';
-import { CounterMap } from './counter-map.ts';
+import { CounterKeySet, CounterMap } from './counter-map.ts';
 import type { PackedCounter } from './packed-counter.ts';
 
 const KEYS = [
@@ -59,5 +59,40 @@ describe('CounterMap (ADR 050)', () => {
     expect(map.size).toBe(1000);
     expect(map.get('click:ip:10.9.0.7')).toBeUndefined();
     expect(map.get('click:ip:10.9.3.232')).toBe(1000);
+  });
+});
+
+describe('CounterKeySet (ADR 052)', () => {
+  it('answers as one Set would through adds, deletes, drains and restores, whatever its keys', () => {
+    for (const bits of [0, 6]) {
+      const next = random(bits + 11);
+      const set = new CounterKeySet('click:ip:', bits);
+      let plain = new Set<string>();
+      for (let step = 0; step < 30_000; step++) {
+        const key = KEYS[Math.floor(next() * KEYS.length)] as string;
+        const r = next();
+        if (r < 0.5) {
+          expect(set.add(key)).toBe(set);
+          plain.add(key);
+        } else if (r < 0.9) expect(set.delete(key)).toBe(plain.delete(key));
+        else if (r < 0.99) expect(set.has(key)).toBe(plain.has(key));
+        else {
+          const drained = set.drain();
+          const spelled = Array.from({ length: CounterKeySet.count(drained) }, (_, i) =>
+            set.keyAt(drained, i),
+          );
+          expect(new Set(spelled)).toEqual(plain);
+          expect(spelled).toHaveLength(plain.size);
+          expect(set.size).toBe(0);
+          if (next() < 0.5) {
+            // A failed write puts them back, with whatever came meanwhile.
+            set.add(key);
+            set.restore(drained);
+            plain.add(key);
+          } else plain = new Set();
+        }
+        expect(set.size).toBe(plain.size);
+      }
+    }
   });
 });

@@ -2,6 +2,13 @@ import { ShardedMap } from '../../lib/sharded-map.ts';
 import { ipv4Number, ipv4Text, Uint32Table } from '../../lib/uint32-table.ts';
 import type { PackedCounter } from './packed-counter.ts';
 
+/** The address's number for a `Uint32Table`, or −1 (not `prefix` + a dotted IPv4 address, or 0.0.0.0). */
+function addressOf(prefix: string, key: string): number {
+  if (!key.startsWith(prefix)) return -1;
+  const n = ipv4Number(key, prefix.length);
+  return n > 0 ? n : -1;
+}
+
 /**
  * The write-behind store's counters by key (ADR 048, ADR 050). A key `prefix` + an IPv4 address whose counter
  * is packed in a small integer — nearly every one in an ad burst — is an entry of a `Uint32Table`: neither the
@@ -23,11 +30,8 @@ export class CounterMap {
     this.others = new ShardedMap(bits);
   }
 
-  /** The address's number for the table, or −1 (not `prefix` + a dotted IPv4 address, or 0.0.0.0). */
   private addressOf(key: string): number {
-    if (!key.startsWith(this.prefix)) return -1;
-    const n = ipv4Number(key, this.prefix.length);
-    return n > 0 ? n : -1;
+    return addressOf(this.prefix, key);
   }
 
   get(key: string): PackedCounter | undefined {
@@ -101,5 +105,82 @@ export class CounterMap {
   *entries(): IterableIterator<[string, PackedCounter]> {
     for (const [n, v] of this.table.entries()) yield [this.prefix + ipv4Text(n), v];
     yield* this.others;
+  }
+}
+
+/** The keys `CounterKeySet.drain` took out: IPv4 addresses as numbers, any other key as its text. */
+export interface DrainedKeys {
+  addresses: Uint32Array;
+  others: string[];
+}
+
+/**
+ * A set of keys spelled as `CounterMap`'s (ADR 052): `prefix` + a dotted IPv4 address is a slot of a `Uint32Table`,
+ * any other key a string in a `Set`. The write-behind store's changed and written keys: as strings, every address
+ * of a busy hour was an object kept for the hour, and each second's changed keys a set of strings that outlived
+ * the young generation's collections until they were written.
+ */
+export class CounterKeySet {
+  private readonly table: Uint32Table;
+  private readonly others = new Set<string>();
+
+  constructor(
+    readonly prefix: string,
+    bits = 6,
+  ) {
+    this.table = new Uint32Table(bits);
+  }
+
+  add(key: string): this {
+    const n = addressOf(this.prefix, key);
+    if (n > 0) this.table.set(n, 1);
+    else this.others.add(key);
+    return this;
+  }
+
+  has(key: string): boolean {
+    const n = addressOf(this.prefix, key);
+    return n > 0 ? this.table.has(n) : this.others.has(key);
+  }
+
+  delete(key: string): boolean {
+    const n = addressOf(this.prefix, key);
+    return n > 0 ? this.table.delete(n) : this.others.delete(key);
+  }
+
+  get size(): number {
+    return this.table.size + this.others.size;
+  }
+
+  /** Empties the set and answers what it held. */
+  drain(): DrainedKeys {
+    const addresses = new Uint32Array(this.table.size);
+    let i = 0;
+    for (let shard = 0; shard < this.table.shardCount; shard++) {
+      this.table.sweepShard(shard, (n) => {
+        addresses[i++] = n;
+        return false;
+      });
+    }
+    const others = [...this.others];
+    this.others.clear();
+    return { addresses, others };
+  }
+
+  /** Puts back keys `drain` took out. */
+  restore(keys: DrainedKeys): void {
+    for (const n of keys.addresses) this.table.set(n, 1);
+    for (const key of keys.others) this.others.add(key);
+  }
+
+  /** How many keys `drained` holds. */
+  static count(drained: DrainedKeys): number {
+    return drained.addresses.length + drained.others.length;
+  }
+
+  /** The `i`th key of `drained` (its addresses first), spelled. */
+  keyAt(drained: DrainedKeys, i: number): string {
+    const a = drained.addresses;
+    return i < a.length ? this.prefix + ipv4Text(a[i] as number) : (drained.others[i - a.length] as string);
   }
 }

@@ -1,4 +1,4 @@
-import { CounterMap } from './counter-map.ts';
+import { CounterKeySet, CounterMap, type DrainedKeys } from './counter-map.ts';
 import type { CounterStore, HitResult } from './limiter.ts';
 import { counterCount, counterEnd, type PackedCounter, packCounter } from './packed-counter.ts';
 
@@ -32,9 +32,10 @@ export class WriteBehindCounterStore implements CounterStore {
   private readonly counts: CounterMap;
   /** The shard of `counts` that `sweep` walks next. */
   private sweepAt = 0;
-  private readonly dirty = new Set<string>();
+  /** Keys whose counter changed since it was last written (ADR 052: an IPv4 address's as a number). */
+  private readonly dirty: CounterKeySet;
   /** Keys with a row (loaded, or written since): their changes are written whatever the count. */
-  private readonly persisted = new Set<string>();
+  private readonly persisted: CounterKeySet;
   private timer: NodeJS.Timeout | undefined;
   private writing: Promise<void> | null = null;
   private failures = 0;
@@ -56,6 +57,8 @@ export class WriteBehindCounterStore implements CounterStore {
     private readonly onWriteError: (err: unknown) => void = () => {},
   ) {
     this.counts = new CounterMap(keyPrefix);
+    this.dirty = new CounterKeySet(keyPrefix);
+    this.persisted = new CounterKeySet(keyPrefix);
   }
 
   /** Reads the live counters of `keyPrefix` (before the app serves). */
@@ -121,14 +124,13 @@ export class WriteBehindCounterStore implements CounterStore {
     this.timer = undefined;
     while (this.writing) await this.writing.catch(() => {});
     if (this.dirty.size === 0) return;
-    const keys = [...this.dirty];
-    this.dirty.clear();
+    const keys = this.dirty.drain();
     this.writing = this.save(keys);
     try {
       await this.writing;
       this.failures = 0;
     } catch (err) {
-      for (const key of keys) this.dirty.add(key);
+      this.dirty.restore(keys);
       this.failures++;
       this.onWriteError(err);
       this.schedule(Math.min(this.opts.retryMs * 2 ** Math.min(this.failures - 1, 6), 30_000));
@@ -146,20 +148,21 @@ export class WriteBehindCounterStore implements CounterStore {
    * returning visitors a second in the hot-path bench) lived through the whole flush and went to the old
    * generation for its collections to find (ADR 050).
    */
-  private async save(keys: string[]): Promise<void> {
+  private async save(keys: DrainedKeys): Promise<void> {
     const size = this.opts.maxRowsPerStatement ?? MAX_ROWS_PER_STATEMENT;
-    for (let at = 0; at < keys.length; at += size) {
+    const total = CounterKeySet.count(keys);
+    for (let at = 0; at < total; at += size) {
       if (at > 0) await new Promise<void>((resolve) => setImmediate(resolve));
-      await this.snapshots.saveMany(this.rowsOf(keys, at, Math.min(at + size, keys.length)));
+      await this.snapshots.saveMany(this.rowsOf(keys, at, Math.min(at + size, total)));
     }
   }
 
   /** The rows of `keys[from … to)` now; a cleared or ended window is written as ended and leaves memory. */
-  private rowsOf(keys: string[], from: number, to: number): CounterRow[] {
+  private rowsOf(keys: DrainedKeys, from: number, to: number): CounterRow[] {
     const now = Date.now();
     const rows: CounterRow[] = [];
     for (let i = from; i < to; i++) {
-      const key = keys[i] as string;
+      const key = this.dirty.keyAt(keys, i);
       const e = this.counts.get(key);
       if (e !== undefined && counterEnd(e, now) > now) {
         rows.push({ key, count: counterCount(e), expiresAt: new Date(counterEnd(e, now)) });
