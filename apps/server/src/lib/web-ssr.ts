@@ -130,10 +130,19 @@ export async function loadChannelPageRenderer(webDir: string): Promise<ChannelPa
     throw new Error(`${modulePath}: no renderChannelPage`);
   }
   const moduleMtime = statSync(modulePath).mtimeMs;
+  let versionOf: { landing: unknown; login: unknown; text: string } = { landing: null, login: null, text: '' };
   return {
     paths: new Set(Object.keys(CHANNEL_PAGES)),
     markupKeys: CHANNEL_PAGE_MARKUP_KEYS,
-    version: () => `${moduleMtime}:${templates['/']().mtimeMs}:${templates['/login']().mtimeMs}`,
+    version: () => {
+      // Asked for every landing answered in front (its `current()`): the same string while the templates are
+      // the same, not a new one each time (ADR 052: a landing burst's versions went to the old generation).
+      const landing = templates['/']();
+      const login = templates['/login']();
+      if (versionOf.landing !== landing || versionOf.login !== login)
+        versionOf = { landing, login, text: `${moduleMtime}:${landing.mtimeMs}:${login.mtimeMs}` };
+      return versionOf.text;
+    },
     render(path, config, route) {
       const page = renderChannelPage(path, '', config);
       const parts = templates[page.shell]().parts;
