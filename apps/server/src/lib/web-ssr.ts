@@ -130,7 +130,11 @@ export async function loadChannelPageRenderer(webDir: string): Promise<ChannelPa
     throw new Error(`${modulePath}: no renderChannelPage`);
   }
   const moduleMtime = statSync(modulePath).mtimeMs;
-  let versionOf: { landing: unknown; login: unknown; text: string } = { landing: null, login: null, text: '' };
+  let versionOf: { landing: unknown; login: unknown; text: string } = {
+    landing: null,
+    login: null,
+    text: '',
+  };
   return {
     paths: new Set(Object.keys(CHANNEL_PAGES)),
     markupKeys: CHANNEL_PAGE_MARKUP_KEYS,
