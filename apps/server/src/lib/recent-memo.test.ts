@@ -1,12 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { memoizeRecent } from './recent-memo.ts';
 
-function counted(limit: number) {
+function counted(limit: number, sightings?: number) {
   const calls: string[] = [];
-  const memo = memoizeRecent((k: string) => {
-    calls.push(k);
-    return `h(${k})`;
-  }, limit);
+  const memo = memoizeRecent(
+    (k: string) => {
+      calls.push(k);
+      return `h(${k})`;
+    },
+    limit,
+    sightings === undefined ? undefined : { sightings },
+  );
   return { memo, calls };
 }
 
@@ -57,21 +61,8 @@ describe('memoizeRecent', () => {
 });
 
 describe('memoizeRecent, repeats only (ADR 052)', () => {
-  function repeated(limit: number, sightings: number) {
-    const calls: string[] = [];
-    const memo = memoizeRecent(
-      (k: string) => {
-        calls.push(k);
-        return `h(${k})`;
-      },
-      limit,
-      { sightings },
-    );
-    return { memo, calls };
-  }
-
   it('keeps a key from its second asking on, not its first', () => {
-    const { memo, calls } = repeated(100, 1000);
+    const { memo, calls } = counted(100, 1000);
     expect(memo('a')).toBe('h(a)');
     expect(memo('a')).toBe('h(a)');
     expect(memo('a')).toBe('h(a)');
@@ -80,7 +71,7 @@ describe('memoizeRecent, repeats only (ADR 052)', () => {
   });
 
   it('keeps almost none of many keys asked once, and remembers those asked twice within the sightings', () => {
-    const { memo, calls } = repeated(10_000, 5000);
+    const { memo, calls } = counted(10_000, 5000);
     for (let i = 0; i < 5000; i++) memo(`new-${i}`);
     calls.length = 0;
     // Asked once each before: most are asked of the function again (kept only where a bit was shared).
@@ -96,7 +87,7 @@ describe('memoizeRecent, repeats only (ADR 052)', () => {
   });
 
   it('forgets a sighting after 2 × sightings others: asked again then, it counts as a first sighting', () => {
-    const { memo, calls } = repeated(100, 4);
+    const { memo, calls } = counted(100, 4);
     memo('x');
     for (let i = 0; i < 8; i++) memo(`k${i}`);
     memo('x'); // its bit was in a generation now dropped (unless a later key shares it)
