@@ -835,13 +835,17 @@ async function pacedRounds(out, sections, baseOf, conns) {
         p99: mine.run.latencyFromDueMs.p99,
         p99FromSend: mine.run.latencyMs.p99,
         meanInFlight: mine.run.meanInFlight,
+        // The loader's own lateness (a request sent after it came due on a free connection): a miss with a long
+        // one is the load generator's or the VM's stop, not the server's.
+        loadGeneratorLongestStopMs: mine.run.loadGeneratorLongestStopMs,
+        helloLoadGeneratorLongestStopMs: hello.run.loadGeneratorLongestStopMs,
         worstWindows: mine.run.worstWindows?.slice(0, 3),
         failed: mine.run.errors + mine.run.non2xx + mine.run.badAnswers + helloSat.errors + mineSat.errors,
         ...(mine.run.gc ? { gc: mine.run.gc } : {}),
       };
       round.counts = round.helloReached && round.reached && round.helloP99 < P99_GOAL_MS;
       log(
-        `  round ${k + 1}: bare Fastify ${round.helloSaturation} req/s, paced ${hello.reqPerSec.toFixed(0)}/${round.helloRate} p99 ${round.helloP99} ms; ${s} ${round.saturation} req/s (${(round.ratio * 100).toFixed(1)} %), paced ${mine.reqPerSec.toFixed(0)}/${round.rate} p99 ${round.p99} ms (from send ${round.p99FromSend})${round.counts ? '' : ' — not counted'}`,
+        `  round ${k + 1}: bare Fastify ${round.helloSaturation} req/s, paced ${hello.reqPerSec.toFixed(0)}/${round.helloRate} p99 ${round.helloP99} ms; ${s} ${round.saturation} req/s (${(round.ratio * 100).toFixed(1)} %), paced ${mine.reqPerSec.toFixed(0)}/${round.rate} p99 ${round.p99} ms (from send ${round.p99FromSend}, loader late ≤ ${round.loadGeneratorLongestStopMs} ms)${round.counts ? '' : ' — not counted'}`,
       );
       rounds.push(round);
     }
