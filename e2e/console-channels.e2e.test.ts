@@ -88,11 +88,48 @@ async function apiAs(phone: string) {
   };
 }
 
+/** The preview's calls (the console's token, the framed H5's h5Config), each `status path code`. */
+function recordPreviewCalls(page: Page): string[] {
+  const calls: string[] = [];
+  page.on('response', async (res) => {
+    const url = new URL(res.url());
+    if (!/\/api\/(admin\/channels\/preview|.*h5Config)/.test(url.pathname)) return;
+    const body = await res.text().catch(() => '');
+    calls.push(`${res.status()} ${url.pathname}${url.search.slice(0, 40)} ${body.slice(0, 120)}`);
+  });
+  page.on('requestfailed', (req) => {
+    if (/preview|h5Config/.test(req.url()))
+      calls.push(`failed ${req.url().slice(0, 80)} ${req.failure()?.errorText}`);
+  });
+  return calls;
+}
+
+/** What the preview pane shows, for a failure's message: the form's skin, the pane's text, the frame. */
+async function previewState(page: Page, calls: string[]): Promise<string> {
+  const skin = await page
+    .getByRole('combobox', { name: '皮肤' })
+    .evaluate((el) => el.closest('.ant-select')?.textContent);
+  const pane = await page
+    .locator('.ant-card', { hasText: '实时预览' })
+    .first()
+    .innerText()
+    .catch((e) => String(e));
+  const frame = page.frames().find((f) => f.url().includes('previewToken='));
+  const layouts = frame
+    ? await frame.evaluate(() =>
+        [...document.querySelectorAll('main[data-layout]')].map((m) => m.getAttribute('data-layout')),
+      )
+    : 'no preview frame';
+  await shot(page, 'console-channel-new-preview-failed');
+  return `skin select: ${skin}\npane: ${pane}\nframe layouts: ${JSON.stringify(layouts)}\ncalls:\n${calls.join('\n')}`;
+}
+
 describe('console channels in Chromium', () => {
   let channelId = 0;
 
   it('an operator creates a channel with a non-default skin (live preview beside the form); the H5 shows that skin', async () => {
     const { page, errors } = await consolePage(OPERATOR_PHONE, '渠道运营');
+    const previewCalls = recordPreviewCalls(page);
     await page.goto(`${server.url}/admin/channels`);
     await page.getByText('渠道管理').first().waitFor();
     await page.getByRole('button', { name: '新建渠道' }).click();
@@ -108,7 +145,12 @@ describe('console channels in Chromium', () => {
 
     // The preview frames the H5 with the unsaved values.
     const frame = page.frameLocator('iframe[title="渠道H5预览"]');
-    await frame.locator(`main[data-layout="${LAYOUT}"]`).waitFor({ timeout: 20_000 });
+    await frame
+      .locator(`main[data-layout="${LAYOUT}"]`)
+      .waitFor({ timeout: 20_000 })
+      .catch(async (err: Error) => {
+        throw new Error(`${err.message}\n${await previewState(page, previewCalls)}`);
+      });
     const previewFrame = page.frames().find((f) => f.url().includes('previewToken='))!;
     await expect.poll(() => cssPrimary(previewFrame as unknown as Page)).toBe(PURPLE);
     await shot(page, 'console-channel-new-preview');
