@@ -2,7 +2,7 @@
 // accounting from /proc, quiet-machine checks, child-process servers.
 
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
@@ -103,7 +103,12 @@ export function log(...a) {
 export function startChild(cmd, argv, opts) {
   const child = spawn(cmd, argv, { ...opts, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
+  // BENCH_SERVER_OUTPUT=<file>: every child's whole output is appended there too (e.g. a server's
+  // `--trace-gc` lines, with `--server-node-args`), each chunk after a line naming the command.
+  const copyTo = process.env.BENCH_SERVER_OUTPUT;
+  if (copyTo) appendFileSync(copyTo, `\n==== ${new Date().toISOString()} ${cmd} ${argv.join(' ')}\n`);
   const keep = (d) => {
+    if (copyTo) appendFileSync(copyTo, d);
     output += d.toString();
     if (output.length > 20_000) output = output.slice(-20_000);
   };
