@@ -59,6 +59,62 @@ describe('Uint32Table (ADR 050)', () => {
     expect(table.get(base + 5)).toBe(-7);
   });
 
+  it('drain hands over every entry once and empties the table, which takes new entries as before', () => {
+    const next = random(29);
+    const table = new Uint32Table(3);
+    for (let round = 0; round < 30; round++) {
+      const plain = new Map<number, number>();
+      const n = Math.floor(next() * 5_000);
+      for (let i = 0; i < n; i++) {
+        const key = 1 + Math.floor(next() * 0xfffffffe);
+        const value = Math.floor(next() * 1000) - 500;
+        table.set(key, value);
+        plain.set(key, value);
+      }
+      if (round % 3 === 0)
+        for (const key of [...plain.keys()].slice(0, 100)) {
+          table.delete(key);
+          plain.delete(key);
+        }
+      const drained = new Map<number, number>();
+      let calls = 0;
+      table.drain((k, v) => {
+        calls++;
+        drained.set(k, v);
+      });
+      expect(calls).toBe(plain.size);
+      expect(drained).toEqual(plain);
+      expect(table.size).toBe(0);
+      expect([...table.entries()]).toEqual([]);
+      for (const key of [...plain.keys()].slice(0, 50)) expect(table.get(key)).toBeUndefined();
+    }
+  });
+
+  it('a table drained and refilled at the same size keeps its slots; after a burst it shrinks', () => {
+    const table = new Uint32Table(6);
+    const base = ipv4Number('100.64.0.0');
+    const fill = (from: number, n: number) => {
+      for (let i = 0; i < n; i++) table.set(base + from + i, 1);
+    };
+    fill(1, 20_000);
+    const steady = table.slots;
+    expect(steady).toBeGreaterThanOrEqual(40_000);
+    // Every second's changed keys: about as many again, other addresses each time.
+    for (let second = 1; second <= 5; second++) {
+      table.drain(() => {});
+      expect(table.slots).toBe(steady);
+      fill(1 + second * 20_000, 20_000);
+      expect(table.slots).toBe(steady);
+    }
+    // A quiet second after the burst: the next drain gives the memory back.
+    table.drain(() => {});
+    fill(1, 100);
+    table.drain(() => {});
+    expect(table.slots).toBeLessThanOrEqual(64 * 32);
+    fill(1, 100);
+    expect(table.size).toBe(100);
+  });
+
   it('spreads one network over its shards', () => {
     const table = new Uint32Table(6);
     const base = ipv4Number('192.168.0.0');

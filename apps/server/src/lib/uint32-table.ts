@@ -31,6 +31,13 @@ export class Uint32Table {
     return this.total;
   }
 
+  /** Slots allocated in all shards (8 bytes each, outside the JavaScript heap). */
+  get slots(): number {
+    let n = 0;
+    for (const keys of this.keys) n += keys.length;
+    return n;
+  }
+
   get(key: number): number | undefined {
     const h = hash(key);
     const shard = this.shardOf(h);
@@ -113,6 +120,37 @@ export class Uint32Table {
     for (let s = 0; s < this.keys.length; s++) {
       this.keys[s] = new Uint32Array(MIN_SLOTS);
       this.values[s] = new Int32Array(MIN_SLOTS);
+      this.sizes[s] = 0;
+    }
+    this.total = 0;
+  }
+
+  /**
+   * Calls `each(key, value)` for every entry, shard by shard, and removes them all. A shard keeps its table,
+   * zeroed in place, unless the table is more than 4× the size its entries needed: a set drained and filled
+   * again at the same rate (the write-behind counters' changed keys, every second) is then not regrown from 16
+   * slots, rehashing as it doubles, each second: at ~18 000 changed addresses a second that was ~1 MB/s of new
+   * buffers outside the heap, external memory, which V8 also counts when it decides to mark (bench/README.md,
+   * twenty-fourth session). After a burst it shrinks again at the next drain. `each` must not change the
+   * table.
+   */
+  drain(each: (key: number, value: number) => void): void {
+    for (let s = 0; s < this.keys.length; s++) {
+      const size = this.sizes[s] as number;
+      const keys = this.keys[s] as Uint32Array;
+      const values = this.values[s] as Int32Array;
+      let needed = MIN_SLOTS;
+      while (size > needed >>> 1) needed *= 2;
+      const shrink = keys.length > needed * 4;
+      if (size === 0 && !shrink) continue;
+      for (let i = 0; i < keys.length; i++) if (keys[i] !== 0) each(keys[i] as number, values[i] as number);
+      if (shrink) {
+        this.keys[s] = new Uint32Array(needed * 2);
+        this.values[s] = new Int32Array(needed * 2);
+      } else {
+        keys.fill(0);
+        values.fill(0);
+      }
       this.sizes[s] = 0;
     }
     this.total = 0;

@@ -156,12 +156,9 @@ export class CounterKeySet {
   drain(): DrainedKeys {
     const addresses = new Uint32Array(this.table.size);
     let i = 0;
-    for (let shard = 0; shard < this.table.shardCount; shard++) {
-      this.table.sweepShard(shard, (n) => {
-        addresses[i++] = n;
-        return false;
-      });
-    }
+    this.table.drain((n) => {
+      addresses[i++] = n;
+    });
     const others = [...this.others];
     this.others.clear();
     return { addresses, others };
