@@ -129,7 +129,7 @@ export class Uint32Table {
    * Calls `each(key, value)` for every entry, shard by shard, and removes them all. A shard keeps its table,
    * zeroed in place, unless the table is more than 4× the size its entries needed: a set drained and filled
    * again at the same rate (the write-behind counters' changed keys, every second) is then not regrown from 16
-   * slots, rehashing as it doubles, each second: at ~18 000 changed addresses a second that was ~1 MB/s of new
+   * slots, rehashing as it doubles, each second: at ~12 000 changed addresses a second that was ~0.5 MB/s of new
    * buffers outside the heap, external memory, which V8 also counts when it decides to mark (bench/README.md,
    * twenty-fourth session). After a burst it shrinks again at the next drain. `each` must not change the
    * table.
