@@ -117,7 +117,7 @@ async function previewState(page: Page, calls: string[]): Promise<string> {
   const frame = page.frames().find((f) => f.url().includes('previewToken='));
   const layouts = frame
     ? await frame.evaluate(() =>
-        [...document.querySelectorAll('main[data-layout]')].map((m) => m.getAttribute('data-layout')),
+        Array.from(document.querySelectorAll('main[data-layout]'), (m) => m.getAttribute('data-layout')),
       )
     : 'no preview frame';
   await shot(page, 'console-channel-new-preview-failed');
