@@ -211,4 +211,28 @@ describe('console channels in Chromium', () => {
     await expect.poll(() => page.getByRole('textbox', { name: '渠道名称' }).isDisabled()).toBe(true);
     await shot(page, 'console-channel-viewer-readonly');
   });
+
+  it('a preview whose token request failed says so; 重试 asks again and the preview comes', async () => {
+    const { page, errors } = await consolePage(ADMIN_PHONE, '渠道管理员');
+    // The first ask for a preview token fails as a lost connection would; the next ones go through.
+    let refused = 0;
+    await page.route('**/api/admin/channels/preview', (route) => {
+      if (refused++ === 0) return route.abort('connectionreset');
+      return route.continue();
+    });
+    await page.goto(`${server.url}/admin/channels`);
+    await page.getByRole('button', { name: '新建渠道' }).click();
+    const alert = page.getByRole('alert').filter({ hasText: '预览暂不可用' });
+    await alert.waitFor({ timeout: 15_000 });
+    await expect.poll(() => page.getByText('暂无预览').isVisible()).toBe(true);
+    await shot(page, 'console-channel-preview-failed');
+
+    await alert.getByRole('button', { name: /重\s*试/ }).click();
+    const frame = page.frameLocator('iframe[title="渠道H5预览"]');
+    await frame.locator('main[data-layout]').waitFor({ timeout: 20_000 });
+    await expect.poll(() => alert.count()).toBe(0);
+    expect(refused).toBe(2);
+    // The aborted request is the browser's own console error; nothing else.
+    expect(errors.filter((e) => !e.includes('net::ERR_CONNECTION_RESET'))).toEqual([]);
+  });
 });

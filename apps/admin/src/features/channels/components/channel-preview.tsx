@@ -49,7 +49,12 @@ export function ChannelPreview({ draft }: { draft: PreviewDraft }) {
           showIcon
           style={{ width: '100%' }}
           message="预览暂不可用"
-          description={`${token.error.message}（修正表单后自动刷新）`}
+          description={`${token.error.message}（修正表单后自动刷新，或点“重试”）`}
+          action={
+            <Button size="small" loading={token.isFetching} onClick={() => void token.refetch()}>
+              重试
+            </Button>
+          }
         />
       )}
       <div
