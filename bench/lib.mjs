@@ -104,7 +104,8 @@ export function startChild(cmd, argv, opts) {
   const child = spawn(cmd, argv, { ...opts, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   // BENCH_SERVER_OUTPUT=<file>: every child's whole output is appended there too (e.g. a server's
-  // `--trace-gc` lines, with `--server-node-args`), each chunk after a line naming the command.
+  // `--trace-gc` lines, with `--server-node-args`), after one line naming its command. Written synchronously by
+  // the bench's own thread: keep it for traces, not for the figures of a run that must be undisturbed.
   const copyTo = process.env.BENCH_SERVER_OUTPUT;
   if (copyTo) appendFileSync(copyTo, `\n==== ${new Date().toISOString()} ${cmd} ${argv.join(' ')}\n`);
   const keep = (d) => {
