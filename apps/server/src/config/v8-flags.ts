@@ -18,7 +18,7 @@ v8.setFlagsFromString('--no-allocation-site-pretenuring');
  * survived it before V8 marks again. V8 otherwise picks the factor from how fast the old generation grows
  * against how fast it marks; with the hot path promoting little (ADR 052) its next limit was ~1.35 × what
  * survived (88 MB after 66), and it begins marking a young generation's worth before the limit: under click
- * load the answering thread marked and compacted every 12–15 s, each time after 5–11 MB of growth. At 2 the
+ * load the answering thread marked and compacted every 11–15 s, each time after 5–11 MB of growth. At 2 the
  * interval is minutes at the same load. V8 reads the flag whenever it sets the next limit, so setting it here at
  * run time works (unlike `--no-memory-reducer`, fixed when the heap is made). `--max-old-space-size` still
  * bounds the heap.
