@@ -195,4 +195,46 @@ describe("an ad link's first HTML shows its channel's page", () => {
       await context.close();
     }
   });
+
+  it('keys typed while the app renders over the server’s login page on a slow phone are kept', async () => {
+    // The app's first render is a transition rendered in slices over several tasks: it read the shell's
+    // fields at its start, and keys typed on the shell until its commit were lost (a 6× slower CPU: 6 of 6
+    // runs lost 1–3 digits). The form now reads the shell again as it takes it over.
+    const context: BrowserContext = await e2e.browser.newContext(PHONE);
+    try {
+      const page = await context.newPage();
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: 6 });
+      let release!: () => void;
+      const arrived = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      await page.route(/\/assets\/index-[\w-]+\.js$/, async (route) => {
+        await arrived;
+        await route.continue();
+      });
+      await page.goto(`${e2e.server.url}/login?adChannelCode=demo-skin10`, { waitUntil: 'commit' });
+      await page.locator('#lm-shell input[aria-label="手机号"]').click();
+      const phoneNumber = `139${String(Date.now()).slice(-8)}`;
+      await page.keyboard.type(phoneNumber.slice(0, 2));
+      // The app arrives; the visitor goes on typing, a key every ~40 ms, while it starts and renders.
+      release();
+      const typedOnShell: boolean[] = [];
+      for (const digit of phoneNumber.slice(2)) {
+        await page.keyboard.type(digit);
+        typedOnShell.push(await page.evaluate(() => Boolean(document.getElementById('lm-shell'))));
+        await page.waitForTimeout(40);
+      }
+      // Most keys went to the server's page while the app worked (else this test would not test it).
+      expect(typedOnShell.filter(Boolean).length).toBeGreaterThanOrEqual(5);
+      await page.waitForFunction(() => !document.getElementById('lm-shell'), undefined, { timeout: 15_000 });
+      const phone = page.locator('#root input[aria-label="手机号"]');
+      await expect.poll(() => phone.inputValue()).toBe(phoneNumber);
+      // The focus went over with the text: the next key edits the app's field.
+      await page.keyboard.press('Backspace');
+      await expect.poll(() => phone.inputValue()).toBe(phoneNumber.slice(0, -1));
+    } finally {
+      await context.close();
+    }
+  });
 });

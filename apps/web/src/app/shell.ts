@@ -1,4 +1,5 @@
 import { useLayoutEffect } from 'react';
+import { noteShellAtHandoff } from '@/lib/shell-input';
 
 /**
  * The pre-rendered pages (scripts/prerender.mjs) sit in #lm-shell, beside the app's #root, which is
@@ -10,6 +11,8 @@ export const SHELL_ID = 'lm-shell';
 
 /** Removes the shell and shows #root (in the same frame, when called from a layout effect). */
 export function handOffShell(): void {
+  // What the visitor typed into it up to now, for the page's form (lib/shell-input.ts).
+  noteShellAtHandoff();
   document.getElementById(SHELL_ID)?.remove();
   delete document.documentElement.dataset.shell;
 }

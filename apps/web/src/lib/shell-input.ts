@@ -29,6 +29,45 @@ export function shellFocusedLabel(): string | null {
   return active.getAttribute('aria-label');
 }
 
+/** What the shell's fields held at the moment the app took the screen over. */
+export interface ShellAtHandoff {
+  /** Each input's value by its aria-label. */
+  values: Readonly<Record<string, string>>;
+  /** Whether its checkbox (the agreement) was ticked. */
+  checked: boolean;
+  /** The label of the input that had the focus, if any. */
+  focusedLabel: string | null;
+}
+
+let atHandoff: ShellAtHandoff | null = null;
+
+/**
+ * Notes what the shell holds, just before it is removed (app/shell.ts handOffShell). The app's first
+ * render is a transition that React renders in slices over several tasks (start/app.tsx): a visitor can
+ * type or tick on the shell after the render read it and before the commit removes it. The note lasts
+ * until the task ends — the commit's layout effects run in it — so a form mounted later never takes it.
+ */
+export function noteShellAtHandoff(): void {
+  if (typeof document === 'undefined') return;
+  const shell = document.querySelector(SHELL);
+  if (!shell) return;
+  const values: Record<string, string> = {};
+  for (const input of Array.from(shell.querySelectorAll<HTMLInputElement>('input[aria-label]'))) {
+    values[input.getAttribute('aria-label') ?? ''] = input.value;
+  }
+  atHandoff = { values, checked: shellChecked(), focusedLabel: shellFocusedLabel() };
+  setTimeout(() => {
+    atHandoff = null;
+  }, 0);
+}
+
+/** What the shell held when the app took over, once (null when there was none, or it was taken). */
+export function takeShellAtHandoff(): ShellAtHandoff | null {
+  const noted = atHandoff;
+  atHandoff = null;
+  return noted;
+}
+
 /**
  * The text of the shell's button tapped last before the app took over (noted by boot.js), once;
  * null when none was.

@@ -9,7 +9,7 @@ import { useCountdown } from '@lm/shared/client/use-countdown';
 import Button from 'antd-mobile/es/components/button';
 import Checkbox from 'antd-mobile/es/components/checkbox';
 import Input from 'antd-mobile/es/components/input';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { CodeButton } from '@/components/code-button';
 import { reportStep } from '@/lib/analytics/reporter';
@@ -19,7 +19,7 @@ import { useChannelStore } from '@/lib/channel/store';
 import { queryClient } from '@/lib/react-query';
 import { browserOnline, sendCodeStep, waitAfterSendFailure } from '@/lib/send-code';
 import { saveSession } from '@/lib/session';
-import { shellChecked, shellFocusedLabel, shellValue, takeShellTap } from '@/lib/shell-input';
+import { shellChecked, shellValue, takeShellAtHandoff, takeShellTap } from '@/lib/shell-input';
 import { toast } from '@/lib/toast';
 import { type EncryptionMobileInput, useEncryptionMobile } from '../api/get-encryption-mobile';
 import { type LoginData, useLogin } from '../api/login';
@@ -95,12 +95,23 @@ export function LoginForm({ loadAfterLogin, submitText = '登录', defaultPhone 
   );
   const [code, setCode] = useState(() => digitsOnly(shellValue(CODE_LABEL), 6));
   const [agreed, setAgreed] = useState(shellChecked);
-  const [shellFocus] = useState(shellFocusedLabel);
   const formRef = useRef<HTMLFormElement>(null);
-  useEffect(() => {
-    if (shellFocus)
-      formRef.current?.querySelector<HTMLInputElement>(`input[aria-label="${shellFocus}"]`)?.focus();
-  }, [shellFocus]);
+  // The first render read the shell, but it renders in slices (a transition): what the visitor typed,
+  // ticked or focused on the shell after that read and before the app took the screen counts too. Read
+  // again as the shell goes, before the browser paints the app's form; the focus stays where it was.
+  const linkPhone = link?.kind === 'clear' ? link.phone : '';
+  useLayoutEffect(() => {
+    const late = takeShellAtHandoff();
+    if (!late) return;
+    const typedPhone = late.values[PHONE_LABEL];
+    if (typedPhone !== undefined && !defaultPhone && !linkPhone)
+      setPhone(digitsOnly(typedPhone || kept.phone, 11));
+    const typedCode = late.values[CODE_LABEL];
+    if (typedCode !== undefined) setCode(digitsOnly(typedCode, 6));
+    setAgreed(late.checked);
+    if (late.focusedLabel)
+      formRef.current?.querySelector<HTMLInputElement>(`input[aria-label="${late.focusedLabel}"]`)?.focus();
+  }, [defaultPhone, linkPhone, kept.phone]);
   const [deciding, setDeciding] = useState(false);
   const countdown = useCountdown();
   // The wait after a code sent to this phone goes on where it was.
