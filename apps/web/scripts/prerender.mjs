@@ -33,8 +33,9 @@ if (/<script type="module"|rel="modulepreload"/.test(template)) {
   throw new Error('dist/index.html loads scripts itself: the route loader should start them');
 }
 
-const EMPTY_ROOT = '<div id="root"></div>';
-if (!template.includes(EMPTY_ROOT)) throw new Error('dist/index.html has no empty #root');
+// #root holds only the loading indicator of pages without a shell (index.html) until the app renders.
+const EMPTY_ROOT = '<div id="root"><div class="lm-boot" role="status" aria-label="加载中"></div></div>';
+if (!template.includes(EMPTY_ROOT)) throw new Error('dist/index.html has no #root as the app expects it');
 
 // Each page carries the shells of the paths it is served for (boot.js shows the one of the visit)
 // and, inline, the stylesheets they need (the entry's always; vite.config.ts names each one's shells
