@@ -42,6 +42,19 @@ export async function phonePage(browser: Browser) {
   return { page, errors, context };
 }
 
+/** Holds back the app's entry script, as a slow network would, until the returned function is called. */
+export async function holdAppEntry(page: Page): Promise<() => void> {
+  let release!: () => void;
+  const arrived = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(/\/assets\/index-[\w-]+\.js$/, async (route) => {
+    await arrived;
+    await route.continue();
+  });
+  return release;
+}
+
 export async function shot(page: Page, name: string) {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   await page.screenshot({ path: resolve(SCREENSHOT_DIR, `${name}.png`), fullPage: true });

@@ -7,7 +7,7 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { shot, unexpectedErrors } from './browser.ts';
+import { holdAppEntry, shot, unexpectedErrors } from './browser.ts';
 import { useServerAndBrowser } from './harness.ts';
 import { apiCall } from './person.ts';
 import { comparePngs, MAX_DIFF_RATIO } from './visual.ts';
@@ -155,15 +155,8 @@ describe("an ad link's first HTML shows its channel's page", () => {
     const context: BrowserContext = await e2e.browser.newContext(PHONE);
     try {
       const page = await context.newPage();
-      // A slow network: the app's entry script arrives 2 s after the page.
-      let release!: () => void;
-      const arrived = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      await page.route(/\/assets\/index-[\w-]+\.js$/, async (route) => {
-        await arrived;
-        await route.continue();
-      });
+      // A slow network: the app's entry script arrives when the test says.
+      const release = await holdAppEntry(page);
       await page.goto(`${e2e.server.url}/login?adChannelCode=demo-skin10`);
       const shellPhone = page.locator('#lm-shell input[aria-label="手机号"]');
       const phoneNumber = `139${String(Date.now()).slice(-8)}`;
@@ -205,14 +198,7 @@ describe("an ad link's first HTML shows its channel's page", () => {
       const page = await context.newPage();
       const cdp = await context.newCDPSession(page);
       await cdp.send('Emulation.setCPUThrottlingRate', { rate: 6 });
-      let release!: () => void;
-      const arrived = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      await page.route(/\/assets\/index-[\w-]+\.js$/, async (route) => {
-        await arrived;
-        await route.continue();
-      });
+      const release = await holdAppEntry(page);
       await page.goto(`${e2e.server.url}/login?adChannelCode=demo-skin10`, { waitUntil: 'commit' });
       await page.locator('#lm-shell input[aria-label="手机号"]').click();
       const phoneNumber = `139${String(Date.now()).slice(-8)}`;

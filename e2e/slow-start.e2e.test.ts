@@ -4,7 +4,7 @@
  * of a white screen, and the app's page replaces it.
  */
 import { describe, expect, it } from 'vitest';
-import { phonePage, shot, unexpectedErrors } from './browser.ts';
+import { holdAppEntry, phonePage, shot, unexpectedErrors } from './browser.ts';
 import { seedSession } from './form.ts';
 import { useServerAndBrowser } from './harness.ts';
 import { loginPerson } from './person.ts';
@@ -27,14 +27,7 @@ describe('a page without a shell, loading slowly', () => {
         .toContain(CHANNEL);
 
       // The reload, with the app's entry script held back as on a slow network.
-      let release!: () => void;
-      const arrived = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      await page.route(/\/assets\/index-[\w-]+\.js$/, async (route) => {
-        await arrived;
-        await route.continue();
-      });
+      const release = await holdAppEntry(page);
       await page.goto(`${e2e.server.url}/my`, { waitUntil: 'commit' });
       const indicator = page.getByRole('status', { name: '加载中' });
       await expect.poll(() => indicator.isVisible(), { timeout: 10_000 }).toBe(true);
