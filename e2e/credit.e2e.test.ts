@@ -199,6 +199,28 @@ const liveTracks = (page: Page) =>
         .filter((t) => t.readyState === 'live').length,
   );
 
+/** A photo of the card's front (drawn with `who`'s name and number) taken and read: the fields pre-filled. */
+async function readCard(page: Page, who: Who) {
+  const read = page.waitForResponse((r) => r.url().endsWith('/api/app/userInfo/getOcrResultByIDCardPic'), {
+    timeout: 30_000,
+  });
+  await page.locator('input[type=file][aria-label="身份证人像面照片"]').setInputFiles({
+    name: '身份证 正面.png',
+    mimeType: 'image/png',
+    buffer: idCardFront({ name: who.realName, idNumber: who.identity }),
+  });
+  const res = await read;
+  expect((res.request().postDataJSON() as { image: string }).image).toMatch(
+    /\/api\/storage\/private\/idcard\//,
+  );
+  const body = (await res.json()) as { code: number; data: Record<string, unknown> };
+  expect(body.code).toBe(200);
+  expect(body.data).toMatchObject({ realName: who.realName, identity: who.identity, valid: true });
+  await expect.poll(() => formItem(page, '姓名').locator('input').inputValue()).toBe(who.realName);
+  expect(await formItem(page, '身份证号').locator('input').inputValue()).toBe(who.identity);
+  await page.getByText(/已根据身份证照片填入姓名和身份证号。.*请逐字核对/).waitFor();
+}
+
 /**
  * Step 1 of identity verification: name + ID number → identityNameVerify. With `ocr`, a photo of the
  * card front (drawn with the known name and number) is read first: the fields are only pre-filled,
@@ -213,24 +235,7 @@ async function confirmIdentity(page: Page, opts: { ocr?: boolean; who?: Who } = 
       if (r.url().endsWith('/api/user/info/identityNameVerify')) verifies.push(r.url());
     };
     page.on('request', onRequest);
-    const read = page.waitForResponse((r) => r.url().endsWith('/api/app/userInfo/getOcrResultByIDCardPic'), {
-      timeout: 30_000,
-    });
-    await page.locator('input[type=file][aria-label="身份证人像面照片"]').setInputFiles({
-      name: '身份证 正面.png',
-      mimeType: 'image/png',
-      buffer: idCardFront({ name: who.realName, idNumber: who.identity }),
-    });
-    const res = await read;
-    expect((res.request().postDataJSON() as { image: string }).image).toMatch(
-      /\/api\/storage\/private\/idcard\//,
-    );
-    const body = (await res.json()) as { code: number; data: Record<string, unknown> };
-    expect(body.code).toBe(200);
-    expect(body.data).toMatchObject({ realName: who.realName, identity: who.identity, valid: true });
-    await expect.poll(() => formItem(page, '姓名').locator('input').inputValue()).toBe(who.realName);
-    expect(await formItem(page, '身份证号').locator('input').inputValue()).toBe(who.identity);
-    await page.getByText(/已根据身份证照片填入姓名和身份证号。.*请逐字核对/).waitFor();
+    await readCard(page, who);
     await page.waitForTimeout(500);
     await snap(page, `ocr-prefilled${who === ZHANG ? '' : '-wang'}`);
     // Pre-filled only: nothing was checked or sent in the person's name yet.
@@ -559,6 +564,42 @@ describe('credit process in Chromium with a fake front camera (demo-crm)', () =>
       });
       expect(revealed.data.value).toBe(value);
     }
+    expect(unexpectedErrors(errors)).toEqual([]);
+  });
+
+  it('a reload after the card was read (Android often reloads when the camera app returns) keeps the fields; a passed check forgets them', async () => {
+    const { page, errors } = await phonePage(withFace);
+    await watchCamera(page);
+    await landAndLogin(page);
+    await page.waitForURL(/\/credit-process\/identity-verification/, { timeout: 15_000 });
+    await readCard(page, ZHANG);
+    await page.reload();
+    await page.getByText(/已根据身份证照片填入姓名和身份证号。.*请逐字核对/).waitFor({ timeout: 15_000 });
+    expect(await formItem(page, '姓名').locator('input').inputValue()).toBe(ZHANG.realName);
+    expect(await formItem(page, '身份证号').locator('input').inputValue()).toBe(ZHANG.identity);
+    await page.getByRole('button', { name: '信息无误，下一步' }).waitFor();
+    // What the person corrects by hand is kept too.
+    await formItem(page, '姓名').locator('input').fill('张三丰');
+    await page.reload();
+    await expect
+      .poll(() => formItem(page, '姓名').locator('input').inputValue(), { timeout: 15_000 })
+      .toBe('张三丰');
+    await snap(page, 'identity-after-reload');
+    // Kept in this tab's session storage only, never in localStorage.
+    const stored = () =>
+      page.evaluate(() => ({
+        session: Object.keys(sessionStorage).filter((k) => k.endsWith(':#identity')),
+        local: Object.keys(localStorage).filter((k) => k.endsWith(':#identity')),
+      }));
+    expect(await stored()).toMatchObject({ session: [expect.any(String)], local: [] });
+
+    await formItem(page, '姓名').locator('input').fill(ZHANG.realName);
+    await confirmIdentity(page);
+    await takeSelfie(page, 'after-reload');
+    const face = await submitSelfie(page);
+    expect(face.data).toMatchObject({ passed: true });
+    await page.waitForURL((u) => !u.pathname.includes('face-verification-loading'), { timeout: 20_000 });
+    expect(await stored()).toEqual({ session: [], local: [] });
     expect(unexpectedErrors(errors)).toEqual([]);
   });
 

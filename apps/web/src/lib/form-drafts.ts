@@ -11,6 +11,14 @@ export function draftKey(uid: string, adChannelCode: string): string {
   return `${DRAFT_PREFIX}${uid}:${adChannelCode || '-'}`;
 }
 
+/**
+ * The identity page's draft of the same person (features/face/identity-draft.ts): under the drafts'
+ * prefix, so that it lives and goes like them; `#` is not allowed in a channel code.
+ */
+export function identityDraftKey(uid: string): string {
+  return `${DRAFT_PREFIX}${uid}:#identity`;
+}
+
 export function isDraftKey(key: string): boolean {
   return key.startsWith(DRAFT_PREFIX);
 }

@@ -7,7 +7,8 @@
  *   for the login that confirmed them: sent with the face check for a service that compares the face
  *   with the ID photo, and used to skip the identity step when the person comes back to retake the
  *   selfie.
- * Logging out clears session storage, and with it the first two.
+ * Logging out clears session storage, and with it the first two. What was typed or read off the card
+ * before it was confirmed is the page's draft (identity-draft.ts), kept in this tab.
  */
 import type { KeyValueStore } from '@/lib/storage';
 import { readJson, writeJson } from '@/lib/storage';

@@ -14,6 +14,7 @@ import {
   readPendingFace,
   saveFaceFailure,
 } from '@/features/face/handoff';
+import { forgetIdentityDraft } from '@/features/face/identity-draft';
 import {
   type HandoffChange,
   handoffAfter,
@@ -25,7 +26,7 @@ import {
 } from '@/features/face/outcome';
 import { FaceFrame } from '@/features/face/selfie-camera';
 import { FACE_FAILED_TOAST } from '@/features/flow/decide';
-import { getToken } from '@/lib/session';
+import { getStoredUid, getToken } from '@/lib/session';
 import { sessionStore } from '@/lib/storage';
 import formStyles from '@/styles/forms.module.css';
 import styles from './credit-process.module.css';
@@ -189,6 +190,7 @@ function FaceVerificationLoading() {
       });
     if (phase === 'passed') {
       forgetIdentity();
+      forgetIdentityDraft(sessionStore, getStoredUid());
       // Spec §4 alternative ordering: normally the credit-information wizard next.
       follow();
     } else if (phase === 'deciding') {

@@ -22,9 +22,10 @@ import {
   rememberIdentity,
   savePendingFace,
 } from '@/features/face/handoff';
+import { type OcrFill, readIdentityDraft, saveIdentityDraft } from '@/features/face/identity-draft';
 import { SelfieCamera } from '@/features/face/selfie-camera';
 import { useDelayedNavigate } from '@/hooks/use-delayed-navigate';
-import { getToken } from '@/lib/session';
+import { getStoredUid, getToken } from '@/lib/session';
 import { sessionStore } from '@/lib/storage';
 import { uploadFile } from '@/lib/upload';
 import formStyles from '@/styles/forms.module.css';
@@ -33,13 +34,6 @@ import styles from './credit-process.module.css';
 interface IdentityValues {
   realName?: string;
   identity?: string;
-}
-
-/** What the ID-card reading filled in, with the server's note (to check every character). */
-interface OcrFill {
-  fields: ('realName' | 'identity')[];
-  note: string;
-  valid: boolean;
 }
 
 /** The last failed attempt's reasons, shown on return from the loading page. */
@@ -63,13 +57,18 @@ function FailureNotice({ reasons }: { reasons: string[] }) {
  */
 function IdentityStep({
   initial,
+  initialOcr,
   onVerified,
 }: {
   initial: IdentityValues;
+  initialOcr: OcrFill | null;
   onVerified: (value: ConfirmedIdentity) => void;
 }) {
   const [form] = Form.useForm<IdentityValues>();
-  const [ocr, setOcr] = useState<OcrFill | null>(null);
+  const [ocr, setOcr] = useState<OcrFill | null>(initialOcr);
+  // Kept in this tab as it changes (features/face/identity-draft.ts): a reload finds it.
+  const keepDraft = (values: IdentityValues, fill: OcrFill | null) =>
+    saveIdentityDraft(sessionStore, getStoredUid(), { ...values, ...(fill ? { ocr: fill } : {}) });
   const [reading, setReading] = useState(false);
   const [refusal, setRefusal] = useState<string | null>(null);
   const cardInput = useRef<HTMLInputElement>(null);
@@ -93,7 +92,9 @@ function IdentityStep({
       if (read.identity) patch.identity = normalizeIdCard(read.identity);
       form.setFieldsValue(patch);
       const fields = Object.keys(patch) as OcrFill['fields'];
-      setOcr({ fields, note: read.note, valid: read.valid });
+      const fill = { fields, note: read.note, valid: read.valid };
+      setOcr(fill);
+      keepDraft(form.getFieldsValue(), fill);
       setRefusal(null);
       // A number that fails the checksum shows its error at once.
       if (fields.length) form.validateFields(fields).catch(() => undefined);
@@ -130,7 +131,10 @@ function IdentityStep({
       mode="card"
       requiredMarkStyle="none"
       onFinish={submit}
-      onValuesChange={() => setRefusal(null)}
+      onValuesChange={(_, values) => {
+        setRefusal(null);
+        keepDraft(values, ocr);
+      }}
       className={formStyles.form}
       footer={
         <div className={formStyles.footer}>
@@ -239,6 +243,8 @@ function SelfieStep({
 
 function IdentityVerification() {
   const [identity, setIdentity] = useState<ConfirmedIdentity | null>(() => confirmedIdentity(getToken()));
+  // What was typed or read off the card before a reload (the camera app's return often reloads).
+  const [draft] = useState(() => readIdentityDraft(sessionStore, getStoredUid()));
   // Back from a failed check with the identity already confirmed: straight to the selfie.
   const [step, setStep] = useState<'identity' | 'selfie'>(() => (identity ? 'selfie' : 'identity'));
   const [failure] = useState(() => readFaceFailure(sessionStore));
@@ -265,7 +271,12 @@ function IdentityVerification() {
       {failure && failure.reasons.length > 0 && <FailureNotice reasons={failure.reasons} />}
       {step === 'identity' || !identity ? (
         <IdentityStep
-          initial={identity ? { realName: identity.realName, identity: identity.identity } : {}}
+          initial={
+            identity
+              ? { realName: identity.realName, identity: identity.identity }
+              : { realName: draft.realName, identity: draft.identity }
+          }
+          initialOcr={identity ? null : (draft.ocr ?? null)}
           onVerified={onVerified}
         />
       ) : (
