@@ -567,7 +567,7 @@ describe('credit process in Chromium with a fake front camera (demo-crm)', () =>
     expect(unexpectedErrors(errors)).toEqual([]);
   });
 
-  it('a reload after the card was read (Android often reloads when the camera app returns) keeps the fields; a passed check forgets them', async () => {
+  it('a reload keeps what was typed: the card read (Android reloads when the camera app returns), a wizard step not saved', async () => {
     const { page, errors } = await phonePage(withFace);
     await watchCamera(page);
     await landAndLogin(page);
@@ -600,6 +600,48 @@ describe('credit process in Chromium with a fake front camera (demo-crm)', () =>
     expect(face.data).toMatchObject({ passed: true });
     await page.waitForURL((u) => !u.pathname.includes('face-verification-loading'), { timeout: 20_000 });
     expect(await stored()).toEqual({ session: [], local: [] });
+
+    // The wizard: a step's edits are saved by its button only; a reload before it keeps them (this tab).
+    await page.waitForURL(/\/credit-process\/credit-personal-infomation/, { timeout: 20_000 });
+    await formItem(page, '最高学历').waitFor({ timeout: 10_000 });
+    await pickOption(page, '最高学历', '本科');
+    await pickOption(page, '婚姻状况', '未婚');
+    await pickOption(page, '年收入', '5-10万');
+    await pickOption(page, '所属行业', '一般行业');
+    await pickOption(page, '借款用途', '日常消费');
+    expect(await saveStep(page, '保存并继续')).toBe('CONTACT');
+    await pickOption(page, '与本人关系', '父母', 0);
+    await formItem(page, '姓名').nth(0).locator('input').fill('李四');
+    await formItem(page, '手机号').nth(0).locator('input').fill('13912345678');
+    await page.reload();
+    await expect
+      .poll(() => formItem(page, '姓名').nth(0).locator('input').inputValue(), { timeout: 15_000 })
+      .toBe('李四');
+    expect(await formItem(page, '手机号').nth(0).locator('input').inputValue()).toBe('13912345678');
+    expect(await formItem(page, '与本人关系').nth(0).innerText()).toContain('父母');
+    await snap(page, 'wizard-contact-after-reload');
+    const wizardDraft = () =>
+      page.evaluate(() => ({
+        session: Object.keys(sessionStorage).filter((k) => k.endsWith(':#credit-info')),
+        local: Object.keys(localStorage).filter((k) => k.endsWith(':#credit-info')),
+      }));
+    expect(await wizardDraft()).toMatchObject({ session: [expect.any(String)], local: [] });
+    await pickOption(page, '与本人关系', '朋友', 1);
+    await formItem(page, '姓名').nth(1).locator('input').fill('王五');
+    await formItem(page, '手机号').nth(1).locator('input').fill('13712345678');
+    expect(await saveStep(page, '保存并继续')).toBe('BASE');
+    await formItem(page, '居住城市').waitFor();
+    await chooseCity(page, '居住城市', '广东省', '广州市');
+    await formItem(page, '详细地址').locator('textarea:not([readonly])').fill('天河区体育西路100号');
+    await formItem(page, '单位名称').locator('input').fill('广州星河科技有限公司');
+    await chooseCity(page, '单位城市', '广东省', '广州市');
+    await formItem(page, '单位地址').locator('textarea:not([readonly])').fill('天河区珠江新城花城大道1号');
+    expect(await saveStep(page, '提交资料')).toBe('DONE');
+    // A complete record leaves no draft behind.
+    await page.waitForURL(/\/credit-process\/credit-personal-loading|credit-application-form/, {
+      timeout: 20_000,
+    });
+    expect(await wizardDraft()).toEqual({ session: [], local: [] });
     expect(unexpectedErrors(errors)).toEqual([]);
   });
 

@@ -19,6 +19,11 @@ export function identityDraftKey(uid: string): string {
   return `${DRAFT_PREFIX}${uid}:#identity`;
 }
 
+/** The credit-information wizard's draft of the same person (features/credit-info/credit-draft.ts). */
+export function creditDraftKey(uid: string): string {
+  return `${DRAFT_PREFIX}${uid}:#credit-info`;
+}
+
 export function isDraftKey(key: string): boolean {
   return key.startsWith(DRAFT_PREFIX);
 }

@@ -19,10 +19,12 @@ import {
   OCCUPATION_OPTIONS,
   type Option,
 } from '@/config/form-options';
-import { getStoredPhone } from '@/lib/session';
+import { getStoredPhone, getStoredUid } from '@/lib/session';
+import { sessionStore } from '@/lib/storage';
 import styles from '@/styles/forms.module.css';
 import { useBaseDetail } from '../api/get-base-detail';
 import { useSaveBaseInfo } from '../api/save-base-info';
+import { forgetCreditDraft, overDraft, readCreditDraft, saveCreditDraft } from '../credit-draft';
 import { creditProcessStepOf } from '../steps';
 import { useCreditWizardStore } from '../store';
 import {
@@ -218,12 +220,18 @@ export function CreditInfoForm({ onDone, onIdentityNeeded }: CreditInfoFormProps
         cityValueOf(data.companyRegion),
       ]);
       if (cancelled) return;
+      const opening = store().step === null;
       const adopt = valuesToAdopt(
         toFormValues(data, { residentialRegion, companyRegion }),
         store().adoptServerData(),
       );
-      if (adopt) form.setFieldsValue(adopt);
-      if (store().step === null) {
+      // Opening: what this tab typed and did not save yet (a reload mid-step) goes over the record.
+      const draft = opening ? readCreditDraft(sessionStore, getStoredUid()) : {};
+      if (adopt && Object.keys(draft).length > 0) {
+        form.setFieldsValue(overDraft(adopt, draft));
+        store().edit();
+      } else if (adopt) form.setFieldsValue(adopt);
+      if (opening) {
         const first = firstFormStep(data.step);
         if (first === 'IDENTITY') onIdentityNeeded();
         else store().goTo(first);
@@ -257,8 +265,10 @@ export function CreditInfoForm({ onDone, onIdentityNeeded }: CreditInfoFormProps
       {
         onSuccess: (answer) => {
           const after = stepAfterSave(step, answer.step);
-          if (after === 'DONE') onDone();
-          else if (after === 'IDENTITY') onIdentityNeeded();
+          if (after === 'DONE') {
+            forgetCreditDraft(sessionStore, getStoredUid());
+            onDone();
+          } else if (after === 'IDENTITY') onIdentityNeeded();
           else {
             useCreditWizardStore.getState().goTo(after);
             window.scrollTo({ top: 0 });
@@ -279,7 +289,10 @@ export function CreditInfoForm({ onDone, onIdentityNeeded }: CreditInfoFormProps
           layout="horizontal"
           mode="card"
           requiredMarkStyle="none"
-          onValuesChange={() => useCreditWizardStore.getState().edit()}
+          onValuesChange={() => {
+            useCreditWizardStore.getState().edit();
+            saveCreditDraft(sessionStore, getStoredUid(), form.getFieldsValue(true) as CreditFormValues);
+          }}
           className={styles.form}
           footer={
             step && (
