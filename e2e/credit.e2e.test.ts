@@ -352,8 +352,8 @@ async function saveStep(page: Page, button: string): Promise<string> {
   return body.data.step;
 }
 
-/** The credit-information wizard from INFORMATION to DONE. */
-async function fillWizard(page: Page) {
+/** The wizard's first step, filled in (not saved). */
+async function fillInformation(page: Page) {
   await page.waitForURL(/\/credit-process\/credit-personal-infomation/, { timeout: 20_000 });
   await formItem(page, '最高学历').waitFor({ timeout: 10_000 });
   await pickOption(page, '最高学历', '本科');
@@ -361,28 +361,52 @@ async function fillWizard(page: Page) {
   await pickOption(page, '年收入', '5-10万');
   await pickOption(page, '所属行业', '一般行业');
   await pickOption(page, '借款用途', '日常消费');
-  await snap(page, 'wizard-information');
-  expect(await saveStep(page, '保存并继续')).toBe('CONTACT');
+}
 
-  await formItem(page, '与本人关系').first().waitFor();
-  await pickOption(page, '与本人关系', '父母', 0);
-  await formItem(page, '姓名').nth(0).locator('input').fill('李四');
-  await formItem(page, '手机号').nth(0).locator('input').fill('13912345678');
-  await pickOption(page, '与本人关系', '朋友', 1);
-  await formItem(page, '姓名').nth(1).locator('input').fill('王五');
-  await formItem(page, '手机号').nth(1).locator('input').fill('13712345678');
-  await snap(page, 'wizard-contact');
-  expect(await saveStep(page, '保存并继续')).toBe('BASE');
+const CONTACTS = [
+  { relationship: '父母', name: '李四', phone: '13912345678' },
+  { relationship: '朋友', name: '王五', phone: '13712345678' },
+] as const;
 
+/** One contact of the CONTACT step, filled in (not saved). */
+async function fillContact(page: Page, index: 0 | 1) {
+  const c = CONTACTS[index];
+  await formItem(page, '与本人关系').nth(index).waitFor();
+  await pickOption(page, '与本人关系', c.relationship, index);
+  await formItem(page, '姓名').nth(index).locator('input').fill(c.name);
+  await formItem(page, '手机号').nth(index).locator('input').fill(c.phone);
+}
+
+/** The BASE step, filled in (not saved). */
+async function fillBase(page: Page) {
   await formItem(page, '居住城市').waitFor();
   await chooseCity(page, '居住城市', '广东省', '广州市');
   await formItem(page, '详细地址').locator('textarea:not([readonly])').fill('天河区体育西路100号');
   await formItem(page, '单位名称').locator('input').fill('广州星河科技有限公司');
   await chooseCity(page, '单位城市', '广东省', '广州市');
   await formItem(page, '单位地址').locator('textarea:not([readonly])').fill('天河区珠江新城花城大道1号');
+}
+
+/** The credit-information wizard from INFORMATION to DONE. */
+async function fillWizard(page: Page) {
+  await fillInformation(page);
+  await snap(page, 'wizard-information');
+  expect(await saveStep(page, '保存并继续')).toBe('CONTACT');
+  await fillContact(page, 0);
+  await fillContact(page, 1);
+  await snap(page, 'wizard-contact');
+  expect(await saveStep(page, '保存并继续')).toBe('BASE');
+  await fillBase(page);
   await snap(page, 'wizard-base');
   expect(await saveStep(page, '提交资料')).toBe('DONE');
 }
+
+/** The keys of this tab's drafts ending in `suffix`, in sessionStorage and in localStorage. */
+const draftKeysEndingIn = (page: Page, suffix: string) =>
+  page.evaluate((end) => {
+    const keys = (store: Storage) => Object.keys(store).filter((k) => k.endsWith(end));
+    return { session: keys(sessionStorage), local: keys(localStorage) };
+  }, suffix);
 
 /**
  * The application form after the credit information (Selector questions, city). The name and ID
@@ -586,12 +610,10 @@ describe('credit process in Chromium with a fake front camera (demo-crm)', () =>
       .toBe('张三丰');
     await snap(page, 'identity-after-reload');
     // Kept in this tab's session storage only, never in localStorage.
-    const stored = () =>
-      page.evaluate(() => ({
-        session: Object.keys(sessionStorage).filter((k) => k.endsWith(':#identity')),
-        local: Object.keys(localStorage).filter((k) => k.endsWith(':#identity')),
-      }));
-    expect(await stored()).toMatchObject({ session: [expect.any(String)], local: [] });
+    expect(await draftKeysEndingIn(page, ':#identity')).toMatchObject({
+      session: [expect.any(String)],
+      local: [],
+    });
 
     await formItem(page, '姓名').locator('input').fill(ZHANG.realName);
     await confirmIdentity(page);
@@ -599,20 +621,12 @@ describe('credit process in Chromium with a fake front camera (demo-crm)', () =>
     const face = await submitSelfie(page);
     expect(face.data).toMatchObject({ passed: true });
     await page.waitForURL((u) => !u.pathname.includes('face-verification-loading'), { timeout: 20_000 });
-    expect(await stored()).toEqual({ session: [], local: [] });
+    expect(await draftKeysEndingIn(page, ':#identity')).toEqual({ session: [], local: [] });
 
     // The wizard: a step's edits are saved by its button only; a reload before it keeps them (this tab).
-    await page.waitForURL(/\/credit-process\/credit-personal-infomation/, { timeout: 20_000 });
-    await formItem(page, '最高学历').waitFor({ timeout: 10_000 });
-    await pickOption(page, '最高学历', '本科');
-    await pickOption(page, '婚姻状况', '未婚');
-    await pickOption(page, '年收入', '5-10万');
-    await pickOption(page, '所属行业', '一般行业');
-    await pickOption(page, '借款用途', '日常消费');
+    await fillInformation(page);
     expect(await saveStep(page, '保存并继续')).toBe('CONTACT');
-    await pickOption(page, '与本人关系', '父母', 0);
-    await formItem(page, '姓名').nth(0).locator('input').fill('李四');
-    await formItem(page, '手机号').nth(0).locator('input').fill('13912345678');
+    await fillContact(page, 0);
     await page.reload();
     await expect
       .poll(() => formItem(page, '姓名').nth(0).locator('input').inputValue(), { timeout: 15_000 })
@@ -620,28 +634,19 @@ describe('credit process in Chromium with a fake front camera (demo-crm)', () =>
     expect(await formItem(page, '手机号').nth(0).locator('input').inputValue()).toBe('13912345678');
     expect(await formItem(page, '与本人关系').nth(0).innerText()).toContain('父母');
     await snap(page, 'wizard-contact-after-reload');
-    const wizardDraft = () =>
-      page.evaluate(() => ({
-        session: Object.keys(sessionStorage).filter((k) => k.endsWith(':#credit-info')),
-        local: Object.keys(localStorage).filter((k) => k.endsWith(':#credit-info')),
-      }));
-    expect(await wizardDraft()).toMatchObject({ session: [expect.any(String)], local: [] });
-    await pickOption(page, '与本人关系', '朋友', 1);
-    await formItem(page, '姓名').nth(1).locator('input').fill('王五');
-    await formItem(page, '手机号').nth(1).locator('input').fill('13712345678');
+    expect(await draftKeysEndingIn(page, ':#credit-info')).toMatchObject({
+      session: [expect.any(String)],
+      local: [],
+    });
+    await fillContact(page, 1);
     expect(await saveStep(page, '保存并继续')).toBe('BASE');
-    await formItem(page, '居住城市').waitFor();
-    await chooseCity(page, '居住城市', '广东省', '广州市');
-    await formItem(page, '详细地址').locator('textarea:not([readonly])').fill('天河区体育西路100号');
-    await formItem(page, '单位名称').locator('input').fill('广州星河科技有限公司');
-    await chooseCity(page, '单位城市', '广东省', '广州市');
-    await formItem(page, '单位地址').locator('textarea:not([readonly])').fill('天河区珠江新城花城大道1号');
+    await fillBase(page);
     expect(await saveStep(page, '提交资料')).toBe('DONE');
     // A complete record leaves no draft behind.
     await page.waitForURL(/\/credit-process\/credit-personal-loading|credit-application-form/, {
       timeout: 20_000,
     });
-    expect(await wizardDraft()).toEqual({ session: [], local: [] });
+    expect(await draftKeysEndingIn(page, ':#credit-info')).toEqual({ session: [], local: [] });
     expect(unexpectedErrors(errors)).toEqual([]);
   });
 

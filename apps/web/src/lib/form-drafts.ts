@@ -5,6 +5,8 @@
  * re-login). A person's drafts are never shown to another: the login of a different person removes
  * every draft that is not theirs.
  */
+import { type KeyValueStore, readJson, writeJson } from './storage';
+
 export const DRAFT_PREFIX = 'FORM_DRAFT:';
 
 export function draftKey(uid: string, adChannelCode: string): string {
@@ -22,6 +24,27 @@ export function identityDraftKey(uid: string): string {
 /** The credit-information wizard's draft of the same person (features/credit-info/credit-draft.ts). */
 export function creditDraftKey(uid: string): string {
   return `${DRAFT_PREFIX}${uid}:#credit-info`;
+}
+
+/**
+ * A person's draft kept in `store` under `keyOf(uid)`, read and written through `clean` (its
+ * well-formed, non-empty part): nothing without a session, no entry for a draft that holds nothing.
+ */
+export function personDraft<T extends object>(keyOf: (uid: string) => string, clean: (raw: unknown) => T) {
+  return {
+    read(store: KeyValueStore, uid: string | null): T {
+      return clean(uid ? readJson<unknown>(store, keyOf(uid)) : null);
+    },
+    save(store: KeyValueStore, uid: string | null, value: T): void {
+      if (!uid) return;
+      const kept = clean(value);
+      if (Object.keys(kept).length === 0) store.remove(keyOf(uid));
+      else writeJson(store, keyOf(uid), kept);
+    },
+    forget(store: KeyValueStore, uid: string | null): void {
+      if (uid) store.remove(keyOf(uid));
+    },
+  };
 }
 
 export function isDraftKey(key: string): boolean {

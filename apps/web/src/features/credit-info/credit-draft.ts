@@ -6,9 +6,7 @@
  * finds them, another person's login removes them. Opened over the server's record; forgotten when the
  * record is complete.
  */
-import { creditDraftKey } from '@/lib/form-drafts';
-import type { KeyValueStore } from '@/lib/storage';
-import { readJson, writeJson } from '@/lib/storage';
+import { creditDraftKey, personDraft } from '@/lib/form-drafts';
 import type { ContactFormValues, CreditFormValues } from './wizard';
 
 const PICKERS = ['education', 'maritalStatus', 'annualIncome', 'occupation', 'loanPurpose'] as const;
@@ -72,21 +70,11 @@ export function cleanCreditDraft(raw: unknown): CreditFormValues {
   return out;
 }
 
-export function readCreditDraft(store: KeyValueStore, uid: string | null): CreditFormValues {
-  return uid ? cleanCreditDraft(readJson<unknown>(store, creditDraftKey(uid))) : {};
-}
-
+const draft = personDraft(creditDraftKey, cleanCreditDraft);
+export const readCreditDraft = draft.read;
 /** Keeps the wizard's values (removes the draft when they hold nothing). */
-export function saveCreditDraft(store: KeyValueStore, uid: string | null, values: CreditFormValues): void {
-  if (!uid) return;
-  const kept = cleanCreditDraft(values);
-  if (Object.keys(kept).length === 0) store.remove(creditDraftKey(uid));
-  else writeJson(store, creditDraftKey(uid), kept);
-}
-
-export function forgetCreditDraft(store: KeyValueStore, uid: string | null): void {
-  if (uid) store.remove(creditDraftKey(uid));
-}
+export const saveCreditDraft = draft.save;
+export const forgetCreditDraft = draft.forget;
 
 /** The server's record with the draft's values over it (field by field; a contact's too). */
 export function overDraft(server: CreditFormValues, draft: CreditFormValues): CreditFormValues {

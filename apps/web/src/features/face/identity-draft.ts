@@ -6,9 +6,7 @@
  * prefix (lib/form-drafts.ts): a re-login after an expired session finds it, another person's login
  * removes it. Forgotten when the face check has passed.
  */
-import { identityDraftKey } from '@/lib/form-drafts';
-import type { KeyValueStore } from '@/lib/storage';
-import { readJson, writeJson } from '@/lib/storage';
+import { identityDraftKey, personDraft } from '@/lib/form-drafts';
 
 /** What the ID-card reading filled in, with the server's note (to check every character). */
 export interface OcrFill {
@@ -50,19 +48,9 @@ function cleanDraft(raw: unknown): IdentityDraft {
   return draft;
 }
 
+const draft = personDraft(identityDraftKey, cleanDraft);
 /** The person's draft; empty when there is none or it is unreadable. */
-export function readIdentityDraft(store: KeyValueStore, uid: string | null): IdentityDraft {
-  return uid ? cleanDraft(readJson<unknown>(store, identityDraftKey(uid))) : {};
-}
-
+export const readIdentityDraft = draft.read;
 /** Keeps the draft (removes it when it holds nothing). */
-export function saveIdentityDraft(store: KeyValueStore, uid: string | null, draft: IdentityDraft): void {
-  if (!uid) return;
-  const kept = cleanDraft(draft);
-  if (!kept.realName && !kept.identity && !kept.ocr) store.remove(identityDraftKey(uid));
-  else writeJson(store, identityDraftKey(uid), kept);
-}
-
-export function forgetIdentityDraft(store: KeyValueStore, uid: string | null): void {
-  if (uid) store.remove(identityDraftKey(uid));
-}
+export const saveIdentityDraft = draft.save;
+export const forgetIdentityDraft = draft.forget;
