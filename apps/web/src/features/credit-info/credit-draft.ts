@@ -70,11 +70,11 @@ export function cleanCreditDraft(raw: unknown): CreditFormValues {
   return out;
 }
 
-const draft = personDraft(creditDraftKey, cleanCreditDraft);
-export const readCreditDraft = draft.read;
+const wizardDraft = personDraft(creditDraftKey, cleanCreditDraft);
+export const readCreditDraft = wizardDraft.read;
 /** Keeps the wizard's values (removes the draft when they hold nothing). */
-export const saveCreditDraft = draft.save;
-export const forgetCreditDraft = draft.forget;
+export const saveCreditDraft = wizardDraft.save;
+export const forgetCreditDraft = wizardDraft.forget;
 
 /** The server's record with the draft's values over it (field by field; a contact's too). */
 export function overDraft(server: CreditFormValues, draft: CreditFormValues): CreditFormValues {

@@ -48,9 +48,9 @@ function cleanDraft(raw: unknown): IdentityDraft {
   return draft;
 }
 
-const draft = personDraft(identityDraftKey, cleanDraft);
+const identityDraft = personDraft(identityDraftKey, cleanDraft);
 /** The person's draft; empty when there is none or it is unreadable. */
-export const readIdentityDraft = draft.read;
+export const readIdentityDraft = identityDraft.read;
 /** Keeps the draft (removes it when it holds nothing). */
-export const saveIdentityDraft = draft.save;
-export const forgetIdentityDraft = draft.forget;
+export const saveIdentityDraft = identityDraft.save;
+export const forgetIdentityDraft = identityDraft.forget;
