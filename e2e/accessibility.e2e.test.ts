@@ -117,6 +117,108 @@ function textContrasts(page: Page): Promise<TextContrast[]> {
   });
 }
 
+interface ControlContrast {
+  what: string;
+  color: string;
+  background: string;
+  ratio: number;
+  min: number;
+}
+
+/**
+ * Issue 44.12: what identifies a control must be readable too. The placeholder of every visible empty input
+ * against the field's background (4.5:1, it is text), and the outline of every unticked checkbox or radio
+ * against what is behind it (3:1, WCAG 1.4.11 non-text contrast). Disabled controls are exempt.
+ */
+function controlContrasts(page: Page): Promise<ControlContrast[]> {
+  return page.evaluate(() => {
+    type Rgba = [number, number, number, number];
+    const parse = (c: string): Rgba => {
+      const n = c.match(/[\d.]+/g)!.map(Number);
+      return [n[0]!, n[1]!, n[2]!, n[3] ?? 1];
+    };
+    const over = (top: Rgba, bottom: Rgba): Rgba => {
+      const a = top[3];
+      return [0, 1, 2].map((i) => top[i]! * a + bottom[i]! * (1 - a)).concat(1) as Rgba;
+    };
+    const lum = (c: Rgba) => {
+      const [r, g, b] = c.slice(0, 3).map((v) => {
+        const s = v / 255;
+        return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+      }) as [number, number, number];
+      return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    };
+    const ratio = (a: Rgba, b: Rgba) => {
+      const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x) as [number, number];
+      return (hi + 0.05) / (lo + 0.05);
+    };
+    const hex = (c: Rgba) =>
+      `#${c
+        .slice(0, 3)
+        .map((v) => Math.round(v).toString(16).padStart(2, '0'))
+        .join('')}`;
+    /** The colour behind `el` (its own background included when `self`), composited down to white. */
+    const behind = (el: Element, self: boolean): Rgba => {
+      const layers: Rgba[] = [];
+      for (let node: Element | null = self ? el : el.parentElement; node; node = node.parentElement) {
+        const bg = parse(getComputedStyle(node).backgroundColor);
+        if (bg[3] > 0) {
+          layers.push(bg);
+          if (bg[3] === 1) break;
+        }
+      }
+      return layers.reduceRight((acc, layer) => over(layer, acc), [255, 255, 255, 1] as Rgba);
+    };
+    const visible = (el: Element) => {
+      const r = el.getBoundingClientRect();
+      return r.width > 1 && r.height > 1 && getComputedStyle(el).visibility === 'visible';
+    };
+    const out: ControlContrast[] = [];
+    const push = (what: string, fg: Rgba, bg: Rgba, min: number) =>
+      out.push({
+        what,
+        color: hex(fg),
+        background: hex(bg),
+        ratio: Math.round(ratio(fg, bg) * 100) / 100,
+        min,
+      });
+
+    for (const input of Array.from(
+      document.querySelectorAll<HTMLInputElement>('input[placeholder], textarea[placeholder]'),
+    )) {
+      if (!visible(input) || input.disabled || input.value || !input.placeholder) continue;
+      const bg = behind(input, true);
+      push(
+        `placeholder ${input.placeholder}`,
+        over(parse(getComputedStyle(input, '::placeholder').color), bg),
+        bg,
+        4.5,
+      );
+    }
+    // antd-mobile draws a checkbox's or radio's box as its icon; a native one would be the input itself.
+    for (const icon of Array.from(document.querySelectorAll('.adm-checkbox-icon, .adm-radio-icon'))) {
+      const control = icon.closest('.adm-checkbox, .adm-radio');
+      if (
+        !visible(icon) ||
+        !control ||
+        control.matches(
+          '.adm-checkbox-checked, .adm-radio-checked, .adm-checkbox-disabled, .adm-radio-disabled',
+        )
+      )
+        continue;
+      const cs = getComputedStyle(icon);
+      const bg = behind(icon, false);
+      push(
+        `${control.textContent?.trim().slice(0, 12) ?? ''} outline`,
+        over(parse(cs.borderTopColor), bg),
+        bg,
+        3,
+      );
+    }
+    return out;
+  });
+}
+
 /** Form controls and buttons without an accessible name, from the accessibility tree (aria snapshot). */
 async function unnamedControls(page: Page): Promise<string[]> {
   const snapshot = await page.locator('body').ariaSnapshot();
@@ -181,6 +283,18 @@ describe('accessibility (issue 17)', () => {
         const failing = texts.filter((t) => t.ratio < t.min);
         expect(failing, where).toEqual([]);
 
+        const controls = await controlContrasts(page);
+        // Both fields' placeholders and the agreement's checkbox are among the controls checked.
+        expect(
+          controls.filter((c) => c.what.startsWith('placeholder')).length,
+          `${where}: placeholders`,
+        ).toBe(2);
+        expect(controls.filter((c) => c.what.endsWith('outline')).length, `${where}: checkbox`).toBe(1);
+        expect(
+          controls.filter((c) => c.ratio < c.min),
+          `${where}: controls`,
+        ).toEqual([]);
+
         expect(await unnamedControls(page), where).toEqual([]);
         if (path === '/' && (code === 'demo' || code === 'demo-skin11'))
           await shot(page, `a11y-landing-${code}`);
@@ -199,6 +313,7 @@ describe('accessibility (issue 17)', () => {
     await page.getByText('职业身份').first().waitFor();
     expect(blocksZoom(await viewportAllowsZoom(page))).toBe(false);
     expect((await textContrasts(page)).filter((t) => t.ratio < t.min)).toEqual([]);
+    expect((await controlContrasts(page)).filter((c) => c.ratio < c.min)).toEqual([]);
     expect(await unnamedControls(page)).toEqual([]);
     await shot(page, 'a11y-form');
 
