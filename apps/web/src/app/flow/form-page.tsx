@@ -118,7 +118,9 @@ function LoggedInFormPage({
       return;
     }
     if (next !== 'authorize-here') {
-      go(next);
+      // The submitted form leaves the history (ADR 059): going back from the flow's later pages never
+      // shows it again, blank, inviting a second application.
+      go(next, { replace: true });
       return;
     }
     setMatch(parsed);

@@ -1,6 +1,7 @@
 import { Button, CenterPopup } from 'antd-mobile';
 import { useEffect, useRef } from 'react';
 import { useBlocker, useNavigate } from 'react-router';
+import { isBackNavigation } from '@/lib/back-navigation';
 import { sessionStore } from '@/lib/storage';
 import styles from './download.module.css';
 
@@ -19,13 +20,17 @@ export interface RetentionPopupProps {
 }
 
 /**
- * The retention popup of the result pages: the first time in a browser session the person presses
- * back (a POP navigation), the navigation waits and the popup asks them to stay or get the app;
- * 仍要离开 lets the navigation through. Other navigations (links, buttons) are never held.
+ * The retention popup of the result pages: the first time in a browser session the person goes back
+ * (the browser's back within this site, or the page's back arrow), the navigation waits and the popup
+ * asks them to stay or get the app; 仍要离开 lets the navigation through. Other navigations (links,
+ * buttons) are never held. A back press that leaves the site (the result page is this visit's first
+ * entry: the form was replaced by the flow's pages, ADR 059) cannot be held by a page.
  */
 export function RetentionPopup({ onShow, onDownload }: RetentionPopupProps) {
   const navigate = useNavigate();
-  const blocker = useBlocker(({ historyAction }) => historyAction === 'POP' && !retentionShown());
+  const blocker = useBlocker(
+    ({ historyAction, nextLocation }) => isBackNavigation(historyAction, nextLocation) && !retentionShown(),
+  );
   const reported = useRef(false);
   const open = blocker.state === 'blocked';
 
