@@ -144,7 +144,7 @@ export function SuccessView() {
       <section className={styles.tips}>
         <h2>温馨提示</h2>
         <ol>
-          <li>请保持手机畅通，合作机构可能通过电话或短信与您联系。</li>
+          {content.lendersMayCall && <li>请保持手机畅通，合作机构可能通过电话或短信与您联系。</li>}
           <li>放款前不会收取任何费用，要求先交费的都是诈骗。</li>
           <li>
             借款额度与利率以机构审批为准，详见<Link to="/clarification-announcement">《澄清公告》</Link>。

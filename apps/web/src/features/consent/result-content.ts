@@ -35,6 +35,12 @@ export interface ResultContent {
   confirmRegistered: boolean;
   /** Registered only (registerLink): offer the button to the channel's plan target. */
   showPartner: boolean;
+  /**
+   * A lender may have received the person's data (this visit's consents, or an earlier application):
+   * only then does the page say lenders may call (issue 44.16: not after sold out, nothing matched or
+   * a registration).
+   */
+  lendersMayCall: boolean;
 }
 
 export const RE_PAGE_SHOW_TYPE_DOWNLOAD = 2;
@@ -58,7 +64,16 @@ export function resultContent(
   const showDownload = numberOption(options.rePageShowType) === RE_PAGE_SHOW_TYPE_DOWNLOAD;
   const showConsents = consents.length > 0 && !notForm && !specialCity && !soldOut && !registered;
   const showPartner = registered && partner;
-  const base = { showDownload, showConsents, soldOut, alertSoldOut, confirmRegistered, showPartner };
+  const lendersMayCall = !specialCity && !registered && !soldOut && (!notForm || revisit);
+  const base = {
+    showDownload,
+    showConsents,
+    soldOut,
+    alertSoldOut,
+    confirmRegistered,
+    showPartner,
+    lendersMayCall,
+  };
 
   if (specialCity) {
     return {

@@ -1,5 +1,9 @@
+import { useMemo } from 'react';
+import { useLocation } from 'react-router';
 import { SuccessView } from '@/app/flow/success-view';
 import { PageHeader } from '@/components/page-header';
+import { readQueryOptions } from '@/features/consent/query-options';
+import { resultPageTitle } from '@/features/consent/result-title';
 import { RetentionPopup } from '@/features/download/components/retention-popup';
 import { reportStep } from '@/lib/analytics/reporter';
 import styles from '../routes.module.css';
@@ -9,9 +13,11 @@ import styles from '../routes.module.css';
  * `/fill-information-three/success-page` (the same page).
  */
 export function FillInformationSuccessRoute() {
+  const { search } = useLocation();
+  const title = useMemo(() => resultPageTitle(readQueryOptions(search)), [search]);
   return (
     <main className={styles.page}>
-      <PageHeader title="申请结果" fallback="/borrow-money" />
+      <PageHeader title={title} fallback="/borrow-money" />
       <SuccessView />
       <RetentionPopup onShow={() => void reportStep('retention_popup')} />
     </main>
