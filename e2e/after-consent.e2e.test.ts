@@ -128,18 +128,19 @@ describe('after a consent (ADR 059)', () => {
     await consentTo(page, offers[0]!);
     await expectResult(page, offers[0]!);
 
-    await page.getByRole('button', { name: '返回' }).click();
+    await page.locator('.adm-nav-bar-back').click();
     await page.getByText('确定要离开吗？').waitFor({ timeout: 10_000 });
     expect(new URL(page.url()).pathname).toBe('/fill-information/success');
     await page.getByRole('button', { name: '仍要离开' }).click();
     await page.waitForURL(/\/borrow-money/, { timeout: 10_000 });
     expect(await onTheForm(page)).toBe(false);
+    expect(unexpectedErrors(errors)).toEqual([]);
 
-    // And the browser's back from there does not find the form either.
+    // And the browser's back from there does not find the form either (it leaves the site: the
+    // session's init script then fails to read about:blank's storage, which is no error of the page).
     await page.goBack();
     await page.waitForLoadState('networkidle');
     if (page.url().startsWith(e2e.server.url)) expect(await onTheForm(page)).toBe(false);
-    expect(unexpectedErrors(errors)).toEqual([]);
     await context.close();
   });
 
@@ -163,7 +164,7 @@ describe('after a consent (ADR 059)', () => {
       expect(await skip.isVisible()).toBe(true);
       if (way === 'arrow') await shot(page, 'second-authorize-skip');
 
-      if (way === 'arrow') await page.getByRole('button', { name: '返回' }).click();
+      if (way === 'arrow') await page.locator('.adm-nav-bar-back').click();
       else await skip.click();
       await expectResult(page, offers[0]!);
       expect(await onTheForm(page)).toBe(false);

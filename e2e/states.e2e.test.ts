@@ -81,7 +81,7 @@ describe('demo states reachable at any hour', () => {
     // Retention: the first step back on the result page is held and asks. The result is this visit's
     // first entry (the submitted form left the history): the page's arrow is the step back it can hold.
     const resultUrl = page.url();
-    await page.getByRole('button', { name: '返回' }).click();
+    await page.locator('.adm-nav-bar-back').click();
     const popup = page.getByText('确定要离开吗？');
     await popup.waitFor({ timeout: 10_000 });
     await page.waitForTimeout(400);
