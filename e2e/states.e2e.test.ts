@@ -40,6 +40,13 @@ describe('demo states reachable at any hour', () => {
     expect(text).toContain('温馨提示');
     expect(text).not.toMatch(/合作机构可能通过电话或短信与您联系/);
     await shot(page, 'state-sold-out-result');
+    // Nor does the retention popup promise progress or a lender's call.
+    await page.locator('.adm-nav-bar-back').click();
+    const popup = page.locator('.adm-center-popup-body');
+    await popup.getByText('确定要离开吗？').waitFor({ timeout: 10_000 });
+    expect(await popup.innerText()).toContain('您的资料已保存。下载App，随时查看可申请的机构。');
+    expect(await popup.innerText()).not.toMatch(/审核进度|机构联系/);
+    await page.getByRole('button', { name: '留在本页' }).click();
     expect(unexpectedErrors(errors)).toEqual([]);
     await context.close();
   }, 90_000);

@@ -9,6 +9,7 @@ import { type ConsentedItem, normalizePartnerUrl, readConsents } from '@/feature
 import { MATCH_SESSION_KEYS, readStoredMatch } from '@/features/consent/matched-products';
 import { readQueryOptions, withQuery } from '@/features/consent/query-options';
 import { consentModeText, resultContent } from '@/features/consent/result-content';
+import { RetentionPopup } from '@/features/download/components/retention-popup';
 import { reportStep } from '@/lib/analytics/reporter';
 import { useReportStep } from '@/lib/analytics/use-report-step';
 import { resolveRedirect } from '@/lib/channel/redirect';
@@ -65,6 +66,8 @@ function ConsentList({ consents }: { consents: readonly ConsentedItem[] }) {
  * from the stored productMatchInfo). The lenders consented to in
  * this session are listed; those whose own page continues the application get "去申请". After
  * registerLink (`registered`) it says the person registered and leads to the channel's plan target.
+ * The retention popup asks at the first step back (its words say nothing of a lender when none got
+ * anything).
  */
 export function SuccessView() {
   const navigate = useNavigate();
@@ -151,6 +154,7 @@ export function SuccessView() {
           </li>
         </ol>
       </section>
+      <RetentionPopup onShow={() => void reportStep('retention_popup')} description={content.retentionText} />
     </>
   );
 }

@@ -111,6 +111,15 @@ describe('result page options (spec §2)', () => {
     expect(mayCall('?isSpecialListCity=true')).toBe(false);
   });
 
+  it('the retention popup promises no progress or call when nothing was sent', () => {
+    expect(resultContent(q('?rePageShowType=0'), [consent]).retentionText).toBeUndefined();
+    for (const s of ['?isNotFormReq=1&soldOut=1', '?isNotFormReq=1', '?registered=true']) {
+      const text = resultContent(q(s), []).retentionText;
+      expect(text, s).toBe('您的资料已保存。下载App，随时查看可申请的机构。');
+      expect(text).not.toMatch(/审核进度|机构联系/);
+    }
+  });
+
   it('the page is titled 注册结果 after registerLink (nothing applied for), else 申请结果', () => {
     expect(resultPageTitle(q('?isSpecialListCity=false&registered=true'))).toBe('注册结果');
     expect(resultPageTitle(q('?isSpecialListCity=true&registered=true'))).toBe('注册结果');

@@ -41,7 +41,14 @@ export interface ResultContent {
    * a registration).
    */
   lendersMayCall: boolean;
+  /**
+   * What the retention popup says when nothing went to a lender (its usual words promise progress and a
+   * lender's call); undefined: its usual words.
+   */
+  retentionText?: string;
 }
+
+export const NOTHING_SENT_RETENTION_TEXT = '您的资料已保存。下载App，随时查看可申请的机构。';
 
 export const RE_PAGE_SHOW_TYPE_DOWNLOAD = 2;
 
@@ -73,6 +80,7 @@ export function resultContent(
     confirmRegistered,
     showPartner,
     lendersMayCall,
+    ...(lendersMayCall ? {} : { retentionText: NOTHING_SENT_RETENTION_TEXT }),
   };
 
   if (specialCity) {

@@ -4,8 +4,6 @@ import { SuccessView } from '@/app/flow/success-view';
 import { PageHeader } from '@/components/page-header';
 import { readQueryOptions } from '@/features/consent/query-options';
 import { resultPageTitle } from '@/features/consent/result-title';
-import { RetentionPopup } from '@/features/download/components/retention-popup';
-import { reportStep } from '@/lib/analytics/reporter';
 import styles from '../routes.module.css';
 
 /**
@@ -19,7 +17,6 @@ export function FillInformationSuccessRoute() {
     <main className={styles.page}>
       <PageHeader title={title} fallback="/borrow-money" />
       <SuccessView />
-      <RetentionPopup onShow={() => void reportStep('retention_popup')} />
     </main>
   );
 }

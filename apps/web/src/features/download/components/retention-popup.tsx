@@ -17,7 +17,11 @@ export interface RetentionPopupProps {
   onShow?(): void;
   /** "下载App": e.g. scroll to the download card (default: go to /download); the popup closes. */
   onDownload?(): void;
+  /** What the popup says (default: the result is saved, the app shows its progress). */
+  description?: string;
 }
+
+export const RETENTION_TEXT = '您的申请结果已保存。下载App可实时查看审核进度，机构联系您时第一时间提醒。';
 
 /**
  * The retention popup of the result pages: the first time in a browser session the person goes back
@@ -26,7 +30,7 @@ export interface RetentionPopupProps {
  * buttons) are never held. A back press that leaves the site (the result page is this visit's first
  * entry: the form was replaced by the flow's pages, ADR 059) cannot be held by a page.
  */
-export function RetentionPopup({ onShow, onDownload }: RetentionPopupProps) {
+export function RetentionPopup({ onShow, onDownload, description = RETENTION_TEXT }: RetentionPopupProps) {
   const navigate = useNavigate();
   const blocker = useBlocker(
     ({ historyAction, nextLocation }) => isBackNavigation(historyAction, nextLocation) && !retentionShown(),
@@ -46,7 +50,7 @@ export function RetentionPopup({ onShow, onDownload }: RetentionPopupProps) {
     <CenterPopup visible={open} onMaskClick={() => blocker.reset?.()} aria-label="温馨提示">
       <div className={styles.popup}>
         <h2>确定要离开吗？</h2>
-        <p>您的申请结果已保存。下载App可实时查看审核进度，机构联系您时第一时间提醒。</p>
+        <p>{description}</p>
         <div className={styles.popupActions}>
           <Button
             block
