@@ -154,7 +154,7 @@ export function SuccessView() {
           </li>
         </ol>
       </section>
-      <RetentionPopup onShow={() => void reportStep('retention_popup')} description={content.retentionText} />
+      <RetentionPopup onShow={() => void reportStep('retention_popup')} copy={content.retention} />
     </>
   );
 }

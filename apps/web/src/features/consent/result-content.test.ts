@@ -112,11 +112,14 @@ describe('result page options (spec §2)', () => {
   });
 
   it('the retention popup promises no progress or call when nothing was sent', () => {
-    expect(resultContent(q('?rePageShowType=0'), [consent]).retentionText).toBeUndefined();
+    expect(resultContent(q('?rePageShowType=0'), [consent]).retention).toBeUndefined();
     for (const s of ['?isNotFormReq=1&soldOut=1', '?isNotFormReq=1', '?registered=true']) {
-      const text = resultContent(q(s), []).retentionText;
-      expect(text, s).toBe('您的资料已保存。下载App，随时查看可申请的机构。');
-      expect(text).not.toMatch(/审核进度|机构联系/);
+      const copy = resultContent(q(s), []).retention;
+      expect(copy, s).toEqual({
+        description: '您的资料已保存。下载App，随时查看可申请的机构。',
+        download: '下载App',
+      });
+      expect(`${copy!.description}${copy!.download}`).not.toMatch(/进度|机构联系/);
     }
   });
 

@@ -45,10 +45,13 @@ export interface ResultContent {
    * What the retention popup says when nothing went to a lender (its usual words promise progress and a
    * lender's call); undefined: its usual words.
    */
-  retentionText?: string;
+  retention?: { description: string; download: string };
 }
 
-export const NOTHING_SENT_RETENTION_TEXT = '您的资料已保存。下载App，随时查看可申请的机构。';
+export const NOTHING_SENT_RETENTION = {
+  description: '您的资料已保存。下载App，随时查看可申请的机构。',
+  download: '下载App',
+} as const;
 
 export const RE_PAGE_SHOW_TYPE_DOWNLOAD = 2;
 
@@ -80,7 +83,7 @@ export function resultContent(
     confirmRegistered,
     showPartner,
     lendersMayCall,
-    ...(lendersMayCall ? {} : { retentionText: NOTHING_SENT_RETENTION_TEXT }),
+    ...(lendersMayCall ? {} : { retention: NOTHING_SENT_RETENTION }),
   };
 
   if (specialCity) {

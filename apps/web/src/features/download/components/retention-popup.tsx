@@ -17,11 +17,19 @@ export interface RetentionPopupProps {
   onShow?(): void;
   /** "下载App": e.g. scroll to the download card (default: go to /download); the popup closes. */
   onDownload?(): void;
-  /** What the popup says (default: the result is saved, the app shows its progress). */
-  description?: string;
+  /** What the popup says and its download button (default: the result is saved, the app shows its progress). */
+  copy?: RetentionCopy;
 }
 
-export const RETENTION_TEXT = '您的申请结果已保存。下载App可实时查看审核进度，机构联系您时第一时间提醒。';
+export interface RetentionCopy {
+  description: string;
+  download: string;
+}
+
+export const RETENTION_COPY: RetentionCopy = {
+  description: '您的申请结果已保存。下载App可实时查看审核进度，机构联系您时第一时间提醒。',
+  download: '下载App，查看进度',
+};
 
 /**
  * The retention popup of the result pages: the first time in a browser session the person goes back
@@ -30,7 +38,7 @@ export const RETENTION_TEXT = '您的申请结果已保存。下载App可实时�
  * buttons) are never held. A back press that leaves the site (the result page is this visit's first
  * entry: the form was replaced by the flow's pages, ADR 059) cannot be held by a page.
  */
-export function RetentionPopup({ onShow, onDownload, description = RETENTION_TEXT }: RetentionPopupProps) {
+export function RetentionPopup({ onShow, onDownload, copy = RETENTION_COPY }: RetentionPopupProps) {
   const navigate = useNavigate();
   const blocker = useBlocker(
     ({ historyAction, nextLocation }) => isBackNavigation(historyAction, nextLocation) && !retentionShown(),
@@ -50,7 +58,7 @@ export function RetentionPopup({ onShow, onDownload, description = RETENTION_TEX
     <CenterPopup visible={open} onMaskClick={() => blocker.reset?.()} aria-label="温馨提示">
       <div className={styles.popup}>
         <h2>确定要离开吗？</h2>
-        <p>{description}</p>
+        <p>{copy.description}</p>
         <div className={styles.popupActions}>
           <Button
             block
@@ -62,7 +70,7 @@ export function RetentionPopup({ onShow, onDownload, description = RETENTION_TEX
               else navigate('/download');
             }}
           >
-            下载App，查看进度
+            {copy.download}
           </Button>
           <Button block shape="rounded" onClick={() => blocker.reset?.()}>
             留在本页
