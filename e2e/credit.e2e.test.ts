@@ -419,7 +419,10 @@ async function fillApplication(page: Page, who: Who = ZHANG, keepShot?: string) 
     const cls = (await item.getAttribute('class')) ?? '';
     if (!cls.includes('adm-selector-item-active')) await item.click();
   }
-  await chooseCity(page, '工作城市', '广东省', '广州市');
+  // Issue 44.18: the work city starts as the employer's city just entered in the wizard (广州).
+  const workCity = formItem(page, '工作城市');
+  await expect.poll(() => workCity.locator('button').innerText(), { timeout: 10_000 }).toContain('广州市');
+  await workCity.getByText('已按您填写的单位所在城市预填', { exact: false }).waitFor();
   const name = formItem(page, '真实姓名').locator('input');
   const id = formItem(page, '身份证号').locator('input');
   await expect.poll(() => name.inputValue(), { timeout: 10_000 }).toBe(who.realName);
@@ -441,6 +444,7 @@ async function fillApplication(page: Page, who: Who = ZHANG, keepShot?: string) 
   const sent = res.request().postDataJSON() as Record<string, unknown>;
   expect(sent).not.toHaveProperty('realName');
   expect(sent).not.toHaveProperty('identity');
+  expect(sent).toMatchObject({ workCity: '广州市', workCityCode: '440100' });
   const body = (await res.json()) as {
     code: number;
     data: {

@@ -37,6 +37,8 @@ export interface Offer {
 }
 export interface Match extends Offer {
   applyStatus: number | null;
+  /** The lender (of the top offer; of the lender the person is registered with for applyStatus 2). */
+  lender?: { legalName: string };
   mayAuthProductList: Offer[];
 }
 

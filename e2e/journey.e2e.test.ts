@@ -485,7 +485,7 @@ describe('journeys per flow in Chromium (form → match → per-lender consent �
     await page.waitForURL(/\/seconed-match-authorize/, { timeout: 15_000 });
     // The URL changes at once; the first authorise page (its kept lender ticked, its other lenders offered
     // again here) stays on screen until the second one's code has loaded (a transition). Wait for the second.
-    await page.getByText(/以下机构也可为您提供服务/).waitFor({ timeout: 15_000 });
+    await page.getByText(/^您的授权已提交。/).waitFor({ timeout: 15_000 });
     const stored = JSON.parse(
       (await page.evaluate(() => sessionStorage.getItem('seconedProductMatchInfo'))) ?? '{}',
     );

@@ -48,6 +48,10 @@ describe('registerLink (issue 16.6)', () => {
     const text = await bodyText(page);
     expect(text).toContain('您已完成注册，点击前往合作机构继续申请');
     expect(text).not.toMatch(/提交成功|已提交至|申请已提交/);
+    // Issue 44.16: nothing was applied for — not titled 申请结果, no lender will call.
+    expect(await page.locator('.adm-nav-bar-title').innerText()).toBe('注册结果');
+    await expect.poll(() => page.title()).toBe('注册结果');
+    expect(text).not.toMatch(/申请结果|合作机构可能通过电话或短信与您联系/);
     const button = page.getByRole('button', { name: '前往合作机构继续申请' });
     expect(await button.count()).toBe(1);
     await shot(page, 'register-link-demo-link1');

@@ -54,7 +54,9 @@ describe('already registered at the lender', () => {
     expect(match.productName).toBeNull();
     expect(match.thirdpartyTargetUrl).toBe(LENDER_PAGE);
 
-    const confirm = page.getByText('您已在该机构注册', { exact: false });
+    // Issue 44.16: the confirm names the lender the person is registered with.
+    expect(match).toMatchObject({ lender: { legalName: '南湖农村商业银行股份有限公司' } });
+    const confirm = page.getByText('您已在南湖农村商业银行股份有限公司注册过', { exact: false });
     await confirm.waitFor({ timeout: 10_000 });
     await page.waitForTimeout(400);
     await shot(page, 'state-registered-confirm');

@@ -4,8 +4,8 @@
  * - Lhasa: the person qualifies only for a product whose daily cap is 0 → applyStatus 0, the sold-out
  *   alert, then the result page without a submission;
  * - Yinchuan: the match offers an H5-redirect lender (link type 1) and a joint-login lender (link type
- *   8); consenting to both, the result page offers "去申请" to the first, and the first back press there
- *   opens the retention popup.
+ *   8); consenting to both, the result page offers "去申请" to the first, and the first step back there
+ *   (the page's arrow: the form is not in the history under it, ADR 059) opens the retention popup.
  */
 import { describe, expect, it } from 'vitest';
 import { phonePage, shot, unexpectedErrors } from './browser.ts';
@@ -25,12 +25,28 @@ describe('demo states reachable at any hour', () => {
     expect(match.productName).toBeNull();
     const alert = page.getByText('今日可申请名额已满', { exact: false });
     await alert.waitFor({ timeout: 10_000 });
+    // Issue 44.16: the alert's body does not repeat its title.
+    const dialog = page.locator('.adm-dialog');
+    expect(await dialog.locator('.adm-dialog-title').innerText()).toBe('产品已售罄');
+    expect(await dialog.locator('.adm-dialog-content').innerText()).not.toContain('产品已售罄');
     await page.waitForTimeout(400);
     await shot(page, 'state-sold-out-alert');
     await page.getByText('我知道了', { exact: true }).click();
     await page.waitForURL(/\/fill-information\/success/, { timeout: 10_000 });
     expect(decodeURIComponent(page.url())).toMatch(/soldOut/);
+    await page.getByText('今日名额已满').waitFor();
+    // Nothing was sent: the page does not say lenders may call.
+    const text = await page.evaluate(() => document.body.innerText);
+    expect(text).toContain('温馨提示');
+    expect(text).not.toMatch(/合作机构可能通过电话或短信与您联系/);
     await shot(page, 'state-sold-out-result');
+    // Nor does the retention popup promise progress or a lender's call.
+    await page.locator('.adm-nav-bar-back').click();
+    const popup = page.locator('.adm-center-popup-body');
+    await popup.getByText('确定要离开吗？').waitFor({ timeout: 10_000 });
+    expect(await popup.innerText()).toContain('您的资料已保存。下载App，随时查看可申请的机构。');
+    expect(await popup.innerText()).not.toMatch(/进度|机构联系/);
+    await page.getByRole('button', { name: '留在本页' }).click();
     expect(unexpectedErrors(errors)).toEqual([]);
     await context.close();
   }, 90_000);
@@ -69,9 +85,10 @@ describe('demo states reachable at any hour', () => {
     await goApply.waitFor({ timeout: 10_000 });
     await shot(page, 'state-redirect-result');
 
-    // Retention: the first back press on the result page is held and asks.
+    // Retention: the first step back on the result page is held and asks. The result is this visit's
+    // first entry (the submitted form left the history): the page's arrow is the step back it can hold.
     const resultUrl = page.url();
-    await page.goBack();
+    await page.locator('.adm-nav-bar-back').click();
     const popup = page.getByText('确定要离开吗？');
     await popup.waitFor({ timeout: 10_000 });
     await page.waitForTimeout(400);

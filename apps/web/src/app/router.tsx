@@ -3,6 +3,8 @@ import { type ComponentType, lazy } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import type { AgreementKey } from '@/features/agreements';
 import { agreementQueryOptions } from '@/features/agreements/api/get-agreement';
+import { readQueryOptions } from '@/features/consent/query-options';
+import { resultPageTitle } from '@/features/consent/result-title';
 import { loadChunk } from '@/features/rum/chunk-guard';
 import { configureRum } from '@/features/rum/config';
 import { routePatternOf } from '@/features/rum/route-pattern';
@@ -124,6 +126,8 @@ const title = (t: RouteHandle['title'], extra?: Omit<RouteHandle, 'title'>): Rou
   ...extra,
 });
 const main = (t: string): RouteHandle => ({ title: t, mainLayout: true });
+/** The result pages: 申请结果, or 注册结果 after registerLink (nothing was applied for). */
+const RESULT_HANDLE = title((q) => resultPageTitle(readQueryOptions(q)));
 
 const agreementRoutes: RouteObject[] = AGREEMENT_PAGES.map((a) => {
   const Agreement = agreementPage(a.key);
@@ -192,7 +196,7 @@ export const routes: RouteObject[] = [
         children: [
           { index: true, element: <FillInformation />, handle: title('完善资料') },
           { path: 'waiting', element: <FillWaiting />, handle: title('匹配中') },
-          { path: 'success', element: <FillSuccess />, handle: title('申请结果') },
+          { path: 'success', element: <FillSuccess />, handle: RESULT_HANDLE },
           { path: 'common-authorize', element: <CommonAuthorize />, handle: title('产品授权') },
           { path: 'waiting-result', element: <WaitingResult />, handle: title('资料准备中') },
           { path: 'joint-auth-login', element: <JointAuthLogin />, handle: title('联合登录') },
@@ -207,7 +211,7 @@ export const routes: RouteObject[] = [
           { path: 'loading', element: <FillThreeLoading />, handle: title('加载中') },
           { path: 'authorize-page-three', element: <AuthorizePageThree />, handle: title('产品授权') },
           { path: 'retain-page', element: <RetainPage />, handle: title('温馨提示') },
-          { path: 'success-page', element: <FillSuccess />, handle: title('申请结果') },
+          { path: 'success-page', element: <FillSuccess />, handle: RESULT_HANDLE },
         ],
       },
       { path: '/fill-information-four', element: <FillFour />, handle: title('完善资料') },

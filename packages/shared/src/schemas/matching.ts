@@ -73,7 +73,8 @@ export type ProductOffer = z.infer<typeof productOfferSchema>;
  * The match result (spec §3: id, companyType, applyStatus, thirdpartyTargetUrl, productName; plus
  * mayAuthProductList). The top offer's fields are at the top level; `mayAuthProductList` holds the
  * other offers. Nothing matched: id and productName null, applyStatus null (or 0 when every product
- * the person qualified for is sold out).
+ * the person qualified for is sold out). Already registered at a lender (applyStatus 2): no offer (id
+ * and productName null), the lender's own page in `thirdpartyTargetUrl` and the lender in `lender`.
  */
 export const matchResultSchema = productOfferSchema.partial().extend({
   matchId: z.number().int().nullable(),

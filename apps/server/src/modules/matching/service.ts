@@ -79,6 +79,16 @@ const DUP_CHECK_LINK_TYPES = new Set([2, 6]);
 /** Link types that open the lender's own page. */
 const REDIRECT_LINK_TYPES = new Set([1, 4]);
 
+/** The lender of a catalogue entry as pages name it (its phone masked). */
+function lenderOf({ partner }: CatalogEntry): ProductOffer['lender'] {
+  return {
+    legalName: partner.legalName,
+    licenceNumber: partner.licenceNumber,
+    contactName: partner.contactName,
+    contactPhone: partner.contactPhoneMasked,
+  };
+}
+
 /** The offer as the H5 shows it on the consent page. */
 export function toOffer(entry: CatalogEntry, rank: number): ProductOffer {
   const { row, partner } = entry;
@@ -94,12 +104,7 @@ export function toOffer(entry: CatalogEntry, rank: number): ProductOffer {
     amountMaxFen: row.amountMaxFen,
     termMinMonths: row.termMinMonths,
     termMaxMonths: row.termMaxMonths,
-    lender: {
-      legalName: partner.legalName,
-      licenceNumber: partner.licenceNumber,
-      contactName: partner.contactName,
-      contactPhone: partner.contactPhoneMasked,
-    },
+    lender: lenderOf(entry),
     sharedFields: fieldLabels(row.sharedFields).map((label, i) => ({
       key: row.sharedFields[i] ?? label,
       label,
@@ -129,11 +134,20 @@ export function runOfMatchKey(ring: KeyRing, key: string, userId: number): numbe
 /** The match counter's outcome by applyStatus (null: nothing matched). */
 const MATCH_OUTCOME: Record<string, string> = { '1': 'offers', '0': 'sold_out', '2': 'registered' };
 
+/**
+ * Already registered (applyStatus 2): the lender's own page and the lender, so the confirm can name
+ * who the person is registered with (issue 44.16). No product is offered: `id` and `productName` stay
+ * null.
+ */
+function registeredAt(entry: CatalogEntry): { url: string; lender: ProductOffer['lender'] } {
+  return { url: entry.row.targetUrl!, lender: lenderOf(entry) };
+}
+
 export function toMatchResult(
   run: { id: number; key: string } | null,
   offers: ProductOffer[],
   applyStatus: 0 | 1 | 2 | null,
-  registeredUrl: string | null = null,
+  registered: { url: string; lender: ProductOffer['lender'] } | null = null,
 ): MatchResultData {
   const [top, ...rest] = offers;
   const matchId = run?.id ?? null;
@@ -145,7 +159,8 @@ export function toMatchResult(
       id: null,
       productName: null,
       applyStatus,
-      thirdpartyTargetUrl: registeredUrl,
+      thirdpartyTargetUrl: registered?.url ?? null,
+      ...(registered ? { lender: registered.lender } : {}),
       mayAuthProductList: [],
     };
   }
@@ -304,12 +319,12 @@ export class MatchService {
     }
 
     // Already registered: the top duplicate lender's own page, when it has one on an allowed host.
-    let registeredUrl: string | null = null;
+    let registered: CatalogEntry | null = null;
     for (const r of result.eligible) {
       if (!duplicates.has(r.productId)) continue;
       const entry = byId.get(r.productId)!;
       if (isAllowedPartnerUrl(entry.row.targetUrl, entry.partner.allowedHosts)) {
-        registeredUrl = entry.row.targetUrl;
+        registered = entry;
         break;
       }
     }
@@ -354,7 +369,7 @@ export class MatchService {
           x.reasons.every((r) => r.code === 'DAILY_CAP_REACHED' || r.code === 'TOTAL_CAP_REACHED'),
         ));
     excluded.sort((a, b) => Number(a.productId) - Number(b.productId));
-    const applyStatus = picked.length > 0 ? 1 : soldOut ? 0 : registeredUrl ? 2 : null;
+    const applyStatus = picked.length > 0 ? 1 : soldOut ? 0 : registered ? 2 : null;
 
     let runId: number;
     try {
@@ -399,7 +414,7 @@ export class MatchService {
     const run = { id: runId, key: matchKeyOf(this.d.ring, user.id, runId) };
     if (offers.length > 0) return toMatchResult(run, offers, 1);
     if (soldOut) return toMatchResult(run, [], 0);
-    if (registeredUrl) return toMatchResult(run, [], 2, registeredUrl);
+    if (registered) return toMatchResult(run, [], 2, registeredAt(registered));
     return toMatchResult(run, [], null);
   }
 
@@ -424,7 +439,7 @@ export class MatchService {
         .filter((x) => x.reasons.some((r) => r.code === 'ALREADY_REGISTERED'))
         .map((x) => byRow.get(Number(x.productId)))
         .find((e) => e && isAllowedPartnerUrl(e.row.targetUrl, e.partner.allowedHosts));
-      if (registered) return toMatchResult(ref, [], 2, registered.row.targetUrl);
+      if (registered) return toMatchResult(ref, [], 2, registeredAt(registered));
     }
     return toMatchResult(ref, [], null);
   }

@@ -1,9 +1,10 @@
 import { Button } from 'antd-mobile';
-import { type ReactNode, useMemo } from 'react';
+import { useMemo } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { PageHeader } from '@/components/page-header';
 import { pickAgreements } from '@/features/consent/agreements';
 import { useApplyStatusOnArrival } from '@/features/consent/apply-status-modal';
+import { SKIP_TO_RESULT } from '@/features/consent/authorize-hint';
 import { AuthorizeList } from '@/features/consent/components/authorize-list';
 import { useLinkedMatch } from '@/features/consent/linked-match';
 import { pickMatch, readMatch } from '@/features/consent/matched-products';
@@ -11,7 +12,7 @@ import { readQueryOptions, stringOption } from '@/features/consent/query-options
 import { useReportStep } from '@/lib/analytics/use-report-step';
 import { useChannelStore, useH5Config } from '@/lib/channel/store';
 import styles from '@/styles/forms.module.css';
-import { useAfterConsent } from './consent-flow';
+import { resultPathOf, useAfterConsent } from './consent-flow';
 
 interface AuthorizePageProps {
   title: string;
@@ -19,8 +20,10 @@ interface AuthorizePageProps {
   sessionKey: string;
   /** Where to go after authorising. */
   successRoute: string;
-  intro?: ReactNode;
-  /** The second authorisation (never opens another; reports re_authorization). */
+  /**
+   * The second authorisation (never opens another; reports re_authorization). The first consent is
+   * already given: 跳过，查看结果 and the back arrow lead to its result (ADR 059).
+   */
   second?: boolean;
 }
 
@@ -29,13 +32,7 @@ interface AuthorizePageProps {
  * `rqResult`: linked-match.ts) or of the stored match, each consented to separately; "暂无可授权的产品"
  * when there is nothing to authorise.
  */
-export function AuthorizePage({
-  title,
-  sessionKey,
-  successRoute,
-  intro,
-  second = false,
-}: AuthorizePageProps) {
+export function AuthorizePage({ title, sessionKey, successRoute, second = false }: AuthorizePageProps) {
   const config = useH5Config();
   const storedCode = useChannelStore((s) => s.adChannelCode);
   const { search } = useLocation();
@@ -52,10 +49,14 @@ export function AuthorizePage({
   useApplyStatusOnArrival(linked.result);
   const [agreement] = pickAgreements(config.agreements, ['information-agreement']);
   const adChannelCode = stringOption(options.adChannelCode) ?? storedCode;
+  const result = second ? resultPathOf(successRoute) : null;
+  const toResult = () => {
+    if (result) navigate(result, { replace: true });
+  };
 
   return (
     <main className={styles.page}>
-      <PageHeader title={title} fallback="/borrow-money" />
+      <PageHeader title={title} fallback="/borrow-money" backTo={result ?? undefined} />
       {linked.loading ? (
         <output className={styles.loadingMatch}>正在读取匹配结果…</output>
       ) : (
@@ -63,16 +64,29 @@ export function AuthorizePage({
           match={match}
           adChannelCode={adChannelCode}
           agreement={agreement!}
-          intro={intro}
+          second={second}
           onAuthorized={(answer) => afterConsent({ match, answer, adChannelCode, successRoute, second })}
+          secondaryAction={
+            second ? (
+              <Button block fill="none" onClick={toResult}>
+                {SKIP_TO_RESULT}
+              </Button>
+            ) : undefined
+          }
           emptyAction={
-            <Button
-              color="primary"
-              shape="rounded"
-              onClick={() => navigate('/borrow-money', { replace: true })}
-            >
-              返回首页
-            </Button>
+            second ? (
+              <Button color="primary" shape="rounded" onClick={toResult}>
+                查看申请结果
+              </Button>
+            ) : (
+              <Button
+                color="primary"
+                shape="rounded"
+                onClick={() => navigate('/borrow-money', { replace: true })}
+              >
+                返回首页
+              </Button>
+            )
           }
         />
       )}

@@ -20,6 +20,15 @@ import { isHuaweiPhone } from '@/lib/device';
 
 export const SECOND_AUTHORIZE_ROUTE = '/seconed-match-authorize';
 
+/**
+ * The flow's result page after a consent, with rePageShowType (spec §4 step 6): where a consent ends,
+ * and where the second authorisation's 跳过，查看结果 and back arrow go.
+ */
+export function resultPathOf(successRoute: string): string {
+  const config = useChannelStore.getState().config;
+  return withQuery(successRoute, { rePageShowType: rePageShowType(config, isHuaweiPhone()) });
+}
+
 interface AfterConsent {
   /** The match consented to (its companyType decides the second authorisation). */
   match: ParsedMatch;
@@ -46,8 +55,7 @@ export function useAfterConsent() {
     async ({ match, answer, adChannelCode, successRoute, second = false }: AfterConsent) => {
       recordConsent(answer);
       void reportStep('authorize');
-      const config = useChannelStore.getState().config;
-      const result = withQuery(successRoute, { rePageShowType: rePageShowType(config, isHuaweiPhone()) });
+      const result = resultPathOf(successRoute);
       const session = safeSession();
       const opened = session?.getItem(MATCH_SESSION_KEYS.openSecondAuthorize) === '1';
       if (

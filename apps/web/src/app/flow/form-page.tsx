@@ -7,6 +7,7 @@ import {
   type ApplicationFormLayout,
   type FormValues,
 } from '@/features/application-form/components/application-form';
+import type { WorkCitySuggestion } from '@/features/application-form/located-work-city';
 import { pickAgreements } from '@/features/consent/agreements';
 import { showApplyStatusModal, useApplyStatusOnArrival } from '@/features/consent/apply-status-modal';
 import { AuthorizeList } from '@/features/consent/components/authorize-list';
@@ -41,10 +42,15 @@ interface FormPageProps {
   intro?: ReactNode;
   /** An earlier draft's answers to start from (coverStatus=1). */
   prefill?: FormValues;
+  /** The work city to start with (default: the visitor's city by the IP, `locatedWorkCity`). */
+  suggestWorkCity?: () => Promise<WorkCitySuggestion | null>;
 }
 
 /** The visitor's city by the IP (no coordinates: no permission prompt), for the form's work city. */
-const locateCityCode = async () => (await fetchExcludeCity({})).cityCode;
+export async function locatedWorkCity(): Promise<WorkCitySuggestion | null> {
+  const { cityCode } = await fetchExcludeCity({});
+  return cityCode ? { cityCode, source: 'network' } : null;
+}
 
 /**
  * An application-form page: header, banner, the form, and what happens after saving. It needs a
@@ -59,7 +65,16 @@ export function FormPage(props: FormPageProps) {
   );
 }
 
-function LoggedInFormPage({ title, banner, layout, submitText, next, intro, prefill }: FormPageProps) {
+function LoggedInFormPage({
+  title,
+  banner,
+  layout,
+  submitText,
+  next,
+  intro,
+  prefill,
+  suggestWorkCity = locatedWorkCity,
+}: FormPageProps) {
   const config = useH5Config();
   const adChannelCode = useChannelStore((s) => s.adChannelCode);
   const { search } = useLocation();
@@ -103,7 +118,9 @@ function LoggedInFormPage({ title, banner, layout, submitText, next, intro, pref
       return;
     }
     if (next !== 'authorize-here') {
-      go(next);
+      // The submitted form leaves the history (ADR 059): going back from the flow's later pages never
+      // shows it again, blank, inviting a second application.
+      go(next, { replace: true });
       return;
     }
     setMatch(parsed);
@@ -137,7 +154,7 @@ function LoggedInFormPage({ title, banner, layout, submitText, next, intro, pref
         intro={intro}
         autoAnswers={autoAnswers}
         prefill={prefill}
-        locateCityCode={locateCityCode}
+        suggestWorkCity={suggestWorkCity}
       />
     </main>
   );

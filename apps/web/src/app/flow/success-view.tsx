@@ -9,6 +9,7 @@ import { type ConsentedItem, normalizePartnerUrl, readConsents } from '@/feature
 import { MATCH_SESSION_KEYS, readStoredMatch } from '@/features/consent/matched-products';
 import { readQueryOptions, withQuery } from '@/features/consent/query-options';
 import { consentModeText, resultContent } from '@/features/consent/result-content';
+import { RetentionPopup } from '@/features/download/components/retention-popup';
 import { reportStep } from '@/lib/analytics/reporter';
 import { useReportStep } from '@/lib/analytics/use-report-step';
 import { resolveRedirect } from '@/lib/channel/redirect';
@@ -65,6 +66,8 @@ function ConsentList({ consents }: { consents: readonly ConsentedItem[] }) {
  * from the stored productMatchInfo). The lenders consented to in
  * this session are listed; those whose own page continues the application get "去申请". After
  * registerLink (`registered`) it says the person registered and leads to the channel's plan target.
+ * The retention popup asks at the first step back (its words say nothing of a lender when none got
+ * anything).
  */
 export function SuccessView() {
   const navigate = useNavigate();
@@ -144,13 +147,14 @@ export function SuccessView() {
       <section className={styles.tips}>
         <h2>温馨提示</h2>
         <ol>
-          <li>请保持手机畅通，合作机构可能通过电话或短信与您联系。</li>
+          {content.lendersMayCall && <li>请保持手机畅通，合作机构可能通过电话或短信与您联系。</li>}
           <li>放款前不会收取任何费用，要求先交费的都是诈骗。</li>
           <li>
             借款额度与利率以机构审批为准，详见<Link to="/clarification-announcement">《澄清公告》</Link>。
           </li>
         </ol>
       </section>
+      <RetentionPopup onShow={() => void reportStep('retention_popup')} copy={content.retention} />
     </>
   );
 }

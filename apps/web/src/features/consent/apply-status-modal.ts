@@ -67,10 +67,13 @@ export async function showApplyStatusModal(result: unknown): Promise<AfterApplyS
   // Our server named this page (the lender's own page for an already-registered person).
   vouchPartnerUrl(action.url);
   if (!Dialog)
-    return afterApplyStatus(action, window.confirm(APPLY_STATUS_TEXT.registered(action.productName)));
+    return afterApplyStatus(
+      action,
+      window.confirm(APPLY_STATUS_TEXT.registered(action.lenderName, action.productName)),
+    );
   const confirmed = await Dialog.confirm({
     title: APPLY_STATUS_TEXT.registeredTitle,
-    content: APPLY_STATUS_TEXT.registered(action.productName),
+    content: APPLY_STATUS_TEXT.registered(action.lenderName, action.productName),
     confirmText: APPLY_STATUS_TEXT.registeredConfirm,
     cancelText: APPLY_STATUS_TEXT.registeredCancel,
   });

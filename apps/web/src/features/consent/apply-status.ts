@@ -12,12 +12,20 @@ export const APPLY_STATUS_MODAL = 'APPLY_STATUS_MODAL';
 
 export const APPLY_STATUS = { SOLD_OUT: 0, MATCHED: 1, REGISTERED: 2 } as const;
 
+/**
+ * The dialogs' words (issue 44.16): the alert's body does not repeat its title; the confirm names the
+ * lender the person is registered with (the answer's `lender`, else the product).
+ */
 export const APPLY_STATUS_TEXT = {
   soldOutTitle: '产品已售罄',
-  soldOut: '产品已售罄，今日可申请名额已满，请明天再来看看。您的资料已保存，无需重新填写。',
+  soldOut: '今日可申请名额已满，请明天再来看看。您的资料已保存，无需重新填写。',
   registeredTitle: '温馨提示',
-  registered: (productName: string | null) =>
-    `您已在该机构注册${productName ? `（${productName}）` : ''}，可直接前往该机构继续申请，是否立即前往？`,
+  registered: (lenderName: string | null, productName: string | null = null) => {
+    const who = lenderName
+      ? `${lenderName}${productName && productName !== lenderName ? `（${productName}）` : ''}`
+      : (productName ?? '该机构');
+    return `您已在${who}注册过，可直接前往该机构的页面继续申请，是否立即前往？`;
+  },
   registeredConfirm: '立即前往',
   registeredCancel: '暂不前往',
 } as const;
@@ -26,7 +34,14 @@ export type ApplyStatusAction =
   | { kind: 'none' }
   | { kind: 'soldOut' }
   /** `inlinePath`: /inline-page for the lender's page; null when the answer named no page. */
-  | { kind: 'registered'; productName: string | null; url: string | null; inlinePath: string | null };
+  | {
+      kind: 'registered';
+      /** The lender's legal name (the answer's `lender`), when it names one. */
+      lenderName: string | null;
+      productName: string | null;
+      url: string | null;
+      inlinePath: string | null;
+    };
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() ? v.trim() : null);
 
@@ -37,12 +52,17 @@ export function applyStatusAction(result: unknown): ApplyStatusAction {
   if (r.applyStatus === APPLY_STATUS.SOLD_OUT) return { kind: 'soldOut' };
   if (r.applyStatus === APPLY_STATUS.REGISTERED) {
     const productName = str(r.productName);
+    const lender = r.lender && typeof r.lender === 'object' ? (r.lender as Record<string, unknown>) : null;
+    const lenderName = str(lender?.legalName);
     const url = str(r.thirdpartyTargetUrl);
     return {
       kind: 'registered',
+      lenderName,
       productName,
       url,
-      inlinePath: url ? withQuery('/inline-page', { url, productName: productName ?? '' }) : null,
+      inlinePath: url
+        ? withQuery('/inline-page', { url, productName: productName ?? lenderName ?? '' })
+        : null,
     };
   }
   return { kind: 'none' };

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ConsentedItem } from './consent-result';
 import { readQueryOptions } from './query-options';
 import { consentModeText, resultContent } from './result-content';
+import { resultPageTitle } from './result-title';
 import { API_CONSENT } from './test-fixtures';
 
 const consent: ConsentedItem = API_CONSENT;
@@ -94,6 +95,41 @@ describe('result page options (spec §2)', () => {
       title: '欢迎回来',
     });
     expect(resultContent(q('?revisit=1'), []).confirmRegistered).toBe(false);
+  });
+
+  it('lenders may call only when one may have the data: never after sold out, nothing matched or a registration', () => {
+    const mayCall = (s: string, consents: ConsentedItem[] = []) =>
+      resultContent(q(s), consents).lendersMayCall;
+    expect(mayCall('?rePageShowType=0', [consent])).toBe(true);
+    expect(mayCall('?rePageShowType=0')).toBe(true);
+    expect(mayCall('?revisit=1')).toBe(true);
+    expect(mayCall('?isNotFormReq=true&revisit=true')).toBe(true);
+    expect(mayCall('?isNotFormReq=1&soldOut=1')).toBe(false);
+    expect(mayCall('?isNotFormReq=true&revisit=true&applyStatus=0')).toBe(false);
+    expect(mayCall('?isNotFormReq=1')).toBe(false);
+    expect(mayCall('?isSpecialListCity=false&registered=true', [consent])).toBe(false);
+    expect(mayCall('?isSpecialListCity=true')).toBe(false);
+  });
+
+  it('the retention popup promises no progress or call when nothing was sent', () => {
+    expect(resultContent(q('?rePageShowType=0'), [consent]).retention).toBeUndefined();
+    for (const s of ['?isNotFormReq=1&soldOut=1', '?isNotFormReq=1', '?registered=true']) {
+      const copy = resultContent(q(s), []).retention;
+      expect(copy, s).toEqual({
+        description: '您的资料已保存。下载App，随时查看可申请的机构。',
+        download: '下载App',
+      });
+      expect(`${copy!.description}${copy!.download}`).not.toMatch(/进度|机构联系/);
+    }
+  });
+
+  it('the page is titled 注册结果 after registerLink (nothing applied for), else 申请结果', () => {
+    expect(resultPageTitle(q('?isSpecialListCity=false&registered=true'))).toBe('注册结果');
+    expect(resultPageTitle(q('?isSpecialListCity=true&registered=true'))).toBe('注册结果');
+    expect(resultPageTitle(q(`?options=${encodeURIComponent('{"registered":true}')}`))).toBe('注册结果');
+    expect(resultPageTitle(q('?rePageShowType=0'))).toBe('申请结果');
+    expect(resultPageTitle(q('?isNotFormReq=1&soldOut=1'))).toBe('申请结果');
+    expect(resultPageTitle(q('?registered=false'))).toBe('申请结果');
   });
 
   it('one line per consent mode', () => {

@@ -35,7 +35,23 @@ export interface ResultContent {
   confirmRegistered: boolean;
   /** Registered only (registerLink): offer the button to the channel's plan target. */
   showPartner: boolean;
+  /**
+   * A lender may have received the person's data (this visit's consents, or an earlier application):
+   * only then does the page say lenders may call (issue 44.16: not after sold out, nothing matched or
+   * a registration).
+   */
+  lendersMayCall: boolean;
+  /**
+   * What the retention popup says when nothing went to a lender (its usual words promise progress and a
+   * lender's call); undefined: its usual words.
+   */
+  retention?: { description: string; download: string };
 }
+
+export const NOTHING_SENT_RETENTION = {
+  description: '您的资料已保存。下载App，随时查看可申请的机构。',
+  download: '下载App',
+} as const;
 
 export const RE_PAGE_SHOW_TYPE_DOWNLOAD = 2;
 
@@ -58,7 +74,17 @@ export function resultContent(
   const showDownload = numberOption(options.rePageShowType) === RE_PAGE_SHOW_TYPE_DOWNLOAD;
   const showConsents = consents.length > 0 && !notForm && !specialCity && !soldOut && !registered;
   const showPartner = registered && partner;
-  const base = { showDownload, showConsents, soldOut, alertSoldOut, confirmRegistered, showPartner };
+  const lendersMayCall = !specialCity && !registered && !soldOut && (!notForm || revisit);
+  const base = {
+    showDownload,
+    showConsents,
+    soldOut,
+    alertSoldOut,
+    confirmRegistered,
+    showPartner,
+    lendersMayCall,
+    ...(lendersMayCall ? {} : { retention: NOTHING_SENT_RETENTION }),
+  };
 
   if (specialCity) {
     return {

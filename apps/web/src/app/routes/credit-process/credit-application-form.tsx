@@ -1,12 +1,17 @@
 import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
-import { FormBanner, FormPage } from '@/app/flow/form-page';
+import { FormBanner, FormPage, locatedWorkCity } from '@/app/flow/form-page';
 import { RequireLogin } from '@/app/flow/require-login';
 import { cityValueOf } from '@/components/city-picker/city-picker';
 import { PageLoading } from '@/components/page-loading';
 import { fetchShownDraft } from '@/features/application-form/api/get-shown-draft';
 import { useVerifiedIdentity } from '@/features/application-form/api/get-verified-identity';
 import { prefillFromDraft } from '@/features/application-form/cover-prefill';
+import {
+  type WorkCitySuggestion,
+  workCityFromCreditInfo,
+} from '@/features/application-form/located-work-city';
+import { fetchBaseDetail } from '@/features/credit-info/api/get-base-detail';
 import { CreditSteps } from '@/features/credit-info/components/credit-steps';
 import styles from '@/styles/forms.module.css';
 
@@ -18,6 +23,16 @@ const BANNER = (
   </>
 );
 const NEXT = '/fill-information/waiting';
+
+/**
+ * The work city the person has just told us (issue 44.18): the employer's city of the credit
+ * information (GET /api/app/userInfo/baseDetail), else the residence; else, as on every form, the
+ * city by the IP.
+ */
+async function creditWorkCity(): Promise<WorkCitySuggestion | null> {
+  const info = await fetchBaseDetail().catch(() => null);
+  return workCityFromCreditInfo(info) ?? locatedWorkCity();
+}
 
 /** The earlier application's answers (coverStatus=1); without one (or if it fails to load) a blank form. */
 function CoverForm() {
@@ -37,6 +52,7 @@ function CoverForm() {
       next={NEXT}
       banner={BANNER}
       prefill={draft.data}
+      suggestWorkCity={creditWorkCity}
       intro={
         <p className={styles.intro}>
           您之前提交过申请资料，已为您填入上次的选择，可以修改后重新提交，以最新提交的资料为准。
@@ -64,5 +80,5 @@ export function CreditApplicationFormRoute() {
       </RequireLogin>
     );
   }
-  return <FormPage title="借款申请" next={NEXT} banner={BANNER} />;
+  return <FormPage title="借款申请" next={NEXT} banner={BANNER} suggestWorkCity={creditWorkCity} />;
 }

@@ -1,7 +1,9 @@
+import { useMemo } from 'react';
+import { useLocation } from 'react-router';
 import { SuccessView } from '@/app/flow/success-view';
 import { PageHeader } from '@/components/page-header';
-import { RetentionPopup } from '@/features/download/components/retention-popup';
-import { reportStep } from '@/lib/analytics/reporter';
+import { readQueryOptions } from '@/features/consent/query-options';
+import { resultPageTitle } from '@/features/consent/result-title';
 import styles from '../routes.module.css';
 
 /**
@@ -9,11 +11,12 @@ import styles from '../routes.module.css';
  * `/fill-information-three/success-page` (the same page).
  */
 export function FillInformationSuccessRoute() {
+  const { search } = useLocation();
+  const title = useMemo(() => resultPageTitle(readQueryOptions(search)), [search]);
   return (
     <main className={styles.page}>
-      <PageHeader title="申请结果" fallback="/borrow-money" />
+      <PageHeader title={title} fallback="/borrow-money" />
       <SuccessView />
-      <RetentionPopup onShow={() => void reportStep('retention_popup')} />
     </main>
   );
 }

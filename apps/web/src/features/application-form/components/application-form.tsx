@@ -25,7 +25,12 @@ import { type SaveApplicationInput, saveApplication } from '../api/save-applicat
 import { type AutoFormAnswers, toSelectorValues } from '../auto-form';
 import { impliedStep } from '../form-draft';
 import { ID_CARD_RULES, normalizeIdCard, REAL_NAME_RULES } from '../identity-rules';
-import { LOCATED_CITY_NOTE, useLocatedWorkCity } from '../located-work-city';
+import {
+  type SuggestedWorkCity,
+  useSuggestedWorkCity,
+  WORK_CITY_NOTES,
+  type WorkCitySuggestion,
+} from '../located-work-city';
 import { type FormDraft, useFormDraft } from '../use-form-draft';
 
 type SelectName =
@@ -156,7 +161,7 @@ function renderFixedIdentity(name: 'realName' | 'identity', state: IdentityState
   );
 }
 
-function renderField(name: FieldName, identity: IdentityState, locatedCity = false) {
+function renderField(name: FieldName, identity: IdentityState, prefilledCity: SuggestedWorkCity | null) {
   if ((name === 'realName' || name === 'identity') && identity.status !== 'none') {
     return renderFixedIdentity(name, identity);
   }
@@ -168,7 +173,9 @@ function renderField(name: FieldName, identity: IdentityState, locatedCity = fal
         label="工作城市"
         rules={[{ required: true, message: '请选择工作城市' }]}
         description={
-          locatedCity ? <span className={styles.locatedNote}>{LOCATED_CITY_NOTE}</span> : undefined
+          prefilledCity ? (
+            <span className={styles.locatedNote}>{WORK_CITY_NOTES[prefilledCity.source]}</span>
+          ) : undefined
         }
       >
         <CityPicker placeholder="请选择您工作所在城市" title="选择工作城市" />
@@ -228,8 +235,11 @@ interface ApplicationFormProps {
   autoAnswers?: AutoFormAnswers | null;
   /** An earlier draft's answers, shown for the person to change (coverStatus=1). */
   prefill?: FormValues;
-  /** The city code of where the visitor is (by the IP), to start the work city with (issue 16.11). */
-  locateCityCode: () => Promise<string | null | undefined>;
+  /**
+   * The city to start the work city with, and where it comes from: the visitor's location by the IP
+   * (issue 16.11), or the credit information just entered (issue 44.18).
+   */
+  suggestWorkCity: () => Promise<WorkCitySuggestion | null>;
 }
 
 /**
@@ -266,7 +276,7 @@ function LoadedApplicationForm({
   intro,
   autoAnswers,
   prefill,
-  locateCityCode,
+  suggestWorkCity,
   identity,
   draft,
 }: ApplicationFormProps & { identity: IdentityState; draft: FormDraft }) {
@@ -283,11 +293,12 @@ function LoadedApplicationForm({
   const [step, setStep] = useState(() => (stepped ? impliedStep(initialValues, STEP_FIELDS) : 0));
   const lastStep = !stepped || step === STEPS.length - 1;
   const visible = stepped ? STEPS[step]!.sections.map((i) => SECTIONS[i]!) : SECTIONS;
-  // Issue 16.11: the work city from the visitor's location (not for the automatic form, whose city
-  // the person enters, nor over an earlier draft's).
-  const located = useLocatedWorkCity(form, !autoForm && !prefill?.workCity, locateCityCode);
+  // Issues 16.11, 44.18: the work city suggested (not for the automatic form, whose city the person
+  // enters, nor over an earlier draft's); its note while the person keeps it.
+  const suggested = useSuggestedWorkCity(form, !autoForm && !prefill?.workCity, suggestWorkCity);
   const workCity = Form.useWatch('workCity', form);
-  const showsLocated = located !== null && workCity?.cityCode === located.cityCode;
+  const prefilledCity =
+    suggested !== null && workCity?.cityCode === suggested.city.cityCode ? suggested : null;
 
   const submit = () => {
     if (save.isPending) return;
@@ -385,7 +396,7 @@ function LoadedApplicationForm({
       >
         {visible.flatMap((section) => [
           <Form.Header key={`header-${section.title}`}>{section.title}</Form.Header>,
-          ...section.fields.map((name) => renderField(name, identity, showsLocated)),
+          ...section.fields.map((name) => renderField(name, identity, prefilledCity)),
         ])}
       </Form>
     </div>

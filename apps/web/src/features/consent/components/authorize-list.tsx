@@ -7,6 +7,7 @@ import { COMPANY_TYPE_LABELS } from '@/config/form-options';
 import { toast } from '@/lib/toast';
 import styles from '@/styles/forms.module.css';
 import { authorizeProducts } from '../api/authorize-products';
+import { authorizeHint } from '../authorize-hint';
 import type { AuthAnswer } from '../consent-result';
 import {
   formatAmountRange,
@@ -28,7 +29,10 @@ interface AuthorizeListProps {
   onAuthorized: (answer: AuthAnswer) => void | Promise<void>;
   /** The empty state's action (e.g. back to the home page). */
   emptyAction?: ReactNode;
-  intro?: ReactNode;
+  /** The second authorisation (spec §4): its own hint (authorize-hint.ts). */
+  second?: boolean;
+  /** Under the consent button: a way on without consenting (the second authorisation's skip). */
+  secondaryAction?: ReactNode;
 }
 
 /** Shown only for results without the lender's field list (older stored matches). */
@@ -161,7 +165,8 @@ export function AuthorizeList({
   agreement,
   onAuthorized,
   emptyAction,
-  intro,
+  second = false,
+  secondaryAction,
 }: AuthorizeListProps) {
   const { products } = match;
   const key = useMemo(() => selectionKey(match), [match]);
@@ -210,12 +215,8 @@ export function AuthorizeList({
   };
 
   return (
-    <div className={styles.authorize}>
-      {intro}
-      <p className={styles.authorizeHint}>
-        以下{products.length}
-        家机构可为您提供借款服务。请逐一阅读各机构的授权书并勾选，您的信息只会提供给您勾选的机构，未勾选的机构不会收到任何信息。
-      </p>
+    <div className={secondaryAction ? `${styles.authorize} ${styles.authorizeTwoActions}` : styles.authorize}>
+      <p className={styles.authorizeHint}>{authorizeHint(products.length, second)}</p>
       <ul className={styles.products}>
         {products.map((p) => (
           <ProductCard
@@ -238,6 +239,7 @@ export function AuthorizeList({
         >
           {selected.length > 0 ? `同意授权并申请（${selected.length}家）` : '请勾选要申请的机构'}
         </Button>
+        {secondaryAction}
       </div>
     </div>
   );

@@ -1,6 +1,7 @@
 import { Button, CenterPopup } from 'antd-mobile';
 import { useEffect, useRef } from 'react';
 import { useBlocker, useNavigate } from 'react-router';
+import { isBackNavigation } from '@/lib/back-navigation';
 import { sessionStore } from '@/lib/storage';
 import styles from './download.module.css';
 
@@ -16,16 +17,32 @@ export interface RetentionPopupProps {
   onShow?(): void;
   /** "下载App": e.g. scroll to the download card (default: go to /download); the popup closes. */
   onDownload?(): void;
+  /** What the popup says and its download button (default: the result is saved, the app shows its progress). */
+  copy?: RetentionCopy;
 }
 
+export interface RetentionCopy {
+  description: string;
+  download: string;
+}
+
+export const RETENTION_COPY: RetentionCopy = {
+  description: '您的申请结果已保存。下载App可实时查看审核进度，机构联系您时第一时间提醒。',
+  download: '下载App，查看进度',
+};
+
 /**
- * The retention popup of the result pages: the first time in a browser session the person presses
- * back (a POP navigation), the navigation waits and the popup asks them to stay or get the app;
- * 仍要离开 lets the navigation through. Other navigations (links, buttons) are never held.
+ * The retention popup of the result pages: the first time in a browser session the person goes back
+ * (the browser's back within this site, or the page's back arrow), the navigation waits and the popup
+ * asks them to stay or get the app; 仍要离开 lets the navigation through. Other navigations (links,
+ * buttons) are never held. A back press that leaves the site (the result page is this visit's first
+ * entry: the form was replaced by the flow's pages, ADR 059) cannot be held by a page.
  */
-export function RetentionPopup({ onShow, onDownload }: RetentionPopupProps) {
+export function RetentionPopup({ onShow, onDownload, copy = RETENTION_COPY }: RetentionPopupProps) {
   const navigate = useNavigate();
-  const blocker = useBlocker(({ historyAction }) => historyAction === 'POP' && !retentionShown());
+  const blocker = useBlocker(
+    ({ historyAction, nextLocation }) => isBackNavigation(historyAction, nextLocation) && !retentionShown(),
+  );
   const reported = useRef(false);
   const open = blocker.state === 'blocked';
 
@@ -41,7 +58,7 @@ export function RetentionPopup({ onShow, onDownload }: RetentionPopupProps) {
     <CenterPopup visible={open} onMaskClick={() => blocker.reset?.()} aria-label="温馨提示">
       <div className={styles.popup}>
         <h2>确定要离开吗？</h2>
-        <p>您的申请结果已保存。下载App可实时查看审核进度，机构联系您时第一时间提醒。</p>
+        <p>{copy.description}</p>
         <div className={styles.popupActions}>
           <Button
             block
@@ -53,7 +70,7 @@ export function RetentionPopup({ onShow, onDownload }: RetentionPopupProps) {
               else navigate('/download');
             }}
           >
-            下载App，查看进度
+            {copy.download}
           </Button>
           <Button block shape="rounded" onClick={() => blocker.reset?.()}>
             留在本页
