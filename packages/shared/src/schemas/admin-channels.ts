@@ -61,6 +61,17 @@ export const FLAG_GROUPS: readonly {
   },
 ];
 
+const FLAG_LABELS: Record<string, string> = Object.fromEntries(
+  FLAG_GROUPS.flatMap((g) => g.flags.map((f) => [f.flag, f.label])),
+);
+
+/** A channel's flag (`skin8`, `purple`, `fenqile` …) in words: 皮肤8, 紫色, 分期乐流程; an unknown one named as such. */
+export function channelFlagText(flag: string): string {
+  const skin = /^skin(\d+)$/.exec(flag);
+  if (skin) return `皮肤${skin[1]}`;
+  return FLAG_LABELS[flag] ?? `未知标记（${flag}）`;
+}
+
 export const skinSchema = z
   .number({ error: '皮肤编号必须是整数' })
   .int('皮肤编号必须是整数')
