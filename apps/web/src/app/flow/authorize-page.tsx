@@ -8,7 +8,7 @@ import { AuthorizeList } from '@/features/consent/components/authorize-list';
 import { useLinkedMatch } from '@/features/consent/linked-match';
 import { pickMatch, readMatch } from '@/features/consent/matched-products';
 import { readQueryOptions, stringOption } from '@/features/consent/query-options';
-import { useReportStep } from '@/lib/analytics/use-report-step';
+import { useReportAuthorizationPage } from '@/lib/analytics/use-report-step';
 import { useChannelStore, useH5Config } from '@/lib/channel/store';
 import styles from '@/styles/forms.module.css';
 import { useAfterConsent } from './consent-flow';
@@ -20,7 +20,7 @@ interface AuthorizePageProps {
   /** Where to go after authorising. */
   successRoute: string;
   intro?: ReactNode;
-  /** The second authorisation (never opens another; reports re_authorization). */
+  /** The second authorisation (never opens another; reports second_match_authorization). */
   second?: boolean;
 }
 
@@ -48,7 +48,7 @@ export function AuthorizePage({
     // The stored match is read again once the link's has been loaded (and stored).
     [linked.result, sessionKey],
   );
-  useReportStep(second ? 're_authorization' : 'visit_authorization');
+  useReportAuthorizationPage(second);
   useApplyStatusOnArrival(linked.result);
   const [agreement] = pickAgreements(config.agreements, ['information-agreement']);
   const adChannelCode = stringOption(options.adChannelCode) ?? storedCode;
