@@ -24,9 +24,9 @@ const formatTime = (iso: string) => formatShanghai(iso, 'second');
 const themeName = (t: string) => THEMES[t as ThemeName]?.name ?? t;
 
 function skinText(r: ChannelListItem): string {
-  if (!r.skinArms) return `皮肤${r.skin}`;
+  if (!r.skinArms) return `skin${r.skin}`;
   const shares = armShares(r.skinArms);
-  return r.skinArms.map((a, i) => `皮肤${a.skin} ${shares[i]}%`).join(' / ');
+  return r.skinArms.map((a, i) => `skin${a.skin} ${shares[i]}%`).join(' / ');
 }
 
 const CSV_COLUMNS: CsvColumn<ChannelListItem>[] = [
