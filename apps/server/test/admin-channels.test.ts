@@ -243,7 +243,12 @@ describe(`console channels: CRUD and audit (${BACKEND})`, () => {
 
   it('counts dead route-code hits per code (disabled, deleted, unknown) for the console, with nothing of the visitor', async () => {
     const ch = await create({ name: '失效渠道' });
-    const [off, gone, typo, live] = ['off', 'gone', 'typo', 'live'].map((s) => `${ch.adChannelCode}-${s}`);
+    const [off, gone, typo, live] = [
+      `${ch.adChannelCode}-off`,
+      `${ch.adChannelCode}-gone`,
+      `${ch.adChannelCode}-typo`,
+      `${ch.adChannelCode}-live`,
+    ] as const;
     for (const [routeCode, status] of [
       [off, 0],
       [gone, 1],
