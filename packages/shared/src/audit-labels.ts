@@ -7,7 +7,10 @@
  */
 import { LINK_TYPE_LABELS } from './channel.ts';
 import { LEAD_STATUS_LABELS, NOTICE_KIND_LABELS, NOTICE_STATUS_LABELS } from './privacy-labels.ts';
-import { REGIONS } from './regions.ts';
+import { regionText } from './regions.ts';
+
+export { regionText };
+
 import {
   COMPANY_TYPE_LABELS,
   CREDIT_RECORD_LABELS,
@@ -193,16 +196,6 @@ export function fenText(fen: number): string {
 /** Basis points as a rate: 1800 → "18.00%". */
 export function bpsText(bps: number): string {
   return `${(bps / 100).toFixed(2)}%`;
-}
-
-/** A six-digit region code as its name: a city with its province (北京市 once), a province alone (xx0000). */
-export function regionText(code: string): string {
-  const province = REGIONS.find((p) => p.value === `${code.slice(0, 2)}0000`);
-  if (!province) return code;
-  if (code.endsWith('0000')) return province.label;
-  const city = province.children?.find((c) => c.value === code);
-  if (!city) return code;
-  return city.label === province.label ? city.label : `${province.label}${city.label}`;
 }
 
 const list = (items: readonly string[], empty = '无') => (items.length ? items.join('、') : empty);
