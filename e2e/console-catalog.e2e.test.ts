@@ -78,6 +78,34 @@ describe('console catalogue in Chromium', () => {
     await context.close();
   });
 
+  it('issue 44.15: an endpoint the server refuses is marked on its field with the server’s reason', async () => {
+    const { page, errors, context } = await consolePage();
+    await page.goto(`${server.url}/admin/partners/new`);
+    await page.getByLabel('机构编码').fill('ssrf-e2e');
+    await page.getByLabel('法定名称').fill('端点测试融资担保有限公司');
+    await page.getByLabel('金融许可证 / 备案号').fill('测金小贷备字〔2026〕044号');
+    await page.getByLabel('联系人').fill('端经理');
+    await page.getByLabel('联系电话').fill('13811114444');
+    const endpoint = page.getByLabel('线索推送地址');
+    await endpoint.fill('https://10.0.0.5/leads');
+    await page.getByRole('button', { name: /创建机构/ }).click();
+
+    // The reason stays under the field (not only in a passing toast) until the field is changed.
+    const item = page.locator('.ant-form-item', { has: page.locator('#apiEndpoint') });
+    const reason = item.locator('.ant-form-item-explain-error');
+    await reason.waitFor({ timeout: 15_000 });
+    expect(await reason.innerText()).toBe('线索推送地址不能指向内网地址（10.0.0.5）');
+    await expect.poll(() => page.locator('.ant-message-notice').count(), { timeout: 15_000 }).toBe(0);
+    expect(await reason.innerText()).toBe('线索推送地址不能指向内网地址（10.0.0.5）');
+    await shot(page, 'issue44-partner-endpoint-refused');
+
+    await endpoint.fill('https://lender.example.org/leads');
+    await expect.poll(() => reason.count()).toBe(0);
+    // The browser logs the refused call's 400 (and nothing else).
+    expect(errors.filter((e) => !e.includes('status of 400'))).toEqual([]);
+    await context.close();
+  });
+
   it('an APR above 24 % is saved as a draft setting, and publishing is refused with the reason', async () => {
     const { page, context } = await consolePage();
     await page.goto(`${server.url}/admin/products?status=paused`);

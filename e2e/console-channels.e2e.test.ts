@@ -1,4 +1,5 @@
 import { THEMES } from '@lm/shared/channel';
+import { formatShanghai } from '@lm/shared/time';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch, phonePage, shot } from './browser.ts';
@@ -210,6 +211,60 @@ describe('console channels in Chromium', () => {
     await expect.poll(() => page.getByRole('button', { name: /保\s*存/ }).isDisabled()).toBe(true);
     await expect.poll(() => page.getByRole('textbox', { name: '渠道名称' }).isDisabled()).toBe(true);
     await shot(page, 'console-channel-viewer-readonly');
+  });
+
+  it('issue 44.19: a dead route code’s visitor lands on the default page; the operator sees the hits counted', async () => {
+    // Visitors of ad links with the disabled demo code r-off and with a code nobody made.
+    for (const code of ['r-off', 'r-typo-44']) {
+      const phone = await phonePage(browser);
+      const exchanged = phone.page.waitForResponse((r) =>
+        r.url().includes(`/api/adChannel/exchange/adChannelCode?adRouteCode=${code}`),
+      );
+      await phone.page.goto(`${server.url}/?adRouteCode=${code}`);
+      expect((await exchanged).status()).toBe(404);
+      // The default landing (skin 17, hero-card), which goes on to the application as usual.
+      await phone.page.locator('main[data-layout="hero-card"]').waitFor({ timeout: 15_000 });
+      expect(await phone.page.evaluate(() => localStorage.getItem('ad_channel_code'))).toBeNull();
+      if (code === 'r-off') await shot(phone.page, 'issue44-dead-route-code-visitor');
+      // The browser logs the exchange's 404 and nothing else.
+      expect(phone.errors.filter((e) => !e.includes('status of 404') && !e.startsWith('404 '))).toEqual([]);
+      await phone.context.close();
+    }
+
+    const admin = await apiAs(ADMIN_PHONE);
+    const misses = await admin<{ list: { routeCode: string; hits: number; lastSeenAt: string }[] }>(
+      'GET',
+      '/api/admin/route-code-misses',
+    );
+    const off = misses.data.list.find((m) => m.routeCode === 'r-off')!;
+    expect(off.hits).toBeGreaterThanOrEqual(1);
+
+    const { page, errors } = await consolePage(ADMIN_PHONE, '渠道管理员');
+    await page.goto(`${server.url}/admin/channels`);
+    const card = page.getByTestId('dead-route-codes');
+    const offRow = card.locator('.ant-table-row', { hasText: 'r-off' });
+    await offRow.waitFor({ timeout: 15_000 });
+    const offText = await offRow.innerText();
+    expect(offText).toContain('已停用');
+    expect(offText).toContain('（demo）');
+    expect(offText).toContain(`${off.hits} 次`);
+    expect(offText).toContain(formatShanghai(off.lastSeenAt, 'second'));
+    expect(await card.locator('.ant-table-row', { hasText: 'r-typo-44' }).innerText()).toContain('不存在');
+    await card.scrollIntoViewIfNeeded();
+    await shot(page, 'issue44-dead-route-codes');
+
+    // The channel's own route codes list: 失效访问 beside the disabled code.
+    await offRow.getByRole('link').click();
+    await page.waitForURL(/\/admin\/channels\/\d+$/);
+    await page.getByText('编辑渠道 demo').waitFor({ timeout: 15_000 });
+    const routeRow = page.locator('.ant-table-row', { hasText: 'r-off' });
+    await routeRow.waitFor({ timeout: 15_000 });
+    expect(await routeRow.innerText()).toContain(
+      `${off.hits} 次，最近 ${formatShanghai(off.lastSeenAt, 'second')}`,
+    );
+    await routeRow.scrollIntoViewIfNeeded();
+    await shot(page, 'issue44-route-codes-misses');
+    expect(errors).toEqual([]);
   });
 
   it('a preview whose token request failed says so; 重试 asks again and the preview comes', async () => {

@@ -199,6 +199,27 @@ describe('console funnel in Chromium', () => {
     await page.getByRole('tab', { name: '渠道对比' }).click();
     await expect.poll(() => page.locator('.ant-table-row').count()).toBe(2);
 
+    // Issue 44.19: staff pages opened by their address send the partner to its funnel — no frame saying
+    // 没有权限执行此操作, no staff-only call made (the server would answer 403).
+    const forbidden: string[] = [];
+    page.on('response', (r) => {
+      if (r.status() === 403) forbidden.push(new URL(r.url()).pathname);
+    });
+    for (const [path, label] of [
+      ['/admin/channels', '渠道管理'],
+      ['/admin/leads', '用户与线索'],
+      ['/admin/audit-log', '操作日志'],
+      ['/admin/channels/1', '渠道管理'],
+    ] as const) {
+      await page.goto(`${server.url}${path}`);
+      await page.waitForURL(/\/admin\/funnel$/, { timeout: 15_000 });
+      await page.getByText(`您的账号不能查看「${label}」，已为您打开「转化漏斗」`).first().waitFor();
+      await page.locator('.ant-table-row', { hasText: '登录' }).first().waitFor({ timeout: 15_000 });
+      expect(await page.getByText('没有权限执行此操作').count()).toBe(0);
+      if (path === '/admin/channels') await shot(page, 'issue44-partner-sent-to-funnel');
+    }
+    expect(forbidden).toEqual([]);
+
     expect(errors).toEqual([]);
 
     // Another channel's figures are refused by the server (the browser logs these two 403s).

@@ -233,6 +233,158 @@ describe('console: readable answers and times, people counted, a real funnel, us
     await context.close();
   });
 
+  it('issue 44.11: the audit log, the channel list and the lead detail read in words, never codes or UTC', async () => {
+    // The issue's entries: a product's APR 2650 → 1800 bps and draft → published, a new product (its
+    // company type and creation time), a channel with colour and flow flags.
+    const partners = await apiCall<{ list: { id: number; code: string }[] }>(
+      server.url,
+      '/api/admin/partners?pageSize=50',
+      { token: staffToken },
+    );
+    const partnerId = partners.list.find((p) => p.code === 'partner-a')!.id;
+    const product = await apiCall<Record<string, unknown> & { id: number }>(
+      server.url,
+      '/api/admin/products',
+      {
+        token: staffToken,
+        body: {
+          code: 'readable-44',
+          partnerId,
+          productName: '可读贷',
+          companyType: 'KAInstitution',
+          institutionType: 1,
+          linkType: 2,
+          amountMinFen: 100_000,
+          amountMaxFen: 5_000_000,
+          termMinMonths: 3,
+          termMaxMonths: 24,
+          aprBps: 2650,
+          rules: { citiesIn: ['440300'], ageMin: 22, jobs: ['employee'] },
+          dailyCap: 100,
+          priceFen: 5000,
+          activeHours: { from: '09:00', to: '21:00' },
+          sharedFields: ['realName', 'mobile'],
+        },
+      },
+    );
+    const edit = (patch: Record<string, unknown>) =>
+      apiCall(server.url, `/api/admin/products/${product.id}`, {
+        method: 'PUT',
+        token: staffToken,
+        body: {
+          ...Object.fromEntries(
+            [
+              'partnerId',
+              'productName',
+              'companyType',
+              'institutionType',
+              'thirdpartyType',
+              'partnerProductName',
+              'linkType',
+              'amountMinFen',
+              'amountMaxFen',
+              'termMinMonths',
+              'termMaxMonths',
+              'aprBps',
+              'targetUrl',
+              'rules',
+              'dailyCap',
+              'totalCap',
+              'priority',
+              'priceFen',
+              'activeHours',
+              'sharedFields',
+            ].map((k) => [k, product[k]]),
+          ),
+          ...patch,
+        },
+      });
+    await edit({ aprBps: 1800 });
+    await apiCall(server.url, `/api/admin/products/${product.id}/status`, {
+      method: 'PUT',
+      token: staffToken,
+      body: { status: 'published' },
+    });
+    await apiCall(server.url, '/api/admin/channels', {
+      token: staffToken,
+      body: {
+        adChannelCode: 'readable-44',
+        name: '可读渠道',
+        linkType: 4,
+        skin: 8,
+        flags: ['purple', 'fenqile', 'baidu'],
+        excludeCityCodes: ['440300'],
+        allowedHosts: ['partner.example.com'],
+      },
+    });
+
+    const { page, errors, context } = await consolePage(1280);
+    const raw = (text: string) => ({
+      isoTimes: text.match(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}[^\s]*/g) ?? [],
+      camelCase: text.match(/\b[a-z]+[A-Z][A-Za-z]*\b/g) ?? [],
+      codes:
+        text.match(
+          /\b(draft|published|paused|active|suspended|disabled|KAInstitution|RegionInstitution|purple|teal|halo|shallowBlue|channel_partner|route_code|system)\b/g,
+        ) ?? [],
+    });
+    const clean = { isoTimes: [], camelCase: [], codes: [] };
+
+    // 操作日志: every entry opened, before and after field by field.
+    await page.goto(`${server.url}/admin/audit-log`);
+    const table = page.locator('.ant-table-tbody').first();
+    await table
+      .getByText('可读贷')
+      .first()
+      .waitFor({ timeout: 15_000 })
+      .catch(() => undefined);
+    await expect.poll(() => table.locator('.ant-table-row').count(), { timeout: 15_000 }).toBeGreaterThan(3);
+    const expanders = page.locator('.ant-table-row-expand-icon-collapsed');
+    while ((await expanders.count()) > 0) await expanders.first().click();
+    const text = await page.locator('.ant-layout-content').innerText();
+    expect(text).toContain('综合年化利率：26.50% → 18.00%');
+    expect(text).toContain('上架状态：草稿 → 已上架');
+    expect(text).toContain('大机构');
+    expect(text).toContain('皮肤8、紫色、分期乐流程、百度');
+    expect(text).toContain('广东省深圳市');
+    const created = await apiCall<{ createdAt: string }>(server.url, `/api/admin/products/${product.id}`, {
+      token: staffToken,
+    });
+    expect(text).toContain(formatShanghai(created.createdAt, 'second'));
+    expect(raw(text)).toEqual(clean);
+    await shot(page, 'issue44-audit-log-1280');
+
+    // 渠道管理: 功能标记 in words.
+    await page.goto(`${server.url}/admin/channels?pageSize=50`);
+    const rows = page.locator('.ant-table-tbody .ant-table-row');
+    await expect.poll(() => rows.count(), { timeout: 15_000 }).toBeGreaterThan(5);
+    const headers = await page.locator('.ant-table-thead th').allInnerTexts();
+    const flagsColumn = headers.findIndex((h) => h.trim() === '功能标记');
+    const flagCells = await rows.evaluateAll(
+      (trs, i) => trs.map((tr) => (tr.children[i] as HTMLElement | undefined)?.innerText ?? ''),
+      flagsColumn,
+    );
+    const flagText = flagCells.join('\n');
+    expect(flagText).toContain('紫色');
+    expect(flagText).toContain('分期乐流程');
+    expect(raw(flagText)).toEqual(clean);
+    expect(flagText).not.toMatch(/fenqile|formprocess|haier|baidu|jufu|huanbei/);
+    await shot(page, 'issue44-channels-1280');
+
+    // The user detail: the skin the person logged in with, named in Chinese.
+    await page.goto(`${server.url}/admin/leads/${person.uid}`);
+    const profile = page.locator('.ant-card', { hasText: '基本信息' });
+    await profile.getByText('申请资料').waitFor({ timeout: 15_000 });
+    const skin = profile.locator('.ant-descriptions-item', {
+      has: page.locator('.ant-descriptions-item-label', { hasText: '登录时的皮肤' }),
+    });
+    expect(await skin.innerText()).toContain('皮肤17');
+    expect(raw(await profile.innerText())).toEqual(clean);
+    await shot(page, 'issue44-user-detail-1280');
+
+    expect(unexpectedErrors(errors)).toEqual([]);
+    await context.close();
+  });
+
   it('at 390 px: a header with 菜单 (no sider, no trigger over the heading), pages fit the width', async () => {
     const { page, errors, context } = await consolePage(390);
     await page.getByText('今日渠道点击').waitFor({ timeout: 15_000 });

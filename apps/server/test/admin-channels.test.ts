@@ -1,10 +1,11 @@
 import type { H5Config } from '@lm/shared/channel';
-import { and, eq } from 'drizzle-orm';
+import { and, count, eq, inArray, like } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, channelClicks, channels } from '../src/db/schema.ts';
+import { auditLog, channelClicks, channels, routeCodeMisses } from '../src/db/schema.ts';
 import { shanghaiDate } from '../src/lib/time.ts';
 import { PREVIEW_TTL_MS, signPreview } from '../src/modules/channels/preview.ts';
+import { MAX_COUNTED_UNKNOWN_ROUTE_CODES } from '../src/modules/channels/service.ts';
 import { BACKEND, body, createTestApp, newIp, staffLogin, type TestContext } from './helpers.ts';
 
 let ctx: TestContext;
@@ -238,6 +239,120 @@ describe(`console channels: CRUD and audit (${BACKEND})`, () => {
       planTargetUrl: 'https://partner.example.com/landing',
     });
     expect(entries[1]!.after).toMatchObject({ status: 0 });
+  });
+
+  it('counts dead route-code hits per code (disabled, deleted, unknown) for the console, with nothing of the visitor', async () => {
+    const ch = await create({ name: '失效渠道' });
+    const [off, gone, typo, live] = [
+      `${ch.adChannelCode}-off`,
+      `${ch.adChannelCode}-gone`,
+      `${ch.adChannelCode}-typo`,
+      `${ch.adChannelCode}-live`,
+    ] as const;
+    for (const [routeCode, status] of [
+      [off, 0],
+      [gone, 1],
+      [live, 1],
+    ] as const)
+      expect(
+        (await call('operator', 'POST', `/api/admin/channels/${ch.id}/route-codes`, { routeCode, status }))
+          .statusCode,
+      ).toBe(200);
+    await call('operator', 'DELETE', `/api/admin/channels/${ch.id}/route-codes/${gone}`);
+    const visit = (code: string, ip = newIp()) =>
+      app.inject({
+        url: `/api/adChannel/exchange/adChannelCode?adRouteCode=${code}`,
+        remoteAddress: ip,
+        headers: {
+          'user-agent': 'Mozilla/5.0 (iPhone) visitor',
+          platform_param: '{"fingerprint":"fp-dead"}',
+        },
+      });
+    const before = Date.now();
+    for (const code of [off, off, off, gone, gone, typo, live]) await visit(code, '203.0.113.77');
+    expect((await visit(off)).statusCode).toBe(404);
+    expect(body(await visit(live)).code).toBe(200);
+
+    // The route codes list of the channel: 失效访问 and when last, for its disabled code.
+    const detail = body<{
+      routeCodes: { routeCode: string; missCount: number; lastMissAt: string | null }[];
+    }>(await call('viewer', 'GET', `/api/admin/channels/${ch.id}`)).data;
+    const item = (code: string) => detail.routeCodes.find((r) => r.routeCode === code)!;
+    expect(item(off).missCount).toBe(4);
+    expect(Date.parse(item(off).lastMissAt!)).toBeGreaterThanOrEqual(before);
+    expect(item(live)).toMatchObject({ missCount: 0, lastMissAt: null });
+
+    // Every dead code, the latest first: what it is now, and its channel when an operator's code holds it.
+    const res = await call('viewer', 'GET', '/api/admin/route-code-misses?pageSize=200');
+    expect(res.statusCode, res.body).toBe(200);
+    const misses = body<{ total: number; list: Record<string, unknown>[] }>(res).data;
+    const seen = misses.list.map((m) => Date.parse(String(m.lastSeenAt)));
+    expect(seen).toEqual([...seen].sort((a, b) => b - a));
+    const mine = misses.list.filter((m) => String(m.routeCode).startsWith(ch.adChannelCode));
+    const miss = (code: string) => mine.find((m) => m.routeCode === code);
+    expect(mine.map((m) => m.routeCode).sort()).toEqual([gone, off, typo]);
+    expect(miss(off)).toMatchObject({
+      routeCode: off,
+      state: 'disabled',
+      adChannelCode: ch.adChannelCode,
+      channelId: ch.id,
+      channelName: '失效渠道',
+      hits: 4,
+    });
+    expect(miss(typo)).toMatchObject({ state: 'missing', adChannelCode: null, hits: 1 });
+    expect(miss(gone)).toMatchObject({ state: 'missing', channelId: null, hits: 2 });
+    // No personal data in that count: the code, how often, first and last time — no address, device or agent.
+    const stored = await app.database.db
+      .select()
+      .from(routeCodeMisses)
+      .where(eq(routeCodeMisses.routeCode, off));
+    expect(Object.keys(stored[0]!).sort()).toEqual(['firstSeenAt', 'hits', 'lastSeenAt', 'routeCode']);
+    expect(JSON.stringify(misses)).not.toContain('203.0.113.77');
+
+    // Turned on again, its past hits stay visible as such.
+    await call('operator', 'PUT', `/api/admin/channels/${ch.id}/route-codes/${off}`, { status: 1 });
+    const again = body<{ list: { routeCode: string; state: string }[] }>(
+      await call('viewer', 'GET', '/api/admin/route-code-misses?pageSize=200'),
+    ).data.list.find((m) => m.routeCode === off);
+    expect(again?.state).toBe('enabled');
+    expect((await call(null, 'GET', '/api/admin/route-code-misses')).statusCode).toBe(401);
+  });
+
+  it('counts made-up route codes only up to a bound, while operators’ disabled codes are always counted', async () => {
+    const ch = await create();
+    const off = `${ch.adChannelCode}-bound-off`;
+    await call('operator', 'POST', `/api/admin/channels/${ch.id}/route-codes`, { routeCode: off, status: 0 });
+    const db = app.database.db;
+    const [{ n } = { n: 0 }] = await db.select({ n: count() }).from(routeCodeMisses);
+    // Fill the table up to the bound with made-up codes (as a flood of strangers' links would).
+    const fill = MAX_COUNTED_UNKNOWN_ROUTE_CODES - Number(n);
+    if (fill > 0)
+      await db
+        .insert(routeCodeMisses)
+        .values(
+          Array.from({ length: fill }, (_, i) => ({ routeCode: `${ch.adChannelCode}-junk-${i}`, hits: 1 })),
+        );
+    const visit = (code: string) =>
+      app.inject({
+        url: `/api/adChannel/exchange/adChannelCode?adRouteCode=${code}`,
+        remoteAddress: newIp(),
+      });
+    expect((await visit(`${ch.adChannelCode}-one-more`)).statusCode).toBe(404);
+    expect((await visit(off)).statusCode).toBe(404);
+    expect((await visit(`${ch.adChannelCode}-junk-0`)).statusCode).toBe(404);
+    const rows = await db
+      .select()
+      .from(routeCodeMisses)
+      .where(
+        inArray(routeCodeMisses.routeCode, [
+          `${ch.adChannelCode}-one-more`,
+          off,
+          `${ch.adChannelCode}-junk-0`,
+        ]),
+      );
+    const hits = Object.fromEntries(rows.map((r) => [r.routeCode, r.hits]));
+    expect(hits).toEqual({ [off]: 1, [`${ch.adChannelCode}-junk-0`]: 2 });
+    await db.delete(routeCodeMisses).where(like(routeCodeMisses.routeCode, `${ch.adChannelCode}-junk-%`));
   });
 });
 

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { channelClicks, channels, events, sessions } from '../src/db/schema.ts';
@@ -23,6 +25,8 @@ const tag = randomBytes(3).toString('hex');
 const A = `fa-${tag}`;
 const B = `fb-${tag}`;
 const AB = `fab-${tag}`;
+/** Skin 8's channel of the re-authorisation test. */
+const R = `fr-${tag}`;
 const today = shanghaiDate();
 const yesterday = addDays(today, -1);
 const tokens: Record<'operator' | 'viewer' | 'admin' | 'partner', string> = {
@@ -45,6 +49,7 @@ beforeAll(async () => {
   await app.database.db.insert(channels).values([
     { adChannelCode: A, name: '漏斗渠道A', flags: 'skin17' },
     { adChannelCode: B, name: '漏斗渠道B', flags: 'skin8' },
+    { adChannelCode: R, name: '二次授权渠道', flags: 'skin8' },
     {
       adChannelCode: AB,
       name: 'AB渠道',
@@ -126,6 +131,7 @@ describe(`funnel (${BACKEND})`, () => {
       'download_app',
       'retention_popup',
       're_authorization',
+      'second_match_authorization',
     ]);
     expect(stepOf(data.steps, 'click')).toMatchObject({ count: 3, fromPrevious: null, fromFirst: 1 });
     // fp-a-2 reported visit_landing in two sessions: 2 visitors, 3 sessions.
@@ -136,6 +142,76 @@ describe(`funnel (${BACKEND})`, () => {
     expect(stepOf(data.steps, 'login').fromFirst).toBeCloseTo(1 / 3, 10);
     expect(stepOf(data.steps, 'submit_form')).toMatchObject({ count: 1 });
     expect(stepOf(data.steps, 'authorize')).toMatchObject({ count: 0, fromPrevious: null });
+  });
+
+  it('二次授权 counts re-authorisations after the retention popup only; skin 8’s second page is 二次匹配授权 (issue 44.14)', async () => {
+    const path = ['visit_landing', 'login', 'visit_form', 'submit_form', 'visit_authorization', 'authorize'];
+    // Skin 8: after the first consent the second match's page opens — no retention popup anywhere.
+    await journey(R, 'fp-r-1', [...path, 'second_match_authorization'], { skin: 8 });
+    await journey(R, 'fp-r-2', [...path, 'second_match_authorization'], { skin: 8 });
+    // An H5 of before this change reported that page as re_authorization: not a re-authorisation.
+    await journey(R, 'fp-r-3', [...path, 're_authorization'], { skin: 8 });
+    // Someone leaves the result page, sees the retention popup, and opens the authorisation page again.
+    await journey(R, 'fp-r-4', [...path, 'visit_result', 'retention_popup', 're_authorization'], { skin: 8 });
+
+    const url = `/api/admin/funnel?channelCode=${R}&from=${today}&to=${today}`;
+    const data = body<{
+      sideSteps: { step: string; count: number; base: string | null; rate: number | null }[];
+    }>(await get(url, tokens.operator)).data;
+    const side = (step: string) => data.sideSteps.find((r) => r.step === step)!;
+    expect(side('retention_popup').count).toBe(1);
+    expect(side('re_authorization')).toMatchObject({ count: 1, base: 'retention_popup', rate: 1 });
+    expect(side('second_match_authorization')).toMatchObject({ count: 2, base: 'authorize', rate: 0.5 });
+
+    // The same in the trend, the channel rows' source and the A/B arms.
+    const trend = body<{ steps: { step: string }[]; days: { day: string; counts: number[] }[] }>(
+      await get(`/api/admin/funnel/trend?channelCode=${R}&from=${today}&to=${today}`, tokens.operator),
+    ).data;
+    const at = (step: string) => trend.steps.findIndex((s) => s.step === step);
+    expect(trend.days[0]!.counts[at('re_authorization')]).toBe(1);
+    expect(trend.days[0]!.counts[at('second_match_authorization')]).toBe(2);
+    const arms = body<{ arms: { skin: number; steps: { step: string; count: number }[] }[] }>(
+      await get(`/api/admin/funnel/arms?channelCode=${R}&from=${today}&to=${today}`, tokens.operator),
+    ).data;
+    const skin8 = arms.arms.find((a) => a.skin === 8)!;
+    expect(skin8.steps.find((s) => s.step === 're_authorization')!.count).toBe(1);
+    expect(skin8.steps.find((s) => s.step === 'second_match_authorization')!.count).toBe(2);
+  });
+
+  it('the migration gives the second page’s old re_authorization reports their own step; re-authorisations stay', async () => {
+    const migration = readFileSync(
+      new URL('../drizzle/0014_route_code_misses_and_second_match_step.sql', import.meta.url),
+      'utf8',
+    );
+    const update = migration.split('--> statement-breakpoint').find((s) => s.includes('UPDATE "events"'))!;
+    const [old, after] = [`mig-old-${tag}`, `mig-popup-${tag}`];
+    const row = (sessionId: string, step: string) => ({
+      sessionId,
+      step,
+      adChannelCode: R,
+      skin: 8,
+      day: yesterday,
+    });
+    await app.database.db
+      .insert(events)
+      .values([
+        row(old, 'authorize'),
+        row(old, 're_authorization'),
+        row(after, 'retention_popup'),
+        row(after, 're_authorization'),
+      ]);
+    await app.database.db.execute(sql.raw(update));
+    const steps = await app.database.db
+      .select({ sessionId: events.sessionId, step: events.step })
+      .from(events)
+      .where(and(inArray(events.sessionId, [old, after]), eq(events.adChannelCode, R)))
+      .orderBy(events.sessionId, events.step);
+    expect(steps).toEqual([
+      { sessionId: old, step: 'authorize' },
+      { sessionId: old, step: 'second_match_authorization' },
+      { sessionId: after, step: 're_authorization' },
+      { sessionId: after, step: 'retention_popup' },
+    ]);
   });
 
   it('counts a range of days, filters by skin, and without a channel counts every channel', async () => {

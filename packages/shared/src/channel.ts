@@ -146,7 +146,13 @@ export const LINK_TYPE_LABELS: Record<number, string> = {
   9: '城市',
 };
 
-/** Analytics funnel steps (spec §1), in order. */
+/**
+ * Analytics funnel steps (spec §1), in order. `re_authorization` (二次授权) is the spec's last step: an
+ * authorisation page opened again after the retention popup (挽留弹窗). `second_match_authorization`
+ * (二次匹配授权) is not of the spec: the second authorisation of spec §4 (`/seconed-match-authorize`, a
+ * second match offered right after the first consent), which has nothing to do with the popup
+ * (issue 44.14, docs/console.md).
+ */
 export const FUNNEL_STEPS = [
   'init',
   'visit_landing',
@@ -160,6 +166,7 @@ export const FUNNEL_STEPS = [
   'download_app',
   'retention_popup',
   're_authorization',
+  'second_match_authorization',
 ] as const;
 export type FunnelStep = (typeof FUNNEL_STEPS)[number];
 export const FUNNEL_STEP_LABELS: Record<FunnelStep, string> = {
@@ -175,6 +182,7 @@ export const FUNNEL_STEP_LABELS: Record<FunnelStep, string> = {
   download_app: '下载App',
   retention_popup: '挽留弹窗',
   re_authorization: '二次授权',
+  second_match_authorization: '二次匹配授权',
 };
 export const ANALYTICS_SOURCE = 'H5';
 

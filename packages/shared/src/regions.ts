@@ -78,3 +78,13 @@ export function findCity(code: string | null | undefined): CityEntry | null {
 export function isCityCode(code: unknown): code is string {
   return typeof code === 'string' && cities().has(code);
 }
+
+/** A six-digit region code as its name: a city with its province (北京市 once), a province alone (xx0000). */
+export function regionText(code: string): string {
+  const province = REGIONS.find((p) => p.value === `${code.slice(0, 2)}0000`);
+  if (!province) return code;
+  if (code.endsWith('0000')) return province.label;
+  const city = province.children?.find((c) => c.value === code);
+  if (!city) return code;
+  return city.label === province.label ? city.label : `${province.label}${city.label}`;
+}

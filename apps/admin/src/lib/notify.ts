@@ -20,3 +20,8 @@ export function notifyError(content: string, seconds = 3): void {
 export function notifySuccess(content: string, seconds = 2): void {
   if (instance) void instance.success(content, seconds);
 }
+
+/** An information message; `key` keeps a repeated one (e.g. twice in React's strict mode) to one. */
+export function notifyInfo(content: string, key?: string, seconds = 3): void {
+  if (instance) void instance.info({ content, key, duration: seconds });
+}

@@ -76,6 +76,18 @@ export const routeCodes = pgTable('route_codes', {
   createdAt: ts('created_at').notNull().defaultNow(),
 });
 
+/**
+ * Ad links whose route code did not exchange (issue 44.19): unknown, deleted or disabled codes, counted
+ * per code as the H5 asked (`GET /api/adChannel/exchange/adChannelCode`), so the console shows the dead
+ * links still in ads. Nothing about the visitor is kept: the code, how often, first and last time.
+ */
+export const routeCodeMisses = pgTable('route_code_misses', {
+  routeCode: text('route_code').primaryKey(),
+  hits: integer('hits').notNull().default(0),
+  firstSeenAt: ts('first_seen_at').notNull().defaultNow(),
+  lastSeenAt: ts('last_seen_at').notNull().defaultNow(),
+});
+
 /** Channel clicks, counted once per fingerprint per channel per Shanghai day. */
 export const channelClicks = pgTable(
   'channel_clicks',

@@ -122,6 +122,7 @@ const ACCESS: Record<string, Access> = {
   'POST /api/admin/channels/{id}/route-codes': 'staffWrite',
   'PUT /api/admin/channels/{id}/route-codes/{routeCode}': 'staffWrite',
   'DELETE /api/admin/channels/{id}/route-codes/{routeCode}': 'staffWrite',
+  'GET /api/admin/route-code-misses': 'staffRead',
   'GET /api/admin/partners': 'staffRead',
   'POST /api/admin/partners': 'staffWrite',
   'GET /api/admin/partners/{id}': 'staffRead',

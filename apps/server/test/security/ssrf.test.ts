@@ -230,10 +230,12 @@ describe(`saving partner endpoints (${BACKEND})`, () => {
     ] as const) {
       const res = await create({ [field]: url });
       expect(res.statusCode, res.body).toBe(400);
-      const { code, msg } = body(res);
+      const { code, msg, data } = body<{ fields: { field: string; message: string }[] }>(res);
       expect(code).toBe(400);
       expect(msg.startsWith(label), msg).toBe(true);
       expect(msg).toContain(text);
+      // The envelope names the field with the reason, so the console marks that field (issue 44.15).
+      expect(data).toEqual({ fields: [{ field, message: msg }] });
     }
     const [{ n } = { n: 0 }] = await db()
       .select({ n: count() })
@@ -256,6 +258,7 @@ describe(`saving partner endpoints (${BACKEND})`, () => {
       );
       expect(res.statusCode, res.body).toBe(400);
       expect(body(res).msg).toContain(text);
+      expect(body(res).data).toEqual({ fields: [{ field: 'apiEndpoint', message: body(res).msg }] });
     }
     const [after] = await db().select().from(partners).where(eq(partners.id, p!.id));
     expect(after!.apiEndpoint).toBe(p!.apiEndpoint);

@@ -21,6 +21,7 @@ describe('application answers in words', () => {
     expect(applicationAnswerText('isHuaWeiPhone', true)).toBe('是');
     expect(applicationAnswerText('isHuaWeiPhone', false)).toBe('否');
     expect(applicationAnswerText('workCity', '杭州市')).toBe('杭州市');
+    expect(applicationAnswerText('workCityCode', '440300')).toBe('广东省深圳市（440300）');
     expect(applicationAnswerText('applyLimit', null)).toBe('—');
     expect(applicationAnswerText('applyLimit', 9)).toBe('未知选项（9）');
   });

@@ -3,7 +3,7 @@
  * points (1 % = 100 bps), times ISO UTC, "today" the Asia/Shanghai calendar day.
  */
 import { z } from 'zod';
-import { isCityCode, REGIONS } from '../regions.ts';
+import { isCityCode, REGIONS, regionText } from '../regions.ts';
 import { HHMM_PATTERN } from '../time.ts';
 import { CONTACT_PHONE_PATTERN } from '../validators/phone.ts';
 import { pageData, pageQuery } from './admin.ts';
@@ -87,7 +87,8 @@ export function applicationFieldLabel(field: string): string {
 
 /**
  * An application answer as the H5 form showed it: an option code as its label (applyLimit 2 →
- * "1-5万"), true/false as 是/否, missing as "—"; an unknown code stays visible as "未知选项（9）".
+ * "1-5万"), true/false as 是/否, the work city's code with its name ("广东省深圳市（440300）"), missing as "—";
+ * an unknown code stays visible as "未知选项（9）".
  */
 export function applicationAnswerText(
   field: string,
@@ -95,6 +96,7 @@ export function applicationAnswerText(
 ): string {
   if (value === null || value === undefined || value === '') return '—';
   if (typeof value === 'boolean') return value ? '是' : '否';
+  if (field === 'workCityCode') return `${regionText(String(value))}（${value}）`;
   const options = (APPLICATION_OPTION_LABELS as Partial<Record<string, readonly OptionLabel[]>>)[field];
   if (!options) return String(value);
   return options.find((o) => o.value === Number(value))?.label ?? `未知选项（${value}）`;

@@ -61,6 +61,17 @@ export const FLAG_GROUPS: readonly {
   },
 ];
 
+const FLAG_LABELS: Record<string, string> = Object.fromEntries(
+  FLAG_GROUPS.flatMap((g) => g.flags.map((f) => [f.flag, f.label])),
+);
+
+/** A channel's flag (`skin8`, `purple`, `fenqile` …) in words: 皮肤8, 紫色, 分期乐流程; an unknown one named as such. */
+export function channelFlagText(flag: string): string {
+  const skin = /^skin(\d+)$/.exec(flag);
+  if (skin) return `皮肤${skin[1]}`;
+  return FLAG_LABELS[flag] ?? `未知标记（${flag}）`;
+}
+
 export const skinSchema = z
   .number({ error: '皮肤编号必须是整数' })
   .int('皮肤编号必须是整数')
@@ -319,8 +330,41 @@ export const routeCodeItem = z.object({
   planTargetUrl: z.string().nullable(),
   status: z.number().int(),
   createdAt: z.string(),
+  /** 失效访问: how often an ad link's visitor asked for this code while it did not exchange (disabled, or before it existed). */
+  missCount: z.number().int(),
+  /** The last such visit (ISO UTC), null without one. */
+  lastMissAt: z.string().nullable(),
 });
 export type RouteCodeItem = z.infer<typeof routeCodeItem>;
+
+/** What a route code whose exchange failed is now: an operator's code that is off (or on again), or none. */
+export const ROUTE_CODE_MISS_STATES = ['disabled', 'enabled', 'missing'] as const;
+export type RouteCodeMissState = (typeof ROUTE_CODE_MISS_STATES)[number];
+export const ROUTE_CODE_MISS_STATE_LABELS: Record<RouteCodeMissState, string> = {
+  disabled: '已停用',
+  enabled: '已重新启用',
+  missing: '不存在（未创建或已删除）',
+};
+
+/** GET /api/admin/route-code-misses: the latest first. */
+export const routeCodeMissListQuery = pageQuery.pick({ page: true, pageSize: true });
+
+/** A route code ad links still carry although it does not exchange (issue 44.19); nothing about visitors. */
+export const routeCodeMissItem = z.object({
+  routeCode: z.string(),
+  state: z.enum(ROUTE_CODE_MISS_STATES),
+  /** The channel of an operator's code (null: unknown or deleted). */
+  adChannelCode: z.string().nullable(),
+  channelId: z.number().int().nullable(),
+  channelName: z.string().nullable(),
+  /** Failed exchanges counted (one per page load of such a link). */
+  hits: z.number().int(),
+  firstSeenAt: z.string(),
+  lastSeenAt: z.string(),
+});
+export type RouteCodeMissItem = z.infer<typeof routeCodeMissItem>;
+export const routeCodeMissListData = pageData(routeCodeMissItem);
+export type RouteCodeMissList = z.infer<typeof routeCodeMissListData>;
 
 export const channelDetailAdminData = z.object({
   id: z.number().int(),

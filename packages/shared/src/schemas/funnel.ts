@@ -32,6 +32,7 @@ export const FUNNEL_VIEW_STEP_LABELS: Record<FunnelViewStep, string> = {
   download_app: FUNNEL_STEP_LABELS.download_app,
   retention_popup: FUNNEL_STEP_LABELS.retention_popup,
   re_authorization: FUNNEL_STEP_LABELS.re_authorization,
+  second_match_authorization: FUNNEL_STEP_LABELS.second_match_authorization,
 };
 
 /**
@@ -52,13 +53,15 @@ export const FUNNEL_PATH_STEPS = [
 
 /**
  * Steps only some journeys reach, not after a fixed step (the download button is on the landing page
- * too; the retention popup shows when someone leaves; re-authorisation follows the popup): shown
- * beside the funnel, never as a funnel step.
+ * too; the retention popup shows when someone leaves; re-authorisation follows the popup; the second
+ * match's authorisation page opens after a first consent on some channels only): shown beside the
+ * funnel, never as a funnel step.
  */
 export const FUNNEL_SIDE_STEPS = [
   'download_app',
   'retention_popup',
   're_authorization',
+  'second_match_authorization',
 ] as const satisfies readonly FunnelViewStep[];
 
 /** When a side step is reported, and the step its rate is measured from (null: no rate). */
@@ -68,7 +71,11 @@ export const FUNNEL_SIDE_STEP_INFO: Record<
 > = {
   download_app: { hint: '点了下载App的人数（落地页和结果页都有下载按钮）', base: null },
   retention_popup: { hint: '离开授权页或结果页时看到挽留弹窗的人数', base: null },
-  re_authorization: { hint: '挽留弹窗后再次进入授权页的人数', base: 'retention_popup' },
+  re_authorization: { hint: '看到挽留弹窗后又打开授权页的人数', base: 'retention_popup' },
+  second_match_authorization: {
+    hint: '授权后打开「更多可申请机构」（二次匹配授权页）的人数，只在部分渠道出现，与挽留弹窗无关',
+    base: 'authorize',
+  },
 };
 
 const DAY_MSG = '日期格式应为 YYYY-MM-DD';

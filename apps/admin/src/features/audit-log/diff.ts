@@ -1,9 +1,14 @@
+import { auditFieldLabel, auditValueText } from '@lm/shared/audit-labels';
+
 /**
- * Before/after of an audit entry, field by field: what an auditor reads. Values are compared as
- * JSON; nested objects are shown whole.
+ * Before/after of an audit entry, field by field, as an auditor reads it: each field by its Chinese
+ * label, each value formatted (labels, %, ¥, Shanghai time — packages/shared/src/audit-labels.ts).
+ * Values are compared as stored (JSON).
  */
 export interface DiffRow {
   key: string;
+  /** The field's Chinese label. */
+  label: string;
   before: string;
   after: string;
   changed: boolean;
@@ -11,15 +16,8 @@ export interface DiffRow {
   kind: 'changed' | 'same' | 'added' | 'removed';
 }
 
-/** A value as one line of text: strings as they are, null as "—", the rest as JSON. */
-export function showValue(v: unknown): string {
-  if (v === undefined) return '';
-  if (v === null) return '—';
-  if (typeof v === 'string') return v;
-  return JSON.stringify(v);
-}
-
 export function diffEntries(
+  entity: string,
   before: Record<string, unknown> | null,
   after: Record<string, unknown> | null,
 ): DiffRow[] {
@@ -40,19 +38,37 @@ export function diffEntries(
             ? 'changed'
             : 'added'
           : 'removed';
-    return { key, before: showValue(b), after: showValue(a), changed: !same, kind };
+    return {
+      key,
+      label: auditFieldLabel(entity, key),
+      before: auditValueText(entity, key, b),
+      after: auditValueText(entity, key, a),
+      changed: !same,
+      kind,
+    };
   });
 }
 
-/** One line for a table cell / CSV: "status: dead → pending; attempts: 2 → 0". */
+/** One line for a table cell / CSV: "发送状态：发送失败 → 待发送；已发送次数：2 次 → 0 次". */
 export function diffSummary(
+  entity: string,
   before: Record<string, unknown> | null,
   after: Record<string, unknown> | null,
 ): string {
-  return diffEntries(before, after)
+  return diffEntries(entity, before, after)
     .filter((r) => r.changed)
     .map((r) =>
-      before === null ? `${r.key}: ${r.after}` : `${r.key}: ${r.before || '（无）'} → ${r.after || '（无）'}`,
+      before === null
+        ? `${r.label}：${r.after}`
+        : `${r.label}：${r.before || '（无）'} → ${r.after || '（无）'}`,
     )
-    .join('; ');
+    .join('；');
+}
+
+/** A whole snapshot in one line (the CSV's 修改前 / 修改后): "上架状态：草稿；综合年化利率：18.00%". */
+export function snapshotText(entity: string, snapshot: Record<string, unknown> | null): string {
+  if (!snapshot) return '';
+  return Object.entries(snapshot)
+    .map(([key, value]) => `${auditFieldLabel(entity, key)}：${auditValueText(entity, key, value)}`)
+    .join('；');
 }

@@ -2,8 +2,12 @@ import { appError } from '../../lib/errors.ts';
 
 /** What the partners' and products' services share: validation errors and audit diffs. */
 
+/**
+ * A 400 with `msg`; when it is about one field, `data.fields` names it as every validation error does
+ * (`{field, message}`, the envelope of docs/architecture.md), so the console marks that field.
+ */
 export function validationError(msg: string, field?: string): never {
-  throw appError('VALIDATION_FAILED', msg, field ? { field } : null);
+  throw appError('VALIDATION_FAILED', msg, field ? { fields: [{ field, message: msg }] } : null);
 }
 
 export function dedupe(list: string[]): string[] {

@@ -1,12 +1,18 @@
 import type { CHANNEL_SORTS } from '@lm/shared/schemas/admin-channels';
-import { and, asc, count, desc, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { channelClicks, channels, routeCodes } from '../../db/schema.ts';
+import { channelClicks, channels, routeCodeMisses, routeCodes } from '../../db/schema.ts';
 import type { Actor } from '../../lib/actor.ts';
 import { type AuditInput, recordAudit } from '../audit/service.ts';
 import type { ChannelRow } from '../channels/rules.ts';
 
 export type RouteCodeRow = typeof routeCodes.$inferSelect;
+/** A route code's failed exchanges (route_code_misses). */
+export interface RouteCodeMiss {
+  hits: number;
+  firstSeenAt: Date;
+  lastSeenAt: Date;
+}
 export type ChannelInsert = typeof channels.$inferInsert;
 
 export interface ChannelFilter {
@@ -145,5 +151,43 @@ export class AdminChannelsRepository {
 
   async deleteRouteCode(routeCode: string): Promise<void> {
     await this.db.delete(routeCodes).where(eq(routeCodes.routeCode, routeCode));
+  }
+
+  /** The failed exchanges counted for `codes`, by code (codes never missed are absent). */
+  async missesOf(codes: readonly string[]): Promise<Map<string, RouteCodeMiss>> {
+    if (codes.length === 0) return new Map();
+    const rows = await this.db
+      .select()
+      .from(routeCodeMisses)
+      .where(inArray(routeCodeMisses.routeCode, [...codes]));
+    return new Map(rows.map(({ routeCode, ...miss }) => [routeCode, miss]));
+  }
+
+  /**
+   * One page of the route codes whose exchange failed, the latest first, each with what it is now: its
+   * channel and status when an operator's code still holds it (null: unknown or deleted).
+   */
+  async listMisses(page: { page: number; pageSize: number }) {
+    const [rows, [total]] = await Promise.all([
+      this.db
+        .select({
+          routeCode: routeCodeMisses.routeCode,
+          hits: routeCodeMisses.hits,
+          firstSeenAt: routeCodeMisses.firstSeenAt,
+          lastSeenAt: routeCodeMisses.lastSeenAt,
+          status: routeCodes.status,
+          adChannelCode: channels.adChannelCode,
+          channelId: channels.id,
+          channelName: channels.name,
+        })
+        .from(routeCodeMisses)
+        .leftJoin(routeCodes, eq(routeCodes.routeCode, routeCodeMisses.routeCode))
+        .leftJoin(channels, eq(channels.adChannelCode, routeCodes.adChannelCode))
+        .orderBy(desc(routeCodeMisses.lastSeenAt), asc(routeCodeMisses.routeCode))
+        .limit(page.pageSize)
+        .offset((page.page - 1) * page.pageSize),
+      this.db.select({ n: count() }).from(routeCodeMisses),
+    ]);
+    return { total: total?.n ?? 0, rows };
   }
 }

@@ -9,6 +9,8 @@ import {
   createChannelBody,
   createRouteCodeBody,
   routeCodeItem,
+  routeCodeMissListData,
+  routeCodeMissListQuery,
   routeCodeParams,
   updateChannelBody,
   updateRouteCodeBody,
@@ -163,6 +165,22 @@ const adminChannelsRoutes: FastifyPluginAsync = async (root) => {
       },
       async (req) =>
         ok(await service.updateRouteCode(actorOf(req), req.params.id, req.params.routeCode, req.body)),
+    );
+
+    r.get(
+      '/api/admin/route-code-misses',
+      {
+        schema: {
+          tags,
+          security,
+          summary:
+            'Route codes that ad links still carry although they do not exchange (unknown, deleted or disabled), ' +
+            'with how often and when visitors asked for them (失效访问; no visitor data), the latest first',
+          querystring: routeCodeMissListQuery,
+          response: { 200: envelope(routeCodeMissListData) },
+        },
+      },
+      async (req) => ok(await service.routeCodeMisses(req.query)),
     );
 
     r.delete(

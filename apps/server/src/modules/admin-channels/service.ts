@@ -9,6 +9,7 @@ import {
   type CreateChannelBody,
   type CreateRouteCodeBody,
   type RouteCodeItem,
+  type RouteCodeMissList,
   targetHost,
 } from '@lm/shared/schemas/admin-channels';
 import type { FastifyBaseLogger } from 'fastify';
@@ -19,7 +20,7 @@ import { shanghaiDate } from '../../lib/time.ts';
 import { signPreview } from '../channels/preview.ts';
 import type { ChannelRow } from '../channels/rules.ts';
 import type { ChannelService } from '../channels/service.ts';
-import type { AdminChannelsRepository, RouteCodeRow } from './repository.ts';
+import type { AdminChannelsRepository, RouteCodeMiss, RouteCodeRow } from './repository.ts';
 import { channelSnapshot, disallowedTargets, draftColumns, flagsValue, splitFlags } from './rules.ts';
 
 export const CHANNEL_NOT_FOUND = '渠道不存在';
@@ -32,12 +33,22 @@ export interface AdminChannelDeps {
   log: FastifyBaseLogger;
 }
 
-function routeCodeItem(r: RouteCodeRow): RouteCodeItem {
+/** A route code as the audit log keeps it. */
+function routeCodeSnapshot(r: RouteCodeRow) {
   return {
     routeCode: r.routeCode,
     planTargetUrl: r.planTargetUrl,
     status: r.status,
     createdAt: r.createdAt.toISOString(),
+  };
+}
+
+/** A route code for the console, with its 失效访问 (failed exchanges counted, issue 44.19). */
+function routeCodeItem(r: RouteCodeRow, miss: RouteCodeMiss | undefined): RouteCodeItem {
+  return {
+    ...routeCodeSnapshot(r),
+    missCount: miss?.hits ?? 0,
+    lastMissAt: miss ? miss.lastSeenAt.toISOString() : null,
   };
 }
 
@@ -104,10 +115,34 @@ export class AdminChannelService {
   async get(id: number): Promise<ChannelAdminDetail> {
     const row = await this.row(this.d.repo, id);
     const codes = await this.d.repo.routeCodesOf(row.adChannelCode);
-    return this.detail(row, codes);
+    return this.detail(row, codes, await this.d.repo.missesOf(codes.map((c) => c.routeCode)));
   }
 
-  private detail(row: ChannelRow, codes: RouteCodeRow[]): ChannelAdminDetail {
+  /** The route codes ad links still carry although they do not exchange, the latest first (issue 44.19). */
+  async routeCodeMisses(page: { page: number; pageSize: number }): Promise<RouteCodeMissList> {
+    const { total, rows } = await this.d.repo.listMisses(page);
+    return {
+      total,
+      page: page.page,
+      pageSize: page.pageSize,
+      list: rows.map((r) => ({
+        routeCode: r.routeCode,
+        state: r.status === null ? 'missing' : r.status === 1 ? 'enabled' : 'disabled',
+        adChannelCode: r.adChannelCode,
+        channelId: r.channelId,
+        channelName: r.channelName,
+        hits: r.hits,
+        firstSeenAt: r.firstSeenAt.toISOString(),
+        lastSeenAt: r.lastSeenAt.toISOString(),
+      })),
+    };
+  }
+
+  private detail(
+    row: ChannelRow,
+    codes: RouteCodeRow[],
+    misses: Map<string, RouteCodeMiss>,
+  ): ChannelAdminDetail {
     return {
       ...channelHead(row),
       unknownFlags: splitFlags(row.flags).unknownFlags,
@@ -119,7 +154,7 @@ export class AdminChannelService {
       trackReport: row.trackReport ?? null,
       allowedHosts: row.allowedHosts,
       footer: row.footer,
-      routeCodes: codes.map(routeCodeItem),
+      routeCodes: codes.map((c) => routeCodeItem(c, misses.get(c.routeCode))),
       createdAt: row.createdAt.toISOString(),
       updatedAt: row.updatedAt.toISOString(),
     };
@@ -165,7 +200,7 @@ export class AdminChannelService {
     }
     // An unknown code may have been cached as "no such channel".
     await this.invalidate(created.adChannelCode, actor);
-    return this.detail(created, []);
+    return this.detail(created, [], new Map());
   }
 
   async update(actor: Actor, id: number, body: ChannelDraft): Promise<ChannelAdminDetail> {
@@ -196,7 +231,7 @@ export class AdminChannelService {
       return { row, codes };
     });
     await this.invalidate(row.adChannelCode, actor);
-    return this.detail(row, codes);
+    return this.detail(row, codes, await this.d.repo.missesOf(codes.map((c) => c.routeCode)));
   }
 
   async setStatus(actor: Actor, id: number, channelStatus: 0 | 1): Promise<ChannelAdminDetail> {
@@ -241,9 +276,10 @@ export class AdminChannelService {
           entity: 'route_code',
           entityId: body.routeCode,
           before: null,
-          after: { ...routeCodeItem(row), adChannelCode: channel.adChannelCode },
+          after: { ...routeCodeSnapshot(row), adChannelCode: channel.adChannelCode },
         });
-        return { item: routeCodeItem(row), adChannelCode: channel.adChannelCode };
+        const misses = await tx.missesOf([row.routeCode]);
+        return { item: routeCodeItem(row, misses.get(row.routeCode)), adChannelCode: channel.adChannelCode };
       });
     } catch (err) {
       if (isUniqueViolation(err))
@@ -286,10 +322,11 @@ export class AdminChannelService {
         action: 'update',
         entity: 'route_code',
         entityId: routeCode,
-        before: { ...routeCodeItem(before), adChannelCode: channel.adChannelCode },
-        after: { ...routeCodeItem(row), adChannelCode: channel.adChannelCode },
+        before: { ...routeCodeSnapshot(before), adChannelCode: channel.adChannelCode },
+        after: { ...routeCodeSnapshot(row), adChannelCode: channel.adChannelCode },
       });
-      return { item: routeCodeItem(row), adChannelCode: channel.adChannelCode };
+      const misses = await tx.missesOf([routeCode]);
+      return { item: routeCodeItem(row, misses.get(routeCode)), adChannelCode: channel.adChannelCode };
     });
     await this.invalidate(updated.adChannelCode, actor);
     return updated.item;
@@ -304,7 +341,7 @@ export class AdminChannelService {
         action: 'delete',
         entity: 'route_code',
         entityId: routeCode,
-        before: { ...routeCodeItem(before), adChannelCode: channel.adChannelCode },
+        before: { ...routeCodeSnapshot(before), adChannelCode: channel.adChannelCode },
         after: null,
       });
       return channel.adChannelCode;

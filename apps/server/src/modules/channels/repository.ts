@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { type CopyRows, type Db, rowsOf } from '../../db/client.ts';
-import { channels, routeCodes } from '../../db/schema.ts';
+import { channels, routeCodeMisses, routeCodes } from '../../db/schema.ts';
 import { CLICK_COLUMNS, clickCopyLine, parseClickCopy } from './click-copy.ts';
 import type { ClickRow } from './clicks.ts';
 import type { ChannelRow } from './rules.ts';
@@ -46,6 +46,22 @@ export class ChannelRepository {
       .where(eq(routeCodes.routeCode, routeCode))
       .limit(1);
     return row;
+  }
+
+  /**
+   * Counts a route code's failed exchange (issue 44.19) in one statement. A code the table does not hold yet
+   * is added only while it is an operator's (in route_codes, disabled) or while fewer than `maxCodes` codes
+   * are counted: anyone can make codes up, and they must not grow the table without end.
+   */
+  async countRouteCodeMiss(routeCode: string, at: Date, maxCodes: number): Promise<void> {
+    await this.db.execute(sql`
+      insert into ${routeCodeMisses} (route_code, hits, first_seen_at, last_seen_at)
+      select ${routeCode}, 1, ${at.toISOString()}::timestamptz, ${at.toISOString()}::timestamptz
+      where exists (select 1 from ${routeCodes} where route_code = ${routeCode})
+         or (select count(*) from ${routeCodeMisses}) < ${maxCodes}
+         or exists (select 1 from ${routeCodeMisses} where route_code = ${routeCode})
+      on conflict (route_code) do update
+        set hits = ${routeCodeMisses.hits} + 1, last_seen_at = excluded.last_seen_at`);
   }
 
   /**

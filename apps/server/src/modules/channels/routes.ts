@@ -208,7 +208,7 @@ const channelRoutes: FastifyPluginAsync = async (root) => {
         response: { 200: envelope(channelPlanData) },
       },
     },
-    async (req) => ok(await channels.exchange(req.query.adRouteCode)),
+    async (req) => ok(await channels.exchangeForVisitor(req.query.adRouteCode)),
   );
 
   app.get(

@@ -1,5 +1,5 @@
 import type { H5Config } from '@lm/shared/channel';
-import { appError } from '../../lib/errors.ts';
+import { AppError, appError } from '../../lib/errors.ts';
 import { shanghaiDate } from '../../lib/time.ts';
 import type { Limiter } from '../limits/limiter.ts';
 import { type CachedConfig, type ConfigCache, H5_CONFIG_L1_TTL_MS, MemoryConfigCache } from './cache.ts';
@@ -11,6 +11,8 @@ import { buildH5Config, channelDetail, pickArm, safeTargetUrl, withSkin } from '
 export const CHANNEL_NOT_FOUND_MSG = '渠道不存在';
 export const ROUTE_CODE_NOT_FOUND_MSG = '路由码不存在';
 export const ROUTE_CODE_DISABLED_MSG = '路由码已停用';
+/** Codes never made by an operator (unknown, deleted) counted at most: see `countRouteCodeMiss`. */
+export const MAX_COUNTED_UNKNOWN_ROUTE_CODES = 1000;
 /** Clicks per client IP per hour (a generous cap: carrier NAT puts many phones behind one IP). */
 export const CLICKS_PER_IP_PER_HOUR = 600;
 /** The click report's per-IP counter; every key starts with CLICK_LIMIT_PREFIX. */
@@ -302,6 +304,22 @@ export class ChannelService {
       adChannelCode: row.route.adChannelCode,
       planTargetUrl: safeTargetUrl(row.route.planTargetUrl ?? row.channelPlan, row.allowedHosts),
     };
+  }
+
+  /**
+   * The exchange an ad link's visitor asks for (`GET /api/adChannel/exchange/adChannelCode`): a route code
+   * that does not exchange (unknown, deleted, disabled) is counted for the console's 失效访问 before the
+   * 404 (issue 44.19); the visitor's page goes on with the default channel. Pages rendered by the server
+   * exchange with `exchange` and count nothing: the app asks again on that page.
+   */
+  async exchangeForVisitor(routeCode: string) {
+    try {
+      return await this.exchange(routeCode);
+    } catch (err) {
+      if (err instanceof AppError && err.kind === 'NOT_FOUND')
+        await this.d.repo.countRouteCodeMiss(routeCode, new Date(), MAX_COUNTED_UNKNOWN_ROUTE_CODES);
+      throw err;
+    }
   }
 
   /**

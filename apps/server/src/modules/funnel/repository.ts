@@ -25,6 +25,15 @@ const visitors = sql<number>`count(distinct ${visitorKey})::int`;
 const sessionsCount = sql<number>`count(*)::int`;
 
 /**
+ * 二次授权 (re_authorization, spec §1's last step) is an authorisation page opened again after the
+ * retention popup: a session's report counts only when that session showed the popup (issue 44.14 — the
+ * second match's page used to report it; it now reports second_match_authorization).
+ */
+const onlyAfterThePopup = sql`(${events.step} <> 're_authorization' or exists (
+  select 1 from ${events} as popup
+  where popup.session_id = ${events.sessionId} and popup.step = 'retention_popup'))`;
+
+/**
  * The funnel's queries on `events` (once per session and step, spec §1) and `channel_clicks` (once
  * per device, channel and day). Every query is bounded by `day` first, so it runs on the indexes
  * events_day (day, ad_channel_code, step) and channel_clicks_day (day, ad_channel_code).
@@ -39,6 +48,7 @@ export class FunnelRepository {
       f.channelCodes ? inArray(events.adChannelCode, f.channelCodes) : undefined,
       inArray(events.step, [...steps]),
       f.skin === undefined ? undefined : eq(events.skin, f.skin),
+      steps.includes('re_authorization') ? onlyAfterThePopup : undefined,
     ];
     return and(...parts)!;
   }

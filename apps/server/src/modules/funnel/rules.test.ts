@@ -209,6 +209,25 @@ describe('funnel assembly', () => {
     });
     expect(sideSteps[2]).toMatchObject({ step: 're_authorization', base: 'retention_popup', rate: 0.25 });
   });
+  it('counts the second match’s authorisation page apart from 二次授权, from the first authorisation (issue 44.14)', () => {
+    // Skin 8's /seconed-match-authorize with no retention popup at all: 二次匹配授权, not 二次授权.
+    const { sideSteps } = assembleFunnel({
+      click: { count: 10, sessions: 10 },
+      authorize: { count: 4, sessions: 4 },
+      second_match_authorization: { count: 3, sessions: 3 },
+    });
+    const side = (step: string) => sideSteps.find((r) => r.step === step);
+    expect(side('retention_popup')).toMatchObject({ count: 0 });
+    expect(side('re_authorization')).toMatchObject({ label: '二次授权', count: 0, base: 'retention_popup' });
+    expect(side('re_authorization')?.hint).toContain('挽留弹窗后');
+    expect(side('second_match_authorization')).toMatchObject({
+      label: '二次匹配授权',
+      count: 3,
+      base: 'authorize',
+      baseLabel: '授权',
+      rate: 0.75,
+    });
+  });
   it('has no rates without a first step', () => {
     const { steps: rows } = assembleFunnel({ login: { count: 3, sessions: 3 } });
     expect(rows.every((r) => r.fromFirst === null)).toBe(true);

@@ -9,7 +9,7 @@ import { AuthorizeList } from '@/features/consent/components/authorize-list';
 import { useLinkedMatch } from '@/features/consent/linked-match';
 import { pickMatch, readMatch } from '@/features/consent/matched-products';
 import { readQueryOptions, stringOption } from '@/features/consent/query-options';
-import { useReportStep } from '@/lib/analytics/use-report-step';
+import { useReportAuthorizationPage } from '@/lib/analytics/use-report-step';
 import { useChannelStore, useH5Config } from '@/lib/channel/store';
 import styles from '@/styles/forms.module.css';
 import { resultPathOf, useAfterConsent } from './consent-flow';
@@ -21,7 +21,7 @@ interface AuthorizePageProps {
   /** Where to go after authorising. */
   successRoute: string;
   /**
-   * The second authorisation (never opens another; reports re_authorization). The first consent is
+   * The second authorisation (never opens another; reports second_match_authorization). The first consent is
    * already given: 跳过，查看结果 and the back arrow lead to its result (ADR 059).
    */
   second?: boolean;
@@ -45,7 +45,7 @@ export function AuthorizePage({ title, sessionKey, successRoute, second = false 
     // The stored match is read again once the link's has been loaded (and stored).
     [linked.result, sessionKey],
   );
-  useReportStep(second ? 're_authorization' : 'visit_authorization');
+  useReportAuthorizationPage(second);
   useApplyStatusOnArrival(linked.result);
   const [agreement] = pickAgreements(config.agreements, ['information-agreement']);
   const adChannelCode = stringOption(options.adChannelCode) ?? storedCode;

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { memoryStore } from '@/lib/storage';
 import {
+  authorizationPageSteps,
   claimStep,
   getAnalyticsSessionId,
   type ReportDeps,
@@ -80,6 +81,15 @@ describe('reportStep: once per session per step', () => {
     const session = memoryStore();
     const id = getAnalyticsSessionId(session, Math.random);
     expect(getAnalyticsSessionId(session, Math.random)).toBe(id);
+  });
+
+  it('an authorisation page: 二次授权 only after the retention popup; the second match’s page is 二次匹配授权', () => {
+    const session = memoryStore();
+    expect(authorizationPageSteps(session, false)).toEqual(['visit_authorization']);
+    expect(authorizationPageSteps(session, true)).toEqual(['second_match_authorization']);
+    claimStep(session, 'retention_popup');
+    expect(authorizationPageSteps(session, false)).toEqual(['visit_authorization', 're_authorization']);
+    expect(authorizationPageSteps(session, true)).toEqual(['second_match_authorization']);
   });
 
   it('claimStep / releaseStep', () => {

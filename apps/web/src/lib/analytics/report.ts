@@ -60,6 +60,18 @@ export function claimStep(session: KeyValueStore, step: FunnelStep): boolean {
   return true;
 }
 
+/**
+ * The steps an authorisation page reports when it opens (issue 44.14). The second match's page
+ * (`/seconed-match-authorize`, spec §4) is 二次匹配授权; any other is 访问授权页, and also 二次授权
+ * (spec §1's re-authorisation) once this session has shown the retention popup.
+ */
+export function authorizationPageSteps(session: KeyValueStore, secondMatch: boolean): FunnelStep[] {
+  if (secondMatch) return ['second_match_authorization'];
+  return reportedSteps(session).includes('retention_popup')
+    ? ['visit_authorization', 're_authorization']
+    : ['visit_authorization'];
+}
+
 /** Un-marks a step whose report failed, so that a later call may try again. */
 export function releaseStep(session: KeyValueStore, step: FunnelStep): void {
   writeJson(

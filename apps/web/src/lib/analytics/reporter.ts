@@ -5,7 +5,7 @@ import { sessionStore, storage } from '@/lib/storage';
 import { whenChannelReady } from '../channel/bootstrap';
 import { useChannelStore } from '../channel/store';
 import { fingerprintWithin } from './fingerprint';
-import { type ReportDeps, reportChannelClickWith, reportStepWith } from './report';
+import { authorizationPageSteps, type ReportDeps, reportChannelClickWith, reportStepWith } from './report';
 
 /** How long a report waits for the channel before going without it. */
 const CHANNEL_WAIT_MS = 5000;
@@ -41,6 +41,11 @@ export function reportStep(step: FunnelStep): Promise<boolean> {
   const sent = queue.then(() => reportStepWith(browserDeps, step));
   queue = sent.catch(() => false);
   return sent;
+}
+
+/** An authorisation page opened: its steps (report.ts `authorizationPageSteps`). */
+export function reportAuthorizationPage(secondMatch: boolean): void {
+  for (const step of authorizationPageSteps(browserDeps.session, secondMatch)) void reportStep(step);
 }
 
 /** The daily channel click (once per day per channel). */

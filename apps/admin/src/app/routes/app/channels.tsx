@@ -4,6 +4,7 @@ import { PageHeader } from '@/components/page-header';
 import { useCanEdit } from '@/features/auth/use-can-edit';
 import type { ChannelFilters } from '@/features/channels/api/get-channels';
 import { ChannelTable } from '@/features/channels/components/channel-table';
+import { DeadRouteCodes } from '@/features/channels/components/dead-route-codes';
 import { useUrlFilters } from '@/hooks/use-url-filters';
 import { readInt, readPaging, readSort, readString } from '@/lib/url-filters';
 
@@ -41,6 +42,7 @@ export function ChannelsRoute() {
         的皮肤、主题色、申请流程和跳转规则。修改保存后立即生效；停用的渠道访客无法正常进入申请流程。
       </PageHeader>
       <ChannelTable filters={filters} onFiltersChange={setFilters} canEdit={canEdit} />
+      <DeadRouteCodes />
     </>
   );
 }

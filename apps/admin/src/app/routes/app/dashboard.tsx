@@ -1,23 +1,16 @@
-import { Card, Col, Empty, Row, Skeleton, Typography } from 'antd';
+import { Card, Col, Empty, Row, Typography } from 'antd';
 import { useMemo } from 'react';
-import { Navigate } from 'react-router';
-import { useMe } from '@/features/auth/api/get-me';
 import { StaffCard } from '@/features/auth/components/staff-card';
 import { useDashboard } from '@/features/dashboard/api/get-dashboard';
 import { KeyFigures } from '@/features/dashboard/components/key-figures';
 import { TrendChart } from '@/features/funnel/components/trend-chart';
 import { HealthCard } from '@/features/system/components/health-card';
 
-/** 概览: today vs yesterday and the last 14 days. A channel partner goes to its funnel instead. */
+/**
+ * 概览: today vs yesterday and the last 14 days. Staff only: the console's layout sends a channel partner
+ * to its funnel before this page starts (app/access.ts).
+ */
 export function DashboardRoute() {
-  const me = useMe();
-  // Wait for the role: a channel partner must not call the staff-only dashboard (403).
-  if (me.isPending) return <Skeleton active paragraph={{ rows: 6 }} />;
-  if (me.data?.role === 'channel_partner') return <Navigate to="/funnel" replace />;
-  return <StaffDashboard />;
-}
-
-function StaffDashboard() {
   const dashboard = useDashboard();
   const data = dashboard.data;
   const days = useMemo(() => data?.trend.map((d) => d.day) ?? [], [data]);

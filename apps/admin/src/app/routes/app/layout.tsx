@@ -1,39 +1,32 @@
-import { Button, Drawer, Layout, Menu, Typography } from 'antd';
-import { useState } from 'react';
+import { Button, Drawer, Layout, Menu, Skeleton, Typography } from 'antd';
+import { useEffect, useState } from 'react';
 import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
+import { homeOf, mayOpen, PAGES, pageOf } from '@/app/access';
 import { useMe } from '@/features/auth/api/get-me';
 import type { StaffRole } from '@/features/auth/api/types';
 import { StaffMenu } from '@/features/auth/components/staff-menu';
 import { useNarrowScreen } from '@/hooks/use-narrow-screen';
 import { getAdminToken } from '@/lib/auth';
-
-const STAFF: readonly StaffRole[] = ['admin', 'operator', 'viewer'];
-
-/** The menu; each entry names the roles that may open it (the server enforces the same on every call). */
-const MENU_ITEMS: { key: string; label: string; roles: readonly StaffRole[] }[] = [
-  { key: '/', label: '概览', roles: STAFF },
-  { key: '/funnel', label: '转化漏斗', roles: [...STAFF, 'channel_partner'] },
-  { key: '/channels', label: '渠道管理', roles: STAFF },
-  { key: '/partners', label: '合作机构', roles: STAFF },
-  { key: '/products', label: '产品管理', roles: STAFF },
-  { key: '/rule-tester', label: '规则测试', roles: STAFF },
-  { key: '/leads', label: '用户与线索', roles: STAFF },
-  { key: '/deliveries', label: '线索发送', roles: STAFF },
-  { key: '/privacy/deletions', label: '数据删除请求', roles: STAFF },
-  { key: '/audit-log', label: '操作日志', roles: STAFF },
-  { key: '/web-vitals', label: '性能监控', roles: STAFF },
-  { key: '/staff', label: '账号管理', roles: ['admin'] },
-];
-
-/** The menu key a path belongs to (`/channels/12` → `/channels`). */
-function menuKeyOf(pathname: string): string {
-  const match = MENU_ITEMS.filter((i) => i.key !== '/' && pathname.startsWith(i.key)).sort(
-    (a, b) => b.key.length - a.key.length,
-  )[0];
-  return match?.key ?? '/';
-}
+import { notifyInfo } from '@/lib/notify';
 
 const TITLE = '借款超市后台';
+
+/**
+ * A page the role may not open (opened by its address): its own first page instead — a channel partner
+ * its funnel — saying so unless it only arrived at the console's start (issue 44.19).
+ */
+function SendHome({ role, pathname }: { role: StaffRole; pathname: string }) {
+  const home = homeOf(role);
+  const asked = pageOf(pathname);
+  useEffect(() => {
+    if (asked.path !== '/')
+      notifyInfo(
+        `您的账号不能查看「${asked.label}」，已为您打开「${pageOf(home).label}」`,
+        'page-not-allowed',
+      );
+  }, [asked, home]);
+  return <Navigate to={home} replace />;
+}
 
 export function AdminLayout() {
   const location = useLocation();
@@ -42,8 +35,8 @@ export function AdminLayout() {
   const narrow = useNarrowScreen();
   const [menuOpen, setMenuOpen] = useState(false);
   const role = me.data?.role;
-  const items = MENU_ITEMS.filter((i) => (role ? i.roles.includes(role) : false)).map(({ key, label }) => ({
-    key,
+  const items = PAGES.filter((p) => (role ? p.roles.includes(role) : false)).map(({ path, label }) => ({
+    key: path,
     label,
   }));
 
@@ -56,7 +49,7 @@ export function AdminLayout() {
     <Menu
       theme="dark"
       mode="inline"
-      selectedKeys={[menuKeyOf(location.pathname)]}
+      selectedKeys={[pageOf(location.pathname).path]}
       items={items}
       onClick={({ key }) => {
         setMenuOpen(false);
@@ -103,7 +96,18 @@ export function AdminLayout() {
           <StaffMenu compact={narrow} onLoggedOut={() => navigate('/login', { replace: true })} />
         </Layout.Header>
         <Layout.Content style={{ padding: narrow ? 12 : 24, minWidth: 0 }}>
-          <Outlet />
+          {/* A page starts once the role is known: a role's page never calls what the server refuses it. */}
+          {!role ? (
+            me.isError ? (
+              <Outlet />
+            ) : (
+              <Skeleton active paragraph={{ rows: 6 }} />
+            )
+          ) : mayOpen(role, location.pathname) ? (
+            <Outlet />
+          ) : (
+            <SendHome role={role} pathname={location.pathname} />
+          )}
         </Layout.Content>
       </Layout>
       {narrow ? (

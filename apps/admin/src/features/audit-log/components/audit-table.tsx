@@ -10,15 +10,14 @@ import { listFilters, singleSorter, tablePagination } from '@/components/table-p
 import type { CsvColumn } from '@/lib/csv';
 import { useAuditFacets } from '../api/get-audit-facets';
 import { type AuditFilters, getAuditLog, useAuditLog } from '../api/get-audit-log';
-import { diffEntries, diffSummary } from '../diff';
-import { ACTION_COLOR, actionText, entityText, REVEAL_FIELD_TEXT } from '../format';
+import { diffEntries, diffSummary, snapshotText } from '../diff';
+import { ACTION_COLOR, actionText, entityText, revealFieldText, staffText } from '../format';
 
-/** One line of what the entry did: the field revealed, or the changed fields. */
+/** One line of what the entry did: the field revealed, or the changed fields, in words. */
 function changeText(e: AuditEntry): string {
   const field = e.after?.field;
-  if (e.action === 'reveal' && typeof field === 'string')
-    return `查看字段：${REVEAL_FIELD_TEXT[field] ?? field}`;
-  return diffSummary(e.before, e.after);
+  if (e.action === 'reveal' && typeof field === 'string') return `查看字段：${revealFieldText(field)}`;
+  return diffSummary(e.entity, e.before, e.after);
 }
 
 /** Where an entry's subject lives in the console, when it has a page. */
@@ -33,20 +32,20 @@ function subjectLink(e: AuditEntry): string | null {
 
 const CSV_COLUMNS: CsvColumn<AuditEntry>[] = [
   { title: '时间', value: (r) => formatShanghai(r.createdAt, 'second') },
-  { title: '操作人', value: (r) => r.staffName },
+  { title: '操作人', value: (r) => staffText(r.staffName) },
   { title: '操作人ID', value: (r) => r.staffId },
   { title: '操作', value: (r) => actionText(r.action) },
   { title: '对象', value: (r) => entityText(r.entity) },
   { title: '对象ID', value: (r) => r.entityId },
   { title: '变更', value: (r) => changeText(r) },
-  { title: '修改前', value: (r) => (r.before ? JSON.stringify(r.before) : '') },
-  { title: '修改后', value: (r) => (r.after ? JSON.stringify(r.after) : '') },
+  { title: '修改前', value: (r) => snapshotText(r.entity, r.before) },
+  { title: '修改后', value: (r) => snapshotText(r.entity, r.after) },
   { title: '原因', value: (r) => r.reason },
   { title: 'IP', value: (r) => r.ip },
 ];
 
 function DiffView({ entry }: { entry: AuditEntry }) {
-  const rows = diffEntries(entry.before, entry.after);
+  const rows = diffEntries(entry.entity, entry.before, entry.after);
   if (rows.length === 0) return <Typography.Text type="secondary">没有记录变更内容</Typography.Text>;
   return (
     <Table
@@ -56,7 +55,7 @@ function DiffView({ entry }: { entry: AuditEntry }) {
       dataSource={rows}
       style={{ maxWidth: 900 }}
       columns={[
-        { title: '字段', dataIndex: 'key', width: 180 },
+        { title: '字段', dataIndex: 'label', width: 180 },
         {
           title: '修改前',
           dataIndex: 'before',
@@ -105,7 +104,7 @@ export function AuditTable({ filters, onFiltersChange }: AuditTableProps) {
       sortDirections: ['descend', 'ascend', 'descend'],
       render: (v: string) => formatShanghai(v, 'second'),
     },
-    { title: '操作人', dataIndex: 'staffName', width: 120 },
+    { title: '操作人', dataIndex: 'staffName', width: 120, render: (v: string) => staffText(v) },
     {
       title: '操作',
       dataIndex: 'action',

@@ -1,5 +1,5 @@
 import { LINK_TYPE_LABELS, THEMES, type ThemeName } from '@lm/shared/channel';
-import { type ChannelListItem, LINK_TYPE_OPTIONS } from '@lm/shared/schemas/admin-channels';
+import { type ChannelListItem, channelFlagText, LINK_TYPE_OPTIONS } from '@lm/shared/schemas/admin-channels';
 import { formatShanghai } from '@lm/shared/time';
 import { Card, Space, Table, type TableColumnsType, Tag, Tooltip, Typography } from 'antd';
 import { Link } from 'react-router';
@@ -37,7 +37,7 @@ const CSV_COLUMNS: CsvColumn<ChannelListItem>[] = [
   { title: '链接类型', value: (r) => `${r.linkType} ${LINK_TYPE_LABELS[r.linkType] ?? ''}` },
   { title: '皮肤', value: skinText },
   { title: '主题色', value: (r) => themeName(r.theme) },
-  { title: '功能标记', value: (r) => r.flags.join(' ') },
+  { title: '功能标记', value: (r) => r.flags.map(channelFlagText).join('、') },
   { title: '路由码数', value: (r) => r.routeCodeCount },
   { title: '今日点击', value: (r) => r.todayClicks },
   { title: '更新时间', value: (r) => formatTime(r.updatedAt) },
@@ -102,7 +102,7 @@ export function ChannelTable({ filters, onFiltersChange, canEdit }: ChannelTable
       width: 200,
       render: (flags: string[]) =>
         flags.length ? (
-          flags.map((f) => <Tag key={f}>{f}</Tag>)
+          flags.map((f) => <Tag key={f}>{channelFlagText(f)}</Tag>)
         ) : (
           <Typography.Text type="secondary">—</Typography.Text>
         ),

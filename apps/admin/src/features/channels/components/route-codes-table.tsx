@@ -11,6 +11,7 @@ import {
   Table,
   type TableColumnsType,
   Tag,
+  Tooltip,
   Typography,
 } from 'antd';
 import { useState } from 'react';
@@ -28,6 +29,9 @@ interface RouteCodeForm {
 }
 
 const formatTime = (iso: string) => formatShanghai(iso, 'second');
+
+/** "3 次，最近 2026-05-10 12:00:01" (Shanghai time). */
+const missText = (r: RouteCodeItem) => `${r.missCount} 次，最近 ${formatTime(r.lastMissAt ?? '')}`;
 
 export interface RouteCodesTableProps {
   channelId: number;
@@ -91,6 +95,17 @@ export function RouteCodesTable({ channelId, adChannelCode, routeCodes, canEdit 
     },
     { title: '创建时间', dataIndex: 'createdAt', width: 170, render: formatTime },
     {
+      title: (
+        <Tooltip title="广告链接带着这个路由码、但它没能换取渠道（停用时，或创建之前）的访问次数；访客看到默认落地页">
+          失效访问
+        </Tooltip>
+      ),
+      key: 'misses',
+      width: 190,
+      render: (_, r) =>
+        r.missCount > 0 ? missText(r) : <Typography.Text type="secondary">0</Typography.Text>,
+    },
+    {
       title: '操作',
       key: 'actions',
       width: 130,
@@ -138,6 +153,8 @@ export function RouteCodesTable({ channelId, adChannelCode, routeCodes, canEdit 
                 { title: '计划落地页', value: (r) => r.planTargetUrl },
                 { title: '状态', value: (r) => (r.status === 1 ? '启用' : '停用') },
                 { title: '创建时间', value: (r) => formatTime(r.createdAt) },
+                { title: '失效访问', value: (r) => r.missCount },
+                { title: '最近失效访问', value: (r) => (r.lastMissAt ? formatTime(r.lastMissAt) : '') },
               ]),
             )
           }

@@ -189,7 +189,7 @@ function SideSteps({ rows, loading }: { rows: FunnelSideStepRow[] | undefined; l
       </Typography.Paragraph>
       <Row gutter={[12, 12]}>
         {(rows ?? []).map((r) => (
-          <Col key={r.step} xs={24} sm={8} lg={24} xl={8}>
+          <Col key={r.step} xs={24} sm={12} lg={24} xl={12}>
             <Statistic title={r.label} value={r.count} groupSeparator="," suffix="人" />
             <Typography.Text type="secondary" style={{ fontSize: 12, display: 'block' }}>
               {r.hint}

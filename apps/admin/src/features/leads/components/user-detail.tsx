@@ -76,7 +76,9 @@ function Profile({ d, canReveal }: { d: Detail; canReveal: boolean }) {
           {USER_INFO_STATUS_TEXT[u.userInfoStatus] ?? u.userInfoStatus}
         </Descriptions.Item>
         <Descriptions.Item label="渠道">{u.channelCode ?? '—'}</Descriptions.Item>
-        <Descriptions.Item label="皮肤（abTestType）">{u.abTestType ?? '—'}</Descriptions.Item>
+        <Descriptions.Item label="登录时的皮肤">
+          {u.abTestType === null || u.abTestType === undefined ? '—' : `皮肤${u.abTestType}`}
+        </Descriptions.Item>
         <Descriptions.Item label="注册时间">{formatShanghai(u.createdAt)}</Descriptions.Item>
         <Descriptions.Item label="最近登录">{formatShanghai(u.lastLoginAt)}</Descriptions.Item>
       </Descriptions>

@@ -7,6 +7,7 @@ import {
 } from '@lm/shared/schemas/admin-catalog';
 import { CONTACT_PHONE_PATTERN } from '@lm/shared/validators/phone';
 import { Button, Card, Col, Form, Input, Radio, Row, Select, Space, Typography } from 'antd';
+import { serverFieldErrors } from '@/lib/field-errors';
 import { useCreatePartner } from '../api/create-partner';
 import { useUpdatePartner } from '../api/update-partner';
 
@@ -45,6 +46,30 @@ interface FormValues {
 }
 
 const LINK_TYPES = ['1', '2', '3', '4', '5', '6', '7', '8', '9'];
+
+const FORM_FIELDS: readonly (keyof FormValues)[] = [
+  'code',
+  'legalName',
+  'licenceNumber',
+  'contactName',
+  'contactPhone',
+  'apiEndpoint',
+  'dupCheckEndpoint',
+  'allowedHosts',
+  'deliveryModes',
+  'status',
+];
+
+/**
+ * The form item a field the server names belongs to: `apiEndpoint` → apiEndpoint, `allowedHosts.1` →
+ * allowedHosts, `deliveryModes.2` → ['deliveryModes', '2']; null when the form has no such item.
+ */
+function formNameOf(field: string): keyof FormValues | ['deliveryModes', string] | null {
+  const [head = '', sub] = field.split('.');
+  const name = FORM_FIELDS.find((f) => f === head);
+  if (!name) return null;
+  return name === 'deliveryModes' && sub && LINK_TYPES.includes(sub) ? [name, sub] : name;
+}
 const MODE_OPTIONS = DELIVERY_MODES.map((m) => ({ value: m, label: DELIVERY_MODE_LABELS[m] }));
 
 export interface PartnerFormProps {
@@ -89,11 +114,21 @@ export function PartnerForm({ partner, canEdit, onCreated, onSaved }: PartnerFor
       deliveryModes,
       status: v.status,
     };
-    if (partner) {
-      await update.mutateAsync({ id: partner.id, body });
-      onSaved();
-    } else {
-      onCreated(await create.mutateAsync({ ...body, code: v.code, contactPhone: v.contactPhone ?? '' }));
+    try {
+      if (partner) {
+        await update.mutateAsync({ id: partner.id, body });
+        onSaved();
+      } else {
+        onCreated(await create.mutateAsync({ ...body, code: v.code, contactPhone: v.contactPhone ?? '' }));
+      }
+    } catch (err) {
+      // The API client shows the message; the field the server names (e.g. an endpoint refused by
+      // ADR 019's address checks) is marked with the server's reason until it is edited.
+      const marked = serverFieldErrors(err).flatMap((f) => {
+        const name = formNameOf(f.field);
+        return name === null ? [] : [{ name, errors: [f.message] }];
+      });
+      if (marked.length) form.setFields(marked);
     }
   };
 
@@ -103,7 +138,7 @@ export function PartnerForm({ partner, canEdit, onCreated, onSaved }: PartnerFor
       layout="vertical"
       initialValues={initial}
       disabled={!canEdit}
-      onFinish={(v) => void submit(v).catch(() => undefined)}
+      onFinish={(v) => void submit(v)}
     >
       <Card title="机构信息" style={{ marginBottom: 16 }}>
         <Row gutter={16}>

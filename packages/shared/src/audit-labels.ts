@@ -1,0 +1,327 @@
+/**
+ * The audit log as an operator reads it (issue 44.11): every action, subject and field the server writes
+ * into `audit_log` has a Chinese label here, and every value is shown formatted — rates in %, money in ¥,
+ * enumerations as their Chinese labels, times in Asia/Shanghai, region codes as place names. The console's
+ * audit page uses it; `apps/server/test/audit-labels.test.ts` fails when the server writes an action,
+ * subject or field this table does not name.
+ */
+import { LINK_TYPE_LABELS } from './channel.ts';
+import { LEAD_STATUS_LABELS, NOTICE_KIND_LABELS, NOTICE_STATUS_LABELS } from './privacy-labels.ts';
+import { regionText } from './regions.ts';
+
+export { regionText };
+
+import {
+  COMPANY_TYPE_LABELS,
+  CREDIT_RECORD_LABELS,
+  DELIVERY_MODE_LABELS,
+  INSTITUTION_TYPE_LABELS,
+  JOB_LABELS,
+  PARTNER_STATUS_LABELS,
+  PRODUCT_STATUS_LABELS,
+  SESAME_LABELS,
+} from './schemas/admin-catalog.ts';
+import { channelFlagText } from './schemas/admin-channels.ts';
+import { SHAREABLE_FIELD_LABELS } from './schemas/matching.ts';
+import { formatShanghai } from './time.ts';
+
+/** What an entry did (`audit_log.action`). */
+export const AUDIT_ACTION_LABELS: Record<string, string> = {
+  create: '新建',
+  update: '修改',
+  status: '状态变更',
+  reveal: '查看明文',
+  retry: '重新发送',
+  discard: '放弃发送',
+  'rotate-secret': '轮换密钥',
+  'reset-password': '重置密码',
+  delete: '删除',
+  'login-lock': '登录锁定',
+  'bind-wechat': '绑定微信',
+};
+
+/** What an entry is about (`audit_log.entity`). */
+export const AUDIT_ENTITY_LABELS: Record<string, string> = {
+  channel: '渠道',
+  route_code: '路由码',
+  partner: '机构',
+  product: '产品',
+  lead: '线索',
+  user: '用户',
+  staff: '员工',
+  notice: '机构通知',
+};
+
+/** The staff name of entries made by the server itself (login locks, the worker). */
+export const AUDIT_SYSTEM_ACTOR = 'system';
+
+/** Personal-data fields a reveal names (`after.field`). */
+export const REVEAL_FIELD_LABELS: Record<string, string> = {
+  mobile: '手机号',
+  realName: '真实姓名',
+  identity: '身份证号',
+  contacts: '紧急联系人',
+  upload: '上传的图片',
+};
+
+export const STAFF_ROLE_LABELS: Record<string, string> = {
+  admin: '管理员',
+  operator: '运营',
+  viewer: '只读',
+  channel_partner: '渠道合作方',
+};
+
+/** Field names of the snapshots the server writes (channels, route codes, partners, products, staff, leads, notices). */
+export const AUDIT_FIELD_LABELS: Record<string, string> = {
+  id: '编号',
+  createdAt: '创建时间',
+  updatedAt: '更新时间',
+  status: '状态',
+  code: '编码',
+  name: '名称',
+  // channels and route codes
+  adChannelCode: '渠道码',
+  channelStatus: '渠道状态',
+  linkType: '链接类型',
+  flags: '皮肤与功能标记',
+  skinArms: 'A/B 皮肤分流',
+  excludeCityCodes: '不服务的城市',
+  planTargetUrl: '计划落地页',
+  pageTitle: '页面标题',
+  pageIcon: '页面图标',
+  needsLocation: '登录后获取定位',
+  trackReport: '广告平台回传',
+  allowedHosts: '允许跳转的域名',
+  footer: '页脚备案主体',
+  routeCode: '路由码',
+  // partners
+  legalName: '法定名称',
+  licenceNumber: '金融许可证 / 备案号',
+  contactName: '联系人',
+  contactPhoneEnc: '联系电话（加密保存）',
+  contactPhoneMasked: '联系电话',
+  apiEndpoint: '线索推送地址',
+  dupCheckEndpoint: '撞库查重地址',
+  signingSecretEnc: '签名密钥',
+  previousSigningSecretEnc: '上一个签名密钥',
+  secretRotatedAt: '密钥轮换时间',
+  hadSecret: '原有签名密钥',
+  previousSecretValidUntil: '旧密钥回调有效期至',
+  deliveryModes: '按链接类型的推送方式',
+  // products
+  partnerId: '合作机构编号',
+  productName: '产品名称',
+  companyType: '机构类别',
+  institutionType: '机构类型',
+  thirdpartyType: '第三方类型',
+  partnerProductName: '合作方产品名称',
+  amountMinFen: '最低额度',
+  amountMaxFen: '最高额度',
+  termMinMonths: '最短期限',
+  termMaxMonths: '最长期限',
+  aprBps: '综合年化利率',
+  targetUrl: '跳转链接',
+  rules: '准入规则',
+  dailyCap: '每日上限',
+  totalCap: '总上限',
+  priority: '优先级',
+  priceFen: '单价',
+  activeHours: '营业时段',
+  sharedFields: '共享字段',
+  // staff
+  mobile: '手机号',
+  role: '角色',
+  channelCodes: '可查看的渠道',
+  loginMethods: '登录方式',
+  generated: '由系统生成新密码',
+  scope: '锁定范围',
+  failures: '密码错误次数',
+  lockMinutes: '锁定时长',
+  openid: '微信账号',
+  boundAt: '绑定时间',
+  // leads, notices, reveals
+  attempts: '已发送次数',
+  lastError: '最近一次失败原因',
+  bulk: '批量操作',
+  kind: '通知类型',
+  field: '查看的字段',
+  folder: '文件夹',
+  dir: '文件路径',
+};
+
+/** A field whose name means something narrower for one kind of subject. */
+const ENTITY_FIELD_LABELS: Record<string, Record<string, string>> = {
+  channel: { name: '渠道名称' },
+  route_code: { status: '路由码状态' },
+  partner: { code: '机构编码', status: '合作状态', allowedHosts: '允许的域名' },
+  product: { code: '产品编码', status: '上架状态' },
+  staff: { name: '姓名', status: '账号状态' },
+  lead: { status: '发送状态' },
+  notice: { status: '通知状态' },
+};
+
+/** The Chinese label of `key` in a snapshot of `entity`; an unknown key stays visible as it is. */
+export function auditFieldLabel(entity: string, key: string): string {
+  return ENTITY_FIELD_LABELS[entity]?.[key] ?? AUDIT_FIELD_LABELS[key] ?? key;
+}
+
+const STATUS_LABELS: Record<string, Record<string, string>> = {
+  product: PRODUCT_STATUS_LABELS,
+  partner: PARTNER_STATUS_LABELS,
+  staff: { active: '正常', disabled: '已停用' },
+  lead: LEAD_STATUS_LABELS,
+  notice: NOTICE_STATUS_LABELS,
+  route_code: { '1': '启用', '0': '停用' },
+};
+
+const ON_OFF: Record<string, string> = { '1': '启用', '0': '停用' };
+const LOGIN_METHOD_LABELS: Record<string, string> = {
+  'password+sms': '密码或短信验证码',
+  sms: '仅短信验证码',
+};
+const LOCK_SCOPE_LABELS: Record<string, string> = { address: '同一网络', account: '所有网络' };
+
+/** The audit log writes secrets and encrypted values as this (modules/audit/service.ts). */
+const HIDDEN = '***';
+
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
+
+const YUAN = new Intl.NumberFormat('zh-CN', { style: 'currency', currency: 'CNY' });
+
+/** Integer fen as yuan: 500000 → "¥5,000.00". */
+export function fenText(fen: number): string {
+  return YUAN.format(fen / 100);
+}
+
+/** Basis points as a rate: 1800 → "18.00%". */
+export function bpsText(bps: number): string {
+  return `${(bps / 100).toFixed(2)}%`;
+}
+
+const list = (items: readonly string[], empty = '无') => (items.length ? items.join('、') : empty);
+const strings = (v: unknown): string[] =>
+  Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+const record = (v: unknown): Record<string, unknown> =>
+  v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+const labelled = (labels: Record<string, string>, v: unknown) => labels[String(v)] ?? String(v);
+
+/** A product's eligibility rules (the matching engine's ProductRules) in one line. */
+export function productRulesText(value: unknown): string {
+  const r = record(value);
+  const parts: string[] = [];
+  const cities = (key: string) => strings(r[key]).map(regionText);
+  if (strings(r.citiesIn).length) parts.push(`只服务：${list(cities('citiesIn'))}`);
+  if (strings(r.citiesOut).length) parts.push(`不服务：${list(cities('citiesOut'))}`);
+  const age = (v: unknown) => (typeof v === 'number' ? String(v) : '');
+  if (r.ageMin !== undefined || r.ageMax !== undefined)
+    parts.push(`年龄 ${age(r.ageMin) || '不限'}–${age(r.ageMax) || '不限'} 岁`);
+  const money = (v: unknown) => (typeof v === 'number' ? fenText(v) : '不限');
+  if (r.amountMinFen !== undefined || r.amountMaxFen !== undefined)
+    parts.push(`申请金额 ${money(r.amountMinFen)}–${money(r.amountMaxFen)}`);
+  if (strings(r.jobs).length)
+    parts.push(`职业：${list(strings(r.jobs).map((j) => labelled(JOB_LABELS, j)))}`);
+  const needs: [string, string][] = [
+    ['requireSocialSecurity', '须有社保'],
+    ['requireHousingFund', '须有公积金'],
+    ['requireInsurance', '须有商业保险'],
+    ['requireHouse', '须有房产'],
+    ['requireCar', '须有车产'],
+  ];
+  for (const [key, text] of needs) if (r[key] === true) parts.push(text);
+  if (typeof r.sesameMin === 'string') parts.push(`芝麻分至少 ${labelled(SESAME_LABELS, r.sesameMin)}`);
+  if (strings(r.creditRecord).length)
+    parts.push(`信用记录：${list(strings(r.creditRecord).map((c) => labelled(CREDIT_RECORD_LABELS, c)))}`);
+  return parts.length ? parts.join('；') : '不限';
+}
+
+/** The text of one field's value in a snapshot of `entity` (undefined: the field is absent → ""). */
+export function auditValueText(entity: string, key: string, value: unknown): string {
+  if (value === undefined) return '';
+  if (value === HIDDEN) return '（已隐藏）';
+  if (value === null) {
+    if (key === 'dailyCap' || key === 'totalCap') return '不限';
+    if (key === 'activeHours') return '全天';
+    if (key === 'aprBps') return '未填写';
+    if (key === 'skinArms') return '不分流';
+    if (key === 'trackReport') return '不回传';
+    return '—';
+  }
+  if (typeof value === 'boolean') return value ? '是' : '否';
+  if (typeof value === 'string' && ISO_INSTANT.test(value)) return formatShanghai(value, 'second');
+  if (typeof value === 'number') {
+    if (key.endsWith('Bps')) return bpsText(value);
+    if (key.endsWith('Fen')) return fenText(value);
+    if (key.endsWith('Months')) return `${value} 个月`;
+    if (key === 'lockMinutes') return `${value} 分钟`;
+    if (key === 'failures' || key === 'attempts') return `${value} 次`;
+  }
+  switch (key) {
+    case 'status':
+      return STATUS_LABELS[entity] ? labelled(STATUS_LABELS[entity], value) : String(value);
+    case 'channelStatus':
+      return labelled(ON_OFF, value);
+    case 'linkType':
+      return `${String(value)} ${LINK_TYPE_LABELS[Number(value)] ?? ''}`.trim();
+    case 'companyType':
+      return labelled(COMPANY_TYPE_LABELS, value);
+    case 'institutionType':
+      return labelled(INSTITUTION_TYPE_LABELS, value);
+    case 'kind':
+      return labelled(NOTICE_KIND_LABELS, value);
+    case 'role':
+      return labelled(STAFF_ROLE_LABELS, value);
+    case 'loginMethods':
+      return labelled(LOGIN_METHOD_LABELS, value);
+    case 'scope':
+      return labelled(LOCK_SCOPE_LABELS, value);
+    case 'field':
+      return labelled(REVEAL_FIELD_LABELS, value);
+    case 'flags':
+      return list(String(value).split('-').filter(Boolean).map(channelFlagText));
+    case 'skinArms':
+      return list(
+        (Array.isArray(value) ? value : []).map((a) => {
+          const arm = record(a);
+          return `皮肤${String(arm.skin)}（权重 ${String(arm.weight)}）`;
+        }),
+        '不分流',
+      );
+    case 'excludeCityCodes':
+      return list(strings(value).map(regionText));
+    case 'trackReport': {
+      const t = record(value);
+      return `${String(t.platform ?? '')}：${list(strings(t.params))}`;
+    }
+    case 'footer':
+      return list(
+        (Array.isArray(value) ? value : []).map((f) => {
+          const c = record(f);
+          return `${String(c.companyName ?? '')}（${String(c.filingNumber ?? '')}）`;
+        }),
+      );
+    case 'deliveryModes':
+      return list(
+        Object.entries(record(value))
+          .sort(([a], [b]) => Number(a) - Number(b))
+          .map(
+            ([type, mode]) =>
+              `${type} ${LINK_TYPE_LABELS[Number(type)] ?? ''}：${labelled(DELIVERY_MODE_LABELS, mode)}`,
+          ),
+        '未设置',
+      );
+    case 'sharedFields':
+      return list([
+        ...new Set(strings(value).map((f) => labelled(SHAREABLE_FIELD_LABELS as Record<string, string>, f))),
+      ]);
+    case 'rules':
+      return productRulesText(value);
+    case 'activeHours': {
+      const h = record(value);
+      return `${String(h.from)}–${String(h.to)}`;
+    }
+  }
+  if (typeof value === 'string' || typeof value === 'number') return String(value);
+  if (Array.isArray(value) && value.every((v) => typeof v === 'string' || typeof v === 'number'))
+    return list(value.map(String));
+  return JSON.stringify(value);
+}
