@@ -160,6 +160,20 @@ describe(`one operator identity per channel (${BACKEND})`, () => {
   });
 });
 
+describe(`the privacy export names who handles the data (${BACKEND})`, () => {
+  it('the operator of the channel the person came through', async () => {
+    const { token } = await loginAs(app(), newPhone(), { adChannelCode: 'demo-skin11' });
+    const res = await get('/api/user/export', { accesstoken: token });
+    expect(res.statusCode, res.body).toBe(200);
+    const yunfan = demoOperator('yunfan');
+    expect((res.json() as { operator: unknown }).operator).toEqual({
+      name: yunfan.companyName,
+      email: yunfan.email,
+      servicePhone: yunfan.servicePhone,
+    });
+  });
+});
+
 describe(`the consent records the text naming the channel's operator (${BACKEND})`, () => {
   it('a consent given on demo-skin8 records 前海融通 as the provider, as the page showed it', async () => {
     const { token } = await loginAs(app(), newPhone(), { adChannelCode: 'demo-skin8' });

@@ -110,7 +110,9 @@ export type OperatorDetail = z.infer<typeof operatorDetailData>;
 
 /** The channels' form: every operator to pick from (code and names), and the default one of the configuration. */
 export const operatorChoicesData = z.object({
-  list: z.array(z.object({ code: z.string(), companyName: z.string(), shortName: z.string() })),
+  list: z.array(
+    z.object({ code: z.string(), companyName: z.string(), shortName: z.string(), filingNumber: z.string() }),
+  ),
   /** Named for a channel without an operator (and for no channel): OPERATOR_* settings. */
   fallback: z.object({ companyName: z.string(), shortName: z.string(), filingNumber: z.string() }),
 });

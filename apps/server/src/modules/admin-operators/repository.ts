@@ -70,9 +70,14 @@ export class AdminOperatorsRepository {
   }
 
   /** Every operator's code and names, by code (the channel form's choices). */
-  choices(): Promise<Pick<OperatorRow, 'code' | 'companyName' | 'shortName'>[]> {
+  choices(): Promise<Pick<OperatorRow, 'code' | 'companyName' | 'shortName' | 'filingNumber'>[]> {
     return this.db
-      .select({ code: operators.code, companyName: operators.companyName, shortName: operators.shortName })
+      .select({
+        code: operators.code,
+        companyName: operators.companyName,
+        shortName: operators.shortName,
+        filingNumber: operators.filingNumber,
+      })
       .from(operators)
       .orderBy(asc(operators.code));
   }

@@ -14,6 +14,7 @@ const MENU_ITEMS: { key: string; label: string; roles: readonly StaffRole[] }[] 
   { key: '/', label: '概览', roles: STAFF },
   { key: '/funnel', label: '转化漏斗', roles: [...STAFF, 'channel_partner'] },
   { key: '/channels', label: '渠道管理', roles: STAFF },
+  { key: '/operators', label: '运营主体', roles: STAFF },
   { key: '/partners', label: '合作机构', roles: STAFF },
   { key: '/products', label: '产品管理', roles: STAFF },
   { key: '/rule-tester', label: '规则测试', roles: STAFF },
