@@ -178,6 +178,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(import('./modules/content/routes.ts'));
   await app.register(import('./modules/site/routes.ts'));
   await app.register(import('./modules/admin-channels/routes.ts'));
+  await app.register(import('./modules/admin-operators/routes.ts'));
   await app.register(import('./modules/admin-catalog/routes.ts'));
   await app.register(import('./modules/admin-leads/routes.ts'));
   await app.register(import('./modules/funnel/routes.ts'));

@@ -11,6 +11,7 @@ import type { AdminChannelService } from './modules/admin-channels/service.ts';
 import type { AuditLogQueries } from './modules/admin-leads/audit-log.ts';
 import type { AdminPeopleService } from './modules/admin-leads/people.ts';
 import type { AdminLeadsService } from './modules/admin-leads/service.ts';
+import type { AdminOperatorService } from './modules/admin-operators/service.ts';
 import type { AnalyticsService } from './modules/analytics/service.ts';
 import type { ApplicationService } from './modules/applications/service.ts';
 import type { AuditLog } from './modules/audit/service.ts';
@@ -86,6 +87,7 @@ export interface Services {
   rum: RumService;
   funnel: FunnelService;
   adminChannels: AdminChannelService;
+  adminOperators: AdminOperatorService;
   adminPartners: AdminPartnersService;
   adminProducts: AdminProductsService;
   adminLeads: AdminLeadsService;

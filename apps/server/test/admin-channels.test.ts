@@ -79,7 +79,7 @@ describe(`console channels: CRUD and audit (${BACKEND})`, () => {
       excludeCityCodes: ['110100', '440300'],
       planTargetUrl: 'https://partner.example.com/apply?x=1',
       trackReport: { platform: 'baidu', params: ['bd_vid'] },
-      footer: [{ companyName: '某某小额贷款有限公司', filingNumber: '京ICP备2026000001号' }],
+      operatorCode: 'hexin',
     });
     expect(ch).toMatchObject({
       skin: 12,
@@ -87,6 +87,12 @@ describe(`console channels: CRUD and audit (${BACKEND})`, () => {
       unknownFlags: [],
       channelStatus: 1,
       routeCodes: [],
+      operator: {
+        code: 'hexin',
+        companyName: '杭州和信数据服务有限公司',
+        shortName: '和信数据',
+        filingNumber: '浙ICP备2026000004号',
+      },
     });
     const { config } = await h5Config(`adChannelCode=${ch.adChannelCode}`);
     expect(config).toMatchObject({
@@ -98,13 +104,14 @@ describe(`console channels: CRUD and audit (${BACKEND})`, () => {
       excludeCityCodes: ['110100', '440300'],
       planTargetUrl: 'https://partner.example.com/apply?x=1',
       trackReport: { platform: 'baidu', params: ['bd_vid'] },
-      footer: [{ companyName: '某某小额贷款有限公司', filingNumber: '京ICP备2026000001号' }],
+      footer: [{ companyName: '杭州和信数据服务有限公司', filingNumber: '浙ICP备2026000004号' }],
     });
     const [entry] = await auditOf('channel', ch.id);
     expect(entry).toMatchObject({ action: 'create', staffName: 'operator-测试', before: null });
     expect(entry!.after).toMatchObject({
       adChannelCode: ch.adChannelCode,
       flags: 'skin12-purple-formprocess3-baidu',
+      operatorCode: 'hexin',
     });
   });
 
@@ -410,11 +417,8 @@ describe(`console channels: permissions and validation (${BACKEND})`, () => {
       { trackReport: { platform: 'baidu', params: [] } },
       '至少填写一个回传参数',
     ],
-    [
-      'a one-letter company name',
-      { footer: [{ companyName: '某', filingNumber: 'x1' }] },
-      '持牌公司名称至少 2 个字',
-    ],
+    ['a malformed operator code', { operatorCode: 'Bad Code' }, '运营主体编码为 2 到 32 位小写字母'],
+    ['an unknown operator', { operatorCode: 'no-such-operator' }, '运营主体 no-such-operator 不存在'],
     ['a single skin arm', { skinArms: [{ skin: 12, weight: 50 }] }, '至少需要两个皮肤'],
     [
       'a repeated skin arm',
@@ -577,7 +581,7 @@ describe(`live preview token (${BACKEND})`, () => {
         needsLocation: false,
         trackReport: null,
         allowedHosts: [],
-        footer: [],
+        operator: null,
       },
       17,
       Date.now() - PREVIEW_TTL_MS - 1000,

@@ -18,6 +18,7 @@ import {
   TARGET_URL_NOT_ALLOWED_MSG,
 } from '../src/modules/catalog/rules.ts';
 import { DEMO_CHANNELS } from '../src/modules/channels/seed.ts';
+import { DEMO_OPERATORS } from '../src/modules/operators/seed.ts';
 import { CLOSED_NOW, ctx, db, get, ids, post, type TodayItem, useCatalogApp } from './catalog-setup.ts';
 import { BACKEND, body, loginAs, newIp } from './helpers.ts';
 
@@ -368,7 +369,13 @@ describe(`reportProductExposure (${BACKEND})`, () => {
 });
 
 describe(`agent (${BACKEND})`, () => {
-  const footer = (code: string) => DEMO_CHANNELS.find((c) => c.adChannelCode === code)!.footer![0]!;
+  /** The footer record of a demo channel: its operator's (ADR 057). */
+  const footer = (code: string) => {
+    const op = DEMO_OPERATORS.find(
+      (o) => o.code === DEMO_CHANNELS.find((c) => c.adChannelCode === code)!.operatorCode,
+    )!;
+    return { companyName: op.companyName, filingNumber: op.filingNumber };
+  };
 
   it("answers the channel's customer-service contact: query, else the person's channel, else default", async () => {
     const demo = body<Record<string, unknown>>(await get('/api/agent/get?adChannelCode=demo')).data;
@@ -401,7 +408,12 @@ describe(`agent (${BACKEND})`, () => {
     ]) {
       const res = await get(url);
       expect(res.statusCode, url).toBe(200);
-      expect(body(res).data).toMatchObject({ adChannelCode: '', operatorName: null, agentName: '在线客服' });
+      // No channel: the configured operator (OPERATOR_*), whom the default pages' agreements name (ADR 057).
+      expect(body(res).data).toMatchObject({
+        adChannelCode: '',
+        operatorName: ctx.app.config.OPERATOR_NAME,
+        agentName: '在线客服',
+      });
     }
     const bad = await get('/api/agent/get?adChannelCode=%3Cscript%3E');
     expect(bad.statusCode).toBe(400);

@@ -95,13 +95,17 @@ describe(`agreements (${BACKEND})`, () => {
       expect(text).toContain(value);
     }
     expect(text).not.toMatch(/\{\{|\}\}/);
-    // Cacheable, with the version as its ETag; a matching If-None-Match answers 304 without a body.
+    // Cacheable, with the version and the operator named as its ETag (ADR 057); a matching If-None-Match
+    // answers 304 without a body.
     expect(res.headers['cache-control']).toBe('public, max-age=300');
-    expect(res.headers.etag).toBe('"2026-11-22"');
-    const again = await get(`/api/agreement/${code}`, { 'if-none-match': '"2026-11-22"' });
+    const etag = res.headers.etag as string;
+    expect(etag).toMatch(/^"2026-11-22\.[0-9a-f]{12}"$/);
+    const again = await get(`/api/agreement/${code}`, { 'if-none-match': etag });
     expect(again.statusCode).toBe(304);
     expect(again.body).toBe('');
     expect((await get(`/api/agreement/${code}`, { 'if-none-match': '"2025-01-01"' })).statusCode).toBe(200);
+    // The version alone (an ETag of before operators) names no operator: the text is sent again.
+    expect((await get(`/api/agreement/${code}`, { 'if-none-match': '"2026-11-22"' })).statusCode).toBe(200);
   });
 
   it('the deletion deadline in the texts comes from configuration', async () => {

@@ -187,7 +187,10 @@ describe(`per-lender consent (${BACKEND})`, () => {
     expect(text.textHash).toBe(consent!.textHash);
     expect(text.content).toContain(ticked.lender.legalName);
     const preview = body<{ textHash: string }>(
-      await call('GET', `/api/user/info/protocol/information-agreement?productId=${ticked.id}`),
+      await call(
+        'GET',
+        `/api/user/info/protocol/information-agreement?productId=${ticked.id}&adChannelCode=${FORM.adChannelCode}`,
+      ),
     ).data;
     expect(preview.textHash).toBe(consent!.textHash);
 

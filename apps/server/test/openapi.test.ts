@@ -46,7 +46,6 @@ const PRODUCTION = {
   SMS_PROVIDER: 'aliyun',
   ALIYUN_SMS_ACCESS_KEY_ID: 'test-id',
   ALIYUN_SMS_ACCESS_KEY_SECRET: 'test-secret',
-  ALIYUN_SMS_SIGN_NAME: '测试签名',
   ALIYUN_SMS_TEMPLATE_CODE: 'SMS_0000',
 };
 

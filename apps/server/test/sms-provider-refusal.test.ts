@@ -24,7 +24,7 @@ describe(`a send the SMS gateway refused (${BACKEND})`, () => {
         SMS_PROVIDER: 'aliyun',
         ALIYUN_SMS_ACCESS_KEY_ID: 'test-key-id',
         ALIYUN_SMS_ACCESS_KEY_SECRET: 'test-key-secret',
-        ALIYUN_SMS_SIGN_NAME: '星河借款',
+        OPERATOR_SMS_SIGNATURE: '星河借款',
         ALIYUN_SMS_TEMPLATE_CODE: 'SMS_000000',
         ALIYUN_SMS_ENDPOINT: `127.0.0.1:${address.port}`,
       },

@@ -228,6 +228,10 @@ export interface H5Config {
   planTargetUrl: string | null;
   trackReport: { platform: string; params: string[] } | null;
   allowedHosts: string[];
+  /**
+   * The licensed-company record of the channel's operator (ADR 057; the configured one without): the party its
+   * agreements, privacy policy and SMS name too. One entry.
+   */
   footer: { companyName: string; filingNumber: string }[];
   agreements: { key: string; title: string; path: string }[];
   /**

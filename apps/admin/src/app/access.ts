@@ -10,6 +10,7 @@ export const PAGES: readonly { path: string; label: string; roles: readonly Staf
   { path: '/', label: '概览', roles: STAFF },
   { path: '/funnel', label: '转化漏斗', roles: [...STAFF, 'channel_partner'] },
   { path: '/channels', label: '渠道管理', roles: STAFF },
+  { path: '/operators', label: '运营主体', roles: STAFF },
   { path: '/partners', label: '合作机构', roles: STAFF },
   { path: '/products', label: '产品管理', roles: STAFF },
   { path: '/rule-tester', label: '规则测试', roles: STAFF },

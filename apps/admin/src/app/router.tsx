@@ -12,6 +12,10 @@ const Channels = lazy(() => import('./routes/app/channels').then((m) => ({ defau
 const ChannelEdit = lazy(() =>
   import('./routes/app/channel-edit').then((m) => ({ default: m.ChannelEditRoute })),
 );
+const Operators = lazy(() => import('./routes/app/operators').then((m) => ({ default: m.OperatorsRoute })));
+const OperatorEdit = lazy(() =>
+  import('./routes/app/operator-edit').then((m) => ({ default: m.OperatorEditRoute })),
+);
 const Partners = lazy(() => import('./routes/app/partners').then((m) => ({ default: m.PartnersRoute })));
 const PartnerEdit = lazy(() =>
   import('./routes/app/partner-edit').then((m) => ({ default: m.PartnerEditRoute })),
@@ -51,6 +55,8 @@ export const router = createBrowserRouter(
             { path: 'privacy/deletions', element: <PrivacyDeletions /> },
             { path: 'channels', element: <Channels /> },
             { path: 'channels/:id', element: <ChannelEdit /> },
+            { path: 'operators', element: <Operators /> },
+            { path: 'operators/:id', element: <OperatorEdit /> },
             { path: 'partners', element: <Partners /> },
             { path: 'partners/:id', element: <PartnerEdit /> },
             { path: 'products', element: <Products /> },

@@ -65,6 +65,24 @@ describe('configuration', () => {
     );
   });
 
+  it('takes the configured operator’s SMS signature (2–12 characters) and refuses the gateway-wide one (ADR 057)', () => {
+    expect(loadConfig({}).OPERATOR_SMS_SIGNATURE).toBe('星河借款');
+    expect(loadConfig({ OPERATOR_SMS_SIGNATURE: '云帆数科' }).OPERATOR_SMS_SIGNATURE).toBe('云帆数科');
+    const problems = (env: Record<string, string>) => {
+      try {
+        loadConfig(env);
+        return [];
+      } catch (err) {
+        return (err as ConfigError).problems;
+      }
+    };
+    expect(problems({ OPERATOR_SMS_SIGNATURE: '借' })).toEqual([
+      expect.stringContaining('OPERATOR_SMS_SIGNATURE'),
+    ]);
+    expect(problems({ OPERATOR_SMS_SIGNATURE: '【星河借款】' }).join()).toContain('OPERATOR_SMS_SIGNATURE');
+    expect(problems({ ALIYUN_SMS_SIGN_NAME: '星河借款' }).join()).toContain('OPERATOR_SMS_SIGNATURE');
+  });
+
   it('generates keys into DATA_DIR once outside production and reuses them', () => {
     const dir = mkdtempSync(join(tmpdir(), 'lm-keys-'));
     const a = loadKeys(loadConfig({ DATA_DIR: dir }));

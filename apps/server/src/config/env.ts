@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { SMS_SIGNATURE_MSG, SMS_SIGNATURE_PATTERN } from '@lm/shared/validators/operator';
 import { z } from 'zod';
 import { parseOriginList } from '../lib/outbound-address.ts';
 
@@ -94,6 +95,7 @@ export const envSchema = z
     SMS_DEVICE_HOURLY_LIMIT: intFromEnv(10, 1),
     ALIYUN_SMS_ACCESS_KEY_ID: z.string().min(1).optional(),
     ALIYUN_SMS_ACCESS_KEY_SECRET: z.string().min(1).optional(),
+    /** Replaced by each operator's signature (OPERATOR_SMS_SIGNATURE for the configured one): refused if set. */
     ALIYUN_SMS_SIGN_NAME: z.string().min(1).optional(),
     ALIYUN_SMS_TEMPLATE_CODE: z.string().min(1).optional(),
     ALIYUN_SMS_ENDPOINT: z.string().min(1).default('dysmsapi.aliyuncs.com'),
@@ -195,7 +197,11 @@ export const envSchema = z
       }, 'must be origins (http://127.0.0.1:40123), comma separated, nothing more')
       .optional(),
 
-    /** The operator named in the agreements and the footer default (issue 6). */
+    /**
+     * The configured operator (ADR 057): named by the footer, agreements, privacy policy and SMS signature
+     * of pages without a channel, of an unknown channel or of one without an operator record (the console's
+     * operators are the others), and by the console's own codes.
+     */
     OPERATOR_NAME: z.string().min(2).default('深圳市星河数字科技有限公司'),
     OPERATOR_SHORT_NAME: z.string().min(2).default('星河借款'),
     OPERATOR_ADDRESS: z
@@ -205,6 +211,8 @@ export const envSchema = z
     OPERATOR_LICENCE: z.string().min(2).default('粤ICP备2026000001号'),
     OPERATOR_SERVICE_PHONE: z.string().min(5).default('400-800-2026'),
     OPERATOR_EMAIL: z.string().email().default('privacy@xinghe-jk.example.cn'),
+    /** The configured operator's SMS signature, without 【】 (the gateway's sign name). */
+    OPERATOR_SMS_SIGNATURE: z.string().regex(SMS_SIGNATURE_PATTERN, SMS_SIGNATURE_MSG).default('星河借款'),
     /** Working days a lender has to confirm deleting a cancelled person's data. */
     DELETION_DEADLINE_WORKING_DAYS: intFromEnv(15, 1, 60),
   })
@@ -213,12 +221,19 @@ export const envSchema = z
       for (const key of [
         'ALIYUN_SMS_ACCESS_KEY_ID',
         'ALIYUN_SMS_ACCESS_KEY_SECRET',
-        'ALIYUN_SMS_SIGN_NAME',
         'ALIYUN_SMS_TEMPLATE_CODE',
       ] as const) {
         if (!env[key])
           ctx.addIssue({ code: 'custom', path: [key], message: 'required when SMS_PROVIDER=aliyun' });
       }
+    }
+    if (env.ALIYUN_SMS_SIGN_NAME) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['ALIYUN_SMS_SIGN_NAME'],
+        message:
+          'replaced by the operator’s signature (ADR 057): set OPERATOR_SMS_SIGNATURE for the configured operator and each operator’s in the console',
+      });
     }
     if (env.GEO_PROVIDER === 'baidu' && !env.BAIDU_MAP_AK) {
       ctx.addIssue({ code: 'custom', path: ['BAIDU_MAP_AK'], message: 'required when GEO_PROVIDER=baidu' });

@@ -7,7 +7,6 @@ const PROD_BASE = {
   SMS_PROVIDER: 'aliyun',
   ALIYUN_SMS_ACCESS_KEY_ID: 'id',
   ALIYUN_SMS_ACCESS_KEY_SECRET: 'secret',
-  ALIYUN_SMS_SIGN_NAME: 'sign',
   ALIYUN_SMS_TEMPLATE_CODE: 'SMS_1',
   PII_KEYS: `k1:${Buffer.alloc(32, 1).toString('base64')}`,
   PII_INDEX_KEY: Buffer.alloc(32, 2).toString('base64'),

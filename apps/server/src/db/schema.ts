@@ -28,10 +28,35 @@ export interface TrackReportConfig {
   params: string[];
 }
 
+/** A licensed-company record as a footer shows it (spec §1): company name and filing number. */
 export interface LicensedCompany {
   companyName: string;
   filingNumber: string;
 }
+
+/**
+ * Operators (ADR 057): the licensed company a person contracts with through a channel. The channel's footer,
+ * its agreements, the privacy policy and the SMS signature of the codes sent for it all come from this one
+ * record. A channel without one names the configured operator (OPERATOR_*).
+ */
+export const operators = pgTable('operators', {
+  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+  code: text('code').notNull().unique(),
+  /** The legal party: the company's full registered name (footer, agreements). */
+  companyName: text('company_name').notNull(),
+  /** What the agreements call it ("以下简称…"). */
+  shortName: text('short_name').notNull(),
+  /** ICP filing (or licence) number, shown beside the name in the footer and the agreements. */
+  filingNumber: text('filing_number').notNull(),
+  /** The SMS signature without its brackets: 2–12 characters, as registered with the gateway. */
+  smsSignature: text('sms_signature').notNull(),
+  address: text('address').notNull(),
+  servicePhone: text('service_phone').notNull(),
+  /** Contact for personal-information matters (privacy policy). */
+  email: text('email').notNull(),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
 
 /** Advertising channels: skin, flow, link type and everything the H5 needs for a channel. */
 export const channels = pgTable('channels', {
@@ -55,7 +80,8 @@ export const channels = pgTable('channels', {
   trackReport: jsonb('track_report').$type<TrackReportConfig | null>(),
   /** Hosts that redirects (planTargetUrl, partner pages) may go to. */
   allowedHosts: jsonb('allowed_hosts').$type<string[]>().notNull().default([]),
-  footer: jsonb('footer').$type<LicensedCompany[]>().notNull().default([]),
+  /** The operator its footer, agreements and SMS name (ADR 057); null: the configured one (OPERATOR_*). */
+  operatorId: integer('operator_id').references(() => operators.id, { onDelete: 'restrict' }),
   /**
    * A/B split of skins (issue 7): each visitor (by fingerprint) sticks to one arm, chosen by weight;
    * null or empty = the skin of `flags` for everyone.

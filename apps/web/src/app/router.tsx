@@ -8,6 +8,7 @@ import { resultPageTitle } from '@/features/consent/result-title';
 import { loadChunk } from '@/features/rum/chunk-guard';
 import { configureRum } from '@/features/rum/config';
 import { routePatternOf } from '@/features/rum/route-pattern';
+import { whenChannelReady } from '@/lib/channel/bootstrap';
 import { queryClient } from '@/lib/react-query';
 import { channelPageHandle, type RouteHandle, STAFF_ICON } from './route-handle';
 import { RootLayout, RouteError } from './routes/root';
@@ -107,13 +108,16 @@ const CreditApplicationForm = page(
 const NotFound = page(() => import('./routes/not-found'), 'NotFoundRoute');
 
 /**
- * An agreement page: one shared chunk; its text comes from the server (GET /api/agreement/:code), fetched
- * while the chunk loads (not for a per-lender text, `?productId=`).
+ * An agreement page: one shared chunk; its text comes from the server (GET /api/agreement/:code, naming the
+ * channel's operator), fetched while the chunk loads once the channel is known (not for a per-lender text,
+ * `?productId=`).
  */
 function agreementPage(key: AgreementKey) {
   return lazy(() => {
     if (!new URLSearchParams(window.location.search).get('productId')) {
-      void queryClient.prefetchQuery(agreementQueryOptions(key));
+      void whenChannelReady().then((ready) => {
+        if (ready) void queryClient.prefetchQuery(agreementQueryOptions(key, ready.config.adChannelCode));
+      });
     }
     return loadChunk(() => import('./routes/agreement')).then((m) => ({
       default: () => <m.AgreementRoute agreementKey={key} />,

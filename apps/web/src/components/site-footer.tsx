@@ -6,7 +6,7 @@ export interface LicensedCompany {
 }
 
 interface SiteFooterProps {
-  /** The channel's licensed-company records (h5Config.footer). */
+  /** The licensed-company record of the channel's operator (h5Config.footer, ADR 057). */
   companies?: readonly LicensedCompany[];
 }
 

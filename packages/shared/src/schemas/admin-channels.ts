@@ -8,6 +8,7 @@ import { isCityCode } from '../regions.ts';
 import { pageData, pageQuery } from './admin.ts';
 import { h5ConfigQuery, routeCodeSchema } from './channel.ts';
 import { channelCodeSchema } from './common.ts';
+import { operatorCodeSchema } from './operators.ts';
 
 /** Flags chosen as checkboxes (skins are chosen separately). */
 export const SKIN_FLAGS: readonly string[] = SKINS.map((n) => `skin${n}`);
@@ -177,19 +178,6 @@ export const trackReportSchema = z.object({
     .refine((p) => new Set(p).size === p.length, '回传参数不能重复'),
 });
 
-export const footerEntrySchema = z.object({
-  companyName: z
-    .string({ error: '请填写持牌公司名称' })
-    .trim()
-    .min(2, '持牌公司名称至少 2 个字')
-    .max(60, '持牌公司名称最多 60 个字'),
-  filingNumber: z
-    .string({ error: '请填写备案号' })
-    .trim()
-    .min(2, '备案号至少 2 个字符')
-    .max(60, '备案号最多 60 个字符'),
-});
-
 const optionalText = (max: number, label: string) =>
   z
     .string({ error: `${label}必须是文本` })
@@ -231,10 +219,11 @@ export const channelDraftFields = z.object({
     .max(20, '允许跳转的域名最多 20 个')
     .default([])
     .transform((h) => [...new Set(h)]),
-  footer: z
-    .array(footerEntrySchema, { error: '页脚持牌公司必须是列表' })
-    .max(10, '页脚持牌公司最多 10 家')
-    .default([]),
+  /**
+   * The operator whose record the channel's footer, agreements and SMS name (ADR 057); null or absent: the
+   * configured default operator (OPERATOR_*).
+   */
+  operatorCode: operatorCodeSchema.nullable().optional(),
 });
 
 type DraftShape = z.infer<typeof channelDraftFields>;
@@ -385,7 +374,10 @@ export const channelDetailAdminData = z.object({
   needsLocation: z.boolean(),
   trackReport: z.object({ platform: z.string(), params: z.array(z.string()) }).nullable(),
   allowedHosts: z.array(z.string()),
-  footer: z.array(z.object({ companyName: z.string(), filingNumber: z.string() })),
+  /** The channel's operator (null: the configured default operator). */
+  operator: z
+    .object({ code: z.string(), companyName: z.string(), shortName: z.string(), filingNumber: z.string() })
+    .nullable(),
   routeCodes: z.array(routeCodeItem),
   createdAt: z.string(),
   updatedAt: z.string(),

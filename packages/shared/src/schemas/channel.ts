@@ -124,6 +124,7 @@ export const h5ConfigData = z.object({
   planTargetUrl: z.string().nullable(),
   trackReport: z.object({ platform: z.string(), params: z.array(z.string()) }).nullable(),
   allowedHosts: z.array(z.string()),
+  /** The channel's operator (ADR 057; the configured one without a channel or record): one entry. */
   footer: z.array(z.object({ companyName: z.string(), filingNumber: z.string() })),
   agreements: z.array(z.object({ key: z.string(), title: z.string(), path: z.string() })),
 });

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { AGREEMENT_PAGES } from '../channel.ts';
+import { channelCodeSchema } from './common.ts';
 
 export type AgreementCode = (typeof AGREEMENT_PAGES)[number]['key'];
 export const AGREEMENT_CODES = AGREEMENT_PAGES.map((p) => p.key) as [AgreementCode, ...AgreementCode[]];
@@ -17,7 +18,10 @@ export const agreementParams = z.object({
   code: z.string().max(64, '协议编号过长'),
 });
 
-/** The operator named in the agreements (configuration OPERATOR_*). */
+/**
+ * The operator named in the agreements: the channel's operator record (ADR 057), or for no channel, an
+ * unknown one or one without a record, the configured one (OPERATOR_*).
+ */
 export const operatorSchema = z.object({
   name: z.string(),
   shortName: z.string(),
@@ -142,4 +146,14 @@ export const newsDetailData = newsItemSchema.extend({
 export type NewsDetailData = z.infer<typeof newsDetailData>;
 
 /** GET /api/agreement/:code?version=: a version other than the one in force. */
-export const agreementQuery = z.object({ version: z.string().max(40, '版本号过长').optional() });
+/**
+ * The channel the page was reached through (ADR 057): the agreement names that channel's operator. Without it,
+ * or for a channel unknown or without an operator record, the configured operator (OPERATOR_*).
+ */
+export const operatorChannelQuery = z.object({ adChannelCode: channelCodeSchema.optional() });
+export type OperatorChannelQuery = z.infer<typeof operatorChannelQuery>;
+
+/** GET /api/agreement/:code?version&adChannelCode */
+export const agreementQuery = operatorChannelQuery.extend({
+  version: z.string().max(40, '版本号过长').optional(),
+});

@@ -159,8 +159,8 @@ export const authData = z.object({
   declined: z.array(z.string()),
 });
 
-/** GET /api/user/info/protocol/{id}?productId and GET /api/user/info/protocol2/getContent. */
-export const protocolQuery = z.object({
+/** GET /api/user/info/protocol2/getContent?consentId&productId: the stored text of a consent. */
+export const consentedTextQuery = z.object({
   productId: z.preprocess(
     (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
     z
@@ -174,6 +174,12 @@ export const protocolQuery = z.object({
     z.coerce.number().int().positive('授权编号无效').max(Number.MAX_SAFE_INTEGER, '授权编号无效').optional(),
   ),
 });
+
+/**
+ * GET /api/user/info/protocol/{id}?productId&adChannelCode: the text names the operator of the channel the
+ * page was reached through (ADR 057), as a consent given there records it.
+ */
+export const protocolQuery = consentedTextQuery.extend({ adChannelCode: channelCodeSchema.optional() });
 
 export const protocolData = z.object({
   id: z.string(),

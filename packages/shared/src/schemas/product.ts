@@ -233,7 +233,7 @@ export const agentData = z.object({
   /** The channel answered for; '' for the default configuration. */
   adChannelCode: z.string(),
   agentName: z.string(),
-  /** The licensed company operating the channel (its footer), or null. */
+  /** The licensed company operating the channel (its operator, ADR 057: its footer), or null. */
   operatorName: z.string().nullable(),
   operatorFilingNumber: z.string().nullable(),
   /** Shanghai HH:MM window of the customer service. */

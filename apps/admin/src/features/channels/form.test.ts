@@ -23,7 +23,12 @@ const detail: ChannelAdminDetail = {
   needsLocation: true,
   trackReport: { platform: 'baidu', params: ['bd_vid'] },
   allowedHosts: ['partner.example.com'],
-  footer: [{ companyName: '某某公司', filingNumber: '京ICP备1号' }],
+  operator: {
+    code: 'xinghe',
+    companyName: '北京星河融信信息技术有限公司',
+    shortName: '星河融信',
+    filingNumber: '京ICP备2026000001号',
+  },
   routeCodes: [],
   createdAt: '2026-01-01T00:00:00.000Z',
   updatedAt: '2026-01-01T00:00:00.000Z',
@@ -38,6 +43,7 @@ describe('channel form', () => {
       features: ['baidu'],
       abEnabled: true,
       enabled: false,
+      operatorCode: 'xinghe',
     });
     const draft = draftFromForm(form);
     expect(draft).toMatchObject({
@@ -47,6 +53,7 @@ describe('channel form', () => {
       skinArms: detail.skinArms,
       trackReport: detail.trackReport,
       planTargetUrl: 'https://partner.example.com/a',
+      operatorCode: 'xinghe',
     });
     expect(channelDraftBody.safeParse(draft).success).toBe(true);
   });
@@ -65,6 +72,8 @@ describe('channel form', () => {
       trackReport: null,
       planTargetUrl: null,
       flags: [],
+      // No operator picked: the configured default one (ADR 057).
+      operatorCode: null,
     });
     expect(channelDraftBody.safeParse(draft).success).toBe(true);
   });

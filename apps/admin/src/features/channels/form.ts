@@ -31,7 +31,8 @@ export interface ChannelFormValues {
   trackPlatform: string;
   trackParams: string[];
   allowedHosts: string[];
-  footer: { companyName: string; filingNumber: string }[];
+  /** The operator its footer, agreements and SMS name (ADR 057); '' = the configured default operator. */
+  operatorCode: string;
 }
 
 export const EMPTY_CHANNEL: ChannelFormValues = {
@@ -57,7 +58,7 @@ export const EMPTY_CHANNEL: ChannelFormValues = {
   trackPlatform: '',
   trackParams: [],
   allowedHosts: [],
-  footer: [],
+  operatorCode: '',
 };
 
 export function formFromDetail(d: ChannelAdminDetail): ChannelFormValues {
@@ -83,7 +84,7 @@ export function formFromDetail(d: ChannelAdminDetail): ChannelFormValues {
     trackPlatform: d.trackReport?.platform ?? '',
     trackParams: d.trackReport?.params ?? [],
     allowedHosts: d.allowedHosts,
-    footer: d.footer,
+    operatorCode: d.operator?.code ?? '',
   };
 }
 
@@ -106,10 +107,7 @@ export function draftFromForm(v: Partial<ChannelFormValues>): ChannelDraftInput 
       ? { platform: f.trackPlatform?.trim() ?? '', params: f.trackParams ?? [] }
       : null,
     allowedHosts: (f.allowedHosts ?? []).map((h) => h.trim().toLowerCase()).filter(Boolean),
-    footer: (f.footer ?? []).filter(Boolean).map((e) => ({
-      companyName: e.companyName?.trim() ?? '',
-      filingNumber: e.filingNumber?.trim() ?? '',
-    })),
+    operatorCode: f.operatorCode || null,
   };
 }
 
@@ -150,8 +148,8 @@ export function formFieldOf(serverField: string): (string | number)[] | null {
       return rest.length >= 2 ? ['skinArms', ...rest.slice(0, 2)] : ['skinArms'];
     case 'trackReport':
       return [rest[0] === 'params' ? 'trackParams' : 'trackPlatform'];
-    case 'footer':
-      return rest.length >= 2 ? ['footer', ...rest.slice(0, 2)] : ['footer'];
+    case 'operatorCode':
+      return ['operatorCode'];
     default:
       return null;
   }

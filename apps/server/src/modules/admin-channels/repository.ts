@@ -1,7 +1,7 @@
 import type { CHANNEL_SORTS } from '@lm/shared/schemas/admin-channels';
 import { and, asc, count, desc, eq, ilike, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { channelClicks, channels, routeCodeMisses, routeCodes } from '../../db/schema.ts';
+import { channelClicks, channels, operators, routeCodeMisses, routeCodes } from '../../db/schema.ts';
 import type { Actor } from '../../lib/actor.ts';
 import { type AuditInput, recordAudit } from '../audit/service.ts';
 import type { ChannelRow } from '../channels/rules.ts';
@@ -28,6 +28,22 @@ const SORT_COLUMNS = {
   updatedAt: channels.updatedAt,
   adChannelCode: channels.adChannelCode,
 } as const;
+
+/** What a channel's detail shows of its operator. */
+const OPERATOR_COLUMNS = {
+  id: operators.id,
+  code: operators.code,
+  companyName: operators.companyName,
+  shortName: operators.shortName,
+  filingNumber: operators.filingNumber,
+};
+export interface ChannelOperator {
+  id: number;
+  code: string;
+  companyName: string;
+  shortName: string;
+  filingNumber: string;
+}
 
 const likePattern = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
@@ -107,6 +123,22 @@ export class AdminChannelsRepository {
   async updateChannel(id: number, values: Partial<ChannelInsert>): Promise<ChannelRow> {
     const [row] = await this.db.update(channels).set(values).where(eq(channels.id, id)).returning();
     return row!;
+  }
+
+  /** The operator with this code (what a channel's form picks), or undefined. */
+  async operatorByCode(code: string): Promise<ChannelOperator | undefined> {
+    const [row] = await this.db
+      .select(OPERATOR_COLUMNS)
+      .from(operators)
+      .where(eq(operators.code, code))
+      .limit(1);
+    return row;
+  }
+
+  /** The operator a channel names (by its id), or undefined. */
+  async operatorById(id: number): Promise<ChannelOperator | undefined> {
+    const [row] = await this.db.select(OPERATOR_COLUMNS).from(operators).where(eq(operators.id, id)).limit(1);
+    return row;
   }
 
   /** A channel's route codes, oldest first (then by code). */

@@ -70,7 +70,7 @@ const adminChannelsRoutes: FastifyPluginAsync = async (root) => {
           response: { 200: envelope(channelPreviewData) },
         },
       },
-      async (req) => ok(service.preview(req.body)),
+      async (req) => ok(await service.preview(req.body)),
     );
 
     r.get(

@@ -30,8 +30,11 @@ export function splitFlags(value: string): { skin: number; flags: string[]; unkn
   return { skin: skin ?? DEFAULT_SKIN, flags, unknownFlags };
 }
 
-/** Channel columns written from a draft (everything but the code, status and timestamps). */
-export function draftColumns(d: ChannelDraft) {
+/**
+ * Channel columns written from a draft (everything but the code, status and timestamps), with the id of the
+ * operator its `operatorCode` names (null: the configured operator).
+ */
+export function draftColumns(d: ChannelDraft, operatorId: number | null) {
   return {
     name: d.name,
     linkType: d.linkType,
@@ -44,15 +47,19 @@ export function draftColumns(d: ChannelDraft) {
     needsLocation: d.needsLocation,
     trackReport: d.trackReport ?? null,
     allowedHosts: d.allowedHosts,
-    footer: d.footer,
+    operatorId,
   };
 }
 
-/** The audit log's before/after of a channel (the icon, possibly a long data: URI, is shortened). */
-export function channelSnapshot(row: ChannelRow): Record<string, unknown> {
-  const { createdAt: _c, pageIcon, ...rest } = row;
+/**
+ * The audit log's before/after of a channel (the icon, possibly a long data: URI, is shortened; the operator
+ * by its code, null for the configured one).
+ */
+export function channelSnapshot(row: ChannelRow, operatorCode: string | null): Record<string, unknown> {
+  const { createdAt: _c, pageIcon, operatorId: _o, ...rest } = row;
   return {
     ...rest,
+    operatorCode,
     pageIcon:
       pageIcon && pageIcon.length > 120 ? `${pageIcon.slice(0, 100)}…(${pageIcon.length} 字符)` : pageIcon,
   };

@@ -20,7 +20,7 @@ import { shanghaiDate } from '../../lib/time.ts';
 import { signPreview } from '../channels/preview.ts';
 import type { ChannelRow } from '../channels/rules.ts';
 import type { ChannelService } from '../channels/service.ts';
-import type { AdminChannelsRepository, RouteCodeMiss, RouteCodeRow } from './repository.ts';
+import type { AdminChannelsRepository, ChannelOperator, RouteCodeMiss, RouteCodeRow } from './repository.ts';
 import { channelSnapshot, disallowedTargets, draftColumns, flagsValue, splitFlags } from './rules.ts';
 
 export const CHANNEL_NOT_FOUND = '渠道不存在';
@@ -115,7 +115,8 @@ export class AdminChannelService {
   async get(id: number): Promise<ChannelAdminDetail> {
     const row = await this.row(this.d.repo, id);
     const codes = await this.d.repo.routeCodesOf(row.adChannelCode);
-    return this.detail(row, codes, await this.d.repo.missesOf(codes.map((c) => c.routeCode)));
+    const operator = row.operatorId === null ? null : await this.d.repo.operatorById(row.operatorId);
+    return this.detail(row, codes, operator ?? null, await this.d.repo.missesOf(codes.map((c) => c.routeCode)));
   }
 
   /** The route codes ad links still carry although they do not exchange, the latest first (issue 44.19). */
@@ -138,9 +139,24 @@ export class AdminChannelService {
     };
   }
 
+  /** The operator a draft names (null: the configured one); 400 naming the field when there is none such. */
+  private async operatorOf(
+    repo: AdminChannelsRepository,
+    code: string | null | undefined,
+  ): Promise<ChannelOperator | null> {
+    if (!code) return null;
+    const operator = await repo.operatorByCode(code);
+    if (!operator) {
+      const message = `运营主体 ${code} 不存在，请先在“运营主体”中创建`;
+      throw appError('VALIDATION_FAILED', message, { fields: [{ field: 'operatorCode', message }] });
+    }
+    return operator;
+  }
+
   private detail(
     row: ChannelRow,
     codes: RouteCodeRow[],
+    op: ChannelOperator | null,
     misses: Map<string, RouteCodeMiss>,
   ): ChannelAdminDetail {
     return {
@@ -153,7 +169,14 @@ export class AdminChannelService {
       needsLocation: row.needsLocation,
       trackReport: row.trackReport ?? null,
       allowedHosts: row.allowedHosts,
-      footer: row.footer,
+      operator: op
+        ? {
+            code: op.code,
+            companyName: op.companyName,
+            shortName: op.shortName,
+            filingNumber: op.filingNumber,
+          }
+        : null,
       routeCodes: codes.map((c) => routeCodeItem(c, misses.get(c.routeCode))),
       createdAt: row.createdAt.toISOString(),
       updatedAt: row.updatedAt.toISOString(),
@@ -174,22 +197,23 @@ export class AdminChannelService {
   }
 
   async create(actor: Actor, body: CreateChannelBody): Promise<ChannelAdminDetail> {
-    let created: ChannelRow;
+    let created: { row: ChannelRow; operator: ChannelOperator | null };
     try {
       created = await this.d.repo.transaction(async (tx) => {
+        const operator = await this.operatorOf(tx, body.operatorCode);
         const row = await tx.insertChannel({
           adChannelCode: body.adChannelCode,
           channelStatus: body.channelStatus,
-          ...draftColumns(body),
+          ...draftColumns(body, operator?.id ?? null),
         });
         await tx.recordAudit(actor, {
           action: 'create',
           entity: 'channel',
           entityId: row.id,
           before: null,
-          after: channelSnapshot(row),
+          after: channelSnapshot(row, operator?.code ?? null),
         });
-        return row;
+        return { row, operator };
       });
     } catch (err) {
       if (isUniqueViolation(err))
@@ -199,13 +223,15 @@ export class AdminChannelService {
       throw err;
     }
     // An unknown code may have been cached as "no such channel".
-    await this.invalidate(created.adChannelCode, actor);
-    return this.detail(created, [], new Map());
+    await this.invalidate(created.row.adChannelCode, actor);
+    return this.detail(created.row, [], created.operator, new Map());
   }
 
   async update(actor: Actor, id: number, body: ChannelDraft): Promise<ChannelAdminDetail> {
-    const { row, codes } = await this.d.repo.transaction(async (tx) => {
+    const { row, codes, operator } = await this.d.repo.transaction(async (tx) => {
       const before = await this.row(tx, id);
+      const operator = await this.operatorOf(tx, body.operatorCode);
+      const previous = before.operatorId === null ? null : await tx.operatorById(before.operatorId);
       const codes = await tx.routeCodesUnordered(before.adChannelCode);
       const bad = disallowedTargets(
         codes.map((c) => c.planTargetUrl),
@@ -217,7 +243,7 @@ export class AdminChannelService {
           `路由码的计划落地页仍在使用域名 ${bad.join('、')}，请先修改路由码或保留该域名`,
         );
       const row = await tx.updateChannel(id, {
-        ...draftColumns(body),
+        ...draftColumns(body, operator?.id ?? null),
         channelStatus: body.channelStatus,
         updatedAt: new Date(),
       });
@@ -225,13 +251,13 @@ export class AdminChannelService {
         action: 'update',
         entity: 'channel',
         entityId: id,
-        before: channelSnapshot(before),
-        after: channelSnapshot(row),
+        before: channelSnapshot(before, previous?.code ?? null),
+        after: channelSnapshot(row, operator?.code ?? null),
       });
-      return { row, codes };
+      return { row, codes, operator };
     });
     await this.invalidate(row.adChannelCode, actor);
-    return this.detail(row, codes, await this.d.repo.missesOf(codes.map((c) => c.routeCode)));
+    return this.detail(row, codes, operator, await this.d.repo.missesOf(codes.map((c) => c.routeCode)));
   }
 
   async setStatus(actor: Actor, id: number, channelStatus: 0 | 1): Promise<ChannelAdminDetail> {
@@ -351,8 +377,9 @@ export class AdminChannelService {
   }
 
   /** A signed token for the H5 to show the unsaved draft (nothing stored). */
-  preview(body: ChannelPreviewBody): { token: string; expiresAt: string } {
+  async preview(body: ChannelPreviewBody): Promise<{ token: string; expiresAt: string }> {
     const skin = body.previewSkin ?? body.skin;
+    const operator = await this.operatorOf(this.d.repo, body.operatorCode);
     // The page icon (possibly a long data: URI) does not show in the framed page: left out of the token.
     const { token, expiresAt } = signPreview(
       this.d.ring,
@@ -369,7 +396,9 @@ export class AdminChannelService {
         needsLocation: body.needsLocation,
         trackReport: body.trackReport ?? null,
         allowedHosts: body.allowedHosts,
-        footer: body.footer,
+        operator: operator
+          ? { companyName: operator.companyName, filingNumber: operator.filingNumber }
+          : null,
       },
       skin,
     );

@@ -93,9 +93,10 @@ export class AuthService {
     return (await this.findActiveByPhone(phone)) !== undefined;
   }
 
-  async sendLoginCode(input: PhoneCarrier, meta: ClientMeta) {
+  /** The code is signed by the operator of the channel the body names, else of the page's (platform_param). */
+  async sendLoginCode(input: PhoneCarrier & { channelCode?: string | undefined }, meta: ClientMeta) {
     const phone = this.resolvePhone(input);
-    const sent = await this.d.codes.send('login', phone, meta);
+    const sent = await this.d.codes.send('login', phone, meta, input.channelCode ?? meta.channelCode);
     return { mobile: maskPhone(phone), ...sent };
   }
 
@@ -187,9 +188,10 @@ export class AuthService {
     return decryptField(this.d.ring, user.mobileEnc);
   }
 
+  /** Signed by the operator of the page's channel (platform_param), else of the channel the person came through. */
   async sendCancellationCode(user: AuthUser, meta: ClientMeta) {
     const phone = this.phoneOf(user);
-    const sent = await this.d.codes.send('cancel', phone, meta);
+    const sent = await this.d.codes.send('cancel', phone, meta, meta.channelCode ?? user.adChannelCode);
     return { mobile: maskPhone(phone), ...sent };
   }
 

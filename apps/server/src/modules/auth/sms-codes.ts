@@ -23,6 +23,8 @@ export interface ClientMeta {
   ip: string;
   fingerprint?: string | undefined;
   userAgent?: string | undefined;
+  /** The channel the page was reached through (platform_param currentChannelCode), when well formed. */
+  channelCode?: string | undefined;
 }
 
 export interface SmsCodeDeps {
@@ -31,6 +33,8 @@ export interface SmsCodeDeps {
   /** The caps of sending a code (SMS cost, pumping); `limiter` when not given. */
   sendLimiter?: Limiter;
   sms: SmsProvider;
+  /** The SMS signature of the operator of a channel (the configured one without a channel), ADR 057. */
+  signatureFor(adChannelCode: string | null | undefined): Promise<string>;
   limits: SmsLimits;
   ttlSeconds: number;
   /** Blind index of a phone number. */
@@ -55,7 +59,8 @@ export class SmsCodes {
     return this.d.limiter;
   }
 
-  async send(purpose: SmsPurpose, phone: string, meta: ClientMeta) {
+  /** Sends a code for `purpose`, signed with the operator of `adChannelCode` (the configured one without). */
+  async send(purpose: SmsPurpose, phone: string, meta: ClientMeta, adChannelCode?: string | null) {
     const phoneHash = this.d.phoneIndex(phone);
     const now = new Date();
     const rules = smsSendRules({
@@ -92,6 +97,7 @@ export class SmsCodes {
       });
     }
 
+    const signature = await this.d.signatureFor(adChannelCode);
     const code = newSmsCode();
     const expiresAt = new Date(now.getTime() + this.d.ttlSeconds * 1000);
     // A new code replaces any earlier one for the same phone and purpose: one statement (the update
@@ -107,7 +113,13 @@ export class SmsCodes {
     });
 
     try {
-      await this.d.sms.send({ phone, code, purpose, ttlMinutes: Math.round(this.d.ttlSeconds / 60) });
+      await this.d.sms.send({
+        phone,
+        code,
+        purpose,
+        ttlMinutes: Math.round(this.d.ttlSeconds / 60),
+        signature,
+      });
     } catch (err) {
       await this.d.repo.markUsed(insertedId, new Date());
       // No SMS went out: the phone's minute is given back, so asking again goes to the gateway again

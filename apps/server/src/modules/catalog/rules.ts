@@ -147,8 +147,8 @@ export const AGENT_NAME = '在线客服';
 export const AGENT_SERVICE_HOURS = { from: '09:00', to: '21:00' } as const;
 
 /**
- * The customer-service contact of a channel: the licensed company operating it (the first company
- * of its footer), the service hours and whether it is within them at `now`.
+ * The customer-service contact of a channel: the licensed company operating it (its operator, the
+ * company of its footer, ADR 057), the service hours and whether it is within them at `now`.
  */
 export function agentFor(
   channel: { adChannelCode: string; footer: readonly { companyName: string; filingNumber: string }[] },

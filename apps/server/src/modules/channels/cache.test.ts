@@ -3,11 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { MemoryConfigCache, RedisConfigCache } from './cache.ts';
 import { buildH5Config } from './rules.ts';
 
+const OPERATOR = { companyName: '配置运营有限公司', filingNumber: '粤ICP备2026000099号' };
+
 describe('MemoryConfigCache', () => {
   it('expires entries after the TTL and caches absence', async () => {
     let now = 1_000;
     const cache = new MemoryConfigCache(30_000, 10, () => now);
-    const config = buildH5Config(null);
+    const config = buildH5Config(null, OPERATOR);
     await cache.set('a', config);
     await cache.set('gone', null);
     expect(await cache.get('a')).toEqual(config);
@@ -65,7 +67,7 @@ describe('RedisConfigCache', () => {
     } as unknown as Redis;
     const cache = new RedisConfigCache(down, 'lm:', 30_000, (e) => errors.push(e.message));
     expect(await cache.get('demo')).toBeUndefined();
-    await cache.set('demo', buildH5Config(null));
+    await cache.set('demo', buildH5Config(null, OPERATOR));
     expect(errors).toEqual(['Connection is closed.', 'Connection is closed.']);
   });
 });

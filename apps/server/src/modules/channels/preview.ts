@@ -6,7 +6,7 @@
  */
 import { blindIndex, constantTimeEqual, type KeyRing } from '../../lib/crypto.ts';
 import { appError } from '../../lib/errors.ts';
-import type { ChannelRow } from './rules.ts';
+import type { ChannelRow, ChannelSource } from './rules.ts';
 
 export const PREVIEW_TTL_MS = 30 * 60_000;
 export const PREVIEW_INVALID_MSG = '预览链接无效，请在后台重新打开预览';
@@ -27,8 +27,8 @@ export type PreviewDraft = Pick<
   | 'needsLocation'
   | 'trackReport'
   | 'allowedHosts'
-  | 'footer'
->;
+> &
+  Pick<ChannelSource, 'operator'>;
 
 interface PreviewPayload {
   v: 1;
@@ -75,7 +75,7 @@ export function verifyPreview(
 }
 
 /** A channel row for `buildH5Config` from a preview draft. */
-export function previewRow(draft: PreviewDraft): ChannelRow {
+export function previewRow(draft: PreviewDraft): ChannelSource {
   const now = new Date();
-  return { ...draft, id: 0, skinArms: null, createdAt: now, updatedAt: now };
+  return { ...draft, id: 0, skinArms: null, operatorId: null, createdAt: now, updatedAt: now };
 }

@@ -1,9 +1,9 @@
 import { eq, sql } from 'drizzle-orm';
 import { type CopyRows, type Db, rowsOf } from '../../db/client.ts';
-import { channels, routeCodeMisses, routeCodes } from '../../db/schema.ts';
+import { channels, operators, routeCodeMisses, routeCodes } from '../../db/schema.ts';
 import { CLICK_COLUMNS, clickCopyLine, parseClickCopy } from './click-copy.ts';
 import type { ClickRow } from './clicks.ts';
-import type { ChannelRow } from './rules.ts';
+import type { ChannelSource } from './rules.ts';
 
 export type RouteCodeRow = typeof routeCodes.$inferSelect;
 
@@ -25,14 +25,18 @@ export class ChannelRepository {
     private readonly copyRows?: CopyRows,
   ) {}
 
-  /** The channel with this code. */
-  async findByCode(adChannelCode: string): Promise<ChannelRow | undefined> {
+  /** The channel with this code, with its operator's licensed-company record (ADR 057). */
+  async findByCode(adChannelCode: string): Promise<ChannelSource | undefined> {
     const [row] = await this.db
-      .select()
+      .select({
+        channel: channels,
+        operator: { companyName: operators.companyName, filingNumber: operators.filingNumber },
+      })
       .from(channels)
+      .leftJoin(operators, eq(operators.id, channels.operatorId))
       .where(eq(channels.adChannelCode, adChannelCode))
       .limit(1);
-    return row;
+    return row ? { ...row.channel, operator: row.operator } : undefined;
   }
 
   /** A route code with its channel's allowed hosts and plan target URL. */

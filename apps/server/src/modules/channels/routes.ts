@@ -23,7 +23,7 @@ import { wellFormed } from '../../plugins/app/well-formed.ts';
 import { API_HEADERS } from '../../plugins/external/security.ts';
 import { H5_CONFIG_TTL_SECONDS } from './cache.ts';
 import { previewRow, verifyPreview } from './preview.ts';
-import { buildH5Config, withSkin } from './rules.ts';
+import { withSkin } from './rules.ts';
 import type { H5Answer } from './service.ts';
 
 const tags = ['channel'];
@@ -228,7 +228,7 @@ const channelRoutes: FastifyPluginAsync = async (root) => {
       if (req.query.previewToken) {
         const { draft, skin } = verifyPreview(app.services.keys.ring, req.query.previewToken);
         reply.header('cache-control', 'no-store');
-        return ok(withSkin(buildH5Config(previewRow(draft)), skin));
+        return ok(withSkin(channels.configOf(previewRow(draft)), skin));
       }
       const code = req.query.adChannelCode;
       // Only an A/B channel's answer depends on who asks: its arm follows the fingerprint, or the IP

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_H5_CONFIG } from './fixtures.ts';
 import {
   buildH5Config,
-  type ChannelRow,
+  type ChannelSource,
   channelDetail,
   hashFraction,
   pickArm,
@@ -13,7 +13,10 @@ import {
   withSkin,
 } from './rules.ts';
 
-const row: ChannelRow = {
+/** The configured operator's record (OPERATOR_*): the footer of no channel and of one without an operator. */
+const CONFIGURED = { companyName: '配置运营有限公司', filingNumber: '粤ICP备2026000099号' };
+
+const row: ChannelSource = {
   id: 7,
   adChannelCode: 'c1',
   name: '渠道一',
@@ -27,7 +30,8 @@ const row: ChannelRow = {
   needsLocation: true,
   trackReport: { platform: 'baidu', params: ['bd_vid'] },
   allowedHosts: ['partner.example.com'],
-  footer: [{ companyName: '某公司', filingNumber: '京ICP备2026000009号' }],
+  operatorId: 3,
+  operator: { companyName: '某公司', filingNumber: '京ICP备2026000009号' },
   skinArms: null,
   createdAt: new Date(),
   updatedAt: new Date(),
@@ -59,8 +63,8 @@ describe('safeTargetUrl', () => {
 });
 
 describe('buildH5Config', () => {
-  it('maps a channel row', () => {
-    const c = buildH5Config(row);
+  it('maps a channel row; its footer is its operator’s record (ADR 057)', () => {
+    const c = buildH5Config(row, CONFIGURED);
     expect(c).toMatchObject({
       adChannelCode: 'c1',
       name: '渠道一',
@@ -75,6 +79,7 @@ describe('buildH5Config', () => {
       needsLocation: true,
       excludeCityCodes: ['110100'],
       planTargetUrl: 'https://partner.example.com/x?a=1',
+      footer: [{ companyName: '某公司', filingNumber: '京ICP备2026000009号' }],
     });
     expect(c.agreements).toHaveLength(AGREEMENT_PAGES.length);
     expect(c.agreements[0]).toEqual({
@@ -91,14 +96,19 @@ describe('buildH5Config', () => {
     });
   });
   it('drops a plan URL outside the allowed hosts', () => {
-    expect(buildH5Config({ ...row, allowedHosts: [] }).planTargetUrl).toBeNull();
+    expect(buildH5Config({ ...row, allowedHosts: [] }, CONFIGURED).planTargetUrl).toBeNull();
   });
-  it('answers the default configuration without a channel', () => {
-    expect(buildH5Config(null)).toMatchObject({
+  it('answers the default configuration without a channel, its footer the configured operator', () => {
+    expect(buildH5Config(null, CONFIGURED)).toMatchObject({
       ...DEFAULT_H5_CONFIG,
       trackReport: null,
-      footer: [],
+      footer: [CONFIGURED],
     });
+  });
+  it('names the configured operator in the footer of a channel without one', () => {
+    expect(buildH5Config({ ...row, operatorId: null, operator: null }, CONFIGURED).footer).toEqual([
+      CONFIGURED,
+    ]);
   });
 });
 
@@ -169,13 +179,16 @@ describe('pickArm (A/B skin split)', () => {
         { skin: 99, weight: 10 },
       ]),
     ).toBeNull();
-    const config = buildH5Config({
-      ...row,
-      skinArms: [
-        { skin: 12, weight: 1 },
-        { skin: 8, weight: 3 },
-      ],
-    });
+    const config = buildH5Config(
+      {
+        ...row,
+        skinArms: [
+          { skin: 12, weight: 1 },
+          { skin: 8, weight: 3 },
+        ],
+      },
+      CONFIGURED,
+    );
     expect(config.skinArms).toEqual([
       { skin: 12, weight: 1 },
       { skin: 8, weight: 3 },

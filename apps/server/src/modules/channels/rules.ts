@@ -7,10 +7,16 @@ import {
   SKINS,
   THEMES,
 } from '@lm/shared/channel';
-import type { channels } from '../../db/schema.ts';
+import type { channels, LicensedCompany } from '../../db/schema.ts';
 import { partnerTargetUrl } from '../../lib/partner-url.ts';
 
 export type ChannelRow = typeof channels.$inferSelect;
+
+/**
+ * What a channel's configuration is built from: its row and the licensed-company record of its operator
+ * (ADR 057), null when it has none (the configured operator's is shown).
+ */
+export type ChannelSource = ChannelRow & { operator: LicensedCompany | null };
 
 /**
  * The configuration served without a channel code or for an unknown one. linkType 4 (API form H5
@@ -43,8 +49,11 @@ export function safeTargetUrl(
   return partnerTargetUrl(value, allowedHosts);
 }
 
-/** Everything the H5 needs for one channel (or the default configuration for `null`). */
-export function buildH5Config(row: ChannelRow | null): H5Config {
+/**
+ * Everything the H5 needs for one channel (or the default configuration for `null`). The footer names the
+ * channel's operator, else `fallbackOperator` (the configured one): the party its agreements and SMS name.
+ */
+export function buildH5Config(row: ChannelSource | null, fallbackOperator: LicensedCompany): H5Config {
   const features = parseChannelFlags(row?.flags ?? DEFAULT_CHANNEL.flags);
   const allowedHosts = row?.allowedHosts ?? [];
   const arms = validArms(row?.skinArms);
@@ -67,7 +76,7 @@ export function buildH5Config(row: ChannelRow | null): H5Config {
     planTargetUrl: safeTargetUrl(row?.planTargetUrl, allowedHosts),
     trackReport: row?.trackReport ?? null,
     allowedHosts,
-    footer: row?.footer ?? [],
+    footer: [{ ...(row?.operator ?? fallbackOperator) }],
     agreements: AGREEMENTS.map((a) => ({ ...a })),
   };
 }

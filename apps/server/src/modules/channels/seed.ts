@@ -1,20 +1,16 @@
 import { LinkType, SKINS, THEMES, type ThemeName } from '@lm/shared/channel';
 import { getTableColumns, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { channels, type LicensedCompany, routeCodes } from '../../db/schema.ts';
+import { channels, routeCodes } from '../../db/schema.ts';
+import { type DemoOperatorCode, seedDemoOperators } from '../operators/seed.ts';
 
-type NewChannel = Omit<typeof channels.$inferInsert, 'id' | 'createdAt' | 'updatedAt'>;
-/** A demo channel and one line on what it shows (docs/demo.md). */
-export type DemoChannel = NewChannel & { note: string };
+type NewChannel = Omit<typeof channels.$inferInsert, 'id' | 'createdAt' | 'updatedAt' | 'operatorId'>;
+/**
+ * A demo channel, the operator its footer, agreements and SMS name (ADR 057; null: the configured one), and
+ * one line on what it shows (docs/demo.md).
+ */
+export type DemoChannel = NewChannel & { operatorCode: DemoOperatorCode | null; note: string };
 export type DemoRouteCode = typeof routeCodes.$inferInsert & { note: string };
-
-/** Fictional licensed companies for the footers. */
-const COMPANIES = {
-  xinghe: { companyName: '北京星河融信信息技术有限公司', filingNumber: '京ICP备2026000001号' },
-  yunfan: { companyName: '上海云帆数科网络科技有限公司', filingNumber: '沪ICP备2026000002号' },
-  qianhai: { companyName: '深圳前海融通金融信息服务有限公司', filingNumber: '粤ICP备2026000003号' },
-  hexin: { companyName: '杭州和信数据服务有限公司', filingNumber: '浙ICP备2026000004号' },
-} satisfies Record<string, LicensedCompany>;
 
 const PARTNER_HOST = 'partner.example.com';
 const OCEANENGINE = { platform: 'oceanengine', params: ['clickid', 'callback'] };
@@ -75,7 +71,7 @@ export const DEMO_CHANNELS: DemoChannel[] = [
     flags: 'skin17',
     pageTitle: '极速借款',
     trackReport: OCEANENGINE,
-    footer: [COMPANIES.xinghe],
+    operatorCode: 'xinghe',
     note: 'default flow, skin17, red; ocean-engine callback parameters (clickid, callback) captured',
   },
   {
@@ -85,7 +81,7 @@ export const DEMO_CHANNELS: DemoChannel[] = [
     flags: 'skin17-fenqile',
     pageTitle: '分期借款',
     pageIcon: iconFor('red'),
-    footer: [COMPANIES.yunfan],
+    operatorCode: 'yunfan',
     note: 'fenqile flow: form, re-match and authorise at /new-fill-information',
   },
   {
@@ -94,7 +90,7 @@ export const DEMO_CHANNELS: DemoChannel[] = [
     name: '演示渠道（表单流程三）',
     flags: 'skin17-formprocess3',
     pageTitle: '额度评估',
-    footer: [COMPANIES.yunfan],
+    operatorCode: 'yunfan',
     note: 'form process 3: /fill-information-three/…',
   },
   {
@@ -103,7 +99,7 @@ export const DEMO_CHANNELS: DemoChannel[] = [
     name: '演示渠道（表单流程四）',
     flags: 'skin17-formprocess4',
     pageTitle: '额度评估',
-    footer: [COMPANIES.yunfan],
+    operatorCode: 'yunfan',
     note: 'form process 4: /fill-information-four',
   },
   {
@@ -112,7 +108,7 @@ export const DEMO_CHANNELS: DemoChannel[] = [
     name: '演示渠道（海尔自动表单）',
     flags: 'skin17-haier',
     pageTitle: '海尔消费借款',
-    footer: [COMPANIES.hexin],
+    operatorCode: 'hexin',
     note: 'Haier automatic form: /fill-information/waiting-result',
   },
   {
@@ -126,7 +122,7 @@ export const DEMO_CHANNELS: DemoChannel[] = [
     // 北京、上海、深圳
     excludeCityCodes: ['110100', '310100', '440300'],
     trackReport: BAIDU,
-    footer: [COMPANIES.qianhai],
+    operatorCode: 'qianhai',
     note: 'asks for location; linkType 2; Beijing 110100, Shanghai 310100 and Shenzhen 440300 excluded → /register/success',
   },
   {
@@ -137,7 +133,7 @@ export const DEMO_CHANNELS: DemoChannel[] = [
     flags: 'skin17',
     pageTitle: '合作方借款',
     planTargetUrl: `https://${PARTNER_HOST}/apply`,
-    footer: [COMPANIES.xinghe],
+    operatorCode: 'xinghe',
     note: `linkType 1 (H5 redirect): registerLink after login; plan URL https://${PARTNER_HOST}/apply`,
   },
   {
@@ -147,7 +143,7 @@ export const DEMO_CHANNELS: DemoChannel[] = [
     linkType: LinkType.CRM,
     flags: 'skin17',
     pageTitle: '信用借款',
-    footer: [COMPANIES.hexin],
+    operatorCode: 'hexin',
     note: 'linkType 3 (CRM): the credit flow after login (identity / face verification by the form config)',
   },
   {
@@ -157,7 +153,7 @@ export const DEMO_CHANNELS: DemoChannel[] = [
     channelStatus: 0,
     flags: 'skin17',
     pageTitle: '极速借款',
-    footer: [COMPANIES.xinghe],
+    operatorCode: 'xinghe',
     note: 'channelStatus 0: the H5 reloads at the original address',
   },
   ...SKINS.map((n, i): DemoChannel => {
@@ -171,7 +167,7 @@ export const DEMO_CHANNELS: DemoChannel[] = [
       pageTitle: SKIN_BRANDS[n],
       pageIcon: iconFor(theme),
       trackReport: n % 3 === 0 ? OCEANENGINE : n % 3 === 1 ? BAIDU : null,
-      footer: n % 2 === 0 ? [COMPANIES.xinghe, COMPANIES.qianhai] : [COMPANIES.yunfan],
+      operatorCode: n % 2 === 0 ? 'qianhai' : 'yunfan',
       note: `skin ${n}, ${THEMES[theme].name} (${THEMES[theme].primary})`,
     };
   }),
@@ -218,11 +214,18 @@ function excludedSet<T extends Record<string, { name: string }>>(columns: T, ski
   );
 }
 
-/** Upserts the demo channels and route codes (runs at start outside production). */
+/** Upserts the demo operators, channels and route codes (runs at start outside production). */
 export async function seedDemoChannels(db: Db): Promise<void> {
+  const operatorIds = await seedDemoOperators(db);
   await db
     .insert(channels)
-    .values(DEMO_CHANNELS.map(({ note: _, ...c }) => ({ ...c, updatedAt: new Date() })))
+    .values(
+      DEMO_CHANNELS.map(({ note: _, operatorCode, ...c }) => ({
+        ...c,
+        operatorId: operatorCode ? (operatorIds.get(operatorCode) ?? null) : null,
+        updatedAt: new Date(),
+      })),
+    )
     .onConflictDoUpdate({
       target: channels.adChannelCode,
       set: excludedSet(getTableColumns(channels), ['id', 'adChannelCode', 'createdAt']),

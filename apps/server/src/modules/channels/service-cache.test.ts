@@ -2,12 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { Limiter } from '../limits/limiter.ts';
 import { MemoryConfigCache } from './cache.ts';
 import type { ChannelRepository } from './repository.ts';
-import type { ChannelRow } from './rules.ts';
+import type { ChannelSource } from './rules.ts';
 import { ChannelService } from './service.ts';
 
 const TTL = 30_000;
 
-function row(pageTitle: string): ChannelRow {
+function row(pageTitle: string): ChannelSource {
   return {
     id: 1,
     adChannelCode: 'c1',
@@ -22,7 +22,8 @@ function row(pageTitle: string): ChannelRow {
     needsLocation: false,
     trackReport: null,
     allowedHosts: [],
-    footer: [],
+    operatorId: null,
+    operator: null,
     skinArms: null,
     createdAt: new Date(0),
     updatedAt: new Date(0),
@@ -30,13 +31,13 @@ function row(pageTitle: string): ChannelRow {
 }
 
 /** A channel table whose reads (of the row as it was when asked) wait until the test lets them go. */
-function table(initial: ChannelRow | undefined) {
+function table(initial: ChannelSource | undefined) {
   const t = {
     row: initial,
     reads: 0,
     waiting: [] as (() => void)[],
     failing: false,
-    async findByCode(): Promise<ChannelRow | undefined> {
+    async findByCode(): Promise<ChannelSource | undefined> {
       t.reads++;
       const found = t.row;
       await new Promise<void>((resolve) => t.waiting.push(resolve));
@@ -60,6 +61,7 @@ function service(t: ReturnType<typeof table>, clock: { now: number }) {
     cache,
     limiter: new Limiter({} as never, 'database'),
     deviceHash: (f) => f,
+    fallbackOperator: { companyName: '配置运营有限公司', filingNumber: '粤ICP备2026000099号' },
   });
 }
 

@@ -1,4 +1,5 @@
 import type { H5Config } from '@lm/shared/channel';
+import type { LicensedCompany } from '../../db/schema.ts';
 import { AppError, appError } from '../../lib/errors.ts';
 import { shanghaiDate } from '../../lib/time.ts';
 import type { Limiter } from '../limits/limiter.ts';
@@ -6,7 +7,14 @@ import { type CachedConfig, type ConfigCache, H5_CONFIG_L1_TTL_MS, MemoryConfigC
 import type { ClaimGate, DayLedger } from './click-ledger.ts';
 import { type ClickGate, ClickRecorder, type ClickRow } from './clicks.ts';
 import type { ChannelRepository } from './repository.ts';
-import { buildH5Config, channelDetail, pickArm, safeTargetUrl, withSkin } from './rules.ts';
+import {
+  buildH5Config,
+  type ChannelSource,
+  channelDetail,
+  pickArm,
+  safeTargetUrl,
+  withSkin,
+} from './rules.ts';
 
 export const CHANNEL_NOT_FOUND_MSG = '渠道不存在';
 export const ROUTE_CODE_NOT_FOUND_MSG = '路由码不存在';
@@ -59,6 +67,8 @@ export interface ChannelServiceDeps {
   limiter: Limiter;
   /** Keyed hash of a device fingerprint. */
   deviceHash(fingerprint: string): string;
+  /** The configured operator's record: the footer of no channel and of a channel without an operator (ADR 057). */
+  fallbackOperator: LicensedCompany;
   /** Tells every instance that a code changed (Redis pub/sub); their L1 drops it (`dropLocal`). */
   announce?(code: string): Promise<void>;
   /** The L1's TTL in front of Redis (default H5_CONFIG_L1_TTL_MS). */
@@ -195,7 +205,7 @@ export class ChannelService {
       if (cached !== undefined) return this.fill(code, cached, generation);
     }
     const row = await this.d.repo.findByCode(code);
-    const config = row ? buildH5Config(row) : null;
+    const config = row ? this.configOf(row) : null;
     if (this.l1 !== this.d.cache) await this.d.cache.set(code, config);
     return this.fill(code, config, generation);
   }
@@ -265,8 +275,13 @@ export class ChannelService {
 
   /** The default configuration (no channel), built once: answers never change it. */
   private defaults(): H5Config {
-    this.defaultConfig ??= buildH5Config(null);
+    this.defaultConfig ??= buildH5Config(null, this.d.fallbackOperator);
     return this.defaultConfig;
+  }
+
+  /** A channel's configuration from its row and operator (the console's preview builds one from a draft). */
+  configOf(source: ChannelSource): H5Config {
+    return buildH5Config(source, this.d.fallbackOperator);
   }
 
   private answerOf(channel: H5Config, visitor: Visitor | undefined): H5Answer {

@@ -2,6 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { textHash } from '../../lib/text-hash.ts';
 import { fieldLabels, formatApr, renderInfoAgreement } from './agreement.ts';
 
+const operator = {
+  companyName: '北京星河融信信息技术有限公司',
+  shortName: '星河融信',
+  filingNumber: '京ICP备2026000001号',
+  servicePhone: '400-610-2026',
+  email: 'privacy@xinghe-rx.example.cn',
+};
 const lender = {
   legalName: '星河消费金融有限公司',
   licenceNumber: '金融许可证 S0001H211000001',
@@ -15,8 +22,13 @@ const product = {
 };
 
 describe('renderInfoAgreement', () => {
-  it('names the lender, its contact, the APR, the fields and the purpose', () => {
-    const a = renderInfoAgreement(lender, product);
+  it('names the operator, the lender, its contact, the APR, the fields and the purpose', () => {
+    const a = renderInfoAgreement(operator, lender, product);
+    expect(a.content).toContain(
+      '提供方：北京星河融信信息技术有限公司（以下简称“星河融信”，备案号 京ICP备2026000001号）',
+    );
+    expect(a.content).toContain('400-610-2026');
+    expect(a.content).toContain('privacy@xinghe-rx.example.cn');
     expect(a.content).toContain('星河消费金融有限公司');
     expect(a.content).toContain('S0001H211000001');
     expect(a.content).toContain('张经理');
@@ -26,11 +38,17 @@ describe('renderInfoAgreement', () => {
     expect(a.content).toContain('第二十三条');
     expect(a.textHash).toBe(textHash(a.content));
   });
-  it('is deterministic and differs per lender or field set', () => {
-    const a = renderInfoAgreement(lender, product);
-    expect(renderInfoAgreement(lender, product).textHash).toBe(a.textHash);
-    expect(renderInfoAgreement({ ...lender, legalName: '其他公司' }, product).textHash).not.toBe(a.textHash);
-    expect(renderInfoAgreement(lender, { ...product, sharedFields: ['mobile'] }).textHash).not.toBe(
+  it('is deterministic and differs per operator, lender or field set', () => {
+    const a = renderInfoAgreement(operator, lender, product);
+    expect(renderInfoAgreement(operator, lender, product).textHash).toBe(a.textHash);
+    expect(
+      renderInfoAgreement({ ...operator, companyName: '上海云帆数科网络科技有限公司' }, lender, product)
+        .textHash,
+    ).not.toBe(a.textHash);
+    expect(renderInfoAgreement(operator, { ...lender, legalName: '其他公司' }, product).textHash).not.toBe(
+      a.textHash,
+    );
+    expect(renderInfoAgreement(operator, lender, { ...product, sharedFields: ['mobile'] }).textHash).not.toBe(
       a.textHash,
     );
   });

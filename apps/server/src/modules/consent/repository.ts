@@ -79,7 +79,12 @@ export class ConsentRepository {
       ? and(eq(matchRuns.userId, userId), eq(matchRuns.id, runId))
       : eq(matchRuns.userId, userId);
     const [run] = await this.db
-      .select({ id: matchRuns.id, profileEnc: matchRuns.profileEnc, source: matchRuns.source })
+      .select({
+        id: matchRuns.id,
+        profileEnc: matchRuns.profileEnc,
+        source: matchRuns.source,
+        adChannelCode: matchRuns.adChannelCode,
+      })
       .from(matchRuns)
       .where(runFilter)
       .orderBy(desc(matchRuns.id))

@@ -1,6 +1,7 @@
 import {
   authBody,
   authData,
+  consentedTextQuery,
   INFO_AGREEMENT,
   protocolData,
   protocolParams,
@@ -54,8 +55,9 @@ const consentRoutes: FastifyPluginAsync = async (root) => {
       schema: {
         tags,
         summary:
-          'Agreement text: with id information-agreement and productId, the text rendered for that ' +
-          'product’s lender (exactly what a consent to it records, with its hash); otherwise one of the 13 ' +
+          'Agreement text naming the operator of the channel ?adChannelCode= (ADR 057): with id ' +
+          'information-agreement and productId, the text rendered for that product’s lender (exactly what ' +
+          'a consent to it given through that channel records, with its hash); otherwise one of the 13 ' +
           'agreement pages in force (GET /api/agreement/:code as one plain text)',
         params: protocolParams,
         querystring: protocolQuery,
@@ -64,12 +66,12 @@ const consentRoutes: FastifyPluginAsync = async (root) => {
     },
     async (req) => {
       if (req.params.id === INFO_AGREEMENT.id && req.query.productId) {
-        const rendered = await consent.agreementFor(Number(req.query.productId));
+        const rendered = await consent.agreementFor(Number(req.query.productId), req.query.adChannelCode);
         if (!rendered) throw appError('NOT_FOUND', '产品不存在');
         return ok({ ...rendered, consentedAt: null });
       }
       // The 13 agreement pages of spec §2 (information-agreement without a product: its general text).
-      const text = await agreements.protocolText(req.params.id);
+      const text = await agreements.protocolText(req.params.id, req.query.adChannelCode);
       if (!text) throw appError('NOT_FOUND', '协议不存在');
       return ok({ ...text, consentedAt: null });
     },
@@ -84,7 +86,7 @@ const consentRoutes: FastifyPluginAsync = async (root) => {
         security,
         summary:
           'The stored agreement text the person consented to (by consentId, else latest for productId)',
-        querystring: protocolQuery,
+        querystring: consentedTextQuery,
         refusals: [404],
         response: { 200: envelope(protocolData) },
       },

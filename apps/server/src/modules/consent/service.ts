@@ -9,6 +9,8 @@ import { isAllowedPartnerUrl } from '../../lib/partner-url.ts';
 import type { AuthUser } from '../auth/service.ts';
 import { CapsRepository } from '../caps/repository.ts';
 import { identityMismatch, type VerifiedIdentities } from '../identity/verified.ts';
+import { OperatorRepository } from '../operators/repository.ts';
+import type { Operators } from '../operators/service.ts';
 import { type RenderedAgreement, renderInfoAgreement } from './agreement.ts';
 import type { ConsentRepository } from './repository.ts';
 
@@ -17,6 +19,8 @@ export interface ConsentDeps {
   /** Cap slots of the offers declined. */
   caps: CapsRepository;
   identities: VerifiedIdentities;
+  /** The operator a consent's text names: the one of the channel the run was made through (ADR 057). */
+  operators: Pick<Operators, 'forChannel' | 'within'>;
   ring: KeyRing;
   /** Counts consents and declines. */
   metrics?: Metrics | undefined;
@@ -67,11 +71,17 @@ export function consentedPayload(
 export class ConsentService {
   constructor(private readonly d: ConsentDeps) {}
 
-  /** The agreement text for a product's lender (what a consent to it records). */
-  async agreementFor(productId: number): Promise<RenderedAgreement | null> {
+  /**
+   * The agreement text for a product's lender as a consent given through `adChannelCode` records it (naming
+   * that channel's operator).
+   */
+  async agreementFor(
+    productId: number,
+    adChannelCode?: string | undefined,
+  ): Promise<RenderedAgreement | null> {
     const row = await this.d.repo.findAgreementSource(productId);
     if (!row) return null;
-    return renderInfoAgreement(row.lender, {
+    return renderInfoAgreement(await this.d.operators.forChannel(adChannelCode), row.lender, {
       productName: row.productName,
       aprBps: row.aprBps ?? 0,
       sharedFields: row.sharedFields,
@@ -113,6 +123,10 @@ export class ConsentService {
         throw appError('OFFER_UNAVAILABLE', undefined, { productIds: missing.map(String) });
       }
 
+      // The text names the operator of the channel the person matched through (the page they consent on).
+      const operator = await this.d.operators
+        .within(new OperatorRepository(tx))
+        .forChannel(run.adChannelCode);
       const form = JSON.parse(decryptField(this.d.ring, run.profileEnc)) as ApplicationForm;
       // A run matched before the identity was verified may name someone else: no lead (issue 16.1).
       const mismatch = identityConflict(await this.d.identities.get(user.id, tx), form);
@@ -121,7 +135,7 @@ export class ConsentService {
       const items = wanted.map((id) => {
         const offer = open.get(id)!;
         const { product, partner } = offer;
-        const agreement = renderInfoAgreement(partner, {
+        const agreement = renderInfoAgreement(operator, partner, {
           productName: product.productName,
           aprBps: product.aprBps ?? 0,
           sharedFields: product.sharedFields,

@@ -7,6 +7,7 @@ import {
   newsListData,
   newsListQuery,
   newsParams,
+  operatorChannelQuery,
   operatorSchema,
 } from '@lm/shared/schemas/content';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
@@ -14,7 +15,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { envelope, ok } from '../../lib/envelope.ts';
 import { appError } from '../../lib/errors.ts';
-import { operatorInfo } from './rules.ts';
+import { operatorInfo } from '../operators/rules.ts';
 
 const tags = ['content'];
 /** Agreements and the operator change rarely: browsers and CDNs may keep them five minutes. */
@@ -51,17 +52,23 @@ const contentRoutes: FastifyPluginAsync = async (root) => {
       schema: {
         tags,
         summary:
-          'An agreement page (spec §2): the newest version in force (or ?version=), operator details filled ' +
-          'from configuration. Cache-Control max-age=300, ETag = the version.',
+          'An agreement page (spec §2): the newest version in force (or ?version=), naming the operator of ' +
+          'the channel ?adChannelCode= (its operator record; without a channel, for an unknown one or one ' +
+          'without a record, the configured operator). Cache-Control max-age=300, ETag = the version and ' +
+          'a hash of the operator named.',
         params: agreementParams,
         querystring: agreementQuery,
         response: { 200: envelope(agreementData), 304: z.null().describe('Not modified (If-None-Match)') },
       },
     },
     async (req, reply) => {
-      const doc = await content.agreement(req.params.code, { version: req.query.version });
-      if (!doc) throw appError('NOT_FOUND', req.query.version ? '该协议版本不存在' : '协议不存在');
-      const etag = `"${doc.version}"`;
+      const found = await content.agreement(req.params.code, {
+        version: req.query.version,
+        adChannelCode: req.query.adChannelCode,
+      });
+      if (!found) throw appError('NOT_FOUND', req.query.version ? '该协议版本不存在' : '协议不存在');
+      const { operatorTag, ...doc } = found;
+      const etag = `"${doc.version}.${operatorTag}"`;
       cacheable(reply, etag);
       if (matchesEtag(req, etag)) return reply.code(304).send(null);
       return ok(doc);
@@ -91,13 +98,16 @@ const contentRoutes: FastifyPluginAsync = async (root) => {
     {
       schema: {
         tags,
-        summary: 'The operator named in the agreements: name, address, licence, service phone, email',
+        summary:
+          'The operator a channel’s pages name (?adChannelCode=; without it, for an unknown channel or one ' +
+          'without an operator record, the configured one): name, address, licence, service phone, email',
+        querystring: operatorChannelQuery,
         response: { 200: envelope(operatorSchema) },
       },
     },
-    async (_req, reply) => {
+    async (req, reply) => {
       cacheable(reply);
-      return ok(operatorInfo(app.config));
+      return ok(operatorInfo(await content.operatorFor(req.query.adChannelCode)));
     },
   );
 

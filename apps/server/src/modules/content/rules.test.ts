@@ -19,16 +19,17 @@ import {
 } from './rules.ts';
 import { shanghaiTime } from './service.ts';
 
-const CONFIG = {
-  OPERATOR_NAME: '测试运营有限公司',
-  OPERATOR_SHORT_NAME: '测试借',
-  OPERATOR_ADDRESS: '上海市浦东新区测试路1号',
-  OPERATOR_LICENCE: '沪ICP备0000001号',
-  OPERATOR_SERVICE_PHONE: '400-000-0000',
-  OPERATOR_EMAIL: 'dpo@test.example.cn',
-  DELETION_DEADLINE_WORKING_DAYS: 15,
+const OPERATOR = {
+  code: 'test-op',
+  companyName: '测试运营有限公司',
+  shortName: '测试借',
+  address: '上海市浦东新区测试路1号',
+  filingNumber: '沪ICP备0000001号',
+  servicePhone: '400-000-0000',
+  email: 'dpo@test.example.cn',
+  smsSignature: '测试借',
 };
-const VARS: TemplateVars = templateVars(CONFIG);
+const VARS: TemplateVars = templateVars(OPERATOR, 15);
 
 const allText = (body: {
   effectiveDate: string;
@@ -80,11 +81,11 @@ describe('the 13 built-in agreements', () => {
     expect(rendered).not.toContain('}}');
     // Every text names the operator and how to reach it.
     for (const value of [
-      CONFIG.OPERATOR_NAME,
-      CONFIG.OPERATOR_ADDRESS,
-      CONFIG.OPERATOR_LICENCE,
-      CONFIG.OPERATOR_SERVICE_PHONE,
-      CONFIG.OPERATOR_EMAIL,
+      OPERATOR.companyName,
+      OPERATOR.address,
+      OPERATOR.filingNumber,
+      OPERATOR.servicePhone,
+      OPERATOR.email,
     ]) {
       expect(rendered).toContain(value);
     }

@@ -1,8 +1,9 @@
 /**
- * Content rules (pure): filling an agreement's {{placeholders}} from configuration, choosing the version in
+ * Content rules (pure): filling an agreement's {{placeholders}} with the operator's record, choosing the version in
  * force, and the plain-text form the protocol calls serve. No I/O here.
  */
 import type { AgreementBody } from '../../db/schema.ts';
+import type { Operator } from '../operators/rules.ts';
 
 /** Every placeholder an agreement text may use. A text using any other fails rendering (and the tests). */
 export const PLACEHOLDERS = [
@@ -17,37 +18,16 @@ export const PLACEHOLDERS = [
 export type Placeholder = (typeof PLACEHOLDERS)[number];
 export type TemplateVars = Record<Placeholder, string>;
 
-/** The configuration the placeholders come from (a subset of Env). */
-export interface OperatorConfig {
-  OPERATOR_NAME: string;
-  OPERATOR_SHORT_NAME: string;
-  OPERATOR_ADDRESS: string;
-  OPERATOR_LICENCE: string;
-  OPERATOR_SERVICE_PHONE: string;
-  OPERATOR_EMAIL: string;
-  DELETION_DEADLINE_WORKING_DAYS: number;
-}
-
-export function templateVars(config: OperatorConfig): TemplateVars {
+/** The placeholders' values: the operator the page names (ADR 057) and the deletion deadline. */
+export function templateVars(op: Operator, deletionWorkingDays: number): TemplateVars {
   return {
-    operatorName: config.OPERATOR_NAME,
-    operatorShortName: config.OPERATOR_SHORT_NAME,
-    operatorAddress: config.OPERATOR_ADDRESS,
-    operatorLicence: config.OPERATOR_LICENCE,
-    operatorServicePhone: config.OPERATOR_SERVICE_PHONE,
-    operatorEmail: config.OPERATOR_EMAIL,
-    deletionWorkingDays: String(config.DELETION_DEADLINE_WORKING_DAYS),
-  };
-}
-
-export function operatorInfo(config: OperatorConfig) {
-  return {
-    name: config.OPERATOR_NAME,
-    shortName: config.OPERATOR_SHORT_NAME,
-    address: config.OPERATOR_ADDRESS,
-    licence: config.OPERATOR_LICENCE,
-    servicePhone: config.OPERATOR_SERVICE_PHONE,
-    email: config.OPERATOR_EMAIL,
+    operatorName: op.companyName,
+    operatorShortName: op.shortName,
+    operatorAddress: op.address,
+    operatorLicence: op.filingNumber,
+    operatorServicePhone: op.servicePhone,
+    operatorEmail: op.email,
+    deletionWorkingDays: String(deletionWorkingDays),
   };
 }
 

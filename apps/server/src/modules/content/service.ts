@@ -7,12 +7,13 @@ import type {
 } from '@lm/shared/schemas/content';
 import { isAgreementCode } from '@lm/shared/schemas/content';
 import { textHash } from '../../lib/text-hash.ts';
+import type { Operator } from '../operators/rules.ts';
+import { operatorInfo } from '../operators/rules.ts';
+import type { Operators } from '../operators/service.ts';
 import { AGREEMENT_SEEDS, type AgreementSeed } from './agreements.ts';
 import type { AgreementRow, ArticleListRow, ArticleRow, ContentRepository } from './repository.ts';
 import {
   agreementPlainText,
-  type OperatorConfig,
-  operatorInfo,
   pageOffset,
   pickInForce,
   renderAgreementBody,
@@ -34,14 +35,25 @@ function newsItem(row: ArticleListRow): NewsItem {
   };
 }
 
+export interface ContentDeps {
+  /** The operator a channel's pages name (ADR 057). */
+  operators: Pick<Operators, 'forChannel'>;
+  /** DELETION_DEADLINE_WORKING_DAYS, printed in the privacy texts. */
+  deletionWorkingDays: number;
+}
+
+/** An agreement as served, with the operator it names (for its ETag). */
+export type RenderedDocument = AgreementData & { operatorTag: string };
+
 /**
- * Agreements (versioned in agreement_documents, rendered with the operator's configuration) and the daily
- * news (articles). Stateless over the database: several instances can serve it.
+ * Agreements (versioned in agreement_documents, rendered with the operator of the channel the page was
+ * reached through, ADR 057) and the daily news (articles). Stateless over the database: several instances
+ * can serve it.
  */
 export class ContentService {
   constructor(
     private readonly repo: ContentRepository,
-    private readonly config: OperatorConfig,
+    private readonly d: ContentDeps,
   ) {}
 
   /** Inserts the built-in agreement versions that are missing; never rewrites a stored version. */
@@ -54,8 +66,8 @@ export class ContentService {
     return this.repo.agreementVersions(code);
   }
 
-  private render(row: AgreementRow): AgreementData {
-    const body = renderAgreementBody(row.body, templateVars(this.config));
+  private render(row: AgreementRow, op: Operator): AgreementData {
+    const body = renderAgreementBody(row.body, templateVars(op, this.d.deletionWorkingDays));
     return {
       code: row.code,
       version: row.version,
@@ -64,22 +76,35 @@ export class ContentService {
       effectiveAt: row.effectiveAt.toISOString(),
       intro: body.intro,
       sections: body.sections,
-      operator: operatorInfo(this.config),
+      operator: operatorInfo(op),
     };
   }
 
+  /** The operator of a channel's pages (the configured one without a code or a record). */
+  operatorFor(adChannelCode: string | undefined): Promise<Operator> {
+    return this.d.operators.forChannel(adChannelCode);
+  }
+
   /**
-   * One of the 13 agreements: the version in force at `now`, or `version` when given (a superseded
-   * version stays readable for audit; one not yet in force is not served). null when unknown.
+   * One of the 13 agreements, naming the operator of `adChannelCode`: the version in force at `now`, or
+   * `version` when given (a superseded version stays readable for audit; one not yet in force is not
+   * served). null when unknown. `operatorTag` is a short hash of what the text names of the operator: the
+   * ETag changes when the operator's record does.
    */
-  async agreement(code: string, opts: { version?: string | undefined; now?: Date } = {}) {
+  async agreement(
+    code: string,
+    opts: { version?: string | undefined; now?: Date; adChannelCode?: string | undefined } = {},
+  ): Promise<RenderedDocument | null> {
     if (!isAgreementCode(code)) return null;
     const now = opts.now ?? new Date();
     const rows = await this.versionsOf(code);
     const row = opts.version
       ? rows.find((r) => r.version === opts.version && r.effectiveAt.getTime() <= now.getTime())
       : pickInForce(rows, now);
-    return row ? this.render(row) : null;
+    if (!row) return null;
+    const op = await this.operatorFor(opts.adChannelCode);
+    const doc = this.render(row, op);
+    return { ...doc, operatorTag: textHash(JSON.stringify(doc.operator)).slice(0, 12) };
   }
 
   /** Every stored version of an agreement, newest first, with its state at `now`. null when unknown. */
@@ -89,7 +114,8 @@ export class ContentService {
     if (rows.length === 0) return null;
     const states = versionStates(rows, now);
     const current = states.find((s) => s.state === 'in_force')?.row ?? null;
-    const vars = templateVars(this.config);
+    // The effective date has no placeholder of the operator's: the configured one fills the rest.
+    const vars = templateVars(await this.operatorFor(undefined), this.d.deletionWorkingDays);
     return {
       code,
       title: (current ?? states[0]!.row).title,
@@ -105,9 +131,9 @@ export class ContentService {
     };
   }
 
-  /** The agreement as the protocol calls serve it: one plain text with its SHA-256. */
-  async protocolText(code: string, now = new Date()) {
-    const doc = await this.agreement(code, { now });
+  /** The agreement as the protocol calls serve it (naming the channel's operator): one plain text with its SHA-256. */
+  async protocolText(code: string, adChannelCode?: string | undefined, now = new Date()) {
+    const doc = await this.agreement(code, { now, adChannelCode });
     if (!doc) return null;
     const content = agreementPlainText(doc.title, doc.version, doc);
     return { id: doc.code, title: doc.title, version: doc.version, content, textHash: textHash(content) };

@@ -23,7 +23,11 @@ export interface PrivacyDeps {
   ring: KeyRing;
   /** Working days a lender has to delete the data after a cancellation (default 15). */
   deletionDeadlineWorkingDays: number;
-  operator: { name: string; email: string; servicePhone: string };
+  /**
+   * Who handles the person's data: the operator of the channel they came through (ADR 057), the configured
+   * one without a channel or a record.
+   */
+  operatorOf(adChannelCode: string | null): Promise<{ name: string; email: string; servicePhone: string }>;
 }
 
 const SESSION_LIST_LIMIT = 20;
@@ -237,7 +241,7 @@ export class PrivacyService {
     return {
       exportedAt: now.toISOString(),
       note: '这是您在本平台的全部个人信息副本，请妥善保管，不要发送给他人。',
-      operator: this.d.operator,
+      operator: await this.d.operatorOf(user.adChannelCode),
       account: {
         uid: user.id,
         phone: user.mobileEnc ? decryptField(this.d.ring, user.mobileEnc) : null,

@@ -9,13 +9,14 @@ function headerToken(req: FastifyRequest): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** Who is calling: IP, device fingerprint (from the platform_param header) and user agent. */
+/** Who is calling: IP, device fingerprint and page channel (from the platform_param header), user agent. */
 export function clientMeta(req: FastifyRequest): ClientMeta {
   const ua = req.headers['user-agent'];
   return {
     ip: req.ip,
     fingerprint: platformFingerprint(req.headers.platform_param),
     userAgent: typeof ua === 'string' ? ua : undefined,
+    channelCode: platformChannelCode(req.headers.platform_param),
   };
 }
 
@@ -34,6 +35,24 @@ export function platformFingerprint(raw: string | string[] | undefined): string 
     // A malformed header is treated as no fingerprint.
   }
   return undefined;
+}
+
+/** A channel code as ad links carry it (channelCodeSchema's rule). */
+const CHANNEL_CODE = /^[A-Za-z0-9_.-]{1,64}$/;
+
+/**
+ * The channel of the page the H5 calls from (`platform_param` header, `currentChannelCode`) when it is a
+ * well-formed channel code; undefined otherwise (ADR 057: the SMS it asks for is signed by its operator).
+ */
+export function platformChannelCode(raw: string | string[] | undefined): string | undefined {
+  if (typeof raw !== 'string' || raw.length >= 2048) return undefined;
+  try {
+    const code = (JSON.parse(raw) as { currentChannelCode?: unknown } | null)?.currentChannelCode;
+    return typeof code === 'string' && CHANNEL_CODE.test(code) ? code : undefined;
+  } catch {
+    // A malformed header names no channel.
+    return undefined;
+  }
 }
 
 /** Who a hook of this module lets through; the API document derives 401 / 403 from it (plugins/external/swagger.ts). */

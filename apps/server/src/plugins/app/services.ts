@@ -16,6 +16,8 @@ import { AdminPeopleService } from '../../modules/admin-leads/people.ts';
 import { AdminPeopleRepository } from '../../modules/admin-leads/people-repository.ts';
 import { AdminLeadsRepository } from '../../modules/admin-leads/repository.ts';
 import { AdminLeadsService } from '../../modules/admin-leads/service.ts';
+import { AdminOperatorsRepository } from '../../modules/admin-operators/repository.ts';
+import { AdminOperatorService } from '../../modules/admin-operators/service.ts';
 import { AnalyticsRepository } from '../../modules/analytics/repository.ts';
 import { AnalyticsService } from '../../modules/analytics/service.ts';
 import { ApplicationRepository } from '../../modules/applications/repository.ts';
@@ -64,6 +66,9 @@ import { isRedisDown, RedisCounterStore } from '../../modules/limits/redis-store
 import { WriteBehindCounterStore } from '../../modules/limits/write-behind-store.ts';
 import { MatchRepository } from '../../modules/matching/repository.ts';
 import { MatchService } from '../../modules/matching/service.ts';
+import { OperatorRepository } from '../../modules/operators/repository.ts';
+import { configuredOperator, footerOf, operatorInfo } from '../../modules/operators/rules.ts';
+import { Operators } from '../../modules/operators/service.ts';
 import { AdminNoticesService } from '../../modules/privacy/admin-notices.ts';
 import { PrivacyRepository } from '../../modules/privacy/repository.ts';
 import { PrivacyService } from '../../modules/privacy/service.ts';
@@ -187,7 +192,6 @@ export default fp<ServicesOptions>(
       sms = new AliyunSmsProvider({
         accessKeyId: config.ALIYUN_SMS_ACCESS_KEY_ID!,
         accessKeySecret: config.ALIYUN_SMS_ACCESS_KEY_SECRET!,
-        signName: config.ALIYUN_SMS_SIGN_NAME!,
         templateCode: config.ALIYUN_SMS_TEMPLATE_CODE!,
         endpoint: config.ALIYUN_SMS_ENDPOINT,
       });
@@ -196,11 +200,14 @@ export default fp<ServicesOptions>(
     }
     sms = countedSends(sms, metrics);
 
+    // Who a person deals with through a channel (ADR 057): its operator record, else the configured one.
+    const operators = new Operators(new OperatorRepository(database.db), configuredOperator(config));
     const codes = new SmsCodes({
       repo: new SmsCodeRepository(database.db),
       limiter,
       sendLimiter: strictLimiter,
       sms,
+      signatureFor: async (code) => (await operators.forChannel(code)).smsSignature,
       ttlSeconds: config.SMS_CODE_TTL_SECONDS,
       limits: {
         ...DEFAULT_PHONE_LIMITS,
@@ -217,10 +224,9 @@ export default fp<ServicesOptions>(
       repo: privacyRepo,
       ring: keys.ring,
       deletionDeadlineWorkingDays: config.DELETION_DEADLINE_WORKING_DAYS,
-      operator: {
-        name: config.OPERATOR_NAME,
-        email: config.OPERATOR_EMAIL,
-        servicePhone: config.OPERATOR_SERVICE_PHONE,
+      operatorOf: async (code) => {
+        const { name, email, servicePhone } = operatorInfo(await operators.forChannel(code));
+        return { name, email, servicePhone };
       },
     });
     const auth = new AuthService({
@@ -297,6 +303,7 @@ export default fp<ServicesOptions>(
         ? new Limiter(clickCounts, 'database', refused)
         : new Limiter(new BatchingCounterStore(limiter.store), limiter.name, refused),
       deviceHash,
+      fallbackOperator: footerOf(operators.fallback),
       l1TtlMs: config.CHANNEL_L1_TTL_MS,
       onClickWriteError: (err, rows) =>
         app.log.warn({ err: { message: (err as Error).message }, rows }, 'clicks not written yet; retrying'),
@@ -424,6 +431,7 @@ export default fp<ServicesOptions>(
       repo: new ConsentRepository(database.db),
       caps,
       identities,
+      operators,
       ring: keys.ring,
       metrics,
     });
@@ -459,7 +467,10 @@ export default fp<ServicesOptions>(
     });
     const creditInfo = new CreditInfoService({ repo: new CreditInfoRepository(db), ring });
     const catalog = new CatalogService({ repo: new CatalogRepository(db), limiter });
-    const content = new ContentService(new ContentRepository(db), config);
+    const content = new ContentService(new ContentRepository(db), {
+      operators,
+      deletionWorkingDays: config.DELETION_DEADLINE_WORKING_DAYS,
+    });
     const manifest = createManifestStore(config, storage);
     const site = new SiteService({
       repo: new SiteRepository(db),
@@ -475,6 +486,12 @@ export default fp<ServicesOptions>(
       repo: new AdminChannelsRepository(db),
       ring,
       channels,
+      log: app.log,
+    });
+    const adminOperators = new AdminOperatorService({
+      repo: new AdminOperatorsRepository(db),
+      channels,
+      fallback: operators.fallback,
       log: app.log,
     });
     const adminCatalogRepo = new AdminCatalogRepository(db);
@@ -522,6 +539,7 @@ export default fp<ServicesOptions>(
       rum,
       funnel,
       adminChannels,
+      adminOperators,
       adminPartners,
       adminProducts,
       adminLeads,

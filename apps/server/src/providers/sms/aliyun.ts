@@ -4,7 +4,6 @@ import { messageText, type SmsMessage, type SmsProvider, SmsSendError } from './
 export interface AliyunSmsConfig {
   accessKeyId: string;
   accessKeySecret: string;
-  signName: string;
   templateCode: string;
   endpoint: string;
 }
@@ -17,7 +16,8 @@ const require = createRequire(import.meta.url);
 
 /**
  * Aliyun SMS (dysmsapi 2017-05-25) through its official SDK. The template must take one
- * variable, `code`. The gateway's own refusals (e.g. isv.BUSINESS_LIMIT_CONTROL) become SmsSendError.
+ * variable, `code`; the sign name is the message's signature (the operator's, ADR 057), registered with
+ * Aliyun for each operator. The gateway's own refusals (e.g. isv.BUSINESS_LIMIT_CONTROL) become SmsSendError.
  */
 export class AliyunSmsProvider implements SmsProvider {
   readonly name = 'aliyun';
@@ -46,7 +46,7 @@ export class AliyunSmsProvider implements SmsProvider {
   async send(m: SmsMessage): Promise<void> {
     const request = new this.SendSmsRequest({
       phoneNumbers: m.phone,
-      signName: this.config.signName,
+      signName: m.signature,
       templateCode: this.config.templateCode,
       templateParam: JSON.stringify({ code: m.code }),
     });

@@ -5,6 +5,11 @@ export interface SmsMessage {
   code: string;
   purpose: SmsPurpose;
   ttlMinutes: number;
+  /**
+   * The signature, without its brackets: the operator's of the channel the code is sent for (ADR 057), the
+   * gateway's sign name.
+   */
+  signature: string;
 }
 
 /** Sends verification codes. Implementations throw SmsSendError when the gateway refuses. */
@@ -30,5 +35,5 @@ export const PURPOSE_TEXT: Record<SmsPurpose, string> = {
 };
 
 export function messageText(m: SmsMessage): string {
-  return `【借款超市】您的${PURPOSE_TEXT[m.purpose]}验证码为${m.code}，${m.ttlMinutes}分钟内有效。如非本人操作，请忽略本短信。`;
+  return `【${m.signature}】您的${PURPOSE_TEXT[m.purpose]}验证码为${m.code}，${m.ttlMinutes}分钟内有效。如非本人操作，请忽略本短信。`;
 }

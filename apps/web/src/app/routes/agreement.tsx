@@ -7,13 +7,12 @@ import { PageLoading } from '@/components/page-loading';
 import { ResultView } from '@/components/result-view';
 import { SiteFooter } from '@/components/site-footer';
 import { useAgreement } from '@/features/agreements/api/get-agreement';
-import { useFooterCompanies } from '@/features/agreements/api/use-footer-companies';
 import { AgreementDocument } from '@/features/agreements/components/agreement-document';
 import { fetchConsentedAgreement } from '@/features/consent/api/get-consented-agreement';
 import { fetchLenderAgreement, type LenderAgreement } from '@/features/consent/api/get-lender-agreement';
 import { isOn } from '@/features/consent/query-options';
 import { ApiError } from '@/lib/api-client';
-import { useH5Config } from '@/lib/channel/store';
+import { useChannelStore, useH5Config } from '@/lib/channel/store';
 import styles from './routes.module.css';
 
 /** Agreements the server renders per lender (GET /api/user/info/protocol/{id}?productId). */
@@ -28,16 +27,23 @@ const PRODUCT_ID = /^\d{1,10}$/;
 function LenderAgreementView({
   agreementKey,
   productId,
+  adChannelCode,
   consented,
 }: {
   agreementKey: string;
   productId: string;
+  /** The channel the page was reached through: the text names its operator (ADR 057). */
+  adChannelCode: string;
   consented: boolean;
 }) {
+  const settled = useChannelStore((s) => s.status === 'ready' || s.status === 'failed');
   const query = useQuery<LenderAgreement>({
-    queryKey: ['agreement', agreementKey, productId, consented],
+    queryKey: ['agreement', agreementKey, productId, consented, consented ? '' : adChannelCode],
     queryFn: () =>
-      consented ? fetchConsentedAgreement(productId) : fetchLenderAgreement(agreementKey, productId),
+      consented
+        ? fetchConsentedAgreement(productId)
+        : fetchLenderAgreement(agreementKey, productId, adChannelCode),
+    enabled: consented || settled,
     retry: false,
     staleTime: 60_000,
   });
@@ -133,11 +139,11 @@ function AgreementDocumentView({ agreementKey }: { agreementKey: string }) {
 
 /**
  * An agreement page (spec §2): the text in force from the server, with its version, effective date and
- * operator, then the channel's licensed-company footer. For a per-lender agreement with `?productId=`,
+ * operator — the channel's (ADR 057) — then the channel's footer naming the same company. For a per-lender agreement with `?productId=`,
  * that lender's text instead.
  */
 export function AgreementRoute({ agreementKey }: { agreementKey: string }) {
-  const footer = useFooterCompanies(useH5Config().footer);
+  const { footer, adChannelCode } = useH5Config();
   const [query] = useSearchParams();
   const productId = query.get('productId')?.trim() ?? '';
   if (PER_LENDER_AGREEMENTS.includes(agreementKey) && PRODUCT_ID.test(productId)) {
@@ -145,6 +151,7 @@ export function AgreementRoute({ agreementKey }: { agreementKey: string }) {
       <LenderAgreementView
         agreementKey={agreementKey}
         productId={productId}
+        adChannelCode={adChannelCode}
         consented={isOn(query.get('consented'))}
       />
     );

@@ -4,7 +4,6 @@ import { PageHeader } from '@/components/page-header';
 import { ResultView } from '@/components/result-view';
 import { SiteFooter } from '@/components/site-footer';
 import { useOperator } from '@/features/agreements/api/get-operator';
-import { useFooterCompanies } from '@/features/agreements/api/use-footer-companies';
 import { useH5Config } from '@/lib/channel/store';
 import styles from './failure.module.css';
 import page from './routes.module.css';
@@ -19,7 +18,6 @@ function failureMessage(raw: string | null): string | null {
 export function FailureRoute() {
   const navigate = useNavigate();
   const config = useH5Config();
-  const footer = useFooterCompanies(config.footer);
   const operator = useOperator();
   const [query] = useSearchParams();
   const message = failureMessage(query.get('msg')) ?? '网络不稳定或服务繁忙，您的申请暂未完成';
@@ -68,7 +66,7 @@ export function FailureRoute() {
         )}
       </p>
       <p className={styles.service}>本平台不会以任何理由要求您转账或索要验证码。</p>
-      <SiteFooter companies={footer} />
+      <SiteFooter companies={config.footer} />
     </main>
   );
 }

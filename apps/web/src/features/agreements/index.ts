@@ -1,6 +1,7 @@
 /**
  * The 13 agreement pages of spec §2. Their texts live on the server (GET /api/agreement/:code, versioned in
- * the database with the operator's details filled in); a page fetches only the text it shows.
+ * the database with the details of the channel's operator filled in, ADR 057); a page fetches only the text it
+ * shows.
  */
 import type { AGREEMENT_PAGES } from '@lm/shared/channel';
 

@@ -16,9 +16,11 @@ import {
   Typography,
 } from 'antd';
 import { useMemo, useState } from 'react';
+import { Link } from 'react-router';
 import { ApiError } from '@/lib/api-client';
 import { notifySuccess } from '@/lib/notify';
 import { useCreateChannel } from '../api/create-channel';
+import { useOperatorChoices } from '../api/get-operator-choices';
 import { useUpdateChannel } from '../api/update-channel';
 import { type ChannelFormValues, draftFromForm, EMPTY_CHANNEL, formFieldOf, formFromDetail } from '../form';
 import { ArmsEditor } from './arms-editor';
@@ -91,6 +93,22 @@ export function ChannelForm({ detail, canEdit, onCreated }: ChannelFormProps) {
   }
 
   const abEnabled = Boolean(values.abEnabled);
+  const choices = useOperatorChoices();
+  const fallback = choices.data?.fallback;
+  const operatorOptions = [
+    {
+      value: '',
+      label: fallback ? `默认运营主体：${fallback.companyName}（服务器配置）` : '默认运营主体（服务器配置）',
+    },
+    ...(choices.data?.list ?? []).map((o) => ({
+      value: o.code,
+      label: `${o.companyName}（${o.shortName}）`,
+    })),
+  ];
+  // What the footer will name: the operator picked, else the configured one.
+  const footerPreview = values.operatorCode
+    ? (choices.data?.list.find((o) => o.code === values.operatorCode) ?? null)
+    : (fallback ?? null);
 
   return (
     <Row gutter={24} wrap={false} style={{ alignItems: 'flex-start' }}>
@@ -371,43 +389,30 @@ export function ChannelForm({ detail, canEdit, onCreated }: ChannelFormProps) {
             )}
           </Card>
 
-          <Card title="页脚持牌公司" size="small" style={{ marginBottom: 16 }}>
-            <Form.List name="footer">
-              {(fields, { add, remove }) => (
+          <Card title="运营主体" size="small" style={{ marginBottom: 16 }}>
+            <Form.Item
+              name="operatorCode"
+              label="签约主体（页脚、协议、隐私政策、短信签名）"
+              extra={
                 <>
-                  {fields.map((field) => (
-                    <Space key={field.key} align="baseline" wrap>
-                      <Form.Item
-                        name={[field.name, 'companyName']}
-                        rules={[{ required: true, min: 2, message: '请填写持牌公司名称（至少 2 个字）' }]}
-                      >
-                        <Input placeholder="公司名称" style={{ width: 260 }} maxLength={60} />
-                      </Form.Item>
-                      <Form.Item
-                        name={[field.name, 'filingNumber']}
-                        rules={[{ required: true, message: '请填写备案号' }]}
-                      >
-                        <Input
-                          placeholder="备案号，如 京ICP备2026000001号"
-                          style={{ width: 240 }}
-                          maxLength={60}
-                        />
-                      </Form.Item>
-                      <Button danger size="small" onClick={() => remove(field.name)}>
-                        删除
-                      </Button>
-                    </Space>
-                  ))}
-                  <Button
-                    type="dashed"
-                    disabled={readOnly || fields.length >= 10}
-                    onClick={() => add({ companyName: '', filingNumber: '' })}
-                  >
-                    添加持牌公司
-                  </Button>
+                  访客从本渠道进入，就与这家公司签约：页脚、各协议、隐私政策和短信签名都取自它的记录。
+                  <Link to="/operators">管理运营主体</Link>
                 </>
-              )}
-            </Form.List>
+              }
+            >
+              <Select
+                aria-label="运营主体"
+                loading={choices.isPending}
+                options={operatorOptions}
+                optionFilterProp="label"
+                showSearch
+              />
+            </Form.Item>
+            {footerPreview && (
+              <Typography.Text type="secondary">
+                页脚显示：{footerPreview.companyName} {footerPreview.filingNumber}
+              </Typography.Text>
+            )}
           </Card>
         </Form>
         <div

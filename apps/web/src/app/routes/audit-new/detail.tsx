@@ -5,7 +5,6 @@ import { EmptyState } from '@/components/empty-state';
 import { PageHeader } from '@/components/page-header';
 import { PageLoading } from '@/components/page-loading';
 import { SiteFooter } from '@/components/site-footer';
-import { useFooterCompanies } from '@/features/agreements/api/use-footer-companies';
 import { useNewsArticle } from '@/features/news/api/get-news-article';
 import { NewsPlainList } from '@/features/news/components/news-list';
 import { publishedText } from '@/features/news/dates';
@@ -19,7 +18,6 @@ const ID = /^[a-z0-9-]{1,80}$/;
 export function AuditNewDetailRoute() {
   const navigate = useNavigate();
   const config = useH5Config();
-  const footer = useFooterCompanies(config.footer);
   const { id = '' } = useParams();
   const valid = ID.test(id);
   const article = useNewsArticle(id, { enabled: valid });
@@ -83,7 +81,7 @@ export function AuditNewDetailRoute() {
     <main className={styles.page}>
       <PageHeader title="资讯详情" fallback="/audit-new" />
       {content}
-      <SiteFooter companies={footer} />
+      <SiteFooter companies={config.footer} />
     </main>
   );
 }

@@ -5,7 +5,6 @@ import { EmptyState } from '@/components/empty-state';
 import { PageHeader } from '@/components/page-header';
 import { PageLoading } from '@/components/page-loading';
 import { SiteFooter } from '@/components/site-footer';
-import { useFooterCompanies } from '@/features/agreements/api/use-footer-companies';
 import { useNewsList } from '@/features/news/api/get-news';
 import { isNewsCategory } from '@/features/news/categories';
 import { CategoryTabs } from '@/features/news/components/category-tabs';
@@ -17,7 +16,6 @@ import styles from './audit-new.module.css';
 /** `/audit-new`: the daily news, newest first, grouped by Shanghai day; `?category=` picks a category. */
 export function AuditNewRoute() {
   const config = useH5Config();
-  const footer = useFooterCompanies(config.footer);
   const [query, setQuery] = useSearchParams();
   const raw = query.get('category');
   const category = isNewsCategory(raw) ? raw : null;
@@ -97,7 +95,7 @@ export function AuditNewRoute() {
       <section className={styles.feed} aria-label="资讯列表" aria-busy={news.isPending}>
         {body}
       </section>
-      <SiteFooter companies={footer} />
+      <SiteFooter companies={config.footer} />
     </main>
   );
 }

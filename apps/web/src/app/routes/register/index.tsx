@@ -1,7 +1,6 @@
 import { lazy, Suspense } from 'react';
 import { Link } from 'react-router';
 import { SiteFooter } from '@/components/site-footer';
-import { useFooterCompanies } from '@/features/agreements/api/use-footer-companies';
 import { LoginPlaceholder } from '@/features/landing/components/login-placeholder';
 import { useH5Config } from '@/lib/channel/store';
 import { loadPostLogin } from '../../sign-in/load-post-login';
@@ -18,7 +17,6 @@ const LoginForm = lazy(() =>
  */
 export function RegisterRoute() {
   const config = useH5Config();
-  const footer = useFooterCompanies(config.footer);
   return (
     <main className={styles.login}>
       <header className={styles.loginHeader}>
@@ -48,7 +46,7 @@ export function RegisterRoute() {
           <li>服务仅面向年满18周岁的非在校学生。</li>
         </ul>
       </section>
-      <SiteFooter companies={footer} />
+      <SiteFooter companies={config.footer} />
     </main>
   );
 }

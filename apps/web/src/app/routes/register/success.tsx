@@ -4,7 +4,6 @@ import { PageHeader } from '@/components/page-header';
 import { PrimaryButton } from '@/components/primary-button';
 import { ResultView } from '@/components/result-view';
 import { SiteFooter } from '@/components/site-footer';
-import { useFooterCompanies } from '@/features/agreements/api/use-footer-companies';
 import { useH5Config } from '@/lib/channel/store';
 import { isLoggedIn } from '@/lib/session';
 import styles from '../routes.module.css';
@@ -17,7 +16,6 @@ import own from './register.module.css';
 export function RegisterSuccessRoute() {
   const navigate = useNavigate();
   const config = useH5Config();
-  const footer = useFooterCompanies(config.footer);
   const loggedIn = isLoggedIn();
   const formPath = config.flowRoutes.form;
   return (
@@ -77,7 +75,7 @@ export function RegisterSuccessRoute() {
           </ul>
         </ResultView>
       </section>
-      <SiteFooter companies={footer} />
+      <SiteFooter companies={config.footer} />
     </main>
   );
 }

@@ -4,10 +4,17 @@ import { api } from '@/lib/api-client';
 /** protocolData of @lm/shared: an agreement rendered for one lender (the text a consent records). */
 export type LenderAgreement = ProtocolData;
 
-/** GET /api/user/info/protocol/{id}?productId — agreement `id` rendered for that product's lender. */
-export function fetchLenderAgreement(id: string, productId: string): Promise<LenderAgreement> {
+/**
+ * GET /api/user/info/protocol/{id}?productId&adChannelCode — agreement `id` rendered for that product's lender
+ * as a consent given through the channel records it (naming the channel's operator, ADR 057).
+ */
+export function fetchLenderAgreement(
+  id: string,
+  productId: string,
+  adChannelCode: string,
+): Promise<LenderAgreement> {
   return api.get<LenderAgreement>(`/api/user/info/protocol/${encodeURIComponent(id)}`, {
-    params: { productId },
+    params: { productId, adChannelCode },
     silent: true,
   });
 }
