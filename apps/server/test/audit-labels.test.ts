@@ -61,6 +61,26 @@ const CAMEL_CASE = /\b[a-z]+[A-Z][A-Za-z]*\b/;
 
 describe(`audit log labels (${BACKEND})`, () => {
   it('names every action, subject and field the console writes, and shows every value formatted', async () => {
+    // Operators (ADR 057) and the channels that name them.
+    const operator = await call('POST', '/api/admin/operators', {
+      code: 'audit-op',
+      companyName: '审计科技有限公司',
+      shortName: '审计科技',
+      filingNumber: '京ICP备2026000099号',
+      smsSignature: '审计科技',
+      address: '北京市朝阳区审计路 1 号',
+      servicePhone: '010-12345678',
+      email: 'dpo@audit.example.cn',
+    });
+    await call('PUT', `/api/admin/operators/${operator.id}`, {
+      companyName: '审计数字科技有限公司',
+      shortName: '审计数科',
+      filingNumber: '京ICP备2026000099号-1',
+      smsSignature: '审计数科',
+      address: '北京市朝阳区审计路 2 号',
+      servicePhone: '010-87654321',
+      email: 'privacy@audit.example.cn',
+    });
     // Channels and route codes.
     const channel = await call('POST', '/api/admin/channels', {
       adChannelCode: 'audit-labels',
@@ -74,7 +94,7 @@ describe(`audit log labels (${BACKEND})`, () => {
       needsLocation: true,
       trackReport: { platform: 'baidu', params: ['bd_vid'] },
       allowedHosts: ['partner.example.com'],
-      footer: [{ companyName: '审计科技有限公司', filingNumber: '京ICP备00000000号' }],
+      operatorCode: 'audit-op',
     });
     await call('PUT', `/api/admin/channels/${channel.id}`, {
       name: '审计渠道二',

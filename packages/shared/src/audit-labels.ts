@@ -50,6 +50,7 @@ export const AUDIT_ENTITY_LABELS: Record<string, string> = {
   user: '用户',
   staff: '员工',
   notice: '机构通知',
+  operator: '运营主体',
 };
 
 /** The staff name of entries made by the server itself (login locks, the worker). */
@@ -93,6 +94,15 @@ export const AUDIT_FIELD_LABELS: Record<string, string> = {
   trackReport: '广告平台回传',
   allowedHosts: '允许跳转的域名',
   footer: '页脚备案主体',
+  operatorCode: '运营主体',
+  // operators (ADR 057)
+  companyName: '公司名称',
+  shortName: '协议简称',
+  filingNumber: '备案号',
+  smsSignature: '短信签名',
+  address: '注册地址',
+  servicePhone: '客服电话',
+  email: '个人信息保护邮箱',
   routeCode: '路由码',
   // partners
   legalName: '法定名称',
@@ -152,6 +162,7 @@ export const AUDIT_FIELD_LABELS: Record<string, string> = {
 /** A field whose name means something narrower for one kind of subject. */
 const ENTITY_FIELD_LABELS: Record<string, Record<string, string>> = {
   channel: { name: '渠道名称' },
+  operator: { code: '主体编码' },
   route_code: { status: '路由码状态' },
   partner: { code: '机构编码', status: '合作状态', allowedHosts: '允许的域名' },
   product: { code: '产品编码', status: '上架状态' },
