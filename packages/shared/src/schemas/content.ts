@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { AGREEMENT_PAGES } from '../channel.ts';
+import { documentedInteger } from './common.ts';
 
 export type AgreementCode = (typeof AGREEMENT_PAGES)[number]['key'];
 export const AGREEMENT_CODES = AGREEMENT_PAGES.map((p) => p.key) as [AgreementCode, ...AgreementCode[]];
@@ -88,7 +89,8 @@ function queryInt(label: string, min: number, max: number, def: number) {
         .optional(),
     )
     .transform((v) => (v === undefined ? def : Number(v)))
-    .refine((n) => Number.isInteger(n) && n >= min && n <= max, `${label}应在${min}到${max}之间`);
+    .refine((n) => Number.isInteger(n) && n >= min && n <= max, `${label}应在${min}到${max}之间`)
+    .meta(documentedInteger(min, max));
 }
 
 export const NEWS_PAGE_SIZE_DEFAULT = 10;
