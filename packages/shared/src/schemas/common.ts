@@ -91,7 +91,8 @@ export const smsCodeSchema = z
 export const abTestTypeSchema = z
   .union([z.number().int(), z.string().regex(/^\d{1,3}$/)], { error: 'abTestType 必须是数字' })
   .transform((v) => Number(v))
-  .refine((v) => v >= 0 && v <= 999, 'abTestType 超出范围');
+  .refine((v) => v >= 0 && v <= 999, 'abTestType 超出范围')
+  .meta(documentedInteger(0, 999));
 
 /** true/false, 1/0, "1"/"0", "true"/"false". */
 export const flagSchema = z
