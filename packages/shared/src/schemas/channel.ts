@@ -7,7 +7,7 @@ const emptyAsAbsent = (v: unknown) => (typeof v === 'string' && v.trim() === '' 
 
 /** Route code of an ad link (`?adRouteCode=`), exchanged for a channel code. */
 export const routeCodeSchema = z
-  .string({ error: '路由码必须是文本' })
+  .string({ error: (iss) => (iss.input === undefined ? '路由码不能为空' : '路由码必须是文本') })
   .trim()
   .min(1, '路由码不能为空')
   .max(64, '路由码最长64个字符')

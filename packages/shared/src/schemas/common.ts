@@ -60,7 +60,8 @@ export const phoneSchema = z
 
 /** Advertising channel code as carried in ad links. */
 export const channelCodeSchema = z
-  .string({ error: '渠道码必须是文本' })
+  // Missing (or given empty in a query, which is the same): "不能为空", as for an empty string.
+  .string({ error: (iss) => (iss.input === undefined ? '渠道码不能为空' : '渠道码必须是文本') })
   .trim()
   .min(1, '渠道码不能为空')
   .max(64, '渠道码最长64个字符')
