@@ -7,12 +7,14 @@ import Fastify, {
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Redis } from 'ioredis';
 import '@lm/shared'; // zh-CN validation messages
-import { createServer, type ServerOptions } from 'node:http';
+import { createServer, maxHeaderSize, type ServerOptions } from 'node:http';
+import { performance } from 'node:perf_hooks';
 import type { Env } from './config/env.ts';
 import { partnerSandboxBase, partnerSandboxOn } from './config/outbound.ts';
 import type { Database } from './db/client.ts';
 import { FrontAnswers } from './lib/front-answers.ts';
 import { frontRequestLines, loggerOptions, requestLogging } from './lib/logger.ts';
+import { UNMATCHED_ROUTE } from './lib/metrics.ts';
 import { clientIpOf, rememberingTrust, requestIdGenerator } from './lib/request-id.ts';
 import analyticsRoutes from './modules/analytics/routes.ts';
 import applicationRoutes from './modules/applications/routes.ts';
@@ -27,8 +29,9 @@ import { seedDemoProducts } from './modules/products/seed.ts';
 import staffRoutes from './modules/staff/routes.ts';
 import systemRoutes from './modules/system/routes.ts';
 import authPlugin from './plugins/app/auth.ts';
-import errorsPlugin from './plugins/app/errors.ts';
+import errorsPlugin, { refuseMethod } from './plugins/app/errors.ts';
 import metricsPlugin from './plugins/app/metrics.ts';
+import queryRulesPlugin, { queryRulesCompiler } from './plugins/app/query-rules.ts';
 import servicesPlugin from './plugins/app/services.ts';
 import wellFormedPlugin, { wellFormedCompiler } from './plugins/app/well-formed.ts';
 import dbPlugin from './plugins/external/db.ts';
@@ -80,13 +83,16 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   // The ad burst's cached GETs are answered again in front of Fastify, and its clicks taken there by their route
   // module (lib/front-answers.ts, ADRs 042 and 046).
   const clientIp = clientIpOf(trustProxy);
+  // The request lines of an answer no Fastify route gives: the front's, and a malformed address's.
+  const lines = logger === false ? NO_LINES : frontRequestLines(() => app.log, clientIp);
   const front = new FrontAnswers({
     requestId,
     clientIp,
     closing: () => app.draining,
     observer: (route) => app.metrics.requestObserver(route),
-    lines: logger === false ? NO_LINES : frontRequestLines(() => app.log, clientIp),
+    lines,
   });
+  let unmatched: ((method: string, status: number, seconds: number) => void) | null = null;
   const app = Fastify({
     logger,
     // Fastify's own HTTP server (as getServerInstance makes it), its request listener behind the front's.
@@ -110,18 +116,34 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     // A request's pino child is built only when it writes a line, its request lines skip the redaction's
     // cost (issue 17.3; lib/logger.ts); every line carries the id.
     ...(logger === false ? {} : requestLogging()),
-    routerOptions: { maxParamLength: 200 },
+    // The router refuses no parameter for its length (its default is 100 characters, and what it refuses
+    // never reaches a route, a hook or the error handler): a path parameter is as long as the request line
+    // lets it be, and its route's schema bounds it (a 400 naming the field) like any other input (issue 44).
+    routerOptions: { maxParamLength: maxHeaderSize },
     // A malformed path (bad percent-encoding …) is answered with the envelope like every other error. No
-    // hook runs before this answer: it gets here the request id and the JSON answer's security headers
-    // that the onRequest hooks give every other answer.
+    // hook runs before this answer: it gets here the request id, the JSON answer's security headers that the
+    // onRequest hooks give every other answer, its request line "request completed" and its count in the
+    // request histogram (as a request no route matched), which Fastify gives no answer made here.
     frameworkErrors: (error, req, reply) => {
-      const bad = error.code === 'FST_ERR_BAD_URL';
+      const bad = error.code === 'FST_ERR_BAD_URL' || error.code === 'FST_ERR_MAX_PARAM_LENGTH';
       const status = bad ? 400 : 500;
+      if (!bad) req.log.error({ err: error }, 'framework error');
+      const started = performance.now();
+      reply.raw.once('finish', () => {
+        const ms = performance.now() - started;
+        unmatched ??= app.metrics.requestObserver(UNMATCHED_ROUTE);
+        unmatched(req.method, status, ms / 1000);
+        if (lines.on()) lines.completed(req.id, status, ms);
+      });
       void (reply as unknown as FastifyReply)
         .status(status)
         .header('x-request-id', req.id)
         .headers(API_HEADERS)
-        .send({ code: status, msg: bad ? '请求地址格式不正确' : '服务器错误', data: null });
+        .send({
+          code: status,
+          msg: bad ? '请求地址格式不正确' : '服务器错误',
+          data: bad ? null : { requestId: req.id },
+        });
     },
     connectionTimeout: 30_000,
     requestTimeout: 30_000,
@@ -129,8 +151,9 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     // (the topology test saw the static plugin, which loads the render build, exceed it at load 30).
     pluginTimeout: 60_000,
   });
-  // Bodies and queries are made well-formed as they are validated (plugins/app/well-formed.ts).
-  app.setValidatorCompiler(wellFormedCompiler(validatorCompiler));
+  // Bodies and queries are made well-formed as they are validated (plugins/app/well-formed.ts); a query's
+  // empty values count as absent (plugins/app/query-rules.ts).
+  app.setValidatorCompiler(queryRulesCompiler(wellFormedCompiler(validatorCompiler)));
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('config', config);
   app.decorate('frontAnswers', front);
@@ -158,6 +181,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(swaggerPlugin);
   await app.register(servicesPlugin, { limiterPrefix: opts.limiterPrefix, databaseAlone: !opts.database });
   await app.register(authPlugin);
+  // Before well-formed: every API route has a (strict) query schema by the time that plugin looks.
+  await app.register(queryRulesPlugin);
   await app.register(wellFormedPlugin);
 
   await app.register(authRoutes);
@@ -189,11 +214,12 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   if (opts.serveStatic !== false) {
     await app.register(staticPlugin);
   } else {
-    app.setNotFoundHandler((req, reply) =>
-      reply
+    app.setNotFoundHandler((req, reply) => {
+      if (refuseMethod(req, reply)) return;
+      void reply
         .status(404)
-        .send({ code: 404, msg: `请求的资源不存在：${req.method} ${req.url.split('?')[0]}`, data: null }),
-    );
+        .send({ code: 404, msg: `请求的资源不存在：${req.method} ${req.url.split('?')[0]}`, data: null });
+    });
   }
 
   if (config.NODE_ENV !== 'production') {

@@ -122,8 +122,11 @@ class Contract {
       this.ajv.errorsText(fn.errors as ErrorObject[], { dataVar: 'body', separator: '; ' });
 
     if (!route) {
-      // Nothing answered but the not-found handler (or a malformed path): the 404 / 400 envelope.
-      if (status !== 404 && status !== 400) return [`an unknown path answered ${status}, not 404`];
+      // Nothing answered but the not-found handler (or a malformed path): the 404 / 400 envelope, or 405
+      // with the methods the path has in Allow (plugins/app/errors.ts refuseMethod).
+      if (status === 405 && !res.headers.allow) return ['405 without an Allow header'];
+      if (status !== 404 && status !== 400 && status !== 405)
+        return [`an unknown path answered ${status}, not 404`];
       const fn = this.validator('ErrorEnvelope', { $ref: '#/components/schemas/ErrorEnvelope' });
       return isJson && fn(json()) ? [] : [`an unknown path did not answer the envelope: ${errors(fn)}`];
     }

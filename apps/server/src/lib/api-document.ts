@@ -210,3 +210,98 @@ export function asParameters(schema: JsonSchema, name: string): JsonSchema {
     explode: true,
   };
 }
+
+/* —— the query rules and portable patterns (issue 44 item 8) —— */
+
+/** ECMAScript's ASCII classes, spelled out: other regex dialects (Python's, Schemathesis') read `\d` and `\w` as Unicode. */
+const ASCII_CLASSES: Record<string, string> = { d: '0-9', w: 'A-Za-z0-9_' };
+
+/** `pattern` with `\d` and `\w` spelled out (the same strings match in ECMAScript; now in every dialect too). */
+export function portablePattern(pattern: string): string {
+  let out = '';
+  let inClass = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    if (c === '\\' && i + 1 < pattern.length) {
+      const next = pattern[++i]!;
+      const ascii = ASCII_CLASSES[next];
+      out += ascii === undefined ? c + next : inClass ? ascii : `[${ascii}]`;
+    } else {
+      if (c === '[' && !inClass) inClass = true;
+      else if (c === ']' && inClass) inClass = false;
+      out += c;
+    }
+  }
+  return out;
+}
+
+/** Every `pattern` of a schema (in place), however deep. */
+export function portablePatterns(node: unknown): void {
+  if (Array.isArray(node)) {
+    for (const item of node) portablePatterns(item);
+    return;
+  }
+  if (node === null || typeof node !== 'object') return;
+  const schema = node as JsonSchema;
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === 'pattern' && typeof value === 'string') schema.pattern = portablePattern(value);
+    else portablePatterns(value);
+  }
+}
+
+/** A query schema (as zod makes it) that ignores the parameters it does not name: a loose object (`adLinkQuery`). */
+export function ignoresUnknownParameters(schema: JsonSchema): boolean {
+  const extra = schema.additionalProperties;
+  return namesItsFields(schema) && extra !== undefined && extra !== false;
+}
+
+/** The parameter that says an operation ignores what it does not name (the calls an ad link reaches). */
+export const AD_LINK_PARAMETERS = {
+  in: 'query',
+  name: 'adLinkParameters',
+  required: false,
+  style: 'form',
+  explode: true,
+  description:
+    "Any other parameter of the ad link (an ad platform's `clickid`, `callback` …) is accepted and ignored. " +
+    'Operations without this parameter refuse one they do not list (400).',
+  schema: { type: 'object', additionalProperties: { type: 'string' } },
+} as const;
+
+interface Parameter {
+  in: string;
+  name: string;
+  required?: boolean;
+  allowEmptyValue?: boolean;
+  description?: string;
+  schema?: JsonSchema;
+}
+
+/** The empty value, as a parameter's schema admits it. */
+const EMPTY = { type: 'string', maxLength: 0 } as const;
+
+/**
+ * An operation's parameters as the query rules have them (plugins/app/query-rules.ts): an optional query
+ * parameter may be given empty (`name=`, the same as leaving it out: `allowEmptyValue`, and its schema
+ * admits ''); a required one given empty is missing (its schema admits no ''); the calls an ad link reaches
+ * end with `AD_LINK_PARAMETERS`.
+ */
+export function queryRuleParameters(parameters: Parameter[], adLink: boolean): Parameter[] {
+  const out = parameters.map((p) => {
+    if (p.in !== 'query' || !p.schema || p.schema.type === 'object') return p;
+    if (p.required) {
+      if (p.schema.type !== 'string' || Number(p.schema.minLength ?? 0) > 0) return p;
+      return { ...p, schema: { ...p.schema, minLength: 1 } };
+    }
+    const note = `\`${p.name}=\` (empty) is the same as leaving it out.`;
+    return {
+      ...p,
+      allowEmptyValue: true,
+      description: p.description ? `${p.description} ${note}` : note,
+      schema: { anyOf: [p.schema, EMPTY] },
+    };
+  });
+  return adLink
+    ? [...out, { ...AD_LINK_PARAMETERS, schema: structuredClone(AD_LINK_PARAMETERS.schema) }]
+    : out;
+}

@@ -7,7 +7,7 @@ const emptyAsAbsent = (v: unknown) => (typeof v === 'string' && v.trim() === '' 
 
 /** Route code of an ad link (`?adRouteCode=`), exchanged for a channel code. */
 export const routeCodeSchema = z
-  .string({ error: '路由码必须是文本' })
+  .string({ error: (iss) => (iss.input === undefined ? '路由码不能为空' : '路由码必须是文本') })
   .trim()
   .min(1, '路由码不能为空')
   .max(64, '路由码最长64个字符')
@@ -35,11 +35,19 @@ export const funnelStepSchema = z.enum(FUNNEL_STEPS, {
   error: `事件步骤 step 必须是 ${FUNNEL_STEPS.join('、')} 之一`,
 });
 
+/**
+ * The query of a public call an ad link reaches (h5Config, the click report, the channel's detail, plan and
+ * route-code exchange): what it names, and any other parameter ignored — an ad platform appends its own
+ * (`clickid`, `callback` …) to the link. Every other API call refuses a parameter it does not name (400;
+ * apps/server/src/plugins/app/query-rules.ts), and the API document says which calls are which.
+ */
+export const adLinkQuery = <T extends z.ZodRawShape>(shape: T) => z.looseObject(shape);
+
 /** GET /api/getAdChannel and GET /api/adChannel/plan/adChannelCode */
-export const adChannelQuery = z.object({ adChannelCode: channelCodeSchema });
+export const adChannelQuery = adLinkQuery({ adChannelCode: channelCodeSchema });
 
 /** GET /api/adChannel/exchange/adChannelCode */
-export const exchangeRouteCodeQuery = z.object({ adRouteCode: routeCodeSchema });
+export const exchangeRouteCodeQuery = adLinkQuery({ adRouteCode: routeCodeSchema });
 
 /**
  * The channel keys of an H5 page address (`/?adChannelCode=…`, `/login?source=…`, `/?adRouteCode=…`) that
@@ -54,7 +62,7 @@ export const channelPageQuery = z.object({
 });
 
 /** GET /api/adChannel/h5Config: without a code (or with an unknown one) the default configuration. */
-export const h5ConfigQuery = z.object({
+export const h5ConfigQuery = adLinkQuery({
   adChannelCode: z.preprocess(emptyAsAbsent, channelCodeSchema.optional()),
 });
 
@@ -65,7 +73,7 @@ const queryAbTestTypeSchema = z
   .transform((v) => Number(v));
 
 /** GET /api/reportAdChannelClick */
-export const reportClickQuery = z.object({
+export const reportClickQuery = adLinkQuery({
   adChannelCode: channelCodeSchema,
   fingerprint: z.preprocess(emptyAsAbsent, fingerprintSchema.optional()),
   abTestType: z.preprocess(emptyAsAbsent, queryAbTestTypeSchema.optional()),

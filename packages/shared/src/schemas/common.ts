@@ -1,6 +1,55 @@
 import { z } from 'zod';
 import { PHONE_FORMAT_MSG, PHONE_PATTERN, PHONE_REQUIRED_MSG } from '../validators/phone.ts';
 
+/** Largest value of a PostgreSQL integer column: every id of a serial column is bounded by it. */
+export const INT4_MAX = 2_147_483_647;
+
+/** A regex (no anchors) for the same-length decimal strings from `lo` to `hi` (lo ≤ hi, no sign). */
+function digitSpan(lo: string, hi: string): string {
+  if (lo === hi) return lo;
+  if (lo.length === 1) return `[${lo}-${hi}]`;
+  const rest = lo.length - 1;
+  const [l, lr, h, hr] = [lo[0]!, lo.slice(1), hi[0]!, hi.slice(1)];
+  if (l === h) return `${l}(?:${digitSpan(lr, hr)})`;
+  const zeros = '0'.repeat(rest);
+  const nines = '9'.repeat(rest);
+  const parts: string[] = [];
+  let from = Number(l);
+  let to = Number(h);
+  if (lr !== zeros) parts.push(`${from++}(?:${digitSpan(lr, nines)})`);
+  const last = hr !== nines ? `${to--}(?:${digitSpan(zeros, hr)})` : null;
+  if (from <= to) parts.push(`${from === to ? from : `[${from}-${to}]`}[0-9]{${rest}}`);
+  if (last) parts.push(last);
+  return parts.join('|');
+}
+
+/**
+ * A JSON-schema `pattern` for the integers from `min` to `max` (0 ≤ min ≤ max) written as decimal digits
+ * without leading zeros: what the API document says of a number a query (or a body, as text) may give.
+ */
+export function integerRangePattern(min: number, max: number): string {
+  const parts: string[] = [];
+  for (let len = String(min).length; len <= String(max).length; len++) {
+    const lo = Math.max(min, len === 1 ? 0 : 10 ** (len - 1));
+    const hi = Math.min(max, 10 ** len - 1);
+    if (lo <= hi) parts.push(digitSpan(String(lo), String(hi)));
+  }
+  return `^(?:${parts.join('|')})$`;
+}
+
+/**
+ * How the API document describes an integer from `min` to `max` that a call takes as a number or as its
+ * digits (a query value is always text): zod's own description of such a union-and-transform has no range.
+ */
+export function documentedInteger(min: number, max: number) {
+  return {
+    anyOf: [
+      { type: 'integer', minimum: min, maximum: max },
+      { type: 'string', pattern: integerRangePattern(min, max) },
+    ],
+  };
+}
+
 /** Mobile phone number; empty → "请输入手机号", malformed → "手机号格式不正确". */
 export const phoneSchema = z
   .string({ error: PHONE_REQUIRED_MSG })
@@ -11,7 +60,8 @@ export const phoneSchema = z
 
 /** Advertising channel code as carried in ad links. */
 export const channelCodeSchema = z
-  .string({ error: '渠道码必须是文本' })
+  // Missing (or given empty in a query, which is the same): "不能为空", as for an empty string.
+  .string({ error: (iss) => (iss.input === undefined ? '渠道码不能为空' : '渠道码必须是文本') })
   .trim()
   .min(1, '渠道码不能为空')
   .max(64, '渠道码最长64个字符')
@@ -42,7 +92,8 @@ export const smsCodeSchema = z
 export const abTestTypeSchema = z
   .union([z.number().int(), z.string().regex(/^\d{1,3}$/)], { error: 'abTestType 必须是数字' })
   .transform((v) => Number(v))
-  .refine((v) => v >= 0 && v <= 999, 'abTestType 超出范围');
+  .refine((v) => v >= 0 && v <= 999, 'abTestType 超出范围')
+  .meta(documentedInteger(0, 999));
 
 /** true/false, 1/0, "1"/"0", "true"/"false". */
 export const flagSchema = z

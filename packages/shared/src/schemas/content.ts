@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { AGREEMENT_PAGES } from '../channel.ts';
-import { channelCodeSchema } from './common.ts';
+import { channelCodeSchema, documentedInteger } from './common.ts';
 
 export type AgreementCode = (typeof AGREEMENT_PAGES)[number]['key'];
 export const AGREEMENT_CODES = AGREEMENT_PAGES.map((p) => p.key) as [AgreementCode, ...AgreementCode[]];
@@ -92,7 +92,8 @@ function queryInt(label: string, min: number, max: number, def: number) {
         .optional(),
     )
     .transform((v) => (v === undefined ? def : Number(v)))
-    .refine((n) => Number.isInteger(n) && n >= min && n <= max, `${label}应在${min}到${max}之间`);
+    .refine((n) => Number.isInteger(n) && n >= min && n <= max, `${label}应在${min}到${max}之间`)
+    .meta(documentedInteger(min, max));
 }
 
 export const NEWS_PAGE_SIZE_DEFAULT = 10;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AD_PLACEMENTS } from '../placements.ts';
-import { channelCodeSchema } from './common.ts';
+import { channelCodeSchema, documentedInteger, INT4_MAX } from './common.ts';
 
 /**
  * Spec §7 "Products": queries, bodies and answers of the product calls. Query values arrive as text,
@@ -17,9 +17,6 @@ export const H5_LINK_TYPES = [1, 4] as const;
 
 export const COMPANY_TYPES = ['KAInstitution', 'RegionInstitution'] as const;
 export type CompanyType = (typeof COMPANY_TYPES)[number];
-
-/** Largest value of a PostgreSQL integer column (product ids). */
-const INT4_MAX = 2_147_483_647;
 
 const isMissing = (v: unknown) => v === undefined || v === null;
 const emptyAsAbsent = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
@@ -63,7 +60,8 @@ function integer(label: string, min: number, max: number) {
         return z.NEVER;
       }
       return n;
-    });
+    })
+    .meta(documentedInteger(min, max));
 }
 
 /** An optional field: absent, empty or blank → undefined. */

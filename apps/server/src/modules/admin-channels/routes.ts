@@ -73,8 +73,9 @@ const adminChannelsRoutes: FastifyPluginAsync = async (root) => {
       async (req) => ok(await service.preview(req.body)),
     );
 
+    // Digits only: `…/channels/preview` is another path (POST), whose other methods answer 405, not this route.
     r.get(
-      '/api/admin/channels/:id',
+      '/api/admin/channels/:id(^\\d+$)',
       {
         schema: {
           tags,
@@ -103,7 +104,7 @@ const adminChannelsRoutes: FastifyPluginAsync = async (root) => {
     );
 
     r.put(
-      '/api/admin/channels/:id',
+      '/api/admin/channels/:id(^\\d+$)',
       {
         ...edit,
         schema: {

@@ -117,8 +117,9 @@ const adminLeadsRoutes: FastifyPluginAsync = async (root) => {
     async (req) => ok(await service.listLeads(req.query)),
   );
 
+  // Digits only: `…/leads/retry-dead` is another path (POST), whose other methods answer 405, not this route.
   app.get(
-    '/api/admin/leads/:id',
+    '/api/admin/leads/:id(^\\d+$)',
     {
       onRequest: readers,
       schema: {

@@ -72,7 +72,14 @@ const ANSWER_HEADERS = {
   ],
 } as const;
 const API_HEADER_LIST = Object.entries(API_HEADERS).flat();
-const PUBLIC_HEADER_LIST = ANSWER_HEADERS.public.flat();
+/**
+ * The API headers with the public answer's own over them: its Cache-Control replaces the API set's
+ * `no-store` in that header's place, as Fastify's reply keeps a header set again where it was first set.
+ */
+const PUBLIC_HEADER_LIST = Object.entries({
+  ...API_HEADERS,
+  ...Object.fromEntries(ANSWER_HEADERS.public),
+}).flat();
 
 /** A JSON answer as the front writes it, with the headers Fastify's answer of it has (ADR 046). */
 function jsonReply(status: number, json: string): FrontReply {
@@ -98,7 +105,6 @@ function frontVariant(sent: SentAnswer, encoding: FrontEncoding): FrontVariant {
     const body = encoding === 'identity' ? Buffer.from(sent.json, 'utf8') : encoded(sent, encoding);
     variant = {
       headers: [
-        ...API_HEADER_LIST,
         ...PUBLIC_HEADER_LIST,
         'content-type',
         JSON_TYPE,

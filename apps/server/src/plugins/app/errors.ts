@@ -1,5 +1,5 @@
 import { ErrorCode, errorCatalogue, type FieldError } from '@lm/shared/errors';
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { isConnectionError } from '../../db/client.ts';
@@ -79,6 +79,34 @@ export function errorAnswer(error: unknown, requestId: string): ErrorAnswer {
     ...answer(500, ErrorCode.SERVER_ERROR, errorCatalogue.SERVER_ERROR.msg, { requestId }),
     log: { level: 'error', obj: { err }, msg: 'unhandled error' },
   };
+}
+
+/** The methods a route may be declared with (Fastify adds HEAD to every GET route). */
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE'] as const;
+
+/** The methods some route answers `url` with (its path; the query is no part of a route). */
+export function allowedMethods(app: FastifyInstance, url: string): string[] {
+  const path = url.split('?', 1)[0] ?? '';
+  return METHODS.filter((method) => app.findRoute({ method, url: path }) !== null);
+}
+
+/**
+ * For a request no route matched (the not-found handler): when a route answers its path with other methods,
+ * answers 405 with those methods in `Allow` (RFC 9110 §15.5.6) and returns true; else returns false, having
+ * done nothing (the 404 stands).
+ */
+export function refuseMethod(req: FastifyRequest, reply: FastifyReply): boolean {
+  const allowed = allowedMethods(req.server, req.url);
+  if (allowed.length === 0) return false;
+  void reply
+    .status(405)
+    .header('allow', allowed.join(', '))
+    .send({
+      code: ErrorCode.METHOD_NOT_ALLOWED,
+      msg: `${errorCatalogue.METHOD_NOT_ALLOWED.msg}：${req.method}（可用：${allowed.join('、')}）`,
+      data: null,
+    });
+  return true;
 }
 
 /** Turns every failure into the envelope; a 5xx never shows internals. */

@@ -58,6 +58,8 @@ describe('isApiCall', () => {
   it('gives API answers a set without the document headers', () => {
     expect(Object.keys(API_HEADERS).sort()).toEqual(
       [
+        // No cache keeps an API answer (ADR 056); a public route caches its own over it.
+        'cache-control',
         'content-security-policy',
         'cross-origin-resource-policy',
         'strict-transport-security',

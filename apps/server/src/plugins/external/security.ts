@@ -5,10 +5,14 @@ import { LOCAL_STORAGE_PATH, storageOrigins } from '../../providers/storage/inde
 import { WEB_DIST_DEFAULT } from './static.ts';
 import { API_DOCS_PATH } from './swagger.ts';
 
-/** Powerful browser features nothing of ours uses: no document may use them, nor frame anything that does. */
+/**
+ * Powerful browser features nothing of ours uses: no document may use them, nor frame anything that does.
+ * Only features Chromium recognises in Permissions-Policy (its permissions_policy_features.json5): an unknown
+ * one (`bluetooth` was) is reported on every page load as "Unrecognized feature" (issue 44;
+ * e2e/permissions-policy.e2e.test.ts).
+ */
 const DENIED_FEATURES = [
   'accelerometer',
-  'bluetooth',
   'camera',
   'display-capture',
   'geolocation',
@@ -40,7 +44,7 @@ export const H5_PERMISSIONS_POLICY = permissionsPolicy(['camera', 'geolocation']
 
 /**
  * The headers of an API answer (JSON under /api, refusals included): what a JSON answer needs, after
- * OWASP's REST Security Cheat Sheet, instead of the document set (ADR 036). The CSP forbids everything,
+ * OWASP's REST Security Cheat Sheet, instead of the document set (ADR 036), and `no-store` (ADR 056). The CSP forbids everything,
  * should anybody open an answer as a page; nosniff keeps it JSON; the resource policy keeps other sites'
  * pages from embedding it; HSTS as on every answer. The document headers (permissions, referrer, opener,
  * frame options, …) govern what a page may do and mean nothing to JSON read by script.
@@ -50,6 +54,9 @@ export const API_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'x-content-type-options': 'nosniff',
   'cross-origin-resource-policy': 'same-origin',
   'strict-transport-security': 'max-age=31536000; includeSubDomains',
+  // No cache keeps an API answer (issue 44 item 9): most carry personal data or a session's view. A public
+  // answer meant to be cached (h5Config, agreements, news) sets its own Cache-Control over this one.
+  'cache-control': 'no-store',
 });
 
 /**
@@ -128,7 +135,13 @@ export default fp(
     // are sent (markH5Page). No onSend hook: none runs on an API answer (issue 17.3).
     headers['permissions-policy'] = PERMISSIONS_POLICY;
     app.addHook('onRequest', (req, reply, done) => {
-      reply.headers(isApiCall(req.url) ? API_HEADERS : headers);
+      if (isApiCall(req.url)) reply.headers(API_HEADERS);
+      else {
+        reply.headers(headers);
+        // The files and the document under /api are no-store too unless they say otherwise (a public
+        // upload is immutable): a refusal of a private file is kept by no cache either.
+        if (req.url.startsWith('/api/')) reply.header('cache-control', 'no-store');
+      }
       done();
     });
   },

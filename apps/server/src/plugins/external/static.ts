@@ -15,6 +15,7 @@ import {
   type WebPageRenderer,
 } from '../../lib/web-ssr.ts';
 import { ChannelPages, pageAddressOf, type ServedChannelPage } from '../../modules/channels/pages.ts';
+import { refuseMethod } from '../app/errors.ts';
 import { markH5Page } from './security.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -172,6 +173,8 @@ export default fp(
     }
 
     app.setNotFoundHandler(async (req, reply) => {
+      // A path some route answers with other methods: 405 with Allow, not a page or a 404.
+      if (refuseMethod(req, reply)) return reply;
       const path = req.url.split('?')[0] ?? '';
       const isPage = req.method === 'GET' || req.method === 'HEAD';
       if (!path.startsWith('/api') && isPage) {

@@ -7,6 +7,9 @@ import type { Env } from '../../config/env.ts';
 import {
   asParameters,
   authOf,
+  ignoresUnknownParameters,
+  portablePatterns,
+  queryRuleParameters,
   REFUSAL_STATUSES,
   type RefusalStatus,
   refusalComponents,
@@ -23,7 +26,13 @@ export function apiDocsEnabled(config: Pick<Env, 'API_DOCS' | 'NODE_ENV'>): bool
 }
 
 type Schema = Record<string, unknown>;
-type Operation = { responses?: Record<string, unknown>; 'x-refusals'?: RefusalStatus[] };
+type Operation = {
+  parameters?: Parameters<typeof queryRuleParameters>[0];
+  requestBody?: unknown;
+  responses?: Record<string, unknown>;
+  'x-refusals'?: RefusalStatus[];
+  'x-ad-link'?: boolean;
+};
 
 /**
  * The OpenAPI document, generated from the routes' zod schemas, with every operation's refusals
@@ -46,7 +55,10 @@ export default fp(
           description:
             'Every answer is the envelope {code, msg, data}; code 200 is success. A refusal carries the HTTP ' +
             'status of its code in the error catalogue (401 for 1005/1006, 409 for 1101 …); every operation ' +
-            'lists the refusals it can give.',
+            'lists the refusals it can give. A method a path does not list answers 405 with `Allow`. In a ' +
+            'query, `name=` (an empty value) is the same as leaving `name` out; a parameter an operation does ' +
+            'not list is refused (400), except by the calls an ad link reaches, which list `adLinkParameters`. ' +
+            'Every answer but the cacheable public ones (h5Config, agreements, news) is `Cache-Control: no-store`.',
           version: '0.1.0',
         },
         components: {
@@ -60,7 +72,12 @@ export default fp(
         if ((out.schema as Schema | undefined)?.hide) return out;
         const route = input.route as RouteOptions;
         const schema: Schema = { ...((out.schema as Schema | undefined) ?? {}) };
-        if (schema.querystring) schema.querystring = asParameters(schema.querystring as Schema, 'query');
+        if (schema.querystring) {
+          const query = schema.querystring as Schema;
+          // The calls an ad link reaches ignore what they do not name (plugins/app/query-rules.ts).
+          if (ignoresUnknownParameters(query)) schema['x-ad-link'] = true;
+          schema.querystring = asParameters(query, 'query');
+        }
         if (schema.headers) schema.headers = asParameters(schema.headers as Schema, 'headers');
         // Refusals are the shared responses (transformObject); a route's own schema for one gives way to them.
         if (schema.response) {
@@ -94,6 +111,13 @@ export default fp(
             if (!op || typeof op !== 'object' || !op['x-refusals']) continue;
             op.responses = { ...op.responses, ...refusalResponses(op['x-refusals']) };
             delete op['x-refusals'];
+            // What the query rules accept (empty values, an ad link's own parameters), in patterns every
+            // regex dialect reads alike.
+            op.parameters = queryRuleParameters(op.parameters ?? [], op['x-ad-link'] === true);
+            if (op.parameters.length === 0) delete op.parameters;
+            delete op['x-ad-link'];
+            portablePatterns(op.parameters);
+            portablePatterns(op.requestBody);
           }
         }
         return input.openapiObject;
