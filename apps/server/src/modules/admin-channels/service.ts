@@ -116,7 +116,12 @@ export class AdminChannelService {
     const row = await this.row(this.d.repo, id);
     const codes = await this.d.repo.routeCodesOf(row.adChannelCode);
     const operator = row.operatorId === null ? null : await this.d.repo.operatorById(row.operatorId);
-    return this.detail(row, codes, operator ?? null, await this.d.repo.missesOf(codes.map((c) => c.routeCode)));
+    return this.detail(
+      row,
+      codes,
+      operator ?? null,
+      await this.d.repo.missesOf(codes.map((c) => c.routeCode)),
+    );
   }
 
   /** The route codes ad links still carry although they do not exchange, the latest first (issue 44.19). */
