@@ -1,9 +1,9 @@
 import type { H5Config } from '@lm/shared/channel';
+import { shanghaiDate } from '@lm/shared/time';
 import { and, count, eq, inArray, like } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, channelClicks, channels, routeCodeMisses } from '../src/db/schema.ts';
-import { shanghaiDate } from '../src/lib/time.ts';
 import { PREVIEW_TTL_MS, signPreview } from '../src/modules/channels/preview.ts';
 import { MAX_COUNTED_UNKNOWN_ROUTE_CODES } from '../src/modules/channels/service.ts';
 import { BACKEND, body, createTestApp, newIp, staffLogin, type TestContext } from './helpers.ts';

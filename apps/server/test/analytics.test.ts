@@ -1,9 +1,9 @@
 import { FUNNEL_STEPS } from '@lm/shared/channel';
+import { shanghaiDate } from '@lm/shared/time';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { events } from '../src/db/schema.ts';
-import { shanghaiDate } from '../src/lib/time.ts';
 import { EVENTS_PER_IP_PER_HOUR } from '../src/modules/analytics/service.ts';
 import { BACKEND, body, loginAs, newIp, useTestApp } from './helpers.ts';
 

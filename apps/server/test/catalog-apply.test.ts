@@ -1,3 +1,4 @@
+import { shanghaiDate } from '@lm/shared/time';
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import {
@@ -8,7 +9,6 @@ import {
   productEvents,
   products,
 } from '../src/db/schema.ts';
-import { shanghaiDate } from '../src/lib/time.ts';
 import {
   AGENT_SERVICE_HOURS,
   agentFor,

@@ -1,10 +1,10 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { AGREEMENT_PAGES, FLOW_ROUTES, type H5Config, THEMES } from '@lm/shared/channel';
+import { shanghaiDate } from '@lm/shared/time';
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { channelClicks, channels, routeCodes } from '../src/db/schema.ts';
-import { shanghaiDate } from '../src/lib/time.ts';
 import { DEFAULT_H5_CONFIG } from '../src/modules/channels/fixtures.ts';
 import { DEMO_CHANNELS, DEMO_ROUTE_CODES, seedDemoChannels } from '../src/modules/channels/seed.ts';
 import { CLICKS_PER_IP_PER_HOUR } from '../src/modules/channels/service.ts';

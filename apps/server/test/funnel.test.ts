@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { shanghaiDate } from '@lm/shared/time';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { channelClicks, channels, events, sessions } from '../src/db/schema.ts';
-import { shanghaiDate } from '../src/lib/time.ts';
 import { addDays } from '../src/modules/funnel/rules.ts';
 import {
   BACKEND,

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { MatchResultData } from '@lm/shared/schemas/matching';
+import { shanghaiDate } from '@lm/shared/time';
 import { and, eq, inArray } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import {
@@ -13,7 +14,6 @@ import {
   productTotals,
 } from '../src/db/schema.ts';
 import { decryptField, encryptField } from '../src/lib/crypto.ts';
-import { shanghaiDate } from '../src/lib/time.ts';
 import { FORM, offersOf } from './fixtures.ts';
 import { BACKEND, body, h5Call, loginAs, useTestApp } from './helpers.ts';
 

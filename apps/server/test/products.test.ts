@@ -1,8 +1,8 @@
+import { shanghaiDate } from '@lm/shared/time';
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { partners, productCounters, products, productTotals } from '../src/db/schema.ts';
 import { decryptField } from '../src/lib/crypto.ts';
-import { shanghaiDate } from '../src/lib/time.ts';
 import { todayCounters } from '../src/modules/caps/slots.ts';
 import { SAMPLE_PROFILE } from '../src/modules/matching/fixtures.ts';
 import { match } from '../src/modules/matching/match.ts';

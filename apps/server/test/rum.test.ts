@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { RUM_ENV, RUM_VERSION } from '@lm/shared/schemas/rum';
+import { shanghaiDate } from '@lm/shared/time';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { webVitals } from '../src/db/schema.ts';
 import { blindIndex } from '../src/lib/crypto.ts';
-import { shanghaiDate } from '../src/lib/time.ts';
 import { VITALS_BEACONS_PER_DEVICE_PER_HOUR } from '../src/modules/rum/rules.ts';
 import { BACKEND, body, newIp, staffLogin, type TestStaffRole, useTestApp } from './helpers.ts';
 

@@ -1,8 +1,8 @@
+import { shanghaiDate } from '@lm/shared/time';
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { appVersions, auditLog, banners, clientReports, pageConfigs, staff } from '../src/db/schema.ts';
 import { blindIndex, decryptField } from '../src/lib/crypto.ts';
-import { shanghaiDate } from '../src/lib/time.ts';
 import { PHONE_PLACEHOLDER, signTempLink } from '../src/modules/site/rules.ts';
 import { DEMO_ICONS } from '../src/modules/site/seed.ts';
 import { REPORT_LIMITS } from '../src/modules/site/service.ts';

@@ -1,8 +1,8 @@
 import type { MatchResultData, ProductOffer } from '@lm/shared/schemas/matching';
+import { shanghaiDate } from '@lm/shared/time';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { matchOffers, productCounters, products } from '../../src/db/schema.ts';
-import { shanghaiDate } from '../../src/lib/time.ts';
 import { FORM } from '../fixtures.ts';
 import { BACKEND, body, createTestApp, loginAs, PG_URL, type TestContext } from '../helpers.ts';
 

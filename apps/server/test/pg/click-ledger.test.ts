@@ -1,10 +1,10 @@
+import { shanghaiDate } from '@lm/shared/time';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { channelClicks } from '../../src/db/schema.ts';
 import { blindIndex } from '../../src/lib/crypto.ts';
-import { shanghaiDate } from '../../src/lib/time.ts';
 import { RedisClickLedger } from '../../src/modules/channels/click-ledger.ts';
 import { ClickRecorder } from '../../src/modules/channels/clicks.ts';
 import { ChannelRepository } from '../../src/modules/channels/repository.ts';

@@ -2,6 +2,8 @@
  * Chinese resident identity number (GB 11643-1999), spec §5.
  * 18 characters: 6-digit region code, 8-digit birth date, 3-digit sequence, check character.
  */
+import { shanghaiClock } from '../time.ts';
+
 const WEIGHTS = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2] as const;
 const CHECK_CHARS = ['1', '0', 'X', '9', '8', '7', '6', '5', '4', '3', '2'] as const;
 
@@ -94,7 +96,7 @@ export function ageFromIdCard(value: string, now: Date = new Date()): number {
   const d = Number(birth.slice(6, 8));
   if (!y || !m || !d) return 0;
   // Calendar in Asia/Shanghai (UTC+8, no DST).
-  const cn = new Date(now.getTime() + 8 * 3600_000);
+  const cn = shanghaiClock(now.getTime());
   let age = cn.getUTCFullYear() - y;
   const beforeBirthday = cn.getUTCMonth() + 1 < m || (cn.getUTCMonth() + 1 === m && cn.getUTCDate() < d);
   if (beforeBirthday) age -= 1;

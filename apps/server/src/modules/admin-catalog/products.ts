@@ -10,9 +10,9 @@ import {
   type RuleTesterBody,
   type RuleTesterData,
 } from '@lm/shared/schemas/admin-catalog';
+import { shanghaiDate } from '@lm/shared/time';
 import type { Actor } from '../../lib/actor.ts';
 import { appError } from '../../lib/errors.ts';
-import { shanghaiDate } from '../../lib/time.ts';
 import { match, profileAge, ruleReasons } from '../matching/match.ts';
 import { toEngineProduct } from '../matching/product-row.ts';
 import type { MatchService } from '../matching/service.ts';

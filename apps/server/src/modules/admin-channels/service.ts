@@ -12,11 +12,11 @@ import {
   type RouteCodeMissList,
   targetHost,
 } from '@lm/shared/schemas/admin-channels';
+import { shanghaiDate } from '@lm/shared/time';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Actor } from '../../lib/actor.ts';
 import type { KeyRing } from '../../lib/crypto.ts';
 import { appError } from '../../lib/errors.ts';
-import { shanghaiDate } from '../../lib/time.ts';
 import { signPreview } from '../channels/preview.ts';
 import type { ChannelRow } from '../channels/rules.ts';
 import type { ChannelService } from '../channels/service.ts';

@@ -7,7 +7,6 @@ import {
   maskDraft,
   retryRefusal,
   shanghaiDayRange,
-  startOfShanghaiDay,
 } from './rules.ts';
 
 describe('console masking', () => {
@@ -51,11 +50,6 @@ describe('Shanghai days', () => {
       end: new Date('2026-03-01T16:00:00Z'),
     });
     expect(shanghaiDayRange()).toEqual({});
-  });
-
-  it('finds the start of the Shanghai day', () => {
-    expect(startOfShanghaiDay(new Date('2026-03-01T15:59:59Z'))).toEqual(new Date('2026-02-28T16:00:00Z'));
-    expect(startOfShanghaiDay(new Date('2026-03-01T16:00:00Z'))).toEqual(new Date('2026-03-01T16:00:00Z'));
   });
 });
 

@@ -1,4 +1,5 @@
 import { maskMiddle, maskName, maskPhone } from '@lm/shared/mask';
+import { shanghaiDayBounds, shanghaiDayStart } from '@lm/shared/time';
 
 /**
  * Pure rules of the console's people / leads / deliveries pages: masking of what the console shows,
@@ -6,20 +7,12 @@ import { maskMiddle, maskName, maskPhone } from '@lm/shared/mask';
  * delivery summary.
  */
 
-const SHANGHAI = '+08:00';
-
 /** `from`/`to` (YYYY-MM-DD, Shanghai, both inclusive) → [start, end) instants. */
 export function shanghaiDayRange(from?: string, to?: string): { start?: Date; end?: Date } {
   const out: { start?: Date; end?: Date } = {};
-  if (from) out.start = new Date(`${from}T00:00:00${SHANGHAI}`);
-  if (to) out.end = new Date(new Date(`${to}T00:00:00${SHANGHAI}`).getTime() + 86_400_000);
+  if (from) out.start = shanghaiDayStart(from);
+  if (to) out.end = shanghaiDayBounds(to).end;
   return out;
-}
-
-/** Start of the Shanghai calendar day containing `at`. */
-export function startOfShanghaiDay(at: Date): Date {
-  const shifted = at.getTime() + 8 * 3600_000;
-  return new Date(shifted - (shifted % 86_400_000) - 8 * 3600_000);
 }
 
 /** 110101199003074514 → 1101**********4514 (region and check digits kept, birth date hidden). */

@@ -5,17 +5,12 @@ import type {
   DeliverySummaryData,
   RetryDeadData,
 } from '@lm/shared/schemas/admin-leads';
+import { startOfShanghaiDay } from '@lm/shared/time';
 import type { Actor } from '../../lib/actor.ts';
 import { appError } from '../../lib/errors.ts';
 import { attemptItem, BULK_RETRY_LIMIT, consentEvidence, leadItem, seesAttemptDetails } from './lead-rows.ts';
 import type { AdminLeadsRepository } from './repository.ts';
-import {
-  deliverySummary,
-  discardRefusal,
-  retryRefusal,
-  shanghaiDayRange,
-  startOfShanghaiDay,
-} from './rules.ts';
+import { deliverySummary, discardRefusal, retryRefusal, shanghaiDayRange } from './rules.ts';
 
 export interface AdminLeadsDeps {
   repo: AdminLeadsRepository;

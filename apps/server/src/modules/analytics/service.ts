@@ -1,6 +1,6 @@
 import { ANALYTICS_SOURCE } from '@lm/shared/channel';
 import type { ReportEventBody } from '@lm/shared/schemas/channel';
-import { shanghaiDate } from '../../lib/time.ts';
+import { shanghaiDate } from '@lm/shared/time';
 import type { Limiter } from '../limits/limiter.ts';
 import type { AnalyticsRepository } from './repository.ts';
 

@@ -1,7 +1,7 @@
+import { endOfShanghaiDay, shanghaiDate } from '@lm/shared/time';
 import type { FastifyBaseLogger } from 'fastify';
 import { constantTimeEqual, newSmsCode } from '../../lib/crypto.ts';
 import { appError } from '../../lib/errors.ts';
-import { endOfShanghaiDay, shanghaiDate } from '../../lib/time.ts';
 import type { SmsProvider, SmsPurpose } from '../../providers/sms/types.ts';
 import { SmsSendError } from '../../providers/sms/types.ts';
 import type { Limiter } from '../limits/limiter.ts';

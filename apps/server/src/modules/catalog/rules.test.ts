@@ -12,7 +12,6 @@ import {
   outsideHoursMessage,
   PRODUCT_UNAVAILABLE_MSG,
   pageOffset,
-  shanghaiDayBounds,
   TARGET_URL_MISSING_MSG,
   TARGET_URL_NOT_ALLOWED_MSG,
   toProductDetail,
@@ -237,15 +236,6 @@ describe('paging and days', () => {
   it('computes page offsets from 1', () => {
     expect(pageOffset(1, 10)).toBe(0);
     expect(pageOffset(3, 7)).toBe(14);
-  });
-
-  it('bounds a Shanghai day in UTC', () => {
-    expect(shanghaiDayBounds('2026-11-22')).toEqual({
-      start: new Date('2026-11-21T16:00:00Z'),
-      end: new Date('2026-11-22T16:00:00Z'),
-    });
-    expect(() => shanghaiDayBounds('2026-13-40')).toThrow(RangeError);
-    expect(() => shanghaiDayBounds('yesterday')).toThrow(RangeError);
   });
 });
 

@@ -89,15 +89,6 @@ export function pageOffset(pageNum: number, pageSize: number): number {
   return (pageNum - 1) * pageSize;
 }
 
-/** [start, end) instants of the Shanghai calendar day `day` (YYYY-MM-DD). */
-export function shanghaiDayBounds(day: string): { start: Date; end: Date } {
-  const start = new Date(`${day}T00:00:00+08:00`);
-  if (Number.isNaN(start.getTime()) || !/^\d{4}-\d{2}-\d{2}$/.test(day)) {
-    throw new RangeError(`invalid day ${day}`);
-  }
-  return { start, end: new Date(start.getTime() + 86_400_000) };
-}
-
 export type ApplySource = 'apply' | 'consent';
 export interface TodayApplyHit {
   productId: number;

@@ -7,9 +7,9 @@ import {
   type ProductListQuery,
   type ProductPage,
 } from '@lm/shared/schemas/product';
+import { shanghaiDate, shanghaiDayBounds } from '@lm/shared/time';
 import { appError } from '../../lib/errors.ts';
 import { partnerTargetUrl } from '../../lib/partner-url.ts';
-import { shanghaiDate } from '../../lib/time.ts';
 import type { Limiter } from '../limits/limiter.ts';
 import type { CatalogRepository, ListedFilter, ProductEventKind } from './repository.ts';
 import {
@@ -19,7 +19,6 @@ import {
   mergeTodayApplies,
   PRODUCT_NOT_FOUND_MSG,
   pageOffset,
-  shanghaiDayBounds,
   type TodayApplyHit,
   toProductDetail,
   toProductItem,

@@ -1,7 +1,7 @@
 import type { H5Config } from '@lm/shared/channel';
+import { shanghaiDate } from '@lm/shared/time';
 import type { LicensedCompany } from '../../db/schema.ts';
 import { AppError, appError } from '../../lib/errors.ts';
-import { shanghaiDate } from '../../lib/time.ts';
 import type { Limiter } from '../limits/limiter.ts';
 import { type CachedConfig, type ConfigCache, H5_CONFIG_L1_TTL_MS, MemoryConfigCache } from './cache.ts';
 import type { ClaimGate, DayLedger } from './click-ledger.ts';

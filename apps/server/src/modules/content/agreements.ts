@@ -5,9 +5,10 @@
  * here with a later effectiveAt, or a row inserted by an operator): a stored version is never rewritten,
  * because consents and audits refer to it.
  */
+
 import type { AgreementCode } from '@lm/shared/schemas/content';
+import { shanghaiDateText, shanghaiDayStart } from '@lm/shared/time';
 import type { AgreementBody } from '../../db/schema.ts';
-import { shanghaiDateText, shanghaiMidnight } from './rules.ts';
 
 export interface AgreementSeed {
   code: AgreementCode;
@@ -18,7 +19,7 @@ export interface AgreementSeed {
 }
 
 const V1 = '2026-11-22';
-const V1_AT = shanghaiMidnight(V1);
+const V1_AT = shanghaiDayStart(V1);
 
 /** Who we are and how to reach us: closes every agreement. */
 function contactSection(heading: string): AgreementBody['sections'][number] {

@@ -10,14 +10,11 @@ import {
   pickInForce,
   placeholdersIn,
   renderAgreementBody,
-  shanghaiDateText,
-  shanghaiMidnight,
   TemplateError,
   type TemplateVars,
   templateVars,
   versionStates,
 } from './rules.ts';
-import { shanghaiTime } from './service.ts';
 
 const OPERATOR = {
   code: 'test-op',
@@ -172,14 +169,6 @@ describe('pickInForce', () => {
 });
 
 describe('dates and paging', () => {
-  it('Shanghai midnight and date text', () => {
-    expect(shanghaiMidnight('2026-11-22').toISOString()).toBe('2026-11-21T16:00:00.000Z');
-    expect(shanghaiDateText(new Date('2026-11-21T16:00:00Z'))).toBe('2026年11月22日');
-    expect(shanghaiDateText(new Date('2026-11-21T15:59:59Z'))).toBe('2026年11月21日');
-    expect(() => shanghaiMidnight('22/11/2026')).toThrow(RangeError);
-    expect(shanghaiTime('2026-11-22 09:30').toISOString()).toBe('2026-11-22T01:30:00.000Z');
-  });
-
   it('page offsets start at page 1', () => {
     expect(pageOffset(1, 10)).toBe(0);
     expect(pageOffset(3, 10)).toBe(20);

@@ -109,25 +109,6 @@ export function versionStates<T extends VersionRow>(
   }));
 }
 
-const SHANGHAI_DATE = new Intl.DateTimeFormat('zh-CN', {
-  timeZone: 'Asia/Shanghai',
-  year: 'numeric',
-  month: 'numeric',
-  day: 'numeric',
-});
-
-/** "2026年11月22日" for an instant, by the Shanghai calendar. */
-export function shanghaiDateText(at: Date): string {
-  const parts = Object.fromEntries(SHANGHAI_DATE.formatToParts(at).map((p) => [p.type, p.value]));
-  return `${parts.year}年${parts.month}月${parts.day}日`;
-}
-
-/** Midnight in Shanghai of the calendar day `ymd` (YYYY-MM-DD), as a UTC instant. */
-export function shanghaiMidnight(ymd: string): Date {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(ymd)) throw new RangeError(`not a date: ${ymd}`);
-  return new Date(`${ymd}T00:00:00+08:00`);
-}
-
 /**
  * An agreement as one plain text (what GET /api/user/info/protocol/:code serves as `content`): the title
  * with version and date, the introduction, then each section.

@@ -1,7 +1,7 @@
+import { shanghaiWallTime } from '@lm/shared/time';
 import type { Db } from '../../db/client.ts';
 import { ARTICLE_SEEDS, type ArticleSeed } from './articles.ts';
 import { ContentRepository } from './repository.ts';
-import { shanghaiTime } from './service.ts';
 
 /** Inserts the demo articles that are missing (by slug); runs at start outside production. */
 export async function seedDemoArticles(db: Db, seeds: readonly ArticleSeed[] = ARTICLE_SEEDS): Promise<void> {
@@ -14,7 +14,7 @@ export async function seedDemoArticles(db: Db, seeds: readonly ArticleSeed[] = A
       category: a.category,
       body: a.body,
       status: 'published' as const,
-      publishedAt: shanghaiTime(a.published),
+      publishedAt: shanghaiWallTime(a.published),
     })),
   );
 }

@@ -17,7 +17,6 @@ import {
   pageOffset,
   pickInForce,
   renderAgreementBody,
-  shanghaiMidnight,
   templateVars,
   versionStates,
 } from './rules.ts';
@@ -173,12 +172,4 @@ export class ContentService {
     const others = await this.repo.otherCategories(row, now, RELATED_COUNT - same.length);
     return [...same, ...others].map(newsItem);
   }
-}
-
-/** "2026-11-22 09:00" in Shanghai → the UTC instant. */
-export function shanghaiTime(text: string): Date {
-  const [day, time = '00:00'] = text.split(' ');
-  const midnight = shanghaiMidnight(day!);
-  const [h, m] = time.split(':').map(Number);
-  return new Date(midnight.getTime() + ((h ?? 0) * 60 + (m ?? 0)) * 60_000);
 }

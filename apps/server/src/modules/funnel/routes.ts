@@ -14,11 +14,11 @@ import {
   funnelQuery,
   funnelTrendData,
 } from '@lm/shared/schemas/funnel';
+import { shanghaiDate } from '@lm/shared/time';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { envelope, ok } from '../../lib/envelope.ts';
 import { appError } from '../../lib/errors.ts';
-import { shanghaiDate } from '../../lib/time.ts';
 import { requireStaff } from '../../plugins/app/auth.ts';
 import { addDays, FUNNEL_TREND_DASHBOARD_DAYS, resolveRange, scopeChannels } from './rules.ts';
 import type { FunnelFilter } from './service.ts';

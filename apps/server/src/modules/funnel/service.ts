@@ -7,6 +7,7 @@ import {
   type FunnelByChannelQuery,
   type FunnelViewStep,
 } from '@lm/shared/schemas/funnel';
+import { shanghaiDayBounds, shanghaiDayStart } from '@lm/shared/time';
 import { appError } from '../../lib/errors.ts';
 import type { FunnelFilter, FunnelRepository } from './repository.ts';
 import {
@@ -26,13 +27,6 @@ const EVENT_STEPS = FUNNEL_VIEW_STEPS.filter((s) => s !== 'click');
 
 /** The step every arm's rates are measured from. */
 export const ARMS_BASE_STEP: FunnelViewStep = 'click';
-
-const SHANGHAI_OFFSET_MS = 8 * 3600_000;
-
-/** The UTC instant a Shanghai calendar day starts. */
-function shanghaiDayStart(day: string): Date {
-  return new Date(Date.parse(`${day}T00:00:00Z`) - SHANGHAI_OFFSET_MS);
-}
 
 /**
  * Funnel figures from `events` (once per session and step, spec §1) and `channel_clicks` (once per
@@ -170,14 +164,14 @@ export class FunnelService {
    */
   async peoplePerDay(from: string, to: string) {
     const start = shanghaiDayStart(from);
-    const end = new Date(shanghaiDayStart(to).getTime() + 86_400_000);
+    const end = shanghaiDayBounds(to).end;
     return this.repo.peoplePerDay(start, end);
   }
 
   /** Registrations and leads created on each Shanghai day of the range. */
   async createdPerDay(from: string, to: string) {
     const start = shanghaiDayStart(from);
-    const end = new Date(shanghaiDayStart(to).getTime() + 86_400_000);
+    const end = shanghaiDayBounds(to).end;
     return this.repo.createdPerDay(start, end);
   }
 }

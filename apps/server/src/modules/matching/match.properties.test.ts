@@ -1,7 +1,7 @@
+import { shanghaiDate } from '@lm/shared/time';
 import { ageFromIdCard, checkIdCard, idCardCheckChar } from '@lm/shared/validators/id-card';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { shanghaiDate } from '../../lib/time.ts';
 import type { MatchCase } from './fixtures.ts';
 import { match } from './match.ts';
 import type {
@@ -211,7 +211,7 @@ const caseArb: fc.Arbitrary<MatchCase> = fc
 
 /**
  * Independent oracle: the codes for which a product must be excluded before ranking, written from the
- * rules' wording without the implementation's helpers (Shanghai dates via lib/time.ts, ages via the
+ * rules' wording without the implementation's helpers (Shanghai dates via @lm/shared/time, ages via the
  * shared ID helpers).
  */
 function oracle(c: MatchCase, p: Product): Set<ReasonCode> {

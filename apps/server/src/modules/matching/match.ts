@@ -5,7 +5,7 @@ import type { Counters, History, MatchOptions, MatchResult, Product, Profile, Re
 
 /*
  * The matching engine (spec §7 "Matching"): `match` is the entry. By concern:
- *   time.ts       active hours in Shanghai wall-clock time (the day helpers are in lib/time.ts)
+ *   time.ts       active hours in Shanghai wall-clock time (the day helpers are in @lm/shared/time)
  *   applicant.ts  what the checks read of the applicant, once per call
  *   reasons.ts    the texts of reasons and explanations, made once and shared
  *   rules-table.ts the eligibility rules: read into columns once, checked from them

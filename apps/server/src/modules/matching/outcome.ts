@@ -1,4 +1,4 @@
-import { shanghaiDaysBetween, shanghaiMinuteOfDay } from '../../lib/time.ts';
+import { shanghaiDaysBetween, shanghaiMinuteOfDay } from '@lm/shared/time';
 import { type Applicant, applicant, profileAge } from './applicant.ts';
 import { best, lenderAllowance, nonNegativeInteger } from './ranking.ts';
 import { type Explanation, fixed, LENDER_LIMIT, SAME_LENDER } from './reasons.ts';

@@ -1,4 +1,4 @@
-import { shanghaiDaysBetween } from '../../lib/time.ts';
+import { shanghaiDaysBetween } from '@lm/shared/time';
 import { C0 } from './time.ts';
 import { type History, MATCH_DEFAULTS, type MatchOptions, type Product } from './types.ts';
 

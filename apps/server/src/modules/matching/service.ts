@@ -5,13 +5,13 @@ import {
   type ProductOffer,
   SHARING_PURPOSE,
 } from '@lm/shared/schemas/matching';
+import { shanghaiDate } from '@lm/shared/time';
 import type { FastifyBaseLogger } from 'fastify';
 import { decryptField, encryptField, type KeyRing, seal, unseal } from '../../lib/crypto.ts';
 import type { Metrics } from '../../lib/metrics.ts';
 import { failureReason, type PartnerClient, statusReason } from '../../lib/partner-http.ts';
 import { isAllowedPartnerUrl } from '../../lib/partner-url.ts';
 import { phoneHash } from '../../lib/phone-hash.ts';
-import { shanghaiDate } from '../../lib/time.ts';
 import type { AuthUser } from '../auth/service.ts';
 import type { CapsRepository } from '../caps/repository.ts';
 import { fieldLabels, INFO_AGREEMENT_VERSION } from '../consent/agreement.ts';

@@ -1,4 +1,4 @@
-import { shanghaiMinuteOfDay } from '../../lib/time.ts';
+import { shanghaiMinuteOfDay } from '@lm/shared/time';
 import { parseHhmm } from './publish.ts';
 import type { Product } from './types.ts';
 

@@ -2,7 +2,7 @@
  * Types of the pure matching function (issue 4, "Matching").
  *
  * Money is in fen (1 yuan = 100 fen), rates in basis points (1 % = 100 bps), instants are `Date`s and
- * "today" / "day" mean the Asia/Shanghai calendar day (see lib/time.ts).
+ * "today" / "day" mean the Asia/Shanghai calendar day (see @lm/shared/time).
  *
  * The form's option codes (apps/web/src/config/form-options.ts) are numeric; here they are named
  * literals so that rules read clearly. The mapping belongs to the wiring of POST /api/user/info/save.

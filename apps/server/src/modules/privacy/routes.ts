@@ -12,11 +12,11 @@ import {
   sessionListData,
   withdrawConsentBody,
 } from '@lm/shared/schemas/privacy';
+import { endOfShanghaiDay } from '@lm/shared/time';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { actorOf } from '../../lib/actor.ts';
 import { envelope, ok } from '../../lib/envelope.ts';
-import { endOfShanghaiDay } from '../../lib/time.ts';
 import { requireStaff, requireUser } from '../../plugins/app/auth.ts';
 import { exportFileName } from './rules.ts';
 

@@ -5,14 +5,7 @@
  */
 import { SHAREABLE_FIELD_LABELS } from '@lm/shared/schemas/matching';
 import type { LeadStatusValue, NoticeKind, NoticeStatus } from '@lm/shared/schemas/privacy';
-
-const DAY_MS = 86_400_000;
-const SHANGHAI_OFFSET_MS = 8 * 3600_000;
-
-/** Days since the epoch of the Shanghai calendar day containing `at`. */
-function shanghaiDayNumber(at: Date): number {
-  return Math.floor((at.getTime() + SHANGHAI_OFFSET_MS) / DAY_MS);
-}
+import { shanghaiCompactDate, shanghaiDayNumber, startOfShanghaiDayNumber } from '@lm/shared/time';
 
 /** 0 Sunday … 6 Saturday, of a Shanghai day number (1970-01-01 was a Thursday). */
 function weekdayOf(dayNumber: number): number {
@@ -27,7 +20,7 @@ export function isWorkingDay(dayNumber: number): boolean {
 
 /** The instant a Shanghai day (by number) ends, i.e. the next day's 00:00 Asia/Shanghai. */
 function endOfDay(dayNumber: number): Date {
-  return new Date((dayNumber + 1) * DAY_MS - SHANGHAI_OFFSET_MS);
+  return startOfShanghaiDayNumber(dayNumber + 1);
 }
 
 /**
@@ -78,8 +71,7 @@ export function isOverdue(
 
 /** YYYYMMDD of the Shanghai day of `at`: the export file is `my-data-YYYYMMDD.json`. */
 export function exportFileName(at: Date): string {
-  const d = new Date(at.getTime() + SHANGHAI_OFFSET_MS).toISOString().slice(0, 10).replaceAll('-', '');
-  return `my-data-${d}.json`;
+  return `my-data-${shanghaiCompactDate(at)}.json`;
 }
 
 /** "113.88.12.7" → "113.88.*.*"; IPv6 keeps its first two groups; null/unknown → null. */

@@ -6,11 +6,11 @@ import {
   webVitalsData,
   webVitalsQuery,
 } from '@lm/shared/schemas/rum';
+import { shanghaiDate } from '@lm/shared/time';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { envelope, ok } from '../../lib/envelope.ts';
 import { appError } from '../../lib/errors.ts';
-import { shanghaiDate } from '../../lib/time.ts';
 import { clientMeta, requireStaff } from '../../plugins/app/auth.ts';
 import { resolveVitalsRange } from './rules.ts';
 

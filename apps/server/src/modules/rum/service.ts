@@ -1,5 +1,5 @@
 import type { RumMetric, VitalsBody, WebVitalsRow } from '@lm/shared/schemas/rum';
-import { shanghaiDate } from '../../lib/time.ts';
+import { shanghaiDate } from '@lm/shared/time';
 import type { Limiter } from '../limits/limiter.ts';
 import type { RumRepository, VitalsFilter } from './repository.ts';
 import {

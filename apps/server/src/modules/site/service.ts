@@ -10,11 +10,11 @@ import {
   type TempLinkData,
   type TempLinkType,
 } from '@lm/shared/schemas/site';
+import { shanghaiDate } from '@lm/shared/time';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Actor } from '../../lib/actor.ts';
 import { blindIndex, encryptField, type KeyRing } from '../../lib/crypto.ts';
 import { appError } from '../../lib/errors.ts';
-import { shanghaiDate } from '../../lib/time.ts';
 import type { Limiter } from '../limits/limiter.ts';
 import type { ManifestStore } from './manifest-store.ts';
 import type { SiteRepository } from './repository.ts';

@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { shanghaiCompactDate } from '@lm/shared/time';
 import { IMAGE_CONTENT_TYPES, UPLOAD_MAX_BYTES } from '@lm/shared/upload';
 import { describe, expect, it } from 'vitest';
 import {
@@ -9,7 +10,6 @@ import {
   ossStringToSign,
   parseUploadKey,
   policyDocument,
-  shanghaiDay,
   signedPolicy,
   sniffImageType,
   uploadDir,
@@ -92,7 +92,7 @@ describe('key layout', () => {
     expect(uploadDir({ visibility: 'private', folder: 'face', owner: { kind: 'user', id: 1 } })).toMatch(
       /^private\/face\/\d{8}\/u1-[0-9a-f]{12}\/$/,
     );
-    expect(shanghaiDay(new Date('2026-01-01T15:59:59Z'))).toBe('20260101');
+    expect(shanghaiCompactDate(new Date('2026-01-01T15:59:59Z'))).toBe('20260101');
   });
 
   it('parses owner, folder and name back; refuses other layouts and unknown folders', () => {

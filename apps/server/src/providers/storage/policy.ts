@@ -1,4 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
+import { shanghaiCompactDate } from '@lm/shared/time';
 import { IMAGE_CONTENT_TYPES, UPLOAD_FOLDERS, type UploadFolder } from '@lm/shared/upload';
 import { constantTimeEqual } from '../../lib/crypto.ts';
 import type { PolicyRequest, UploadPolicy } from './types.ts';
@@ -99,11 +100,6 @@ export interface ParsedKey {
   name: string;
 }
 
-/** yyyymmdd of the Asia/Shanghai day containing `at`. */
-export function shanghaiDay(at: Date): string {
-  return new Date(at.getTime() + 8 * 3600_000).toISOString().slice(0, 10).replaceAll('-', '');
-}
-
 /** A fresh dir for one policy: one person's policy cannot name another person's space. */
 export function uploadDir(p: {
   visibility: Visibility;
@@ -114,7 +110,7 @@ export function uploadDir(p: {
 }): string {
   const tag = `${p.owner.kind === 'user' ? 'u' : 's'}${p.owner.id}`;
   const random = p.random ?? randomBytes(6).toString('hex');
-  return `${p.visibility}/${p.folder}/${shanghaiDay(p.now ?? new Date())}/${tag}-${random}/`;
+  return `${p.visibility}/${p.folder}/${shanghaiCompactDate(p.now ?? new Date())}/${tag}-${random}/`;
 }
 
 const KEY_PATTERN = /^(public|private)\/([a-z0-9-]{1,32})\/(\d{8})\/([us])(\d{1,15})-([0-9a-f]{12})\/(.*)$/s;

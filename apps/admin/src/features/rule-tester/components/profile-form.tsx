@@ -6,6 +6,7 @@ import {
   type RuleTesterProfile,
 } from '@lm/shared/schemas/admin-catalog';
 import { APPLICATION_FIELD_LABELS, type ApplicationOptionField } from '@lm/shared/schemas/application';
+import { shanghaiWallTime } from '@lm/shared/time';
 import { Button, Card, Cascader, Col, Form, Input, InputNumber, Radio, Row, Select, Switch } from 'antd';
 
 /** The form's option questions in its order, but payoffForm, which ruleTesterProfile has not. */
@@ -57,7 +58,7 @@ function toBody(v: Values): RuleTesterBody {
   return {
     profile,
     ...(v.channelCode?.trim() ? { channelCode: v.channelCode.trim() } : {}),
-    ...(v.at ? { at: new Date(`${v.at}:00+08:00`).toISOString() } : {}),
+    ...(v.at ? { at: shanghaiWallTime(v.at).toISOString() } : {}),
   };
 }
 
