@@ -6,6 +6,7 @@
  * (/api/report/…, exposure and vitals) are nobody's work and are left out.
  */
 import type { Page, Request } from 'playwright-core';
+import { expect } from 'vitest';
 
 const NOT_WORK = /\/api\/(report\/|reportProductExposure|reportAdChannelClick)/;
 
@@ -50,6 +51,12 @@ export function stepTimer(page: Page): StepTimer {
     started.delete(r);
     spans.push({ path: new URL(r.url()).pathname, from, to: Date.now() });
   };
+  // The answer's headers, for a request whose 'requestfinished' never comes (Chromium does not always
+  // report it for an upload's response): counted up to the answer, not to the arrival.
+  const answered = new Map<Request, number>();
+  page.on('response', (r) => {
+    if (started.has(r.request())) answered.set(r.request(), Date.now());
+  });
   page.on('requestfinished', finished);
   page.on('requestfailed', finished);
   page.on('framenavigated', (f) => {
@@ -79,7 +86,11 @@ export function stepTimer(page: Page): StepTimer {
       // Requests still in flight at the arrival count up to it.
       const all = [
         ...spans,
-        ...[...started].map(([r, at]) => ({ path: new URL(r.url()).pathname, from: at, to: end })),
+        ...[...started].map(([r, at]) => ({
+          path: new URL(r.url()).pathname,
+          from: at,
+          to: answered.get(r) ?? end,
+        })),
       ];
       const clipped = all
         .map((s) => ({ ...s, from: Math.max(s.from, from), to: Math.min(s.to, end) }))
@@ -103,4 +114,14 @@ export function stepTimer(page: Page): StepTimer {
       };
     },
   };
+}
+
+/** The step waited no more than its work plus the navigation delay (and the slack); logs its timing. */
+export function expectWaitWithinDelay(name: string, step: StepWait): void {
+  console.log(
+    `${name}: total ${step.totalMs} ms, work ${step.workMs} ms, wait ${step.waitMs} ms\n${step.requests.join('\n')}`,
+  );
+  expect(step.waitMs, `${name}\n${step.requests.join('\n')}`).toBeLessThanOrEqual(
+    NAVIGATION_DELAY_MS + SLACK_MS,
+  );
 }

@@ -10,7 +10,7 @@ import { phonePage, shot, unexpectedErrors } from './browser.ts';
 import { choose, chooseCity, formItem, GOOD_ANSWERS } from './form.ts';
 import { useServerAndBrowser } from './harness.ts';
 import { apiCall, DEMO_FORM, loginPerson, signIn } from './person.ts';
-import { NAVIGATION_DELAY_MS, SLACK_MS, type StepWait, stepTimer } from './step-timer.ts';
+import { expectWaitWithinDelay, NAVIGATION_DELAY_MS, SLACK_MS, stepTimer } from './step-timer.ts';
 
 const e2e = useServerAndBrowser();
 
@@ -19,15 +19,6 @@ afterEach(async () => {
   await close?.();
   close = null;
 });
-
-function expectNoLongerThanWork(name: string, step: StepWait) {
-  console.log(
-    `${name}: total ${step.totalMs} ms, work ${step.workMs} ms, wait ${step.waitMs} ms\n${step.requests.join('\n')}`,
-  );
-  expect(step.waitMs, `${name}\n${step.requests.join('\n')}`).toBeLessThanOrEqual(
-    NAVIGATION_DELAY_MS + SLACK_MS,
-  );
-}
 
 describe('waiting pages end with the work (issue 44.13)', () => {
   it('form 提交申请 → /fill-information/waiting → the lender list', async () => {
@@ -51,7 +42,7 @@ describe('waiting pages end with the work (issue 44.13)', () => {
     await page.waitForURL(/\/fill-information\/waiting/, { timeout: 10_000 });
     await shot(page, 'waits-fill-information-waiting');
     const step = await timer.step(clicked, /\/fill-information\/common-authorize/);
-    expectNoLongerThanWork('form → lender list', step);
+    expectWaitWithinDelay('form → lender list', step);
     expect(unexpectedErrors(errors)).toEqual([]);
   }, 120_000);
 
@@ -67,7 +58,7 @@ describe('waiting pages end with the work (issue 44.13)', () => {
     const checked = await timer.requestStart(/^\/api\/getLoginUserInfo$/);
     const step = await timer.step(checked, /\/fill-information\/common-authorize/);
     expect(step.requests.some((r) => r.startsWith('/api/user/info/direct/match '))).toBe(true);
-    expectNoLongerThanWork('ad link → lender list', step);
+    expectWaitWithinDelay('ad link → lender list', step);
     expect(unexpectedErrors(errors)).toEqual([]);
   }, 120_000);
 
