@@ -9,6 +9,7 @@ import { launch, phonePage, shot, unexpectedErrors } from './browser.ts';
 import { exact, formItem, GOOD_ANSWERS } from './form.ts';
 import { DEMO_FORM } from './person.ts';
 import { newDataDir, type RunningServer, runCli, startServer } from './server.ts';
+import { expectWaitWithinDelay, stepTimer } from './step-timer.ts';
 
 /**
  * The credit process of a linkType 3 channel (issue 5) in Chromium with a fake front camera:
@@ -387,8 +388,8 @@ async function fillBase(page: Page) {
   await formItem(page, '单位地址').locator('textarea:not([readonly])').fill('天河区珠江新城花城大道1号');
 }
 
-/** The credit-information wizard from INFORMATION to DONE. */
-async function fillWizard(page: Page) {
+/** The credit-information wizard from INFORMATION to DONE; `beforeSubmit` runs just before 提交资料. */
+async function fillWizard(page: Page, beforeSubmit?: () => void) {
   await fillInformation(page);
   await snap(page, 'wizard-information');
   expect(await saveStep(page, '保存并继续')).toBe('CONTACT');
@@ -398,6 +399,7 @@ async function fillWizard(page: Page) {
   expect(await saveStep(page, '保存并继续')).toBe('BASE');
   await fillBase(page);
   await snap(page, 'wizard-base');
+  beforeSubmit?.();
   expect(await saveStep(page, '提交资料')).toBe('DONE');
 }
 
@@ -493,15 +495,30 @@ describe('credit process in Chromium with a fake front camera (demo-crm)', () =>
     await confirmIdentity(page);
     await takeSelfie(page, 'pass');
 
+    // Issue 44.13: each step waits no longer than its work plus the navigation delay.
+    const timer = stepTimer(page);
+    const selfieSent = timer.mark();
     const face = await submitSelfie(page, 'face-loading');
     expect(face.code).toBe(200);
     expect(face.data).toMatchObject({ auditStatus: 2, passed: true, reasons: [], identityVerified: null });
     await page.getByText('认证通过').waitFor();
-    await snap(page, 'face-passed', true);
+    await snap(page, 'face-passed');
 
     // decideCreditFlow: face passed, credit information incomplete → the wizard.
-    await fillWizard(page);
+    expectWaitWithinDelay(
+      'face submit → wizard',
+      await timer.step(selfieSent, /\/credit-process\/credit-personal-infomation/),
+    );
+    let wizardSent = 0;
+    await fillWizard(page, () => {
+      wizardSent = timer.mark();
+    });
     await page.waitForURL(/\/credit-process\/credit-personal-loading/, { timeout: 10_000 });
+    await snap(page, 'credit-personal-loading', false);
+    expectWaitWithinDelay(
+      'wizard 提交资料 → form',
+      await timer.step(wizardSent, /\/credit-process\/credit-application-form/),
+    );
     const { names: offers } = await fillApplication(page);
     expect(offers.length).toBeGreaterThanOrEqual(1);
 

@@ -1,45 +1,40 @@
 import { useEffect, useRef, useState } from 'react';
 import styles from './feedback.module.css';
+import { progressAt } from './progress-curve';
 
 interface ProgressRingProps {
-  /** Milliseconds from 0 to 100 %. The ring eases out, so most of the motion is early. */
-  durationMs: number;
+  /** The work is done (its answer arrived): the ring runs to 100 % within FINISH_MS. */
+  done: boolean;
   /** Step labels; each is ticked when the progress passes its share. */
   steps: readonly string[];
-  /** Called once when 100 % is reached. */
-  onDone?: () => void;
 }
 
-const easeOut = (t: number) => 1 - (1 - t) ** 3;
 const R = 52;
 const CIRCUMFERENCE = 2 * Math.PI * R;
 
-/** An animated percentage ring with a checklist — the waiting and loading pages. */
-export function ProgressRing({ durationMs, steps, onDone }: ProgressRingProps) {
+/**
+ * An animated percentage ring with a checklist — the waiting and loading pages. It follows the work
+ * (progress-curve.ts): it climbs while the work runs and completes once `done`; it holds nobody up.
+ */
+export function ProgressRing({ done, steps }: ProgressRingProps) {
   const [percent, setPercent] = useState(0);
-  const doneRef = useRef(onDone);
-  doneRef.current = onDone;
+  const startRef = useRef<number | null>(null);
+  const doneAtRef = useRef<number | null>(null);
 
   useEffect(() => {
+    const now = performance.now();
+    startRef.current ??= now;
+    if (done && doneAtRef.current === null) doneAtRef.current = now - startRef.current;
     let frame = 0;
-    let start = 0;
-    let finished = false;
-    const tick = (now: number) => {
-      if (!start) start = now;
-      const value = Math.round(easeOut(Math.min(1, (now - start) / durationMs)) * 100);
+    const tick = (time: number) => {
+      const start = startRef.current ?? time;
+      const value = progressAt(Math.max(0, time - start), doneAtRef.current);
       setPercent(value);
-      if (value >= 100) {
-        if (!finished) {
-          finished = true;
-          doneRef.current?.();
-        }
-        return;
-      }
-      frame = requestAnimationFrame(tick);
+      if (value < 100) frame = requestAnimationFrame(tick);
     };
     frame = requestAnimationFrame(tick);
     return () => cancelAnimationFrame(frame);
-  }, [durationMs]);
+  }, [done]);
 
   const activeIndex = Math.min(steps.length - 1, Math.floor((percent / 100) * steps.length));
   return (

@@ -19,6 +19,7 @@ import {
   storeMatch,
 } from '@/features/consent/matched-products';
 import { readQueryOptions, withQuery } from '@/features/consent/query-options';
+import { delayBefore } from '@/features/flow/waiting-pages';
 import { fetchExcludeCity } from '@/features/location/api/fetch-exclude-city';
 import { useDelayedNavigate } from '@/hooks/use-delayed-navigate';
 import { reportStep } from '@/lib/analytics/reporter';
@@ -120,7 +121,8 @@ function LoggedInFormPage({
     if (next !== 'authorize-here') {
       // The submitted form leaves the history (ADR 059): going back from the flow's later pages never
       // shows it again, blank, inviting a second application.
-      go(next, { replace: true });
+      // A waiting page is opened at once: it holds the navigation delay (issue 44.13).
+      go(next, { replace: true, delayMs: delayBefore(next) });
       return;
     }
     setMatch(parsed);

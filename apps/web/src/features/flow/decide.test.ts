@@ -421,14 +421,9 @@ describe('main ordering (spec §4 post-login decision)', () => {
       expect(d).toMatchObject({
         path: '/fill-information/rematch-waiting',
         replace: false,
-        query: {
-          adChannelCode: 'demo',
-          isHuaWeiPhone: true,
-          applyLimit: 3,
-          workCity: '北京市',
-          matchKey: product.matchKey,
-        },
       });
+      // Issue 44.6: the key and the channel code only — none of the person's answers, not the device.
+      expect(d.query).toEqual({ adChannelCode: 'demo', matchKey: product.matchKey });
       // The result (lenders' details) never travels in the link.
       expect(Object.keys(d.query ?? {})).not.toContain('rqResult');
       expect(JSON.stringify(d.query)).not.toContain('某某小额贷款');
@@ -557,12 +552,9 @@ describe('alternative credit-flow ordering (spec §4)', () => {
 
   it('step 4: re-match with a product → common-authorize with the options JSON (the match key only)', () => {
     const d = nav(decide(credit({ formConfig: null, applyStatus: applied(10), rematch: product })));
-    expect(d).toMatchObject({
-      path: SPECIAL_ROUTES.commonAuthorize,
-      query: {
-        options: { adChannelCode: 'demo', applyLimit: 3, workCity: '北京市', matchKey: product.matchKey },
-      },
-    });
+    expect(d).toMatchObject({ path: SPECIAL_ROUTES.commonAuthorize });
+    // Issue 44.6: no answer of the person (applyLimit 3, workCity 北京市) in the link.
+    expect(d.query).toEqual({ options: { adChannelCode: 'demo', matchKey: product.matchKey } });
     expect(JSON.stringify(d.query)).not.toContain('rqResult');
   });
 

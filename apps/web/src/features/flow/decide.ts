@@ -16,6 +16,7 @@
  */
 import { type FlowName, type FlowRoutes, LinkType, SPECIAL_ROUTES } from '@lm/shared/channel';
 import { type CreditInfo, creditInfoStep, FaceStatus } from '@lm/shared/credit-info';
+import { matchLinkOptions } from './match-link';
 
 /** creditStatus / diversionStatus (spec §3). */
 export const OPEN = 1;
@@ -253,14 +254,9 @@ function defaultFlow(input: PostLoginInput): Decision {
     });
   }
   return go('main.6 re-match: product, re-match and authorise', routes.rematch, {
-    query: {
-      adChannelCode: input.channel.adChannelCode,
-      isHuaWeiPhone: input.isHuaweiPhone,
-      applyLimit: data.applyLimit as QueryValue,
-      workCity: data.workCity as QueryValue,
-      // Issue 16.8: the match by its opaque key; the page loads it (never the result in the link).
-      matchKey: match.matchKey as QueryValue,
-    },
+    // Issue 16.8: the match by its opaque key; the page loads it (never the result in the link).
+    // Issue 44.6: nor the person's answers (spec's applyLimit, workCity): match-link.ts.
+    query: { ...matchLinkOptions({ adChannelCode: input.channel.adChannelCode, matchKey: match.matchKey }) },
   });
 }
 
@@ -360,12 +356,8 @@ export function decideCredit(input: PostLoginInput): Decision {
     }
     return go('credit.4 re-match: product, common authorize', SPECIAL_ROUTES.commonAuthorize, {
       query: {
-        options: {
-          adChannelCode: input.channel.adChannelCode,
-          applyLimit: data.applyLimit,
-          workCity: data.workCity,
-          matchKey: match.matchKey,
-        },
+        // The match key only (issue 44.6: no answers in a link).
+        options: matchLinkOptions({ adChannelCode: input.channel.adChannelCode, matchKey: match.matchKey }),
       },
     });
   }

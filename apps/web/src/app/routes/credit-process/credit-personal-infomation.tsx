@@ -4,6 +4,7 @@ import { useCallback } from 'react';
 import { RequireLogin } from '@/app/flow/require-login';
 import { PageHeader } from '@/components/page-header';
 import { CreditInfoForm } from '@/features/credit-info/components/credit-info-form';
+import { delayBefore } from '@/features/flow/waiting-pages';
 import { useDelayedNavigate } from '@/hooks/use-delayed-navigate';
 import styles from '@/styles/forms.module.css';
 
@@ -17,7 +18,11 @@ export function CreditPersonalInformationRoute() {
     Toast.show({ content: '请先完成身份认证', duration: IDENTITY_FIRST_MS });
     go(SPECIAL_ROUTES.identityVerification, { replace: true, delayMs: IDENTITY_FIRST_MS });
   }, [go]);
-  const onDone = useCallback(() => go('/credit-process/credit-personal-loading', { replace: true }), [go]);
+  // Into the waiting page at once: it holds the navigation delay after its work (issue 44.13).
+  const onDone = useCallback(() => {
+    const loading = '/credit-process/credit-personal-loading';
+    go(loading, { replace: true, delayMs: delayBefore(loading) });
+  }, [go]);
   return (
     <RequireLogin>
       <main className={styles.page}>

@@ -1,35 +1,32 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useState } from 'react';
 import { RequireLogin } from '@/app/flow/require-login';
 import { decideCreditFlow, followDecision } from '@/app/sign-in/post-login';
 import { ProgressPage } from '@/components/progress-page';
-import type { NavigateDecision } from '@/features/flow/decide';
 
 function CreditPersonalLoading() {
-  const decision = useRef<Promise<NavigateDecision> | null>(null);
-  const alive = useRef(true);
-  const cancel = useRef<(() => void) | null>(null);
+  const [done, setDone] = useState(false);
   useEffect(() => {
-    alive.current = true;
-    // Decided while the ring turns (it never rejects: a failure ends at the flow's form).
-    decision.current ??= decideCreditFlow();
+    let alive = true;
+    let cancel: (() => void) | null = null;
+    // The ring turns while the next step is decided (it never rejects: a failure ends at the flow's
+    // form); then on after the decision's delay (issue 44.13: no fixed minimum).
+    void decideCreditFlow().then((d) => {
+      if (!alive) return;
+      setDone(true);
+      cancel = followDecision({ ...d, replace: true });
+    });
     return () => {
-      alive.current = false;
-      cancel.current?.();
+      alive = false;
+      cancel?.();
     };
   }, []);
-
-  const onDone = () => {
-    void (decision.current ?? decideCreditFlow()).then((d) => {
-      if (alive.current) cancel.current = followDecision({ ...d, replace: true });
-    });
-  };
 
   return (
     <ProgressPage
       title="资料提交中"
       subtitle="正在保存并校验您的个人信息"
       steps={['保存资料', '校验信息', '准备借款申请']}
-      onDone={onDone}
+      done={done}
     />
   );
 }

@@ -24,6 +24,7 @@ import {
 } from '@/features/face/handoff';
 import { type OcrFill, readIdentityDraft, saveIdentityDraft } from '@/features/face/identity-draft';
 import { SelfieCamera } from '@/features/face/selfie-camera';
+import { delayBefore } from '@/features/flow/waiting-pages';
 import { useDelayedNavigate } from '@/hooks/use-delayed-navigate';
 import { getStoredUid, getToken } from '@/lib/session';
 import { sessionStore } from '@/lib/storage';
@@ -261,7 +262,10 @@ function IdentityVerification() {
     const url = await uploadFile(photo, 'face', { isPrivate: true });
     clearFaceFailure(sessionStore);
     savePendingFace(sessionStore, url);
-    go(SPECIAL_ROUTES.faceVerificationLoading);
+    // Into the waiting page at once: the check runs there (issue 44.13).
+    go(SPECIAL_ROUTES.faceVerificationLoading, {
+      delayMs: delayBefore(SPECIAL_ROUTES.faceVerificationLoading),
+    });
   };
 
   return (

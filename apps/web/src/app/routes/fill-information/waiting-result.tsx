@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { ProgressPage } from '@/components/progress-page';
 import type { AutoFormFacts } from '@/features/application-form/auto-form';
 import { useAutoFormStore } from '@/features/application-form/auto-form-store';
@@ -39,7 +39,6 @@ export function WaitingResultRoute() {
   const go = useDelayedNavigate();
   const form = useChannelStore((s) => s.config.flowRoutes.form);
   const status = useAutoFormStore((s) => s.status);
-  const [ringDone, setRingDone] = useState(false);
 
   useEffect(() => {
     const store = useAutoFormStore.getState();
@@ -50,16 +49,16 @@ export function WaitingResultRoute() {
 
   const prepared = status === 'success' || status === 'failed';
   useEffect(() => {
-    if (ringDone && prepared) go(form, { replace: true });
-  }, [ringDone, prepared, form, go]);
+    // On once the answers are prepared (issue 44.13: no fixed minimum), after the navigation delay.
+    if (prepared) go(form, { replace: true });
+  }, [prepared, form, go]);
 
   return (
     <ProgressPage
       title="正在为您准备申请资料"
       subtitle="稍后请您逐项核对资料，确认无误后再提交"
       steps={['读取账户信息', '生成申请资料', '等待您确认']}
-      durationMs={2400}
-      onDone={() => setRingDone(true)}
+      done={prepared}
     />
   );
 }
