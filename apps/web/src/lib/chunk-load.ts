@@ -78,10 +78,10 @@ function watchStylesheets(): void {
     },
     true,
   );
-  // Vite's preload helper fires this before rejecting the import ("Unable to preload CSS for …").
-  // Left to reject (not preventDefault): the chunk would then run without its stylesheet. The retry
-  // below loads the stylesheet again first (Vite itself never fetches a stylesheet twice).
-  window.addEventListener('vite:preloadError', () => undefined);
+  // Vite's preload helper fires `vite:preloadError` before rejecting the import ("Unable to preload
+  // CSS for …"). It is deliberately not prevented: the chunk would then run without its stylesheet.
+  // The import rejects, and the retry in loadChunk loads the stylesheet again first (Vite itself never
+  // fetches a stylesheet twice).
 }
 watchStylesheets();
 
