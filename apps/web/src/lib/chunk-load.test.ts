@@ -34,6 +34,7 @@ function browser(state: { online: boolean; reachable: boolean }, storage = new M
     online: () => state.online,
     reachable: vi.fn(() => Promise.resolve(state.reachable)),
     notify: vi.fn(),
+    recovered: vi.fn(),
     // Each wait resolves when the test gives the next chance (back online, a touch).
     nextChance: vi.fn(() => new Promise<void>((resolve) => chances.push(resolve))),
     repair: vi.fn(() => Promise.resolve()),
@@ -85,6 +86,15 @@ describe('what a failed chunk leads to (docs/decisions/058)', () => {
 });
 
 describe('loadChunk without a network', () => {
+  it('loads at once with a network: nothing said, nothing taken back', async () => {
+    const { deps } = browser({ online: true, reachable: true });
+    expect(await loadChunk(() => Promise.resolve('page'), deps)).toBe('page');
+    expect(deps.notify).not.toHaveBeenCalled();
+    expect(deps.recovered).not.toHaveBeenCalled();
+    expect(deps.repair).not.toHaveBeenCalled();
+    expect(deps.report).not.toHaveBeenCalled();
+  });
+
   it('keeps the page (pending, no reload, no error), says 网络连接错误, and loads at the next chance', async () => {
     const state = { online: false, reachable: false };
     const { deps, nextChance } = browser(state);
@@ -116,6 +126,7 @@ describe('loadChunk without a network', () => {
     await nextChance();
     await vi.waitFor(() => expect(result).toEqual({ HomeDialog: 'ok' }));
     expect(deps.repair).toHaveBeenCalledTimes(2);
+    expect(deps.recovered).toHaveBeenCalledTimes(1); // the stale 网络连接错误 is taken back
     expect(deps.reload).not.toHaveBeenCalled();
     expect(deps.report).toHaveBeenCalledTimes(1); // one failed load, reported once
   });

@@ -33,6 +33,8 @@ export interface ChunkGuardDeps {
   reachable(): Promise<boolean>;
   /** Says 网络连接错误 (a toast). */
   notify(): void;
+  /** Loaded after waiting: takes back a 网络连接错误 still on screen (it is no longer true). */
+  recovered(): void;
   /** Resolves at the next chance to try again: back online, the person's next touch or key, or a pause. */
   nextChance(attempt: number): Promise<void>;
   /** Loads again the stylesheets that failed, so a retried chunk is not shown unstyled. */
@@ -150,6 +152,10 @@ const browserDeps: ChunkGuardDeps = {
     lastNotifiedAt = now;
     toast.show({ content: NETWORK_ERROR_MESSAGE, duration: 2000 });
   },
+  recovered: () => {
+    if (lastNotifiedAt !== null && !shouldNotify(Date.now(), lastNotifiedAt)) toast.clear();
+    lastNotifiedAt = null;
+  },
   nextChance,
   repair: repairStylesheets,
 };
@@ -206,6 +212,7 @@ export function loadChunk<M>(load: () => Promise<M>, deps: ChunkGuardDeps = brow
     try {
       if (n > 0) await deps.repair();
       const module = await withTimeout(load(), deps.timeoutMs);
+      if (n > 0) deps.recovered();
       try {
         deps.storage()?.removeItem(RELOAD_GUARD_KEY + path);
       } catch {

@@ -29,6 +29,7 @@ function deps(storage: ReturnType<ChunkGuardDeps['storage']>, path = '/login') {
     online: () => true,
     reachable: () => Promise.resolve(true),
     notify: vi.fn(),
+    recovered: vi.fn(),
     nextChance: vi.fn(() => Promise.resolve()),
     repair: vi.fn(() => Promise.resolve()),
   };
