@@ -2,7 +2,9 @@ import { resolve } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { phonePage, SCREENSHOT_DIR, shot } from './browser.ts';
+import { formItem, seedSession } from './form.ts';
 import { useServerAndBrowser } from './harness.ts';
+import { loginPerson } from './person.ts';
 
 /**
  * Issue 44.1: a chunk or stylesheet that fails to load (the network is gone a second after the first
@@ -155,6 +157,32 @@ describe('a chunk or stylesheet that fails never replaces the page (issue 44.1)'
     expect(await page.getByText('页面出错了').count()).toBe(0);
     expect(await page.getByText('页面加载失败').count()).toBe(0);
     await shot(page, 'chunk-dead-network-form');
+    expect(appErrors(errors)).toEqual([]);
+    await context.close();
+  });
+
+  it('the city picker opened offline: the form stays, 网络连接错误; online again, the picker opens with its regions', async () => {
+    const person = await loginPerson(e2e.server.url, '135');
+    const { page, context, errors } = await phonePage(e2e.browser);
+    await seedSession(context, person, 'demo');
+    await page.goto(`${e2e.server.url}/fill-information?adChannelCode=demo`, {
+      waitUntil: 'domcontentloaded',
+    });
+    const city = formItem(page, '工作城市').locator('button');
+    await city.waitFor();
+    // Before the picker is prefetched (2.5 s after the load, when idle).
+    const online = await goOffline(page, context);
+    await city.click();
+    await page.getByText(NETWORK_ERROR, { exact: true }).waitFor({ timeout: 5000 });
+    await page.waitForTimeout(1000);
+    expect(await page.getByText('页面出错了').count()).toBe(0);
+    expect(await page.getByText('页面加载失败').count()).toBe(0);
+    expect(await city.isVisible()).toBe(true);
+    await shot(page, 'chunk-offline-city-picker');
+
+    await online();
+    const province = page.locator('.adm-picker-view-column').first().locator('.adm-picker-view-column-item');
+    await expect.poll(() => province.count(), { timeout: 15_000 }).toBeGreaterThan(10);
     expect(appErrors(errors)).toEqual([]);
     await context.close();
   });

@@ -77,7 +77,8 @@ export function CityPicker({
   const open = () => {
     setVisible(true);
     setOpened(true);
-    if (!regions) void loadRegions().then(setRegions);
+    // Without a network the table waits for it (网络连接错误), then arrives by itself (docs/decisions/058).
+    if (!regions) void loadChunk(loadRegions).then(setRegions, () => undefined);
   };
 
   return (
