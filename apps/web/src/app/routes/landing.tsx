@@ -5,6 +5,7 @@ import { useFirstInteraction } from '@/features/banners/first-interaction';
 import { LoginPlaceholder } from '@/features/landing/components/login-placeholder';
 import { RiskNotice } from '@/features/landing/components/risk-notice';
 import { TrustBadges } from '@/features/landing/components/trust-badges';
+import { loadChunk } from '@/features/rum/chunk-guard';
 import { LandingLayout } from '@/features/skins/components/landing-layout';
 import { landingLayoutForSkin } from '@/features/skins/layouts';
 import { reportStep } from '@/lib/analytics/reporter';
@@ -15,15 +16,21 @@ import { loadPostLogin } from '../sign-in/load-post-login';
 import styles from './routes.module.css';
 
 // The form (antd-mobile inputs, the auth calls) is its own chunk: the headline paints without it.
+// Each part's chunk goes through loadChunk: without a network it waits (网络连接错误) and is tried again,
+// never an error page over the form (docs/decisions/058).
 const LoginForm = lazy(() =>
-  import('@/features/auth/components/login-form').then((m) => ({ default: m.LoginForm })),
+  loadChunk(() => import('@/features/auth/components/login-form')).then((m) => ({ default: m.LoginForm })),
 );
 // Loaded after the first paint, never part of the landing's first load.
 const DownloadCard = lazy(() =>
-  import('@/features/download/components/download-card').then((m) => ({ default: m.DownloadCard })),
+  loadChunk(() => import('@/features/download/components/download-card')).then((m) => ({
+    default: m.DownloadCard,
+  })),
 );
 const HomeDialog = lazy(() =>
-  import('@/features/banners/components/home-dialog').then((m) => ({ default: m.HomeDialog })),
+  loadChunk(() => import('@/features/banners/components/home-dialog')).then((m) => ({
+    default: m.HomeDialog,
+  })),
 );
 
 /**

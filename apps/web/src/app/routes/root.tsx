@@ -3,13 +3,16 @@ import { Outlet, useLocation, useMatches, useRouteError } from 'react-router';
 import { PageLoading } from '@/components/page-loading';
 import { PageState, pageStateActionClass } from '@/components/page-state';
 import { STORAGE_KEYS } from '@/config/constants';
+import { loadChunk } from '@/features/rum/chunk-guard';
 import { applyTheme, resolveThemeColor, themeTokens } from '@/features/skins/theme';
 import { useChannelStore, useH5Config } from '@/lib/channel/store';
 import { storage } from '@/lib/storage';
 import { type RouteHandle, resolveHead } from '../route-handle';
 import { ShellHandoff, useShellHandoff } from '../shell';
 
-const MainLayout = lazy(() => import('./main-layout').then((m) => ({ default: m.MainLayout })));
+const MainLayout = lazy(() =>
+  loadChunk(() => import('./main-layout')).then((m) => ({ default: m.MainLayout })),
+);
 
 function setFavicon(href: string) {
   let link = document.querySelector<HTMLLinkElement>('link[rel~="icon"]');
@@ -73,7 +76,10 @@ export function RootLayout() {
   );
 }
 
-/** Shown when a page chunk fails to load (e.g. after a deploy) or a page throws. */
+/**
+ * Shown when a page throws, or when a page chunk still fails after the reload that follows a deploy
+ * (features/rum/chunk-guard). A chunk that fails for want of a network never comes here: it waits.
+ */
 export function RouteError() {
   const error = useRouteError();
   useShellHandoff();

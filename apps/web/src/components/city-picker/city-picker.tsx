@@ -1,5 +1,6 @@
 import type { CityEntry, Region } from '@lm/shared/regions';
 import { lazy, Suspense, useEffect, useState } from 'react';
+import { loadChunk } from '@/lib/chunk-load';
 import styles from './city-picker.module.css';
 
 /** A chosen city with its province (six-digit codes and Chinese names of the region table). */
@@ -16,7 +17,8 @@ interface CityPickerProps {
 // once the page is idle (so the first tap opens it at once) or when first opened. The region table
 // loads when the picker is first opened.
 const loadPicker = () => import('antd-mobile/es/components/cascade-picker');
-const CascadePicker = lazy(loadPicker);
+// Opened offline: it waits for the network (网络连接错误) instead of an error page (docs/decisions/058).
+const CascadePicker = lazy(() => loadChunk(loadPicker));
 
 /** Runs `load` a while after the page has loaded, when the browser is idle. */
 function usePrefetchWhenIdle(load: () => Promise<unknown>) {
@@ -42,7 +44,11 @@ type RegionModule = typeof import('@lm/shared/regions');
 let regionModule: Promise<RegionModule> | null = null;
 /** The two-level region table of @lm/shared, in its own chunk, loaded once when first needed. */
 export function loadRegionTable(): Promise<RegionModule> {
-  regionModule ??= import('@lm/shared/regions');
+  // A failed load (no network) is forgotten, so the next opening tries again.
+  regionModule ??= import('@lm/shared/regions').catch((error: unknown) => {
+    regionModule = null;
+    throw error;
+  });
   return regionModule;
 }
 const loadRegions = () => loadRegionTable().then((m) => m.REGIONS);
@@ -71,7 +77,8 @@ export function CityPicker({
   const open = () => {
     setVisible(true);
     setOpened(true);
-    if (!regions) void loadRegions().then(setRegions);
+    // Without a network the table waits for it (网络连接错误), then arrives by itself (docs/decisions/058).
+    if (!regions) void loadChunk(loadRegions).then(setRegions, () => undefined);
   };
 
   return (

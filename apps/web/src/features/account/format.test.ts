@@ -2,6 +2,8 @@ import * as labels from '@lm/shared/privacy-labels';
 import * as contract from '@lm/shared/schemas/privacy';
 import { describe, expect, it } from 'vitest';
 import {
+  cancellationOutcome,
+  DELETION_DEADLINE_WORKING_DAYS,
   exportFileName,
   fileNameFromDisposition,
   formatApr,
@@ -116,5 +118,30 @@ describe('export file name', () => {
 
   it('defaults to the Shanghai day', () => {
     expect(exportFileName(Date.parse('2026-03-01T16:00:00Z'))).toBe('我的数据-2026-03-02.json');
+  });
+});
+
+describe('what a cancellation did (issue 44.17)', () => {
+  it('names the lenders notified and their deadline', () => {
+    const lines = cancellationOutcome(3);
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toBe('您的账户资料、申请记录已删除，所有设备上的登录已失效。');
+    expect(lines[1]).toBe(
+      `已获得您信息的 3 家机构已收到删除通知，须在 ${DELETION_DEADLINE_WORKING_DAYS} 个工作日内删除，平台会跟踪直至完成。`,
+    );
+    expect(lines[2]).toBe('已获批或已放款的借款不受影响，请按借款合同按时还款。');
+  });
+
+  it('says no lender had the data when the list was read and empty', () => {
+    const lines = cancellationOutcome(0);
+    expect(lines[1]).toBe('没有机构获得过您的信息，无需通知删除。');
+    expect(lines[1]).not.toContain('工作日');
+  });
+
+  it('speaks of every lender that had the data when the list could not be read', () => {
+    const lines = cancellationOutcome(null);
+    expect(lines[1]).toContain('每一家获得过您信息的机构');
+    expect(lines[1]).toContain(`${DELETION_DEADLINE_WORKING_DAYS} 个工作日内删除`);
+    expect(lines[1]).not.toMatch(/\d+ 家/);
   });
 });

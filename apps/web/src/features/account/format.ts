@@ -121,3 +121,21 @@ function safeFileName(name: string, fallback: string): string {
 export function exportFileName(now: number = Date.now()): string {
   return `我的数据-${shanghaiDay(now)}.json`;
 }
+
+/**
+ * What a cancellation did, in the order the confirmation page says it (issue 44.17). `lenderCount`:
+ * the lenders that had the person's data (the data-sharing list), null when it could not be read.
+ */
+export function cancellationOutcome(lenderCount: number | null): string[] {
+  const lenders =
+    lenderCount === null
+      ? `每一家获得过您信息的机构都已收到删除通知，须在 ${DELETION_DEADLINE_WORKING_DAYS} 个工作日内删除，平台会跟踪直至完成。`
+      : lenderCount > 0
+        ? `已获得您信息的 ${lenderCount} 家机构已收到删除通知，须在 ${DELETION_DEADLINE_WORKING_DAYS} 个工作日内删除，平台会跟踪直至完成。`
+        : '没有机构获得过您的信息，无需通知删除。';
+  return [
+    '您的账户资料、申请记录已删除，所有设备上的登录已失效。',
+    lenders,
+    '已获批或已放款的借款不受影响，请按借款合同按时还款。',
+  ];
+}

@@ -25,6 +25,13 @@ function deps(storage: ReturnType<ChunkGuardDeps['storage']>, path = '/login') {
     reload: vi.fn(),
     report: vi.fn(),
     timeoutMs: CHUNK_LOAD_TIMEOUT_MS,
+    // The server answers: a chunk that fails is gone (a deploy), not a network failure.
+    online: () => true,
+    reachable: () => Promise.resolve(true),
+    notify: vi.fn(),
+    recovered: vi.fn(),
+    nextChance: vi.fn(() => Promise.resolve()),
+    repair: vi.fn(() => Promise.resolve()),
   };
 }
 
@@ -41,7 +48,7 @@ const settled = async <T>(p: Promise<T>) => {
       value = e;
     },
   );
-  for (let i = 0; i < 5; i++) await Promise.resolve();
+  for (let i = 0; i < 20; i++) await Promise.resolve();
   return { state, value };
 };
 

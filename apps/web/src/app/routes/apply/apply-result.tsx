@@ -8,6 +8,7 @@ import { PageLoading } from '@/components/page-loading';
 import { ResultView } from '@/components/result-view';
 import { RetentionPopup } from '@/features/download/components/retention-popup';
 import { useTodayApplied } from '@/features/products/api/get-today-applied';
+import { loadChunk } from '@/features/rum/chunk-guard';
 import { reportStep } from '@/lib/analytics/reporter';
 import { useReportStep } from '@/lib/analytics/use-report-step';
 import { useH5Config } from '@/lib/channel/store';
@@ -17,7 +18,9 @@ import { ApplySteps } from './apply-steps';
 import { resultStateOf } from './rules';
 
 const DownloadCard = lazy(() =>
-  import('@/features/download/components/download-card').then((m) => ({ default: m.DownloadCard })),
+  loadChunk(() => import('@/features/download/components/download-card')).then((m) => ({
+    default: m.DownloadCard,
+  })),
 );
 
 const STATES = {

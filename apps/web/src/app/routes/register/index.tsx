@@ -2,13 +2,14 @@ import { lazy, Suspense } from 'react';
 import { Link } from 'react-router';
 import { SiteFooter } from '@/components/site-footer';
 import { LoginPlaceholder } from '@/features/landing/components/login-placeholder';
+import { loadChunk } from '@/features/rum/chunk-guard';
 import { useH5Config } from '@/lib/channel/store';
 import { loadPostLogin } from '../../sign-in/load-post-login';
 import styles from '../routes.module.css';
 import own from './register.module.css';
 
 const LoginForm = lazy(() =>
-  import('@/features/auth/components/login-form').then((m) => ({ default: m.LoginForm })),
+  loadChunk(() => import('@/features/auth/components/login-form')).then((m) => ({ default: m.LoginForm })),
 );
 
 /**

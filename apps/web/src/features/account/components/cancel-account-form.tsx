@@ -3,11 +3,10 @@ import { maskPhone } from '@lm/shared/mask';
 import { isValidPhone } from '@lm/shared/validators/phone';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Dialog, Toast } from 'antd-mobile';
-import { useEffect, useRef, useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { useState } from 'react';
+import { Link } from 'react-router';
 import { CodeButton } from '@/components/code-button';
 import { CodeInput } from '@/components/code-input';
-import { NAVIGATION_DELAY_MS } from '@/config/constants';
 import { tapSendCode } from '@/lib/code-form';
 import { waitAfterSendFailure } from '@/lib/send-code';
 import { clearSession, getStoredPhone } from '@/lib/session';
@@ -20,21 +19,25 @@ import { ExportDataButton } from './export-data';
 
 const CODE_RESEND_SECONDS = 60;
 
-export function CancelAccountForm() {
-  const navigate = useNavigate();
+interface CancelAccountFormProps {
+  /**
+   * The account is gone (session cleared): the page shows the confirmation, which stays until the
+   * person leaves it (issue 44.17). `lenderCount`: lenders that had their data, null when unknown.
+   */
+  onCancelled(outcome: { lenderCount: number | null }): void;
+}
+
+export function CancelAccountForm({ onCancelled }: CancelAccountFormProps) {
   const queryClient = useQueryClient();
   const [code, setCode] = useState('');
   const countdown = useCountdown();
   const sendCode = useSendCancellationCode();
   const cancelAccount = useCancelAccount();
-  const redirectTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const phone = getStoredPhone();
   // Off once the account is gone: a refetch then would answer 401 and log out to /getQuota.
   const [cancelled, setCancelled] = useState(false);
   const sharing = useDataSharing({ enabled: !cancelled });
   const lenderCount = sharing.data?.list.length ?? 0;
-
-  useEffect(() => () => clearTimeout(redirectTimer.current), []);
 
   const onSendCode = () => {
     if (!tapSendCode({ counting: countdown.running, sending: sendCode.isPending }, (m) => Toast.show(m)))
@@ -67,13 +70,10 @@ export function CancelAccountForm() {
       {
         onSuccess: () => {
           setCancelled(true);
+          const known = sharing.isSuccess ? lenderCount : null;
           clearSession();
           queryClient.clear();
-          Toast.show('账户已注销');
-          redirectTimer.current = setTimeout(() => {
-            Toast.clear();
-            navigate('/', { replace: true });
-          }, NAVIGATION_DELAY_MS);
+          onCancelled({ lenderCount: known });
         },
       },
     );
