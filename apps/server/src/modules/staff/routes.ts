@@ -40,7 +40,7 @@ const staffRoutes: FastifyPluginAsync = async (root) => {
         response: { 200: envelope(sendPhoneVerifyCodeData) },
       },
     },
-    async (req) => ok(await staff.sendCode(req.body.phone, clientMeta(req))),
+    async (req) => ok(await staff.sendCode(req.body.phone, clientMeta(req), req.body.altcha)),
   );
 
   app.post(
