@@ -174,7 +174,7 @@ const authRoutes: FastifyPluginAsync = async (root) => {
         },
       },
       async (req) => {
-        await auth.cancel(req.user!, req.body?.code, req.id);
+        await auth.cancel(req.user!, req.body?.code, req.id, clientMeta(req).knownDevice);
         return ok(null);
       },
     );

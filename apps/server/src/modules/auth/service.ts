@@ -221,10 +221,15 @@ export class AuthService {
    * stops pending leads and asks each lender that received data to delete it (docs/privacy.md).
    * The same phone can register again as a new person.
    */
-  async cancel(user: AuthUser, code: string | undefined, requestId: string | null = null): Promise<void> {
+  async cancel(
+    user: AuthUser,
+    code: string | undefined,
+    requestId: string | null = null,
+    knownDevice?: string | undefined,
+  ): Promise<void> {
     const phone = this.phoneOf(user);
     if (!code) throw appError('VERIFICATION_CODE_REQUIRED');
-    await this.d.codes.verify('cancel', phone, code);
+    await this.d.codes.verify('cancel', phone, code, knownDevice);
     const phoneHash = this.d.phoneIndex(phone);
     const now = new Date();
     await this.d.repo.transaction(async (repo, tx) => {
