@@ -1,6 +1,6 @@
 import { solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
-import { eq } from 'drizzle-orm';
+import { desc, eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { smsCodes } from '../../src/db/schema.ts';
@@ -235,6 +235,41 @@ describe(`strangers cannot lock anyone out (${BACKEND})`, () => {
       body(await call(STAFF_LOGIN, { phone, password: PASSWORD }, { device: personDevice })).msg,
     ).toMatch(/^该账号密码错误次数过多/);
   }, 240_000);
+
+  it('the cancellation code a known device asked for is held by it: the cancellation with the device passes', async () => {
+    startClock();
+    const phone = newPhone();
+    const device = await ownerLogsIn(phone);
+    advance(61_000);
+    const login = await call(USER_SEND, { phone }, { device });
+    expect(codeOf(login)).toBe(200);
+    const session = await call(USER_LOGIN, { phone, code: await latest(phone) }, { device });
+    const token = body<{ token: string }>(session).data.token;
+    const withToken = (url: string, payload: Record<string, unknown>, dev?: string) =>
+      ctx.app.inject({
+        method: 'POST',
+        url,
+        payload,
+        remoteAddress: newIp(),
+        headers: { accesstoken: token, ...(dev ? { 'x-known-device': dev } : {}) },
+      });
+    expect(codeOf(await withToken('/api/cancellation/sendPhoneVerifyCode', {}, device))).toBe(200);
+    const code = await latest(phone);
+    // Without the device the held code is out of reach; with it the account is cancelled.
+    expect(codeOf(await withToken('/api/cancellation', { code }))).toBe(1002);
+    expect(codeOf(await withToken('/api/cancellation', { code }, device))).toBe(200);
+    // The person's devices are forgotten with the account: the token is no device any more.
+    advance(61_000);
+    const again = await call(USER_SEND, { phone }, { device });
+    expect(codeOf(again)).toBe(200);
+    const [held] = await ctx.app.database.db
+      .select({ holder: smsCodes.holderDeviceId })
+      .from(smsCodes)
+      .where(eq(smsCodes.phoneHash, ctx.app.services.phoneIndex(phone)))
+      .orderBy(desc(smsCodes.id))
+      .limit(1);
+    expect(held).toEqual({ holder: null });
+  }, 60_000);
 
   it('one address that used its 30 sends an hour serves the next phone at the price of a challenge each', async () => {
     startClock();

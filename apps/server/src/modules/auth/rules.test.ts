@@ -8,6 +8,7 @@ import {
   isOrphanedMinuteUnit,
   knownDeviceFits,
   knownDeviceSendRules,
+  knownDeviceToken,
   loginTryRule,
   ORPHAN_GRACE_MS,
   sessionVerdict,
@@ -192,5 +193,16 @@ describe('known devices, challenges and holders (ADR 055)', () => {
       false,
     );
     expect(knownDeviceFits(undefined, { subjectKind: 'user', phoneHash: 'P' }, now)).toBe(false);
+  });
+});
+
+describe('the X-Known-Device header', () => {
+  it('takes a token-shaped value only', () => {
+    expect(knownDeviceToken('a'.repeat(43))).toBe('a'.repeat(43));
+    expect(knownDeviceToken('short')).toBeUndefined();
+    expect(knownDeviceToken('a'.repeat(129))).toBeUndefined();
+    expect(knownDeviceToken(`${'a'.repeat(30)} or 1=1`)).toBeUndefined();
+    expect(knownDeviceToken(['a'.repeat(43), 'b'.repeat(43)])).toBeUndefined();
+    expect(knownDeviceToken(undefined)).toBeUndefined();
   });
 });

@@ -283,3 +283,12 @@ export function knownDeviceFits(
  */
 export const MAX_WRONG_PASSWORDS_PER_KNOWN_DEVICE = 10;
 export const KNOWN_DEVICE_PASSWORD_WINDOW_MS = 3600_000;
+
+/** The header a client sends its known-device token in (ADR 055). */
+export const KNOWN_DEVICE_HEADER = 'x-known-device';
+
+/** The known-device token of a request's header, when it looks like one (otherwise undefined). */
+export function knownDeviceToken(raw: string | string[] | undefined): string | undefined {
+  if (typeof raw !== 'string') return undefined;
+  return /^[A-Za-z0-9_-]{20,128}$/.test(raw) ? raw : undefined;
+}

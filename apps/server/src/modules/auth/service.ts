@@ -15,7 +15,7 @@ import {
 } from '../../lib/crypto.ts';
 import { appError } from '../../lib/errors.ts';
 import { loginOutcome, type Metrics } from '../../lib/metrics.ts';
-import type { KnownDevices } from './known-devices.ts';
+import type { KnownDeviceRepository } from './known-device-repository.ts';
 import type { AuthRepository, UserRow } from './repository.ts';
 import { sessionVerdict } from './rules.ts';
 import type { ClientMeta, SmsCodes } from './sms-codes.ts';
@@ -36,7 +36,7 @@ export interface AuthDeps {
   partnerKeys: Map<string, PartnerKey>;
   codes: SmsCodes;
   /** Devices that logged in (ADR 055). */
-  devices: KnownDevices;
+  devices: KnownDeviceRepository;
   sessionTtlHours: number;
   phoneIndex(phone: string): string;
   /** Counts logins by outcome. */

@@ -6,7 +6,7 @@ import type { SmsProvider, SmsPurpose } from '../../providers/sms/types.ts';
 import { SmsSendError } from '../../providers/sms/types.ts';
 import type { Limiter } from '../limits/limiter.ts';
 import type { Challenges } from './challenge.ts';
-import type { KnownDeviceRow, KnownDevices, SubjectKind } from './known-devices.ts';
+import type { KnownDeviceRepository, KnownDeviceRow, SubjectKind } from './known-device-repository.ts';
 import {
   challengeMayLift,
   challengeSendRules,
@@ -57,7 +57,7 @@ export interface SmsCodeDeps {
   /** Keyed hash for other identifiers (fingerprints) used in limiter keys. */
   idHash(value: string): string;
   /** Devices that logged in before (ADR 055). */
-  devices: KnownDevices;
+  devices: KnownDeviceRepository;
   /** Proof-of-work challenges for requests under pressure without a known device (ADR 055). */
   challenges: Challenges;
   log?: Pick<FastifyBaseLogger, 'warn'>;

@@ -13,7 +13,7 @@ import { systemActor } from '../../lib/actor.ts';
 import { encryptField, type KeyRing, newToken, sha256 } from '../../lib/crypto.ts';
 import { appError } from '../../lib/errors.ts';
 import { loginOutcome, type Metrics } from '../../lib/metrics.ts';
-import type { KnownDevices } from '../auth/known-devices.ts';
+import type { KnownDeviceRepository } from '../auth/known-device-repository.ts';
 import {
   describeWait,
   KNOWN_DEVICE_PASSWORD_WINDOW_MS,
@@ -59,7 +59,7 @@ export interface StaffDeps {
   limiter: Limiter;
   codes: SmsCodes;
   /** Devices that logged in (ADR 055). */
-  devices: KnownDevices;
+  devices: KnownDeviceRepository;
   sessionTtlHours: number;
   phoneIndex(phone: string): string;
   /** Counts console logins by outcome. */

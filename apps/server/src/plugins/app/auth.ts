@@ -2,7 +2,7 @@ import type { StaffRole } from '@lm/shared/schemas/auth';
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { appError } from '../../lib/errors.ts';
-import { KNOWN_DEVICE_HEADER, knownDeviceToken } from '../../modules/auth/known-devices.ts';
+import { KNOWN_DEVICE_HEADER, knownDeviceToken } from '../../modules/auth/rules.ts';
 import type { ClientMeta } from '../../modules/auth/sms-codes.ts';
 
 function headerToken(req: FastifyRequest): string | undefined {

@@ -25,7 +25,7 @@ import { ApplicationService } from '../../modules/applications/service.ts';
 import { AuditRepository } from '../../modules/audit/repository.ts';
 import { AuditLog } from '../../modules/audit/service.ts';
 import { Challenges } from '../../modules/auth/challenge.ts';
-import { KnownDevices } from '../../modules/auth/known-devices.ts';
+import { KnownDeviceRepository } from '../../modules/auth/known-device-repository.ts';
 import { AuthRepository } from '../../modules/auth/repository.ts';
 import { DEFAULT_PHONE_LIMITS } from '../../modules/auth/rules.ts';
 import { AuthService } from '../../modules/auth/service.ts';
@@ -204,7 +204,7 @@ export default fp<ServicesOptions>(
 
     // Who a person deals with through a channel (ADR 057): its operator record, else the configured one.
     const operators = new Operators(new OperatorRepository(database.db), configuredOperator(config));
-    const devices = new KnownDevices(database.db);
+    const devices = new KnownDeviceRepository(database.db);
     const challenges = new Challenges({
       hmacKey: config.ALTCHA_HMAC_KEY ?? blindIndex(keys.ring, 'altcha-hmac', 'challenges'),
       maxNumber: config.ALTCHA_MAX_NUMBER,

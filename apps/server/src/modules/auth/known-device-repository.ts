@@ -7,20 +7,11 @@ import { KNOWN_DEVICE_TTL_DAYS, knownDeviceFits } from './rules.ts';
 export type SubjectKind = 'user' | 'staff';
 export type KnownDeviceRow = typeof knownDevices.$inferSelect;
 
-/** The header a client sends its known-device token in (ADR 055). */
-export const KNOWN_DEVICE_HEADER = 'x-known-device';
-
-/** The known-device token of a request's header, when it looks like one (otherwise undefined). */
-export function knownDeviceToken(raw: string | string[] | undefined): string | undefined {
-  if (typeof raw !== 'string') return undefined;
-  return /^[A-Za-z0-9_-]{20,128}$/.test(raw) ? raw : undefined;
-}
-
 /**
  * Devices that logged in (known_devices, ADR 055): a random token, stored as its SHA-256, bound to a subject and
  * its phone, valid KNOWN_DEVICE_TTL_DAYS from its last login.
  */
-export class KnownDevices {
+export class KnownDeviceRepository {
   constructor(private readonly db: Db) {}
 
   /**
