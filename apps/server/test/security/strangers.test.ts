@@ -288,6 +288,36 @@ describe(`strangers cannot lock anyone out (${BACKEND})`, () => {
   }, 120_000);
 });
 
+describe('the API document says it (ADR 055)', () => {
+  it('names X-Known-Device on the send-code and login routes, altcha in their bodies, knownDevice in the answers', async () => {
+    const doc = (await ctx.app.inject({ url: '/api/docs/json' })).json() as {
+      components: { responses: Record<string, unknown> };
+      paths: Record<
+        string,
+        { post: { parameters?: { in: string; name: string }[]; requestBody?: unknown; responses: unknown } }
+      >;
+    };
+    for (const path of [USER_SEND, USER_LOGIN, STAFF_SEND, STAFF_LOGIN]) {
+      const op = doc.paths[path]!.post;
+      expect(
+        op.parameters?.some((p) => p.in === 'header' && p.name.toLowerCase() === 'x-known-device'),
+        path,
+      ).toBe(true);
+    }
+    for (const path of [USER_SEND, STAFF_SEND])
+      expect(JSON.stringify(doc.paths[path]!.post.requestBody)).toContain('"altcha"');
+    for (const path of [USER_LOGIN, STAFF_LOGIN])
+      expect(JSON.stringify(doc.paths[path]!.post.responses)).toContain('"knownDevice"');
+    // The 429 answer of the send-code routes says what 1008 means.
+    expect(JSON.stringify(doc.paths[USER_SEND]!.post.responses)).toContain(
+      '#/components/responses/TooManyRequests',
+    );
+    expect(JSON.stringify(doc.components.responses.TooManyRequests)).toMatch(
+      /1008.*CHALLENGE_REQUIRED.*X-Known-Device/,
+    );
+  });
+});
+
 describe(`SMS pumping stays capped on every path (${BACKEND})`, () => {
   /** Asks for a code for `phone` from a fresh address, paying any challenge; true when a code went out. */
   async function pumpOnce(phone: string, ip = newIp()): Promise<boolean> {

@@ -67,6 +67,17 @@ const knownDeviceField = z.string().meta({
     'A token for this device (ADR 055): keep it and send it as header X-Known-Device on the send-code and login calls of this phone. Valid 180 days from its last login.',
 });
 
+/**
+ * The headers of the send-code and login calls that the API reads beyond the usual ones (ADR 055): other headers
+ * pass through untouched.
+ */
+export const knownDeviceHeaders = z.looseObject({
+  'x-known-device': z.string().max(200, '设备标识过长').optional().meta({
+    description:
+      'The knownDevice token a login of this phone answered on this device (ADR 055): code requests are counted on the device’s own budget and codes it gets are held by it; on the console, wrong passwords from it do not count against the account’s lock. Ignored when unknown, expired or another phone’s.',
+  }),
+});
+
 /** POST /api/login/sendPhoneVerifyCode: phone; or mobile + channelCode; or encryptionMobile + source. */
 export const sendPhoneVerifyCodeBody = z
   .object({

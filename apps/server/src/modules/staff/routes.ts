@@ -1,5 +1,6 @@
 import {
   createStaffBody,
+  knownDeviceHeaders,
   resetStaffPasswordBody,
   resetStaffPasswordData,
   sendPhoneVerifyCodeData,
@@ -36,6 +37,7 @@ const staffRoutes: FastifyPluginAsync = async (root) => {
       schema: {
         tags,
         body: staffSendCodeBody,
+        headers: knownDeviceHeaders,
         refusals: [403, 429],
         response: { 200: envelope(sendPhoneVerifyCodeData) },
       },
@@ -50,6 +52,7 @@ const staffRoutes: FastifyPluginAsync = async (root) => {
         tags,
         summary: 'Staff login: phone + password, or phone + SMS code',
         body: staffLoginBody,
+        headers: knownDeviceHeaders,
         refusals: [401, 403, 429],
         response: { 200: envelope(staffLoginData) },
       },
