@@ -4,7 +4,11 @@ import { desc, eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { smsCodes } from '../../src/db/schema.ts';
-import { CHALLENGE_LIMITS, KNOWN_DEVICE_LIMITS } from '../../src/modules/auth/rules.ts';
+import {
+  CHALLENGE_LIMITS,
+  KNOWN_DEVICE_LIMITS,
+  MAX_WRONG_PASSWORDS_PER_KNOWN_DEVICE,
+} from '../../src/modules/auth/rules.ts';
 import { MAX_WRONG_PASSWORDS_PER_ACCOUNT } from '../../src/modules/staff/service.ts';
 import { BACKEND, body, devOutbox, newIp, newPhone, useTestApp } from '../helpers.ts';
 import { expectEnvelope } from './fixtures.ts';
@@ -269,6 +273,23 @@ describe(`strangers cannot lock anyone out (${BACKEND})`, () => {
       .orderBy(desc(smsCodes.id))
       .limit(1);
     expect(held).toEqual({ holder: null });
+  }, 60_000);
+
+  it('a staff member’s known device has its own small cap of wrong passwords, which does not lock the account', async () => {
+    startClock();
+    const phone = newPhone();
+    await ctx.app.services.staff.create({ phone, name: '设备上限', role: 'viewer', password: PASSWORD });
+    const first = await call(STAFF_LOGIN, { phone, password: PASSWORD });
+    const device = body<{ knownDevice: string }>(first).data.knownDevice;
+    for (let i = 0; i < MAX_WRONG_PASSWORDS_PER_KNOWN_DEVICE; i++)
+      expect(codeOf(await call(STAFF_LOGIN, { phone, password: `wrong ${i}` }, { device }))).toBe(1000);
+    const capped = await call(STAFF_LOGIN, { phone, password: PASSWORD }, { device });
+    expect(body(capped)).toMatchObject({
+      code: 429,
+      msg: expect.stringMatching(/^密码错误次数过多，本设备的密码登录已锁定/),
+    });
+    // Nothing of it counted against the account: the password works from another browser.
+    expect(codeOf(await call(STAFF_LOGIN, { phone, password: PASSWORD }))).toBe(200);
   }, 60_000);
 
   it('one address that used its 30 sends an hour serves the next phone at the price of a challenge each', async () => {
