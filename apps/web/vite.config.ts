@@ -403,11 +403,13 @@ export default defineConfig(({ isSsrBuild }) => ({
             { name: 'shared', test: (id) => funnelOf.get(id)?.has('other') ?? false, priority: 1 },
             // Other routes' libraries: one chunk per set of routes, small sets merged.
             // (Not the monitoring and fingerprint libraries: merged with UI libraries, loading the
-            // real-user monitoring after the first paint fetched antd-mobile's animation library.)
+            // real-user monitoring after the first paint fetched antd-mobile's animation library. Nor the
+            // challenge solver, altcha-lib, which only a 1008 answer loads: ADR 055.)
             {
               name: 'vendor',
               test: (id) =>
-                /node_modules/.test(id) && !/node_modules[\\/](web-vitals|@fingerprintjs)[\\/]/.test(id),
+                /node_modules/.test(id) &&
+                !/node_modules[\\/](web-vitals|@fingerprintjs|altcha-lib)[\\/]/.test(id),
               entriesAware: true,
               entriesAwareMergeThreshold: 15_000,
             },

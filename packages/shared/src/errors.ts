@@ -13,6 +13,11 @@ export const ErrorCode = {
   LOGGED_IN_ELSEWHERE: 1006,
   FORBIDDEN: 403,
   ACCOUNT_FORBIDDEN: 1007,
+  /**
+   * A code request under pressure (the phone's or the address's cap reached) without a known device: `data.challenge`
+   * is an ALTCHA proof-of-work challenge; solve it and repeat the request with `altcha` (ADR 055).
+   */
+  CHALLENGE_REQUIRED: 1008,
   WRONG_CREDENTIALS: 1000,
   VERIFICATION_CODE_REQUIRED: 1001,
   LOGIN_FAILED: 1002,
@@ -51,6 +56,7 @@ export const errorCatalogue: Record<ErrorCodeName, ErrorDef> = {
   LOGGED_IN_ELSEWHERE: { status: 401, msg: '账号已在其他地方登录，请重新登录' },
   FORBIDDEN: { status: 403, msg: '没有权限执行此操作' },
   ACCOUNT_FORBIDDEN: { status: 403, msg: '账号已被禁用，请联系管理员' },
+  CHALLENGE_REQUIRED: { status: 429, msg: '获取验证码过于频繁，请完成安全验证后再获取验证码' },
   WRONG_CREDENTIALS: { status: 401, msg: '登录名或密码错误' },
   VERIFICATION_CODE_REQUIRED: { status: 400, msg: '请输入验证码' },
   LOGIN_FAILED: { status: 400, msg: '登录失败，请检查验证码' },

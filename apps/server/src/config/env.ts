@@ -93,6 +93,13 @@ export const envSchema = z
     SMS_CODE_TTL_SECONDS: intFromEnv(300, 60, 3600),
     SMS_IP_HOURLY_LIMIT: intFromEnv(30, 1),
     SMS_DEVICE_HOURLY_LIMIT: intFromEnv(10, 1),
+    /**
+     * HMAC key signing the proof-of-work challenges of code requests under pressure (ADR 055), at least 32
+     * characters; derived from PII_INDEX_KEY when unset. ALTCHA_MAX_NUMBER: the counter range a client searches
+     * (about half of it on average, SHA-256 each).
+     */
+    ALTCHA_HMAC_KEY: z.string().min(32, 'at least 32 characters').optional(),
+    ALTCHA_MAX_NUMBER: intFromEnv(50_000, 1_000, 10_000_000),
     ALIYUN_SMS_ACCESS_KEY_ID: z.string().min(1).optional(),
     ALIYUN_SMS_ACCESS_KEY_SECRET: z.string().min(1).optional(),
     /** Replaced by each operator's signature (OPERATOR_SMS_SIGNATURE for the configured one): refused if set. */

@@ -230,8 +230,33 @@ export const smsCodes = pgTable(
     usedAt: ts('used_at'),
     ip: text('ip'),
     fingerprint: text('fingerprint'),
+    /**
+     * The known device (known_devices.id) the code was sent to, or null (ADR 055): only a login presenting that
+     * device checks or burns it, and a send replaces only codes of the same holder.
+     */
+    holderDeviceId: bigint('holder_device_id', { mode: 'number' }),
   },
   (t) => [index('sms_codes_lookup').on(t.phoneHash, t.purpose, t.createdAt)],
+);
+
+/**
+ * Devices that logged in (ADR 055): a random token returned with a successful login, kept here only as a hash,
+ * bound to one subject (a person or a staff account) and its phone. A send-code request presenting it for that
+ * phone is counted in the device's own budget, which strangers cannot spend.
+ */
+export const knownDevices = pgTable(
+  'known_devices',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    tokenHash: text('token_hash').notNull().unique(),
+    subjectKind: text('subject_kind', { enum: ['user', 'staff'] }).notNull(),
+    subjectId: integer('subject_id').notNull(),
+    phoneHash: text('phone_hash').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    lastUsedAt: ts('last_used_at').notNull().defaultNow(),
+    expiresAt: ts('expires_at').notNull(),
+  },
+  (t) => [index('known_devices_subject').on(t.subjectKind, t.subjectId)],
 );
 
 /** Dev-only outbox of the console SMS provider (never written in production). */

@@ -130,7 +130,11 @@ const RESPONSES: Record<ResponseKey, { name: string; lead: string }> = {
   },
   429: {
     name: 'TooManyRequests',
-    lead: 'A limit was reached; `data.retryAfter` gives the seconds to wait where the limit knows them.',
+    lead:
+      'A limit was reached; `data.retryAfter` gives the seconds to wait where the limit knows them. On the send-code ' +
+      'routes, 1008 (CHALLENGE_REQUIRED) instead: the phone or the address is under pressure and the request came ' +
+      'without a known device (header X-Known-Device); `data.challenge` is an ALTCHA challenge, to be solved and ' +
+      'sent back as `altcha` in the same request (ADR 055).',
   },
   '5XX': {
     name: 'ServerError',

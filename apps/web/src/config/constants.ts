@@ -1,6 +1,8 @@
 /** localStorage keys (spec §3, §9). */
 export const STORAGE_KEYS = {
   token: 'TOKEN',
+  /** The known-device token of the last login (ADR 055), sent as X-Known-Device on the login calls. */
+  knownDevice: 'KNOWN_DEVICE',
   uid: 'user_uid',
   phone: 'user_phone',
   adChannelCode: 'ad_channel_code',

@@ -45,6 +45,10 @@ export interface RequestOptions {
   body?: object;
   /** Do not show errors (the log-out on 401/1005/1006 still happens, without its message). */
   silent?: boolean;
+  /** Envelope codes the caller handles itself: not shown (e.g. 1008, answered with a challenge). */
+  quiet?: readonly number[];
+  /** Headers of this call on top of the client's (e.g. X-Known-Device on the login calls, ADR 055). */
+  headers?: Record<string, string>;
   /** Send no token and treat 401/1005/1006 as ordinary errors (no log-out). */
   skipAuth?: boolean;
   /** On 401/1005/1006 forget the session but stay on this page (a login page checking its token). */
@@ -105,6 +109,7 @@ export function createApiClient(config: ApiClientConfig) {
       stayOnLogout = false,
       signal,
       keepalive,
+      quiet,
     } = options;
     const cancelPrevious = options.cancelPrevious ?? config.cancelPrevious;
     const showError = (msg: string) => {
@@ -123,7 +128,7 @@ export function createApiClient(config: ApiClientConfig) {
     const onOuterAbort = () => controller.abort();
     signal?.addEventListener('abort', onOuterAbort);
 
-    const headers = config.headers({ skipAuth });
+    const headers = { ...config.headers({ skipAuth }), ...options.headers };
     let payload: string | undefined;
     if (method !== 'GET') {
       headers['Content-Type'] = 'application/json';
@@ -168,7 +173,7 @@ export function createApiClient(config: ApiClientConfig) {
     const msg = envelope.msg || DEFAULT_ERROR_MSG;
     if (!skipAuth && LOGOUT_CODES.includes(envelope.code)) {
       config.logout(msg, { silent, stay: stayOnLogout });
-    } else {
+    } else if (!quiet?.includes(envelope.code)) {
       showError(msg);
     }
     throw new ApiError(envelope.code, msg, envelope.data ?? null);

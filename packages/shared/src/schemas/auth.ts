@@ -48,6 +48,36 @@ const PHONE_CARRIER_DOC = {
   ],
 };
 
+/**
+ * The solved challenge of a 1008 answer (ADR 055): base64 of the JSON `{challenge, solution}` (the ALTCHA v2
+ * payload), sent with the repeated code request. Used once; valid five minutes.
+ */
+export const altchaSchema = z
+  .string({ error: '安全验证必须是文本' })
+  .min(1, '安全验证不能为空')
+  .max(4096, '安全验证过长')
+  .meta({
+    description:
+      'Only after a 1008 (CHALLENGE_REQUIRED) answer: base64 of JSON {challenge, solution}, the solved ALTCHA challenge of data.challenge. Single use, valid 5 minutes.',
+  });
+
+/** The known-device token a successful login answers (ADR 055): send it as header X-Known-Device. */
+const knownDeviceField = z.string().meta({
+  description:
+    'A token for this device (ADR 055): keep it and send it as header X-Known-Device on the send-code and login calls of this phone. Valid 180 days from its last login.',
+});
+
+/**
+ * The headers of the send-code and login calls that the API reads beyond the usual ones (ADR 055): other headers
+ * pass through untouched.
+ */
+export const knownDeviceHeaders = z.looseObject({
+  'x-known-device': z.string().max(200, '设备标识过长').optional().meta({
+    description:
+      'The knownDevice token a login of this phone answered on this device (ADR 055): code requests are counted on the device’s own budget and codes it gets are held by it; on the console, wrong passwords from it do not count against the account’s lock. Ignored when unknown, expired or another phone’s.',
+  }),
+});
+
 /** POST /api/login/sendPhoneVerifyCode: phone; or mobile + channelCode; or encryptionMobile + source. */
 export const sendPhoneVerifyCodeBody = z
   .object({
@@ -56,6 +86,7 @@ export const sendPhoneVerifyCodeBody = z
     channelCode: channelCodeSchema.optional(),
     encryptionMobile: encryptionMobileSchema.optional(),
     source: sourceSchema.optional(),
+    altcha: altchaSchema.optional(),
   })
   .superRefine(requirePhoneCarrier)
   .meta(PHONE_CARRIER_DOC);
@@ -97,6 +128,7 @@ export const loginUserSchema = z.object({
 export const loginData = z.object({
   token: z.string(),
   loginUser: loginUserSchema,
+  knownDevice: knownDeviceField,
 });
 export type LoginData = z.infer<typeof loginData>;
 
@@ -167,7 +199,7 @@ export function mayRevealPersonalData(role: StaffRole): boolean {
   return (PERSONAL_DATA_ROLES as readonly StaffRole[]).includes(role);
 }
 
-export const staffSendCodeBody = z.object({ phone: phoneSchema });
+export const staffSendCodeBody = z.object({ phone: phoneSchema, altcha: altchaSchema.optional() });
 
 /** POST /api/crm/admin/login: phone + password, or phone + SMS code. */
 export const staffLoginBody = z
@@ -271,6 +303,7 @@ export type StaffListItem = z.infer<typeof staffListItem>;
 export const staffLoginData = z.object({
   token: z.string(),
   staff: staffSchema,
+  knownDevice: knownDeviceField,
 });
 export type StaffLoginData = z.infer<typeof staffLoginData>;
 

@@ -5,6 +5,7 @@ import {
   encryptionMobileData,
   getEncryptionMobileQuery,
   getUserLoginVOQuery,
+  knownDeviceHeaders,
   loginBody,
   loginData,
   loginUserInfoData,
@@ -47,6 +48,7 @@ const authRoutes: FastifyPluginAsync = async (root) => {
         tags,
         summary: 'Send a login SMS code',
         body: sendPhoneVerifyCodeBody,
+        headers: knownDeviceHeaders,
         refusals: [429],
         response: { 200: envelope(sendPhoneVerifyCodeData) },
       },
@@ -61,6 +63,7 @@ const authRoutes: FastifyPluginAsync = async (root) => {
         tags,
         summary: 'Log in with phone + SMS code',
         body: loginBody,
+        headers: knownDeviceHeaders,
         refusals: [429],
         response: { 200: envelope(loginData) },
       },
@@ -174,7 +177,7 @@ const authRoutes: FastifyPluginAsync = async (root) => {
         },
       },
       async (req) => {
-        await auth.cancel(req.user!, req.body?.code, req.id);
+        await auth.cancel(req.user!, req.body?.code, req.id, clientMeta(req).knownDevice);
         return ok(null);
       },
     );

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import {
+  CHALLENGE_LIMITS,
+  challengeMayLift,
+  challengeSendRules,
   describeWait,
+  failedCheckKey,
   isOrphanedMinuteUnit,
+  knownDeviceFits,
+  knownDeviceSendRules,
+  knownDeviceToken,
   loginTryRule,
   ORPHAN_GRACE_MS,
   sessionVerdict,
@@ -115,5 +122,87 @@ describe('a minute unit whose send stored no code', () => {
     expect(
       isOrphanedMinuteUnit({ retryAfterMs: 58_000, windowMs: 60_000, lastCodeAt: null, now, graceMs: 1_000 }),
     ).toBe(true);
+  });
+});
+
+describe('known devices, challenges and holders (ADR 055)', () => {
+  const day = { day: '2026-11-22', endOfDay: new Date('2026-11-22T16:00:00Z') };
+
+  it('a known device spends its own minute, hour and day, none of the phone’s or the address’s', () => {
+    const rules = knownDeviceSendRules({ deviceId: 7, purpose: 'login', ...day });
+    expect(rules.map((r) => [r.key, r.limit])).toEqual([
+      ['sms:kd:minute:login:7', 1],
+      ['sms:kd:hour:7', 5],
+      ['sms:kd:day:2026-11-22:7', 10],
+    ]);
+    expect(rules[2]!.window).toEqual({ until: day.endOfDay });
+    expect(rules.some((r) => r.key.includes('sms:phone') || r.key.includes('sms:ip'))).toBe(false);
+  });
+
+  it('a solved challenge spends a budget of its own, every counter with an hour or a day cap', () => {
+    const rules = challengeSendRules({ ...base, fingerprintHash: 'F' });
+    expect(rules.map((r) => [r.key, r.limit])).toEqual([
+      ['sms:ch:ip:hour:1.2.3.4', CHALLENGE_LIMITS.perIpPerHour],
+      ['sms:ch:ip:day:2026-11-22:1.2.3.4', CHALLENGE_LIMITS.perIpPerDay],
+      ['sms:ch:device:F', CHALLENGE_LIMITS.perDevicePerHour],
+      ['sms:ch:phone:minute:login:P', 1],
+      ['sms:ch:phone:hour:P', 5],
+      ['sms:ch:phone:day:2026-11-22:P', 10],
+    ]);
+    // None shared with the ordinary budget.
+    const ordinary = new Set(smsSendRules({ ...base, fingerprintHash: 'F' }).map((r) => r.key));
+    expect(rules.filter((r) => ordinary.has(r.key))).toEqual([]);
+    expect(challengeSendRules(base).some((r) => r.key.startsWith('sms:ch:device'))).toBe(false);
+  });
+
+  it('a challenge lifts only the caps strangers can fill for someone else', () => {
+    const [ip, device, minute, hour, dayKey] = smsSendRules({ ...base, fingerprintHash: 'F' }).map(
+      (r) => r.key,
+    );
+    expect(challengeMayLift(ip!)).toBe(true);
+    expect(challengeMayLift(hour!)).toBe(true);
+    expect(challengeMayLift(dayKey!)).toBe(true);
+    expect(challengeMayLift(minute!)).toBe(false);
+    expect(challengeMayLift(device!)).toBe(false);
+    // Nor the caps of the challenge's own budget or a device's: those end in 429.
+    for (const r of challengeSendRules({ ...base, fingerprintHash: 'F' }))
+      expect(challengeMayLift(r.key)).toBe(false);
+    for (const r of knownDeviceSendRules({ deviceId: 1, purpose: 'login', ...day }))
+      expect(challengeMayLift(r.key)).toBe(false);
+  });
+
+  it('failed checks of held codes count on a key of their own', () => {
+    expect(failedCheckKey('P', null)).toBe('verify:fail:P');
+    expect(failedCheckKey('P', 7)).toBe('verify:fail:P:kd:7');
+  });
+
+  it('a known device fits only its own subject and phone, until it expires', () => {
+    const now = new Date('2026-11-22T00:00:00Z');
+    const row = {
+      subjectKind: 'user' as const,
+      subjectId: 3,
+      phoneHash: 'P',
+      expiresAt: new Date(now.getTime() + 1),
+    };
+    expect(knownDeviceFits(row, { subjectKind: 'user', phoneHash: 'P' }, now)).toBe(true);
+    expect(knownDeviceFits(row, { subjectKind: 'user', phoneHash: 'P', subjectId: 3 }, now)).toBe(true);
+    expect(knownDeviceFits(row, { subjectKind: 'user', phoneHash: 'P', subjectId: 4 }, now)).toBe(false);
+    expect(knownDeviceFits(row, { subjectKind: 'staff', phoneHash: 'P' }, now)).toBe(false);
+    expect(knownDeviceFits(row, { subjectKind: 'user', phoneHash: 'Q' }, now)).toBe(false);
+    expect(knownDeviceFits({ ...row, expiresAt: now }, { subjectKind: 'user', phoneHash: 'P' }, now)).toBe(
+      false,
+    );
+    expect(knownDeviceFits(undefined, { subjectKind: 'user', phoneHash: 'P' }, now)).toBe(false);
+  });
+});
+
+describe('the X-Known-Device header', () => {
+  it('takes a token-shaped value only', () => {
+    expect(knownDeviceToken('a'.repeat(43))).toBe('a'.repeat(43));
+    expect(knownDeviceToken('short')).toBeUndefined();
+    expect(knownDeviceToken('a'.repeat(129))).toBeUndefined();
+    expect(knownDeviceToken(`${'a'.repeat(30)} or 1=1`)).toBeUndefined();
+    expect(knownDeviceToken(['a'.repeat(43), 'b'.repeat(43)])).toBeUndefined();
+    expect(knownDeviceToken(undefined)).toBeUndefined();
   });
 });

@@ -134,3 +134,161 @@ export function sessionVerdict(
   if (userStatus !== 'active') return 'TOKEN_EXPIRED';
   return 'ok';
 }
+
+/** A send-code rule: a limiter key, its cap and window, and what a refusal says. */
+export interface SendRule {
+  key: string;
+  limit: number;
+  window: Window;
+  reason: string;
+}
+
+/**
+ * The budget of a known device (ADR 055): a device that logged in to this phone before asks for codes on its own
+ * counters (one a minute per purpose, `perHour` and `perDay`), not on the phone's shared hour and day counters nor
+ * the address's cap, which strangers can spend. Every device only exists after a successful login to the phone.
+ */
+export const KNOWN_DEVICE_LIMITS = { perMinute: 1, perHour: 5, perDay: 10 } as const;
+
+export function knownDeviceSendRules(i: {
+  deviceId: number;
+  purpose: string;
+  day: string;
+  endOfDay: Date;
+}): SendRule[] {
+  return [
+    {
+      key: `sms:kd:minute:${i.purpose}:${i.deviceId}`,
+      limit: KNOWN_DEVICE_LIMITS.perMinute,
+      window: { ms: 60_000 },
+      reason: '验证码已发送',
+    },
+    {
+      key: `sms:kd:hour:${i.deviceId}`,
+      limit: KNOWN_DEVICE_LIMITS.perHour,
+      window: { ms: 3600_000 },
+      reason: '本设备本小时获取验证码次数已达上限',
+    },
+    {
+      key: `sms:kd:day:${i.day}:${i.deviceId}`,
+      limit: KNOWN_DEVICE_LIMITS.perDay,
+      window: { until: i.endOfDay },
+      reason: '本设备今日获取验证码次数已达上限',
+    },
+  ];
+}
+
+/**
+ * The budget of sends that passed a proof-of-work challenge (ADR 055), apart from the ordinary one: per phone
+ * (its own minute, hour and day) and per address (hour and day). A person whose phone a stranger keeps under
+ * pressure, and the people behind one carrier NAT whose address used its hour, still get codes at the price of
+ * a challenge each; pumping stays capped because every counter here has an hour and a day cap.
+ */
+export const CHALLENGE_LIMITS = {
+  perPhonePerMinute: 1,
+  perPhonePerHour: 5,
+  perPhonePerDay: 10,
+  perIpPerHour: 60,
+  perIpPerDay: 300,
+  perDevicePerHour: 5,
+} as const;
+
+export function challengeSendRules(i: Omit<SmsRuleInput, 'limits'>): SendRule[] {
+  const rules: SendRule[] = [
+    {
+      key: `sms:ch:ip:hour:${i.ip}`,
+      limit: CHALLENGE_LIMITS.perIpPerHour,
+      window: { ms: 3600_000 },
+      reason: '当前网络获取验证码过于频繁',
+    },
+    {
+      key: `sms:ch:ip:day:${i.day}:${i.ip}`,
+      limit: CHALLENGE_LIMITS.perIpPerDay,
+      window: { until: i.endOfDay },
+      reason: '当前网络今日获取验证码次数已达上限',
+    },
+  ];
+  if (i.fingerprintHash) {
+    rules.push({
+      key: `sms:ch:device:${i.fingerprintHash}`,
+      limit: CHALLENGE_LIMITS.perDevicePerHour,
+      window: { ms: 3600_000 },
+      reason: '当前设备获取验证码过于频繁',
+    });
+  }
+  rules.push(
+    {
+      key: `sms:ch:phone:minute:${i.purpose}:${i.phoneHash}`,
+      limit: CHALLENGE_LIMITS.perPhonePerMinute,
+      window: { ms: 60_000 },
+      reason: '验证码已发送',
+    },
+    {
+      key: `sms:ch:phone:hour:${i.phoneHash}`,
+      limit: CHALLENGE_LIMITS.perPhonePerHour,
+      window: { ms: 3600_000 },
+      reason: '该手机号本小时获取验证码次数已达上限',
+    },
+    {
+      key: `sms:ch:phone:day:${i.day}:${i.phoneHash}`,
+      limit: CHALLENGE_LIMITS.perPhonePerDay,
+      window: { until: i.endOfDay },
+      reason: '该手机号今日获取验证码次数已达上限',
+    },
+  );
+  return rules;
+}
+
+/**
+ * Whether an ordinary send refused by `key` may be retried with a challenge (1008): the caps that strangers can
+ * fill for someone else — the phone's hour and day, and the address's hour (a carrier NAT) — yes; the one-minute
+ * wait and the device fingerprint's cap (the same client asking again) no.
+ */
+export function challengeMayLift(key: string): boolean {
+  return key.startsWith('sms:phone:hour:') || key.startsWith('sms:phone:day:') || key.startsWith('sms:ip:');
+}
+
+/**
+ * The key of the per-phone cap on failed checks (wrong codes while one is outstanding, 100 an hour): one for the
+ * codes without a holder, which anyone may try, and one per known device for the codes it holds, which strangers
+ * cannot reach (ADR 055).
+ */
+export function failedCheckKey(phoneHash: string, holderDeviceId: number | null): string {
+  return holderDeviceId === null
+    ? `verify:fail:${phoneHash}`
+    : `verify:fail:${phoneHash}:kd:${holderDeviceId}`;
+}
+
+/** How long a known device stays known without a login from it. */
+export const KNOWN_DEVICE_TTL_DAYS = 180;
+
+/**
+ * Whether a presented known-device row lets `subject` (kind, id, phone) use its budget now: it must be its own,
+ * for the same phone, and not expired.
+ */
+export function knownDeviceFits(
+  row: { subjectKind: 'user' | 'staff'; subjectId: number; phoneHash: string; expiresAt: Date } | undefined,
+  want: { subjectKind: 'user' | 'staff'; phoneHash: string; subjectId?: number | undefined },
+  now: Date,
+): boolean {
+  if (!row) return false;
+  if (row.subjectKind !== want.subjectKind || row.phoneHash !== want.phoneHash) return false;
+  if (want.subjectId !== undefined && row.subjectId !== want.subjectId) return false;
+  return row.expiresAt.getTime() > now.getTime();
+}
+
+/**
+ * Wrong staff passwords from a known device of that account (ADR 055) count on the device's own small cap and
+ * not against the account's lock, which strangers fill.
+ */
+export const MAX_WRONG_PASSWORDS_PER_KNOWN_DEVICE = 10;
+export const KNOWN_DEVICE_PASSWORD_WINDOW_MS = 3600_000;
+
+/** The header a client sends its known-device token in (ADR 055). */
+export const KNOWN_DEVICE_HEADER = 'x-known-device';
+
+/** The known-device token of a request's header, when it looks like one (otherwise undefined). */
+export function knownDeviceToken(raw: string | string[] | undefined): string | undefined {
+  if (typeof raw !== 'string') return undefined;
+  return /^[A-Za-z0-9_-]{20,128}$/.test(raw) ? raw : undefined;
+}

@@ -15,6 +15,7 @@ import {
 } from '../../lib/crypto.ts';
 import { appError } from '../../lib/errors.ts';
 import { loginOutcome, type Metrics } from '../../lib/metrics.ts';
+import type { KnownDeviceRepository } from './known-device-repository.ts';
 import type { AuthRepository, UserRow } from './repository.ts';
 import { sessionVerdict } from './rules.ts';
 import type { ClientMeta, SmsCodes } from './sms-codes.ts';
@@ -34,6 +35,8 @@ export interface AuthDeps {
   ring: KeyRing;
   partnerKeys: Map<string, PartnerKey>;
   codes: SmsCodes;
+  /** Devices that logged in (ADR 055). */
+  devices: KnownDeviceRepository;
   sessionTtlHours: number;
   phoneIndex(phone: string): string;
   /** Counts logins by outcome. */
@@ -94,9 +97,18 @@ export class AuthService {
   }
 
   /** The code is signed by the operator of the channel the body names, else of the page's (platform_param). */
-  async sendLoginCode(input: PhoneCarrier & { channelCode?: string | undefined }, meta: ClientMeta) {
+  async sendLoginCode(
+    input: PhoneCarrier & { channelCode?: string | undefined; altcha?: string | undefined },
+    meta: ClientMeta,
+  ) {
     const phone = this.resolvePhone(input);
-    const sent = await this.d.codes.send('login', phone, meta, input.channelCode ?? meta.channelCode);
+    const sent = await this.d.codes.send(
+      'login',
+      phone,
+      meta,
+      input.channelCode ?? meta.channelCode,
+      input.altcha,
+    );
     return { mobile: maskPhone(phone), ...sent };
   }
 
@@ -116,9 +128,15 @@ export class AuthService {
     await this.d.codes.limitLoginTries(meta.ip);
     const phone = this.resolvePhone(input);
     if (!input.code) throw appError('VERIFICATION_CODE_REQUIRED');
-    await this.d.codes.verify('login', phone, input.code);
+    await this.d.codes.verify('login', phone, input.code, meta.knownDevice);
 
     const user = await this.findOrCreateUser(phone, input);
+    // This device is known from now on (or again): its own code budget, which strangers cannot spend (ADR 055).
+    const knownDevice = await this.d.devices.remember(meta.knownDevice, {
+      subjectKind: 'user',
+      subjectId: user.id,
+      phoneHash: this.d.phoneIndex(phone),
+    });
     const token = newToken();
     const now = new Date();
     await this.d.repo.transaction(async (repo) => {
@@ -138,6 +156,7 @@ export class AuthService {
     return {
       token,
       loginUser: { uid: user.id, userInfoStatus: user.userInfoStatus, coverStatus: user.coverStatus },
+      knownDevice,
     };
   }
 
@@ -202,10 +221,15 @@ export class AuthService {
    * stops pending leads and asks each lender that received data to delete it (docs/privacy.md).
    * The same phone can register again as a new person.
    */
-  async cancel(user: AuthUser, code: string | undefined, requestId: string | null = null): Promise<void> {
+  async cancel(
+    user: AuthUser,
+    code: string | undefined,
+    requestId: string | null = null,
+    knownDevice?: string | undefined,
+  ): Promise<void> {
     const phone = this.phoneOf(user);
     if (!code) throw appError('VERIFICATION_CODE_REQUIRED');
-    await this.d.codes.verify('cancel', phone, code);
+    await this.d.codes.verify('cancel', phone, code, knownDevice);
     const phoneHash = this.d.phoneIndex(phone);
     const now = new Date();
     await this.d.repo.transaction(async (repo, tx) => {
@@ -220,5 +244,6 @@ export class AuthService {
       await this.d.onCancel?.(tx, user.id, now, requestId);
     });
     await this.d.codes.forget(phoneHash);
+    await this.d.devices.forget('user', user.id);
   }
 }

@@ -23,6 +23,8 @@ export class SmsCodeRepository {
     expiresAt: Date;
     ip: string;
     fingerprint: string | null;
+    /** The known device the code is sent to, or null (ADR 055): only codes of the same holder are replaced. */
+    holderDeviceId: number | null;
     now: Date;
   }): Promise<number> {
     const [inserted] = rowsOf<{ id: number | string }>(
@@ -30,10 +32,11 @@ export class SmsCodeRepository {
         with replaced as (
           update sms_codes set used_at = ${c.now.toISOString()}::timestamptz
            where phone_hash = ${c.phoneHash} and purpose = ${c.purpose} and used_at is null
+             and holder_device_id is not distinct from ${c.holderDeviceId}::bigint
         )
-        insert into sms_codes (phone_hash, purpose, code_hash, created_at, expires_at, ip, fingerprint)
+        insert into sms_codes (phone_hash, purpose, code_hash, created_at, expires_at, ip, fingerprint, holder_device_id)
         values (${c.phoneHash}, ${c.purpose}, ${c.codeHash}, ${c.now.toISOString()}::timestamptz,
-                ${c.expiresAt.toISOString()}::timestamptz, ${c.ip}, ${c.fingerprint})
+                ${c.expiresAt.toISOString()}::timestamptz, ${c.ip}, ${c.fingerprint}, ${c.holderDeviceId}::bigint)
         returning id`),
     );
     if (!inserted) throw new Error('sms_codes insert returned no row');
@@ -56,8 +59,13 @@ export class SmsCodeRepository {
     await this.db.update(smsCodes).set({ usedAt: at }).where(eq(smsCodes.id, id));
   }
 
-  /** The latest unused, unexpired code of the phone for the purpose. */
-  async findOutstanding(phoneHash: string, purpose: SmsPurpose, now: Date): Promise<SmsCodeRow | undefined> {
+  /** The latest unused, unexpired code of the phone for the purpose held by `holderDeviceId` (null: unheld). */
+  async findOutstanding(
+    phoneHash: string,
+    purpose: SmsPurpose,
+    now: Date,
+    holderDeviceId: number | null,
+  ): Promise<SmsCodeRow | undefined> {
     const [row] = await this.db
       .select()
       .from(smsCodes)
@@ -65,6 +73,9 @@ export class SmsCodeRepository {
         and(
           eq(smsCodes.phoneHash, phoneHash),
           eq(smsCodes.purpose, purpose),
+          holderDeviceId === null
+            ? isNull(smsCodes.holderDeviceId)
+            : eq(smsCodes.holderDeviceId, holderDeviceId),
           isNull(smsCodes.usedAt),
           gt(smsCodes.expiresAt, now),
         ),

@@ -5,11 +5,17 @@ import { appError } from '../../lib/errors.ts';
 import type { SmsProvider, SmsPurpose } from '../../providers/sms/types.ts';
 import { SmsSendError } from '../../providers/sms/types.ts';
 import type { Limiter } from '../limits/limiter.ts';
+import type { Challenges } from './challenge.ts';
+import type { KnownDeviceRepository, KnownDeviceRow, SubjectKind } from './known-device-repository.ts';
 import {
+  challengeMayLift,
+  challengeSendRules,
   describeWait,
+  failedCheckKey,
   isOrphanedMinuteUnit,
+  knownDeviceSendRules,
   loginTryRule,
-  phoneMinuteKey,
+  type SendRule,
   type SmsLimits,
   smsSendRules,
 } from './rules.ts';
@@ -25,6 +31,13 @@ export interface ClientMeta {
   userAgent?: string | undefined;
   /** The channel the page was reached through (platform_param currentChannelCode), when well formed. */
   channelCode?: string | undefined;
+  /** The known-device token of the X-Known-Device header, when well formed (ADR 055). */
+  knownDevice?: string | undefined;
+}
+
+/** Whose codes a purpose is for: a person's (login, cancellation) or a staff member's. */
+export function subjectKindOf(purpose: SmsPurpose): SubjectKind {
+  return purpose === 'staff_login' ? 'staff' : 'user';
 }
 
 export interface SmsCodeDeps {
@@ -43,6 +56,10 @@ export interface SmsCodeDeps {
   codeHash(phoneHash: string, code: string): string;
   /** Keyed hash for other identifiers (fingerprints) used in limiter keys. */
   idHash(value: string): string;
+  /** Devices that logged in before (ADR 055). */
+  devices: KnownDeviceRepository;
+  /** Proof-of-work challenges for requests under pressure without a known device (ADR 055). */
+  challenges: Challenges;
   log?: Pick<FastifyBaseLogger, 'warn'>;
 }
 
@@ -59,22 +76,57 @@ export class SmsCodes {
     return this.d.limiter;
   }
 
-  /** Sends a code for `purpose`, signed with the operator of `adChannelCode` (the configured one without). */
-  async send(purpose: SmsPurpose, phone: string, meta: ClientMeta, adChannelCode?: string | null) {
+  /**
+   * Sends a code for `purpose`, signed with the operator of `adChannelCode` (the configured one without). Three
+   * budgets (ADR 055): a known device of this phone (`meta.knownDevice`) spends its own; a request with a solved
+   * challenge (`altcha`) spends the challenge budget; any other the ordinary one, and when the phone's hour or day
+   * or the address's hour refuses it, the answer is 1008 with a challenge instead of 429.
+   */
+  async send(
+    purpose: SmsPurpose,
+    phone: string,
+    meta: ClientMeta,
+    adChannelCode?: string | null,
+    altcha?: string | undefined,
+  ) {
     const phoneHash = this.d.phoneIndex(phone);
     const now = new Date();
-    const rules = smsSendRules({
-      phoneHash,
-      purpose,
-      ip: meta.ip,
-      fingerprintHash: meta.fingerprint ? this.d.idHash(meta.fingerprint) : undefined,
-      day: shanghaiDate(now),
-      endOfDay: endOfShanghaiDay(now),
-      limits: this.d.limits,
-    });
+    const day = shanghaiDate(now);
+    const endOfDay = endOfShanghaiDay(now);
+    const device = await this.d.devices.find(
+      meta.knownDevice,
+      { subjectKind: subjectKindOf(purpose), phoneHash },
+      now,
+    );
+    const fingerprintHash = meta.fingerprint ? this.d.idHash(meta.fingerprint) : undefined;
+    let rules: SendRule[];
+    if (device) {
+      rules = knownDeviceSendRules({ deviceId: device.id, purpose, day, endOfDay });
+    } else if (altcha !== undefined) {
+      const verdict = await this.d.challenges.spend(altcha, purpose);
+      if (verdict !== 'ok') {
+        throw appError(
+          'CHALLENGE_REQUIRED',
+          verdict === 'replayed' ? '安全验证已使用，请重新验证' : '安全验证未通过，请重新验证',
+          await this.d.challenges.create(purpose),
+        );
+      }
+      rules = challengeSendRules({ phoneHash, purpose, ip: meta.ip, fingerprintHash, day, endOfDay });
+    } else {
+      rules = smsSendRules({
+        phoneHash,
+        purpose,
+        ip: meta.ip,
+        fingerprintHash,
+        day,
+        endOfDay,
+        limits: this.d.limits,
+      });
+    }
     const limiter = this.d.sendLimiter ?? this.d.limiter;
     let decision = await limiter.consumeAll(rules, now.getTime());
-    const minuteKey = phoneMinuteKey(purpose, phoneHash);
+    // Each budget has a one-code-a-minute key for the purpose.
+    const minuteKey = rules.find((r) => 'ms' in r.window && r.window.ms === MINUTE_MS)!.key;
     if (
       !decision.allowed &&
       decision.key === minuteKey &&
@@ -91,6 +143,14 @@ export class SmsCodes {
       decision = await limiter.consumeAll(rules, now.getTime());
     }
     if (!decision.allowed) {
+      if (!device && altcha === undefined && challengeMayLift(decision.key)) {
+        // Under pressure that strangers may have caused: a challenge opens the budget of its own.
+        throw appError(
+          'CHALLENGE_REQUIRED',
+          `${decision.reason}，请完成安全验证后再获取验证码`,
+          await this.d.challenges.create(purpose),
+        );
+      }
       const retryAfter = Math.ceil(decision.retryAfterMs / 1000);
       throw appError('RATE_LIMITED', `${decision.reason}，请${describeWait(retryAfter)}后再试`, {
         retryAfter,
@@ -100,8 +160,8 @@ export class SmsCodes {
     const signature = await this.d.signatureFor(adChannelCode);
     const code = newSmsCode();
     const expiresAt = new Date(now.getTime() + this.d.ttlSeconds * 1000);
-    // A new code replaces any earlier one for the same phone and purpose: one statement (the update
-    // and the insert commit together).
+    // A new code replaces any earlier one for the same phone, purpose and holder: one statement (the update
+    // and the insert commit together). A stranger's send never replaces the code a known device holds.
     const insertedId = await this.d.repo.replaceCode({
       phoneHash,
       purpose,
@@ -109,9 +169,9 @@ export class SmsCodes {
       expiresAt,
       ip: meta.ip,
       fingerprint: meta.fingerprint ?? null,
+      holderDeviceId: device?.id ?? null,
       now,
     });
-
     try {
       await this.d.sms.send({
         phone,
@@ -152,13 +212,26 @@ export class SmsCodes {
    * count too. Each wrong try is one atomic update of the code's row, which burns it at the fifth:
    * the consuming update needs the row unused, so no right code passes after five wrong ones.
    */
-  async verify(purpose: SmsPurpose, phone: string, code: string): Promise<void> {
+  async verify(
+    purpose: SmsPurpose,
+    phone: string,
+    code: string,
+    knownDevice?: string | undefined,
+  ): Promise<KnownDeviceRow | undefined> {
     const phoneHash = this.d.phoneIndex(phone);
     const now = new Date();
-    const row = await this.d.repo.findOutstanding(phoneHash, purpose, now);
+    // A known device of this phone checks the code it holds (ADR 055), else, like everyone, the unheld one.
+    const device = await this.d.devices.find(
+      knownDevice,
+      { subjectKind: subjectKindOf(purpose), phoneHash },
+      now,
+    );
+    const row =
+      (device ? await this.d.repo.findOutstanding(phoneHash, purpose, now, device.id) : undefined) ??
+      (await this.d.repo.findOutstanding(phoneHash, purpose, now, null));
     if (!row) throw appError('LOGIN_FAILED', '验证码错误或已过期，请重新获取');
 
-    const failKey = `verify:fail:${phoneHash}`;
+    const failKey = failedCheckKey(phoneHash, row.holderDeviceId);
     const reserved = await this.d.limiter.consume(failKey, MAX_FAILED_CHECKS_PER_HOUR, { ms: 3600_000 });
     if (!reserved.allowed) {
       const retryAfter = Math.ceil(reserved.retryAfterMs / 1000);
@@ -176,6 +249,7 @@ export class SmsCodes {
     await this.d.limiter.store.decrement(failKey);
     const consumed = await this.d.repo.consume(row.id, now);
     if (!consumed) throw appError('LOGIN_FAILED', '验证码已使用，请重新获取');
+    return device;
   }
 
   /** Removes every code of a phone (account cancellation). */

@@ -1,5 +1,6 @@
 import {
   createStaffBody,
+  knownDeviceHeaders,
   resetStaffPasswordBody,
   resetStaffPasswordData,
   sendPhoneVerifyCodeData,
@@ -36,11 +37,12 @@ const staffRoutes: FastifyPluginAsync = async (root) => {
       schema: {
         tags,
         body: staffSendCodeBody,
+        headers: knownDeviceHeaders,
         refusals: [403, 429],
         response: { 200: envelope(sendPhoneVerifyCodeData) },
       },
     },
-    async (req) => ok(await staff.sendCode(req.body.phone, clientMeta(req))),
+    async (req) => ok(await staff.sendCode(req.body.phone, clientMeta(req), req.body.altcha)),
   );
 
   app.post(
@@ -50,6 +52,7 @@ const staffRoutes: FastifyPluginAsync = async (root) => {
         tags,
         summary: 'Staff login: phone + password, or phone + SMS code',
         body: staffLoginBody,
+        headers: knownDeviceHeaders,
         refusals: [401, 403, 429],
         response: { 200: envelope(staffLoginData) },
       },

@@ -13,7 +13,12 @@ import { systemActor } from '../../lib/actor.ts';
 import { encryptField, type KeyRing, newToken, sha256 } from '../../lib/crypto.ts';
 import { appError } from '../../lib/errors.ts';
 import { loginOutcome, type Metrics } from '../../lib/metrics.ts';
-import { describeWait } from '../auth/rules.ts';
+import type { KnownDeviceRepository } from '../auth/known-device-repository.ts';
+import {
+  describeWait,
+  KNOWN_DEVICE_PASSWORD_WINDOW_MS,
+  MAX_WRONG_PASSWORDS_PER_KNOWN_DEVICE,
+} from '../auth/rules.ts';
 import type { ClientMeta, SmsCodes } from '../auth/sms-codes.ts';
 import type { Limiter } from '../limits/limiter.ts';
 import type { StaffRepository, StaffRow } from './repository.ts';
@@ -53,6 +58,8 @@ export interface StaffDeps {
   ring: KeyRing;
   limiter: Limiter;
   codes: SmsCodes;
+  /** Devices that logged in (ADR 055). */
+  devices: KnownDeviceRepository;
   sessionTtlHours: number;
   phoneIndex(phone: string): string;
   /** Counts console logins by outcome. */
@@ -211,11 +218,11 @@ export class StaffService {
   }
 
   /** Sends a console login code. Unknown phones get the same answer but no SMS. */
-  async sendCode(phone: string, meta: ClientMeta) {
+  async sendCode(phone: string, meta: ClientMeta, altcha?: string | undefined) {
     const member = await this.findByPhone(phone);
     if (member?.status === 'disabled') throw appError('ACCOUNT_FORBIDDEN');
     if (member) {
-      const sent = await this.d.codes.send('staff_login', phone, meta);
+      const sent = await this.d.codes.send('staff_login', phone, meta, undefined, altcha);
       return { mobile: maskPhone(phone), ...sent };
     }
     return { mobile: maskPhone(phone), retryAfter: 60, expiresIn: 300 };
@@ -257,22 +264,39 @@ export class StaffService {
     }
 
     const member = await this.findByPhone(input.phone);
-    const keys = passwordFailKeys(this.d.phoneIndex(input.phone), member?.passwordHash, meta.ip);
+    const phoneHash = this.d.phoneIndex(input.phone);
+    const keys = passwordFailKeys(phoneHash, member?.passwordHash, meta.ip);
+    // A known device of this account (ADR 055): its wrong passwords count on its own small cap, not on the
+    // account's lock, which strangers fill from anywhere.
+    const device = member
+      ? await this.d.devices.find(meta.knownDevice, { subjectKind: 'staff', phoneHash, subjectId: member.id })
+      : undefined;
     if (input.password !== undefined) {
-      const reserved = await this.d.limiter.consumeAll([
-        {
-          key: keys.pair,
-          limit: MAX_WRONG_PASSWORDS,
-          window: { ms: PASSWORD_LOCK_MS },
-          reason: '密码错误次数过多，该账号在当前网络的密码登录已锁定',
-        },
-        {
-          key: keys.account,
-          limit: MAX_WRONG_PASSWORDS_PER_ACCOUNT,
-          window: { ms: ACCOUNT_PASSWORD_LOCK_MS },
-          reason: '该账号密码错误次数过多，密码登录已锁定',
-        },
-      ]);
+      const reserved = await this.d.limiter.consumeAll(
+        device
+          ? [
+              {
+                key: `${keys.account}:kd:${device.id}`,
+                limit: MAX_WRONG_PASSWORDS_PER_KNOWN_DEVICE,
+                window: { ms: KNOWN_DEVICE_PASSWORD_WINDOW_MS },
+                reason: '密码错误次数过多，本设备的密码登录已锁定',
+              },
+            ]
+          : [
+              {
+                key: keys.pair,
+                limit: MAX_WRONG_PASSWORDS,
+                window: { ms: PASSWORD_LOCK_MS },
+                reason: '密码错误次数过多，该账号在当前网络的密码登录已锁定',
+              },
+              {
+                key: keys.account,
+                limit: MAX_WRONG_PASSWORDS_PER_ACCOUNT,
+                window: { ms: ACCOUNT_PASSWORD_LOCK_MS },
+                reason: '该账号密码错误次数过多，密码登录已锁定',
+              },
+            ],
+      );
       if (!reserved.allowed) {
         const s = Math.ceil(reserved.retryAfterMs / 1000);
         throw appError('RATE_LIMITED', `${reserved.reason}，请${describeWait(s)}后再试或使用验证码登录`, {
@@ -283,13 +307,14 @@ export class StaffService {
       const good = await argon2.verify(hash, input.password).catch(() => false);
       if (!member?.passwordHash || !good) {
         // The unit stays taken. The failure that fills a limit starts a lock: audit-logged.
-        if (member) await this.auditLock(member, reserved.counts, meta);
+        if (member && !device) await this.auditLock(member, reserved.counts, meta);
         throw appError('WRONG_CREDENTIALS');
       }
-      await this.d.limiter.store.decrement(keys.account);
+      if (device) await this.d.limiter.store.decrement(`${keys.account}:kd:${device.id}`);
+      else await this.d.limiter.store.decrement(keys.account);
     } else {
       try {
-        await this.d.codes.verify('staff_login', input.phone, input.code ?? '');
+        await this.d.codes.verify('staff_login', input.phone, input.code ?? '', meta.knownDevice);
       } catch (err) {
         if (!member) throw appError('WRONG_CREDENTIALS');
         throw err;
@@ -309,7 +334,12 @@ export class StaffService {
       ip: meta.ip,
     });
     await this.d.repo.update(member.id, { lastLoginAt: now });
-    return { token, staff: publicStaff(member) };
+    const knownDevice = await this.d.devices.remember(meta.knownDevice, {
+      subjectKind: 'staff',
+      subjectId: member.id,
+      phoneHash,
+    });
+    return { token, staff: publicStaff(member), knownDevice };
   }
 
   /**

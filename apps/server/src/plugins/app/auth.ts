@@ -2,6 +2,7 @@ import type { StaffRole } from '@lm/shared/schemas/auth';
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { appError } from '../../lib/errors.ts';
+import { KNOWN_DEVICE_HEADER, knownDeviceToken } from '../../modules/auth/rules.ts';
 import type { ClientMeta } from '../../modules/auth/sms-codes.ts';
 
 function headerToken(req: FastifyRequest): string | undefined {
@@ -17,6 +18,7 @@ export function clientMeta(req: FastifyRequest): ClientMeta {
     fingerprint: platformFingerprint(req.headers.platform_param),
     userAgent: typeof ua === 'string' ? ua : undefined,
     channelCode: platformChannelCode(req.headers.platform_param),
+    knownDevice: knownDeviceToken(req.headers[KNOWN_DEVICE_HEADER]),
   };
 }
 

@@ -24,6 +24,8 @@ import { ApplicationRepository } from '../../modules/applications/repository.ts'
 import { ApplicationService } from '../../modules/applications/service.ts';
 import { AuditRepository } from '../../modules/audit/repository.ts';
 import { AuditLog } from '../../modules/audit/service.ts';
+import { Challenges } from '../../modules/auth/challenge.ts';
+import { KnownDeviceRepository } from '../../modules/auth/known-device-repository.ts';
 import { AuthRepository } from '../../modules/auth/repository.ts';
 import { DEFAULT_PHONE_LIMITS } from '../../modules/auth/rules.ts';
 import { AuthService } from '../../modules/auth/service.ts';
@@ -202,6 +204,12 @@ export default fp<ServicesOptions>(
 
     // Who a person deals with through a channel (ADR 057): its operator record, else the configured one.
     const operators = new Operators(new OperatorRepository(database.db), configuredOperator(config));
+    const devices = new KnownDeviceRepository(database.db);
+    const challenges = new Challenges({
+      hmacKey: config.ALTCHA_HMAC_KEY ?? blindIndex(keys.ring, 'altcha-hmac', 'challenges'),
+      maxNumber: config.ALTCHA_MAX_NUMBER,
+      limiter: strictLimiter,
+    });
     const codes = new SmsCodes({
       repo: new SmsCodeRepository(database.db),
       limiter,
@@ -217,6 +225,8 @@ export default fp<ServicesOptions>(
       phoneIndex,
       codeHash: (phoneHash, code) => blindIndex(keys.ring, 'sms-code', `${phoneHash}:${code}`),
       idHash: (value) => blindIndex(keys.ring, 'device', value),
+      devices,
+      challenges,
       log: app.log,
     });
     const privacyRepo = new PrivacyRepository(database.db);
@@ -234,6 +244,7 @@ export default fp<ServicesOptions>(
       ring: keys.ring,
       partnerKeys: keys.partnerKeys,
       codes,
+      devices,
       sessionTtlHours: config.SESSION_TTL_HOURS,
       phoneIndex,
       metrics,
@@ -246,6 +257,7 @@ export default fp<ServicesOptions>(
       ring: keys.ring,
       limiter: strictLimiter,
       codes,
+      devices,
       sessionTtlHours: config.STAFF_SESSION_TTL_HOURS,
       phoneIndex,
       metrics,

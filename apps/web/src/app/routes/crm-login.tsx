@@ -1,3 +1,5 @@
+import { CHALLENGE_QUIET, withChallenge } from '@lm/shared/client/challenge';
+import { knownDeviceStore } from '@lm/shared/client/known-device';
 import { useCountdown } from '@lm/shared/client/use-countdown';
 import type { StaffLoginData } from '@lm/shared/schemas/auth';
 import { useMutation } from '@tanstack/react-query';
@@ -14,6 +16,8 @@ import styles from './crm-login.module.css';
 /** The console's localStorage key for the staff token (apps/admin/src/config/constants.ts). */
 const ADMIN_TOKEN_KEY = 'ADMIN_TOKEN';
 const CODE_RESEND_SECONDS = 60;
+/** The console's known device (apps/admin/src/config/constants.ts, ADR 055): the same browser, the same staff. */
+const staffDevice = knownDeviceStore('ADMIN_KNOWN_DEVICE');
 
 interface SendCodeData {
   /** Masked phone. */
@@ -23,13 +27,30 @@ interface SendCodeData {
 }
 
 /** POST /api/crm/admin/login/sendPhoneVerifyCode — an SMS code for a staff phone (unknown phones get no SMS). */
-function sendStaffCode(input: { phone: string }): Promise<SendCodeData> {
-  return api.post<SendCodeData>('/api/crm/admin/login/sendPhoneVerifyCode', input, { skipAuth: true });
+function sendStaffCode(
+  input: { phone: string },
+  onSolving?: (solving: boolean) => void,
+): Promise<SendCodeData> {
+  // With the known device (ADR 055); a 1008 challenge is solved here and the request sent again.
+  return withChallenge(
+    (altcha) =>
+      api.post<SendCodeData>(
+        '/api/crm/admin/login/sendPhoneVerifyCode',
+        { ...input, ...(altcha ? { altcha } : {}) },
+        { skipAuth: true, quiet: CHALLENGE_QUIET, headers: staffDevice.headers() },
+      ),
+    { ...(onSolving ? { onSolving } : {}), showError: (msg) => Toast.show(msg) },
+  );
 }
 
 /** POST /api/crm/admin/login — phone + SMS code, or phone + password. */
-function staffLogin(input: { phone: string; code: string } | { phone: string; password: string }) {
-  return api.post<StaffLoginData>('/api/crm/admin/login', input, { skipAuth: true });
+async function staffLogin(input: { phone: string; code: string } | { phone: string; password: string }) {
+  const data = await api.post<StaffLoginData>('/api/crm/admin/login', input, {
+    skipAuth: true,
+    headers: staffDevice.headers(),
+  });
+  staffDevice.set(data.knownDevice);
+  return data;
 }
 
 type Mode = 'code' | 'password';
@@ -43,7 +64,10 @@ export function CrmLoginRoute() {
   const [code, setCode] = useState('');
   const [password, setPassword] = useState('');
   const countdown = useCountdown();
-  const sendCode = useMutation({ mutationFn: sendStaffCode });
+  const [verifying, setVerifying] = useState(false);
+  const sendCode = useMutation({
+    mutationFn: (input: { phone: string }) => sendStaffCode(input, setVerifying),
+  });
   const login = useMutation({ mutationFn: staffLogin });
 
   const checkPhone = (): boolean => {
@@ -140,7 +164,12 @@ export function CrmLoginRoute() {
             <label htmlFor="crm-code">短信验证码</label>
             <div className={styles.codeRow}>
               <CodeInput id="crm-code" placeholder="请输入6位验证码" value={code} onChange={setCode} />
-              <CodeButton seconds={countdown.seconds} loading={sendCode.isPending} onClick={onSendCode} />
+              <CodeButton
+                seconds={countdown.seconds}
+                loading={sendCode.isPending}
+                {...(verifying ? { loadingText: '验证中…' } : {})}
+                onClick={onSendCode}
+              />
             </div>
           </div>
         ) : (

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { setAdminToken } from '@/lib/auth';
+import { knownDevice } from '@/lib/known-device';
 import type { MutationConfig } from '@/lib/react-query';
 import { meQueryKey } from './get-me';
 import type { Staff } from './types';
@@ -10,11 +11,19 @@ export type StaffLoginInput = { phone: string; password: string } | { phone: str
 export interface StaffLoginData {
   token: string;
   staff: Staff;
+  /** This device's token (ADR 055): kept for the next send-code and login calls. */
+  knownDevice?: string;
 }
 
 /** POST /api/crm/admin/login — phone + password, or phone + SMS code. */
-export function staffLogin(input: StaffLoginInput): Promise<StaffLoginData> {
-  return api.post<StaffLoginData>('/api/crm/admin/login', { ...input }, { skipAuth: true });
+export async function staffLogin(input: StaffLoginInput): Promise<StaffLoginData> {
+  const data = await api.post<StaffLoginData>(
+    '/api/crm/admin/login',
+    { ...input },
+    { skipAuth: true, headers: knownDevice.headers() },
+  );
+  knownDevice.set(data.knownDevice);
+  return data;
 }
 
 export function useStaffLogin(config?: MutationConfig<typeof staffLogin>) {

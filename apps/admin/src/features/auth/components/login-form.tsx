@@ -1,6 +1,6 @@
 import { useCountdown } from '@lm/shared/client/use-countdown';
 import { PHONE_FORMAT_MSG, PHONE_PATTERN, PHONE_REQUIRED_MSG } from '@lm/shared/validators/phone';
-import { App, Button, Form, type FormRule, Input, Space, Tabs } from 'antd';
+import { App, Button, Form, type FormRule, Input, Space, Tabs, Typography } from 'antd';
 import { useState } from 'react';
 import { ApiError } from '@/lib/api-client';
 import { type StaffLoginData, useStaffLogin } from '../api/login';
@@ -36,7 +36,9 @@ export function LoginForm({ onSuccess }: LoginFormProps) {
   const [tab, setTab] = useState<'password' | 'code'>('password');
   const [codeForm] = Form.useForm<CodeValues>();
   const login = useStaffLogin({ onSuccess });
-  const sendCode = useSendLoginCode();
+  // Under pressure the server asks for a challenge (1008, ADR 055): solved here before the code is sent.
+  const [verifying, setVerifying] = useState(false);
+  const sendCode = useSendLoginCode(setVerifying);
   const countdown = useCountdown();
 
   const onSendCode = async () => {
@@ -109,9 +111,14 @@ export function LoginForm({ onSuccess }: LoginFormProps) {
             disabled={countdown.running}
             style={{ width: 136 }}
           >
-            {countdown.running ? `${countdown.seconds}s后重新获取` : '获取验证码'}
+            {countdown.running ? `${countdown.seconds}s后重新获取` : verifying ? '验证中…' : '获取验证码'}
           </Button>
         </Space.Compact>
+        {verifying && (
+          <Typography.Text type="secondary" role="status" style={{ display: 'block', marginTop: 8 }}>
+            正在进行安全验证…
+          </Typography.Text>
+        )}
       </Form.Item>
       <Button type="primary" htmlType="submit" block loading={login.isPending}>
         登录

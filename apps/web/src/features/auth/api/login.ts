@@ -1,6 +1,7 @@
 import type { LoginBody } from '@lm/shared/schemas/auth';
 import { useMutation } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+import { knownDevice } from '@/lib/known-device';
 import type { MutationConfig } from '@/lib/react-query';
 import type { PhoneCarrier } from './send-verify-code';
 
@@ -20,11 +21,19 @@ export interface LoginData {
     userInfoStatus: number;
     coverStatus: number;
   };
+  /** This device's token (ADR 055): kept for the next send-code and login calls. */
+  knownDevice?: string;
 }
 
 /** POST /api/login */
-export function login(input: LoginInput): Promise<LoginData> {
-  return api.post<LoginData, LoginBody>('/api/login', { ...input }, { skipAuth: true });
+export async function login(input: LoginInput): Promise<LoginData> {
+  const data = await api.post<LoginData, LoginBody>(
+    '/api/login',
+    { ...input },
+    { skipAuth: true, headers: knownDevice.headers() },
+  );
+  knownDevice.set(data.knownDevice);
+  return data;
 }
 
 export function useLogin(config?: MutationConfig<typeof login>) {

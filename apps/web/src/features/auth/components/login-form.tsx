@@ -124,7 +124,9 @@ export function LoginForm({ loadAfterLogin, submitText = '登录', defaultPhone 
   useEffect(() => {
     if (typing) keepLoginPhone(phone);
   }, [typing, phone]);
-  const sendCode = useSendVerifyCode();
+  // A code request under pressure is answered with a challenge (ADR 055), solved here before the code is sent.
+  const [verifying, setVerifying] = useState(false);
+  const sendCode = useSendVerifyCode(setVerifying);
   const login = useLogin();
   const cancelNavigation = useRef<() => void>(undefined);
   const mounted = useRef(true);
@@ -302,8 +304,14 @@ export function LoginForm({ loadAfterLogin, submitText = '登录', defaultPhone 
           value={code}
           onChange={(value) => setCode(digitsOnly(value, 6))}
         />
-        <CodeButton seconds={countdown.seconds} loading={sendCode.isPending} onClick={onSendCode} />
+        <CodeButton
+          seconds={countdown.seconds}
+          loading={sendCode.isPending}
+          {...(verifying ? { loadingText: '验证中…' } : {})}
+          onClick={onSendCode}
+        />
       </div>
+      {verifying && <output className={styles.verifying}>正在进行安全验证…</output>}
       <Button
         block
         type="submit"
