@@ -1,7 +1,9 @@
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
+  CHUNK_LOAD_TIMEOUT_MS,
   type ChunkGuardDeps,
   chunkFailureAction,
+  claimReload,
   loadChunk,
   MAX_RETRY_DELAY_MS,
   RELOAD_GUARD_KEY,
@@ -172,5 +174,114 @@ describe('loadChunk without a network', () => {
     await nextChance();
     expect(await p).toBe(1);
     expect(storage.getItem(`${RELOAD_GUARD_KEY}/`)).toBeNull();
+  });
+});
+
+function deployDeps(storage: ReturnType<ChunkGuardDeps['storage']>, path = '/login') {
+  return {
+    storage: () => storage,
+    path: () => path,
+    reload: vi.fn(),
+    report: vi.fn(),
+    timeoutMs: CHUNK_LOAD_TIMEOUT_MS,
+    // The server answers: a chunk that fails is gone (a deploy), not a network failure.
+    online: () => true,
+    reachable: () => Promise.resolve(true),
+    notify: vi.fn(),
+    recovered: vi.fn(),
+    nextChance: vi.fn(() => Promise.resolve()),
+    repair: vi.fn(() => Promise.resolve()),
+  };
+}
+
+const settled = async <T>(p: Promise<T>) => {
+  let state: 'pending' | 'resolved' | 'rejected' = 'pending';
+  let value: unknown;
+  p.then(
+    (v) => {
+      state = 'resolved';
+      value = v;
+    },
+    (e) => {
+      state = 'rejected';
+      value = e;
+    },
+  );
+  for (let i = 0; i < 20; i++) await Promise.resolve();
+  return { state, value };
+};
+
+describe('a chunk gone after a deploy (the server answers): report, reload once, then ChunkLoadError', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it('reports a failed chunk and reloads once, then shows the error (never loops)', async () => {
+    const storage = new MemoryStorage();
+    const first = deployDeps(storage);
+    const failing = () => Promise.reject(new TypeError('Failed to fetch dynamically imported module'));
+    // First failure: reported, reloaded, and the promise stays pending until the reload.
+    expect((await settled(loadChunk(failing, first))).state).toBe('pending');
+    expect(first.report).toHaveBeenCalledTimes(1);
+    expect(first.reload).toHaveBeenCalledTimes(1);
+    // After the reload the same page fails again: reported, no second reload, a ChunkLoadError.
+    const second = deployDeps(storage);
+    const again = await settled(loadChunk(failing, second));
+    expect(again.state).toBe('rejected');
+    expect(again.value).toBeInstanceOf(Error);
+    expect((again.value as Error).name).toBe('ChunkLoadError');
+    expect(second.report).toHaveBeenCalledTimes(1);
+    expect(second.reload).not.toHaveBeenCalled();
+  });
+
+  it('clears the mark when the page loads, so a later failure may reload again', async () => {
+    const storage = new MemoryStorage();
+    storage.setItem(`${RELOAD_GUARD_KEY}/login`, '1');
+    const ok = deployDeps(storage);
+    expect(await loadChunk(() => Promise.resolve({ page: 1 }), ok)).toEqual({ page: 1 });
+    expect(ok.report).not.toHaveBeenCalled();
+    expect(storage.getItem(`${RELOAD_GUARD_KEY}/login`)).toBeNull();
+    const later = deployDeps(storage);
+    await settled(loadChunk(() => Promise.reject(new Error('x')), later));
+    expect(later.reload).toHaveBeenCalledTimes(1);
+  });
+
+  it('marks per page: another page that fails still gets its one reload', () => {
+    const storage = new MemoryStorage();
+    expect(claimReload(() => storage, '/login')).toBe(true);
+    expect(claimReload(() => storage, '/login')).toBe(false);
+    expect(claimReload(() => storage, '/fill-information')).toBe(true);
+  });
+
+  it('never reloads without session storage (it could not stop a loop)', async () => {
+    const d = deployDeps(null);
+    const r = await settled(loadChunk(() => Promise.reject(new Error('x')), d));
+    expect(r.state).toBe('rejected');
+    expect(d.reload).not.toHaveBeenCalled();
+    expect(d.report).toHaveBeenCalledTimes(1);
+    const throwing = {
+      getItem: () => {
+        throw new Error('SecurityError');
+      },
+      setItem: () => {},
+      removeItem: () => {},
+    };
+    expect(claimReload(() => throwing, '/')).toBe(false);
+    expect(
+      claimReload(() => {
+        throw new Error('SecurityError');
+      }, '/'),
+    ).toBe(false);
+  });
+
+  it('treats a chunk still loading after 120 s as failed (spec §9)', async () => {
+    const storage = new MemoryStorage();
+    const d = deployDeps(storage, '/');
+    const p = loadChunk(() => new Promise(() => {}), d);
+    await vi.advanceTimersByTimeAsync(CHUNK_LOAD_TIMEOUT_MS - 1);
+    expect(d.report).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(d.report).toHaveBeenCalledTimes(1);
+    expect(d.reload).toHaveBeenCalledTimes(1);
+    expect((await settled(p)).state).toBe('pending');
   });
 });
