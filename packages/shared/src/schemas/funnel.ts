@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { FUNNEL_STEP_LABELS, FUNNEL_STEPS, type FunnelStep } from '../channel.ts';
 import { pageData, pageQuery } from './admin.ts';
-import { channelCodeSchema } from './common.ts';
+import { channelCodeSchema, dayFilterSchema } from './common.ts';
 
 /** The longest range one funnel query may cover, in days (both ends included). */
 export const FUNNEL_MAX_DAYS = 92;
@@ -78,18 +78,8 @@ export const FUNNEL_SIDE_STEP_INFO: Record<
   },
 };
 
-const DAY_MSG = '日期格式应为 YYYY-MM-DD';
-
-/** A real calendar date written YYYY-MM-DD. */
-export const daySchema = z
-  .string({ error: DAY_MSG })
-  .trim()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, DAY_MSG)
-  .refine((v) => {
-    const d = new Date(`${v}T00:00:00Z`);
-    return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
-  }, '日期不存在')
-  .refine((v) => v >= '2000-01-01' && v <= '2099-12-31', '日期超出范围（2000–2099 年）');
+/** A real calendar date written YYYY-MM-DD (2000–2099): the console's one day rule. */
+export const daySchema = dayFilterSchema;
 
 /** Days from `from` to `to`, both included (negative when `to` is before `from`). */
 export function daysBetween(from: string, to: string): number {
