@@ -24,7 +24,11 @@
 //     underscore header) reaches the API (the per-device cap); nginx's SMS connection limit answers
 //     the envelope; the hashed build files come pre-compressed from disk.
 //   - each instance's metrics listener (METRICS_PORT, issue 19.1) counts the requests it answered since
-//     its last start.
+//     its last start;
+//   - the micro-cache (ADR 062, scripts/topology/cache.mjs), before the load: a burst of ad landings (two
+//     keys) and h5Config with a click id per request, every answer 200 and the same bytes, most from nginx's
+//     cache, and the instances (their metrics) seeing about one request per key per 5 s; a call with a
+//     session token is never a cache HIT.
 
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -35,6 +39,7 @@ import { parseArgs } from 'node:util';
 import { clearRedisKeys, prepareBackend, psql } from '../bench/backend.mjs';
 import { makeClient } from '../bench/journey-steps.mjs';
 import { freePort, log, sleep, startChild, stopChild } from '../bench/lib.mjs';
+import { checkCache } from './topology/cache.mjs';
 import { checkEdge } from './topology/edge.mjs';
 import {
   ensureNginx,
@@ -271,6 +276,8 @@ async function main() {
     );
 
     await checkEdge(base, ca, dir, { check, ipCap: IP_CAP, deviceCap: DEVICE_CAP });
+    log('the micro-cache: a burst of ad landings and h5Config calls with distinct click ids (ADR 062)');
+    await checkCache(base, ca, { check, metricsPorts: [metrics1, metrics2] });
 
     // ---- load, a SIGKILL and a SIGTERM restart
     const stats = {
