@@ -4,9 +4,11 @@
 // with openssl) in front of two API instances and one delivery worker, on PostgreSQL + Redis, all on
 // this machine. See docs/operations.md, "The topology test".
 //
-//   node scripts/topology-test.mjs [--duration 20] [--connections 10] [--nginx-t]
+//   node scripts/topology-test.mjs [--duration 20] [--connections 10] [--nginx-t] [--cache-rules]
 //
 // --nginx-t: only `nginx -t` on deploy/nginx.conf with generated settings, then exit.
+// --cache-rules: `nginx -t`, then the micro-cache's rules with nginx in front of a stub instance (no database,
+// a few seconds; scripts/topology/cache-rules.mjs), then exit. The full run does both first.
 //
 // The run: every journey (bench/journey-steps.mjs: send → outbox → login → save → auth) goes through
 // nginx from a loopback address of its own (127.1.x.y: the visitor), with a phone's retries: a
@@ -40,6 +42,7 @@ import { clearRedisKeys, prepareBackend, psql } from '../bench/backend.mjs';
 import { makeClient } from '../bench/journey-steps.mjs';
 import { freePort, log, sleep, startChild, stopChild } from '../bench/lib.mjs';
 import { checkCache } from './topology/cache.mjs';
+import { checkCacheRules } from './topology/cache-rules.mjs';
 import { checkEdge } from './topology/edge.mjs';
 import {
   ensureNginx,
@@ -77,6 +80,7 @@ const { values: args } = parseArgs({
     duration: { type: 'string', default: '20' },
     connections: { type: 'string', default: '10' },
     'nginx-t': { type: 'boolean', default: false },
+    'cache-rules': { type: 'boolean', default: false },
   },
 });
 const DURATION_MS = Number(args.duration) * 1000;
@@ -151,6 +155,13 @@ async function main() {
     nginxTest(conf);
     check(true, 'nginx -t accepts deploy/nginx.conf (settings generated beside a copy of it)');
     if (args['nginx-t']) return;
+    log("the micro-cache's rules: deploy/nginx.conf in front of a stub instance (ADR 062)");
+    await checkCacheRules(dir, { cert, key, ca, check });
+    if (args['cache-rules']) {
+      console.log(`${failures.length ? 0 : 1} passed, ${failures.length ? 1 : 0} failed`);
+      if (failures.length) process.exitCode = 1;
+      return;
+    }
 
     prepareBackend('postgres', { pgUrl: PG_URL });
     clearRedisKeys(REDIS_PREFIX, REDIS_URL);
