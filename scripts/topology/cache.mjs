@@ -119,7 +119,7 @@ export async function checkCache(base, ca, { check, metricsPorts, durationMs = 1
     const keys = keysOf(route);
     const total = results.reduce((s, r, i) => (targets[i].route === route ? s + r.count : s), 0);
     // At most one fetch per key per validity period, plus the requests that were already waiting on the first
-    // copy when the lock's 50 ms ran out (at most one per worker; they share the instance's one render).
+    // copy when the lock's 20 ms ran out (at most one per worker; they share the instance's one render).
     const bound = keys * periods + keys * workers;
     console.log(
       `  upstream (instances' metrics) for ${route}: ${n} requests for ${total} answers through nginx, ${keys} key(s) × ${periods} periods of 5 s (bound ${bound})`,
