@@ -163,7 +163,7 @@ export interface ServedChannelPage {
  * What selects a shared page, as nginx's micro-cache names it (deploy/nginx.conf, its `proxy_cache_key` of the pages): the path
  * without trailing slashes, the route code and the picked channel code, each percent-encoded (the link's own
  * spelling of a plain code). nginx keeps the page only when its own key, read from the raw query, is this very
- * string: any link nginx reads otherwise than the server (a repeated, differently cased or encoded key, blanks)
+ * string: any link nginx reads otherwise than the server (an encoded key name, a blank before a code)
  * is then answered by an instance each time, never stored under a key another link's page would be read from.
  */
 export function sharedPageKey(path: string, link: PageLink): string {
