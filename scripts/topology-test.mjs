@@ -4,9 +4,11 @@
 // with openssl) in front of two API instances and one delivery worker, on PostgreSQL + Redis, all on
 // this machine. See docs/operations.md, "The topology test".
 //
-//   node scripts/topology-test.mjs [--duration 20] [--connections 10] [--nginx-t]
+//   node scripts/topology-test.mjs [--duration 20] [--connections 10] [--nginx-t] [--cache-rules]
 //
 // --nginx-t: only `nginx -t` on deploy/nginx.conf with generated settings, then exit.
+// --cache-rules: `nginx -t`, then the micro-cache's rules with nginx in front of a stub instance (no database,
+// a few seconds; scripts/topology/cache-rules.mjs), then exit. The full run does both first.
 //
 // The run: every journey (bench/journey-steps.mjs: send → outbox → login → save → auth) goes through
 // nginx from a loopback address of its own (127.1.x.y: the visitor), with a phone's retries: a
@@ -24,8 +26,14 @@
 //     underscore header) reaches the API (the per-device cap); nginx's SMS connection limit answers
 //     the envelope; the hashed build files come pre-compressed from disk.
 //   - each instance's metrics listener (METRICS_PORT, issue 19.1) counts the requests it answered since
-//     its last start.
+//     its last start;
+//   - the micro-cache (ADR 062, scripts/topology/cache.mjs), before the load: a burst of ad landings (two
+//     keys) and h5Config with a click id per request, every answer 200 and the same bytes, most from nginx's
+//     cache, and the instances (their metrics) seeing about one request per key per 5 s; a call with a
+//     session token is never a cache HIT; an operator's edit of a channel's page title shows through nginx
+//     within 5 s (+1 s for a busy machine).
 
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -35,6 +43,8 @@ import { parseArgs } from 'node:util';
 import { clearRedisKeys, prepareBackend, psql } from '../bench/backend.mjs';
 import { makeClient } from '../bench/journey-steps.mjs';
 import { freePort, log, sleep, startChild, stopChild } from '../bench/lib.mjs';
+import { checkCache, checkConsoleEdit } from './topology/cache.mjs';
+import { checkCacheRules } from './topology/cache-rules.mjs';
 import { checkEdge } from './topology/edge.mjs';
 import {
   ensureNginx,
@@ -72,6 +82,7 @@ const { values: args } = parseArgs({
     duration: { type: 'string', default: '20' },
     connections: { type: 'string', default: '10' },
     'nginx-t': { type: 'boolean', default: false },
+    'cache-rules': { type: 'boolean', default: false },
   },
 });
 const DURATION_MS = Number(args.duration) * 1000;
@@ -146,6 +157,13 @@ async function main() {
     nginxTest(conf);
     check(true, 'nginx -t accepts deploy/nginx.conf (settings generated beside a copy of it)');
     if (args['nginx-t']) return;
+    log("the micro-cache's rules: deploy/nginx.conf in front of a stub instance (ADR 062)");
+    await checkCacheRules(dir, { cert, key, ca, check });
+    if (args['cache-rules']) {
+      console.log(`${failures.length ? 0 : 1} passed, ${failures.length ? 1 : 0} failed`);
+      if (failures.length) process.exitCode = 1;
+      return;
+    }
 
     prepareBackend('postgres', { pgUrl: PG_URL });
     clearRedisKeys(REDIS_PREFIX, REDIS_URL);
@@ -271,6 +289,31 @@ async function main() {
     );
 
     await checkEdge(base, ca, dir, { check, ipCap: IP_CAP, deviceCap: DEVICE_CAP });
+    log('the micro-cache: a burst of ad landings and h5Config calls with distinct click ids (ADR 062)');
+    await checkCache(base, ca, { check, metricsPorts: [metrics1, metrics2] });
+    const createStaff = (phone, password) =>
+      execFileSync(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          'src/cli/admin-create.ts',
+          '--phone',
+          phone,
+          '--name',
+          '拓扑运营',
+          '--role',
+          'operator',
+          '--password',
+          password,
+        ],
+        {
+          cwd: SERVER_DIR,
+          env: { ...env, DATA_DIR: path.join(dir, 'cli') },
+          stdio: ['ignore', 'ignore', 'inherit'],
+        },
+      );
+    await checkConsoleEdit(base, ca, { check, createStaff });
 
     // ---- load, a SIGKILL and a SIGTERM restart
     const stats = {

@@ -1,12 +1,14 @@
 // nginx for the topology test: Debian's package, a self-signed certificate, the config generated around
-// deploy/nginx.conf (unchanged), `nginx -t`, and what its error log says.
+// deploy/nginx.conf (unchanged but for the micro-cache's directory), `nginx -t`, and what its error log says.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { log } from '../../bench/lib.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+/** The micro-cache's directory in deploy/nginx.conf (ADR 062). */
+const CACHE_DIR = '/var/lib/nginx/lm-cache';
 
 export function ensureNginx() {
   const has = () =>
@@ -60,12 +62,17 @@ export function makeCertificate(dir) {
 }
 
 /**
- * deploy/nginx.conf copied unchanged into `dir`, with the five settings files it includes. Only the
+ * deploy/nginx.conf copied into `dir` (the micro-cache in `dir`/cache), with the five settings files it includes. Only the
  * HTTPS server's settings add a test-only line: X-Upstream, the instance(s) that answered.
  */
 export function writeNginxConfig(dir, { cert, key, httpsPort, httpPort, apiPorts }) {
   const conf = path.join(dir, 'nginx.conf');
-  copyFileSync(path.join(ROOT, 'deploy/nginx.conf'), conf);
+  // The micro-cache's directory is the run's own (two runs on one machine must not share entries); every
+  // other parameter of proxy_cache_path stays as shipped.
+  const shipped = readFileSync(path.join(ROOT, 'deploy/nginx.conf'), 'utf8');
+  const cacheDir = `proxy_cache_path ${CACHE_DIR} `;
+  if (shipped.split(cacheDir).length !== 2) throw new Error(`deploy/nginx.conf: no single "${cacheDir}"`);
+  writeFileSync(conf, shipped.replace(cacheDir, `proxy_cache_path ${path.join(dir, 'cache')} `));
   const settings = path.join(dir, 'loan-market');
   mkdirSync(settings, { recursive: true });
   for (const t of ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'])

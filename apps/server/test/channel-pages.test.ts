@@ -102,7 +102,9 @@ describe("a channel's landing and login pages in the first HTML", () => {
     const res = await get('/?adChannelCode=demo-skin8');
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
-    expect(res.headers['cache-control']).toBe('no-cache');
+    // The same for everybody with this code: a shared cache may keep it 5 s under the key named (ADR 062).
+    expect(res.headers['cache-control']).toBe('public, max-age=0, s-maxage=5');
+    expect(res.headers['x-shared-key']).toBe('/||demo-skin8');
     // An H5 page: the face and location steps are client-side routes of it (ADR 020).
     expect(res.headers['permissions-policy']).toBe(H5_PERMISSIONS_POLICY);
     const html = res.body;
@@ -193,6 +195,43 @@ describe("a channel's landing and login pages in the first HTML", () => {
       expect(res.statusCode, url).toBe(200);
       expect(res.body, url).toBe(page);
     }
+  });
+
+  it('lets a shared cache keep only pages the same for everybody, under the key that selected them (ADR 062)', async () => {
+    for (const [url, key] of [
+      ['/?adChannelCode=demo-skin8&clickid=1&callback=x', '/||demo-skin8'],
+      ['/download/?clickid=2&source=%20demo-skin8', '/download||demo-skin8'],
+      ['/h5?apiChannelCode=demo-skin17', '/h5||demo-skin17'],
+      ['/login?adRouteCode=r-demo&clickid=3', '/login|r-demo|'],
+      ['/getQuota?adRouteCode=r-demo&adChannelCode=demo', '/getQuota|r-demo|demo'],
+    ] as const) {
+      const res = await get(url);
+      expect(res.headers['cache-control'], url).toBe('public, max-age=0, s-maxage=5');
+      expect(res.headers['x-shared-key'], url).toBe(key);
+      expect(res.headers['set-cookie'], url).toBeUndefined();
+    }
+    // An A/B channel's page carries the visitor's arm; a failed route code beside a channel code, a route code
+    // naming another channel than the link's code, and today's pages are not for shared caches.
+    const ab = await createChannel({
+      skinArms: [
+        { skin: 8, weight: 50 },
+        { skin: 9, weight: 50 },
+      ],
+    });
+    for (const url of [
+      `/?adChannelCode=${ab.adChannelCode}`,
+      '/?adRouteCode=r-off&adChannelCode=demo-skin8',
+      '/login?adRouteCode=r-demo&adChannelCode=demo-skin8',
+      '/?adChannelCode=no-such-channel',
+      '/login?adChannelCode=demo-skin8&phone=13800138000',
+      '/',
+    ]) {
+      const res = await get(url);
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['cache-control'], url).toBe('no-cache');
+      expect(res.headers['x-shared-key'], url).toBeUndefined();
+    }
+    expect(htmlAttrs((await get(`/?adChannelCode=${ab.adChannelCode}`)).body)).toContain('data-ssr="/"');
   });
 
   it("keeps an operator's route code through a stranger's flood of made-up ones", async () => {

@@ -244,9 +244,9 @@ describe(`GET /api/adChannel/exchange/adChannelCode (${BACKEND})`, () => {
 });
 
 describe(`GET /api/adChannel/h5Config (${BACKEND})`, () => {
-  it('answers exactly the H5Config shape, cacheable for 30 s', async () => {
+  it('answers exactly the H5Config shape, cacheable for 30 s (5 s in a shared cache, ADR 062)', async () => {
     const { res, config } = await h5Config('?adChannelCode=demo-skin8');
-    expect(res.headers['cache-control']).toBe('public, max-age=30');
+    expect(res.headers['cache-control']).toBe('public, max-age=30, s-maxage=5');
     expect(Object.keys(config).sort()).toEqual(H5_CONFIG_KEYS);
     expect(config).toMatchObject({
       adChannelCode: 'demo-skin8',
@@ -316,7 +316,7 @@ describe(`GET /api/adChannel/h5Config (${BACKEND})`, () => {
       expect(res.headers['content-encoding'], accept).toBe(encoding);
       expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
       expect(res.headers.vary).toBe('accept-encoding');
-      expect(res.headers['cache-control']).toBe('public, max-age=30');
+      expect(res.headers['cache-control']).toBe('public, max-age=30, s-maxage=5');
       const body = decode(res.rawPayload);
       expect(body.toString('utf8'), accept).toBe(json);
       expect(body.length).toBeGreaterThan(res.rawPayload.length * 2);

@@ -5,6 +5,14 @@ import type { Redis } from 'ioredis';
 export const H5_CONFIG_TTL_SECONDS = 30;
 
 /**
+ * How long a shared cache (nginx's micro-cache, deploy/nginx.conf, ADR 062) may give an answer that is the same
+ * for everybody — h5Config of a channel without A/B arms, that channel's landing and login pages — without asking
+ * an instance again (`s-maxage`). A console edit reaches a visitor through nginx within this many seconds more
+ * than it reaches an instance.
+ */
+export const EDGE_CACHE_SECONDS = 5;
+
+/**
  * How long an instance keeps a configuration in its own memory in front of Redis (the L1), by default
  * (CHANNEL_L1_TTL_MS). Every invalidation reaches every instance's L1 at once through Redis pub/sub; the
  * TTL bounds the staleness only if a message were lost (the L1 is off while the subscription is down).

@@ -152,6 +152,22 @@ export interface ServedChannelPage {
    * page shows).
    */
   current: (() => boolean) | null;
+  /**
+   * With `current`: the key a shared cache in front (nginx, ADR 062) must have used for this request to keep the
+   * page for others (`sharedPageKey`); null when `current` is.
+   */
+  sharedKey: string | null;
+}
+
+/**
+ * What selects a shared page, as nginx's micro-cache names it (deploy/nginx.conf, its `proxy_cache_key` of the pages): the path
+ * without trailing slashes, the route code and the picked channel code, each percent-encoded (the link's own
+ * spelling of a plain code). nginx keeps the page only when its own key, read from the raw query, is this very
+ * string: any link nginx reads otherwise than the server (an encoded key name, a blank before a code)
+ * is then answered by an instance each time, never stored under a key another link's page would be read from.
+ */
+export function sharedPageKey(path: string, link: PageLink): string {
+  return `${path}|${encodeURIComponent(link.routeCode ?? '')}|${encodeURIComponent(link.code ?? '')}`;
 }
 
 /** Route-code exchanges kept that resolved (codes operators made) and that did not (anyone's). */
@@ -262,7 +278,8 @@ export class ChannelPages {
     }
     const page = await entry;
     if (!page) return null;
-    return { page, current: this.currency(link, named, answer, exchanged, version) };
+    const current = this.currency(link, named, answer, exchanged, version);
+    return { page, current, sharedKey: current ? sharedPageKey(path, link) : null };
   }
 
   /**

@@ -21,7 +21,7 @@ import { clientMeta, platformFingerprint } from '../../plugins/app/auth.ts';
 import { errorAnswer } from '../../plugins/app/errors.ts';
 import { wellFormed } from '../../plugins/app/well-formed.ts';
 import { API_HEADERS } from '../../plugins/external/security.ts';
-import { H5_CONFIG_TTL_SECONDS } from './cache.ts';
+import { EDGE_CACHE_SECONDS, H5_CONFIG_TTL_SECONDS } from './cache.ts';
 import { previewRow, verifyPreview } from './preview.ts';
 import { withSkin } from './rules.ts';
 import type { H5Answer } from './service.ts';
@@ -37,7 +37,8 @@ const CLICK_FLAGGED = clickAnswer(false, true);
 const clickBody = (outcome: { counted: boolean; flagged: boolean }) =>
   outcome.flagged ? CLICK_FLAGGED : outcome.counted ? CLICK_COUNTED : CLICK_REPEATED;
 
-const PUBLIC_CACHE = `public, max-age=${H5_CONFIG_TTL_SECONDS}`;
+/** The same for everybody: browsers keep it 30 s, a shared cache (nginx, ADR 062) 5 s. */
+const PUBLIC_CACHE = `public, max-age=${H5_CONFIG_TTL_SECONDS}, s-maxage=${EDGE_CACHE_SECONDS}`;
 const PRIVATE_CACHE = `private, max-age=${H5_CONFIG_TTL_SECONDS}`;
 const H5_CONFIG_URL = '/api/adChannel/h5Config';
 const h5ConfigResponse = envelope(h5ConfigData);

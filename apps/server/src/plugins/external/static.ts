@@ -14,6 +14,7 @@ import {
   preferredEncoding,
   type WebPageRenderer,
 } from '../../lib/web-ssr.ts';
+import { EDGE_CACHE_SECONDS } from '../../modules/channels/cache.ts';
 import { ChannelPages, pageAddressOf, type ServedChannelPage } from '../../modules/channels/pages.ts';
 import { refuseMethod } from '../app/errors.ts';
 import { markH5Page } from './security.ts';
@@ -31,6 +32,9 @@ const H5_FILE = /\.html(\.(br|gz))?$/;
  * oldest offered leaving first; as many as the page cache keeps (ChannelPages' maxPages).
  */
 const CHANNEL_PAGES_IN_FRONT = 500;
+
+/** A channel page the same for everybody with its codes: revalidated by browsers, kept briefly by nginx (ADR 062). */
+const SHARED_PAGE_CACHE = `public, max-age=0, s-maxage=${EDGE_CACHE_SECONDS}`;
 
 /** A channel page as the front sends it: the answer's headers, then its encoding and length. */
 function pageVariant(headers: readonly string[], encoding: FrontEncoding, body: Buffer): FrontVariant {
@@ -108,11 +112,15 @@ export default fp(
     const sendChannelPage = (
       req: { url: string; headers: Record<string, string | string[] | undefined> },
       reply: FastifyReply,
-      { page, current }: ServedChannelPage,
+      { page, current, sharedKey }: ServedChannelPage,
     ) => {
+      // The same for every link with the same codes (not an A/B arm): a shared cache may keep it a few seconds
+      // under the key named beside it (ADR 062); a browser asks again each time (its etag makes that a 304).
+      if (sharedKey !== null)
+        reply.header('cache-control', SHARED_PAGE_CACHE).header('x-shared-key', sharedKey);
+      else reply.header('cache-control', 'no-cache');
       reply
         .status(200)
-        .header('cache-control', 'no-cache')
         .header('vary', 'accept-encoding')
         .header('etag', page.etag)
         .type('text/html; charset=utf-8');
