@@ -15,7 +15,7 @@ import Fastify from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/config/env.ts';
-import { loggerOptions, requestLogging } from '../apps/server/src/lib/logger.ts';
+import { loggerOptions } from '../apps/server/src/lib/logger.ts';
 import { requestIdGenerator } from '../apps/server/src/lib/request-id.ts';
 import metricsPlugin from '../apps/server/src/plugins/app/metrics.ts';
 import { wellFormedCompiler } from '../apps/server/src/plugins/app/well-formed.ts';
@@ -70,10 +70,7 @@ const discard = { write() {} };
 /** Each level: its name and what it adds to the previous one. */
 const LEVELS = [
   ['bare', 'bare Fastify sending the captured answer'],
-  [
-    'logger',
-    "+ the app's logger at warn (loggerOptions, requestLogging: lazy child, request-line controller)",
-  ],
+  ['logger', "+ the app's logger at warn (loggerOptions)"],
   ['request-id', '+ trustProxy 127.0.0.1 and the request id generator (genReqId, a UUID)'],
   ['timeouts', '+ connectionTimeout and requestTimeout 30 s'],
   ['decorators', "+ routerOptions and the auth plugin's 4 request decorators"],
@@ -82,15 +79,13 @@ const LEVELS = [
   ['zod', "+ that schema validated by zod (the route's h5ConfigWithPreviewQuery, fastify-type-provider-zod)"],
   ['well-formed', "+ wellFormedCompiler around it and the zod serializer compiler (app.ts's set-up)"],
   ['routes', "+ the app's other routes in the router"],
-  ['metrics', "+ the app's metrics plugin (an onResponse hook per route observing a histogram, one global)"],
+  ['metrics', "+ the app's metrics plugin (one onResponse hook observing prom-client's histogram)"],
 ];
 
 async function level(n, port) {
   const has = (name) => LEVELS.findIndex(([l]) => l === name) <= n;
   const server = Fastify({
-    ...(has('logger')
-      ? { logger: { ...loggerOptions('warn'), stream: discard }, ...requestLogging() }
-      : { logger: false }),
+    ...(has('logger') ? { logger: { ...loggerOptions('warn'), stream: discard } } : { logger: false }),
     ...(has('request-id')
       ? { trustProxy: '127.0.0.1', genReqId: requestIdGenerator('127.0.0.1'), requestIdHeader: false }
       : {}),

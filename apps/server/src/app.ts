@@ -7,15 +7,14 @@ import Fastify, {
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Redis } from 'ioredis';
 import '@lm/shared'; // zh-CN validation messages
-import { createServer, maxHeaderSize, type ServerOptions } from 'node:http';
+import { maxHeaderSize } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { Env } from './config/env.ts';
 import { partnerSandboxBase, partnerSandboxOn } from './config/outbound.ts';
 import type { Database } from './db/client.ts';
-import { FrontAnswers } from './lib/front-answers.ts';
-import { frontRequestLines, loggerOptions, requestLogging } from './lib/logger.ts';
+import { loggerOptions } from './lib/logger.ts';
 import { UNMATCHED_ROUTE } from './lib/metrics.ts';
-import { clientIpOf, rememberingTrust, requestIdGenerator } from './lib/request-id.ts';
+import { requestIdGenerator } from './lib/request-id.ts';
 import analyticsRoutes from './modules/analytics/routes.ts';
 import applicationRoutes from './modules/applications/routes.ts';
 import authRoutes from './modules/auth/routes.ts';
@@ -57,17 +56,6 @@ export interface BuildOptions {
   serveStatic?: boolean;
 }
 
-/** What Fastify's getServerInstance sets on the HTTP server it makes, from its (defaulted) options. */
-interface ServerTimeouts {
-  http?: ServerOptions;
-  keepAliveTimeout: number;
-  requestTimeout: number;
-  connectionTimeout: number;
-  maxRequestsPerSocket?: number | null;
-}
-
-const NO_LINES = { on: () => false, incoming() {}, completed() {} };
-
 export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const { config } = opts;
   const logger: FastifyServerOptions['logger'] =
@@ -77,45 +65,14 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
           ...loggerOptions(config.LOG_LEVEL),
           ...(opts.logStream ? { stream: opts.logStream } : {}),
         } as FastifyServerOptions['logger']);
-  // Who may vouch for a client's address (X-Forwarded-For): one function for Fastify, the request id and the front.
-  const trustProxy = rememberingTrust(config.TRUST_PROXY);
-  const requestId = requestIdGenerator(trustProxy);
-  // The ad burst's cached GETs are answered again in front of Fastify, and its clicks taken there by their route
-  // module (lib/front-answers.ts, ADRs 042 and 046).
-  const clientIp = clientIpOf(trustProxy);
-  // The request lines of an answer no Fastify route gives: the front's, and a malformed address's.
-  const lines = logger === false ? NO_LINES : frontRequestLines(() => app.log, clientIp);
-  const front = new FrontAnswers({
-    requestId,
-    clientIp,
-    closing: () => app.draining,
-    observer: (route) => app.metrics.requestObserver(route),
-    lines,
-  });
-  let unmatched: ((method: string, status: number, seconds: number) => void) | null = null;
   const app = Fastify({
     logger,
-    // Fastify's own HTTP server (as getServerInstance makes it), its request listener behind the front's.
-    serverFactory: (handler, fastifyOptions) => {
-      // Fastify has filled in its defaults (keepAliveTimeout 72 s …) by the time it calls this.
-      const options = fastifyOptions as unknown as ServerTimeouts;
-      const server = createServer(options.http ?? {}, (req, res) => {
-        if (!front.answer(req, res)) handler(req, res);
-      });
-      server.keepAliveTimeout = options.keepAliveTimeout;
-      server.requestTimeout = options.requestTimeout;
-      server.setTimeout(options.connectionTimeout);
-      if (options.maxRequestsPerSocket) server.maxRequestsPerSocket = options.maxRequestsPerSocket;
-      return server;
-    },
     bodyLimit: config.BODY_LIMIT_BYTES,
-    trustProxy,
+    // Who may vouch for a client's address (X-Forwarded-For) and its request id.
+    trustProxy: config.TRUST_PROXY,
     // X-Request-Id from a trusted proxy (TRUST_PROXY), else a new one; in every log line of the request.
-    genReqId: requestId,
+    genReqId: requestIdGenerator(config.TRUST_PROXY),
     requestIdHeader: false,
-    // A request's pino child is built only when it writes a line, its request lines skip the redaction's
-    // cost (issue 17.3; lib/logger.ts); every line carries the id.
-    ...(logger === false ? {} : requestLogging()),
     // The router refuses no parameter for its length (its default is 100 characters, and what it refuses
     // never reaches a route, a hook or the error handler): a path parameter is as long as the request line
     // lets it be, and its route's schema bounds it (a 400 naming the field) like any other input (issue 44).
@@ -131,9 +88,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       const started = performance.now();
       reply.raw.once('finish', () => {
         const ms = performance.now() - started;
-        unmatched ??= app.metrics.requestObserver(UNMATCHED_ROUTE);
-        unmatched(req.method, status, ms / 1000);
-        if (lines.on()) lines.completed(req.id, status, ms);
+        app.metrics.httpDuration.observe({ method: req.method, route: UNMATCHED_ROUTE, status }, ms / 1000);
+        req.log.info({ res: { statusCode: status }, responseTime: ms }, 'request completed');
       });
       void (reply as unknown as FastifyReply)
         .status(status)
@@ -156,14 +112,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.setValidatorCompiler(queryRulesCompiler(wellFormedCompiler(validatorCompiler)));
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('config', config);
-  app.decorate('frontAnswers', front);
-  // Closing: Fastify answers what still arrives (503 on a kept-alive connection), not the front.
-  app.addHook('preClose', (done) => {
-    front.disable();
-    done();
-  });
-  // Set on arrival, not in an onSend hook: no onSend hook runs on the hot path's answers (issue 17.3), and
-  // Fastify keeps headers set before an error on the error's answer.
+  // Set on arrival: Fastify keeps headers set before an error on the error's answer.
   app.addHook('onRequest', (req, reply, done) => {
     reply.header('x-request-id', req.id);
     // Shutting down: the client's next request opens a connection elsewhere (the load balancer's). A
@@ -174,7 +123,6 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
 
   await app.register(errorsPlugin);
   await app.register(metricsPlugin);
-  app.metrics.frontAnswers = () => front.served;
   await app.register(securityPlugin);
   await app.register(dbPlugin, { database: opts.database, schemaName: opts.schemaName });
   await app.register(redisPlugin, { redis: opts.redis });

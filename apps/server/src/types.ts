@@ -2,7 +2,6 @@ import type { Redis } from 'ioredis';
 import type { Env } from './config/env.ts';
 import type { Keys } from './config/keys.ts';
 import type { Database } from './db/client.ts';
-import type { FrontAnswers } from './lib/front-answers.ts';
 import type { Metrics } from './lib/metrics.ts';
 import type { PartnerHttp } from './lib/partner-http.ts';
 import type { AdminPartnersService } from './modules/admin-catalog/partners.ts';
@@ -118,8 +117,6 @@ declare module 'fastify' {
     metrics: Metrics;
     /** Set on SIGTERM: /readyz answers 503 while the instance finishes its work. */
     draining: boolean;
-    /** Answers given again in front of Fastify (lib/front-answers.ts, ADR 042). */
-    frontAnswers: FrontAnswers;
   }
   interface FastifyRequest {
     user: AuthUser | null;

@@ -1,4 +1,4 @@
-import { Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { AppError } from './errors.ts';
 
 /** What the delivery queue looks like now (read at scrape time). */
@@ -21,12 +21,13 @@ export class Metrics {
   readonly registry = new Registry();
 
   /** Seconds from the request's arrival to the answer, by method, route template and status. */
-  readonly httpDuration = new RequestDurationHistogram(
-    'lm_http_request_duration_seconds',
-    'Time to answer an HTTP request, by method, route template and status',
-    [0.005, 0.025, 0.1, 0.5, 2],
-    this.registry,
-  );
+  readonly httpDuration = new Histogram({
+    name: 'lm_http_request_duration_seconds',
+    help: 'Time to answer an HTTP request, by method, route template and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.005, 0.025, 0.1, 0.5, 2],
+    registers: [this.registry],
+  });
 
   readonly smsSends = new Counter({
     name: 'lm_sms_sends_total',
@@ -74,8 +75,6 @@ export class Metrics {
   queueProbe: (() => Promise<QueueProbe>) | null = null;
   /** Set by the services when Redis is configured: whether limits are counted in the database. */
   redisFallback: (() => boolean) | null = null;
-  /** Set by the app: how many answers were given in front of Fastify (ADR 042), read at scrape time. */
-  frontAnswers: (() => number) | null = null;
 
   constructor() {
     const metrics = this;
@@ -114,42 +113,9 @@ export class Metrics {
         this.set(metrics.redisFallback?.() ? 1 : 0);
       },
     });
-    // Counted by the front itself (a number it keeps anyway) and read here: nothing more per answer.
-    new Counter({
-      name: 'lm_front_answers_total',
-      help: 'Answers given in front of Fastify from what a route answered before (the public h5Config, ADR 042; channel pages, ADR 043)',
-      registers: [this.registry],
-      collect() {
-        this.reset();
-        this.inc(metrics.frontAnswers?.() ?? 0);
-      },
-    });
   }
 
   private processMetrics = false;
-
-  /**
-   * The observer of one route template, by method and status (issue 17.3): the series of each method
-   * and status is looked up in two small maps and counted in place, with no label object built, checked
-   * or hashed per request. Bounded by the routes, the methods Node accepts and the statuses the app answers.
-   */
-  requestObserver(route: string): (method: string, status: number, seconds: number) => void {
-    const children = new Map<string, Map<number, DurationSeries>>();
-    const histogram = this.httpDuration;
-    return (method, status, seconds) => {
-      let byStatus = children.get(method);
-      if (!byStatus) {
-        byStatus = new Map();
-        children.set(method, byStatus);
-      }
-      let series = byStatus.get(status);
-      if (!series) {
-        series = histogram.series(method, route, status);
-        byStatus.set(status, series);
-      }
-      series.observe(seconds);
-    };
-  }
 
   /** CPU, memory, event-loop lag, GC, handles (prom-client's default set), once. */
   enableProcessMetrics(): void {
@@ -190,125 +156,4 @@ export function limitName(key: string): string {
 export function loginOutcome(err: unknown): 'refused' | 'failure' | 'error' {
   if (err instanceof AppError) return err.kind === 'RATE_LIMITED' ? 'refused' : 'failure';
   return 'error';
-}
-
-/** One labelled series of a RequestDurationHistogram: counts per bucket (the last: above every bound). */
-export class DurationSeries {
-  readonly counts: Float64Array;
-  sum = 0;
-  count = 0;
-  constructor(
-    readonly labels: Readonly<Record<'method' | 'route' | 'status', string | number>>,
-    private readonly bounds: readonly number[],
-  ) {
-    this.counts = new Float64Array(bounds.length + 1);
-  }
-
-  observe(seconds: number): void {
-    if (!Number.isFinite(seconds)) return;
-    const bounds = this.bounds;
-    let i = 0;
-    while (i < bounds.length && seconds > (bounds[i] as number)) i++;
-    this.counts[i] = (this.counts[i] as number) + 1;
-    this.sum += seconds;
-    this.count += 1;
-  }
-}
-
-interface ExportedValue {
-  labels: Record<string, string | number>;
-  sharedLabels?: Record<string, string | number>;
-  exemplar?: null;
-  value: number;
-  metricName: string;
-}
-
-/**
- * The request-duration histogram, counted without prom-client's per-observation work (issue 17.3):
- * prom-client's `Histogram` builds, validates and hashes the label set on every `observe`, even through a
- * labelled child, which the profile of the ad-burst hot path showed on every request. Each series here is
- * found once per (route, method, status) and counted in place. It is a registry metric like prom-client's
- * own (`get()` answers the same shape), so the exposition is the same text: `_bucket{le=…}` cumulative,
- * `+Inf`, `_sum`, `_count`, labels after `le` in the order method, route, status.
- */
-export class RequestDurationHistogram {
-  readonly type = 'histogram';
-  readonly aggregator = 'sum';
-  private readonly all = new Map<string, DurationSeries>();
-
-  constructor(
-    readonly name: string,
-    readonly help: string,
-    private readonly bounds: readonly number[],
-    registry: Registry,
-  ) {
-    registry.registerMetric(this as never);
-  }
-
-  /** The series of these labels, made on first use. */
-  series(method: string, route: string, status: number): DurationSeries {
-    const key = `${method} ${status} ${route}`;
-    let s = this.all.get(key);
-    if (!s) {
-      s = new DurationSeries({ method, route, status }, this.bounds);
-      this.all.set(key, s);
-    }
-    return s;
-  }
-
-  /** prom-client's `observe(labels, value)`, for callers outside the request path. */
-  observe(labels: { method: string; route: string; status: number }, seconds: number): void {
-    this.series(labels.method, labels.route, labels.status).observe(seconds);
-  }
-
-  reset(): void {
-    for (const s of this.all.values()) {
-      s.counts.fill(0);
-      s.sum = 0;
-      s.count = 0;
-    }
-  }
-
-  /** What the registry writes as text: the series' labels kept apart from `le`, as prom-client does. */
-  async getForPromString(): Promise<ExportedMetric> {
-    const values: ExportedValue[] = [];
-    const bucket = `${this.name}_bucket`;
-    for (const s of this.all.values()) {
-      let acc = 0;
-      for (let i = 0; i < this.bounds.length; i++) {
-        acc += s.counts[i] as number;
-        values.push({
-          labels: { le: this.bounds[i] as number },
-          sharedLabels: s.labels,
-          value: acc,
-          metricName: bucket,
-        });
-      }
-      values.push({ labels: { le: '+Inf' }, sharedLabels: s.labels, value: s.count, metricName: bucket });
-      values.push({ labels: {}, sharedLabels: s.labels, value: s.sum, metricName: `${this.name}_sum` });
-      values.push({ labels: {}, sharedLabels: s.labels, value: s.count, metricName: `${this.name}_count` });
-    }
-    return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values };
-  }
-
-  /** The JSON form (`registry.getMetricsAsJSON`): every value's labels in one object. */
-  async get(): Promise<ExportedMetric> {
-    const metric = await this.getForPromString();
-    metric.values = metric.values.map(({ labels, sharedLabels, value, metricName }) => ({
-      labels: { ...labels, ...sharedLabels },
-      value,
-      metricName,
-      // As prom-client: buckets carry an (empty) exemplar slot, sum and count none.
-      ...(metricName.endsWith('_bucket') ? { exemplar: null } : {}),
-    }));
-    return metric;
-  }
-}
-
-interface ExportedMetric {
-  name: string;
-  help: string;
-  type: string;
-  aggregator: string;
-  values: ExportedValue[];
 }

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import proxyAddr from '@fastify/proxy-addr';
-import { memoizeRecent } from './recent-memo.ts';
 
 /** What Fastify's `trustProxy` takes (TRUST_PROXY: a yes/no today, addresses and CIDRs later). */
 export type TrustProxy = boolean | number | string | string[] | ((addr: string, i: number) => boolean);
@@ -21,28 +20,6 @@ function compileTrust(trust: string | string[]): (addr: string, i: number) => bo
   return proxyAddr.compile(typeof trust === 'string' ? trust.split(',').map((v) => v.trim()) : trust);
 }
 
-/** Addresses whose trust is remembered: two generations of this many (the proxies, and the visitors they vouch for). */
-const TRUST_ANSWERS_REMEMBERED = 4096;
-
-/** Longer than any IPv6 address with a zone: asked of proxy-addr every time, never kept. */
-const LONGEST_REMEMBERED_ADDRESS = 64;
-
-/**
- * TRUST_PROXY's addresses and ranges as one trust function that remembers its answer per address (ADR 045):
- * proxy-addr's own parses the address on every call, and every request asks it about the connection's peer
- * (the proxy), and about each further hop of X-Forwarded-For until one is not trusted. Given to Fastify as
- * `trustProxy` and to the request id and the front's client address, so the three decide alike. `false`
- * (no proxy trusted) comes back as it is.
- */
-export function rememberingTrust(
-  trust: false | string | string[],
-): false | ((addr: string, i: number) => boolean) {
-  if (trust === false) return false;
-  const compiled = compileTrust(trust);
-  const trusted = memoizeRecent((addr: string) => compiled(addr, 0), TRUST_ANSWERS_REMEMBERED);
-  return (addr: string) => (addr.length <= LONGEST_REMEMBERED_ADDRESS ? trusted(addr) : compiled(addr, 0));
-}
-
 const GIVEN_ID = /^[\w.:-]{8,64}$/;
 
 /**
@@ -59,26 +36,5 @@ export function requestIdGenerator(trust: TrustProxy): (req: IncomingMessage) =>
       if (peer && trusted(peer)) return given;
     }
     return randomUUID();
-  };
-}
-
-/**
- * The client's address as Fastify's `request.ip` gives it under `trustProxy` (the furthest address the
- * trusted proxies vouch for, X-Forwarded-For), else the connection's peer: for what is answered in front of
- * Fastify (lib/front-answers.ts).
- */
-export function clientIpOf(trust: TrustProxy): (req: IncomingMessage) => string | undefined {
-  if (trust === false) return (req) => req.socket?.remoteAddress;
-  const fn: (addr: string, i: number) => boolean =
-    typeof trust === 'function'
-      ? trust
-      : trust === true
-        ? () => true
-        : typeof trust === 'number'
-          ? (_addr, i) => i < trust
-          : compileTrust(trust);
-  return (req) => {
-    const all = proxyAddr.all(req, fn);
-    return all[all.length - 1];
   };
 }

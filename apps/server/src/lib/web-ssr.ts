@@ -139,8 +139,7 @@ export async function loadChannelPageRenderer(webDir: string): Promise<ChannelPa
     paths: new Set(Object.keys(CHANNEL_PAGES)),
     markupKeys: CHANNEL_PAGE_MARKUP_KEYS,
     version: () => {
-      // Asked for every landing answered in front (its `current()`): the same string while the templates are
-      // the same, not a new one each time (ADR 052: a landing burst's versions went to the old generation).
+      // Asked for every landing: the same string while the templates are the same, not a new one each time.
       const landing = templates['/']();
       const login = templates['/login']();
       if (versionOf.landing !== landing || versionOf.login !== login)

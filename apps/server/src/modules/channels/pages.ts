@@ -14,9 +14,8 @@
  * next request renders the new page. Pages are never stored per visitor: an A/B channel has one page
  * per arm.
  *
- * A page the same for everybody is also given again in front of Fastify (ADR 043) to every address with the
- * same `frontKey` — the path and the codes the link names, not its per-click parameters — while the
- * channel's cached configuration, the route code's exchange and the build are the ones it was rendered from.
+ * A page the same for everybody is marked for a shared cache (nginx's micro-cache, ADR 062) under a key of
+ * the path and the codes the link names, not its per-click parameters (`sharedPageKey`).
  */
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
@@ -41,7 +40,7 @@ export interface ChannelPage {
 }
 
 export interface ChannelPagesDeps {
-  channels: Pick<ChannelService, 'h5Answer' | 'exchange' | 'isCurrent' | 'invalidations'>;
+  channels: Pick<ChannelService, 'h5Answer' | 'exchange' | 'invalidations'>;
   renderer: ChannelPageRenderer;
   log: { warn(obj: object, msg: string): void };
   /** Pages kept (oldest dropped first). */
@@ -142,19 +141,13 @@ export function pageAddressOf(url: string): { path: string; search: string } {
   return { path: path.replace(/\/+$/, '') || '/', search: at < 0 ? '' : url.slice(at + 1) };
 }
 
-/** A page with what decides whether the same address would get it again (see `ChannelPages.page`). */
+/** A page, and whether a shared cache may keep it for other visitors (see `ChannelPages.page`). */
 export interface ServedChannelPage {
   page: ChannelPage;
   /**
-   * While true, every address with the same `ChannelPages.frontKey` gets this very page (the channel's cached
-   * configuration, the route code's exchange and the build unchanged); null when the page is not to be kept
-   * for other addresses (an A/B channel's page depends on the visitor; a link whose codes name more than the
-   * page shows).
-   */
-  current: (() => boolean) | null;
-  /**
-   * With `current`: the key a shared cache in front (nginx, ADR 062) must have used for this request to keep the
-   * page for others (`sharedPageKey`); null when `current` is.
+   * The key a shared cache in front (nginx, ADR 062) must have used for this request to keep the page for
+   * others (`sharedPageKey`); null when the page is not to be kept for other addresses (an A/B channel's page
+   * depends on the visitor; a link whose codes name more than the page shows).
    */
   sharedKey: string | null;
 }
@@ -183,6 +176,18 @@ interface Exchange {
   value: InlinedRoute | null;
   expiresAt: number;
   invalidations: number;
+}
+
+/**
+ * Whether other links with this link's codes get this very page: only a page the same for everybody (not an
+ * A/B arm), and only where the codes name no more than the page shows — a route code that resolved (a failed
+ * one would make every made-up code a key) and a channel code, if the link has one besides, that is the page's.
+ */
+function shareable(link: PageLink, named: PageChannel, answer: H5Answer): boolean {
+  if (answer.split) return false;
+  // A route code that failed leaves the page to the link's channel code.
+  if (link.routeCode !== undefined && named.route === null) return false;
+  return link.code === undefined || link.code === named.code;
 }
 
 export class ChannelPages {
@@ -215,20 +220,6 @@ export class ChannelPages {
   }
 
   /**
-   * The key under which a request's address gets the same page as every other address with that key (the
-   * front of ADR 043): the path and the codes the link names, nothing else of its query (an ad link's
-   * per-click parameters do not change the page). Null for an address that is not rendered whatever the
-   * codes resolve to. Synchronous: asked for every GET in front of Fastify that no exact address answers.
-   */
-  frontKey(url: string): string | null {
-    const { path, search } = pageAddressOf(url);
-    if (!search || !this.handles(path)) return null;
-    const link = pageLinkOf(new URLSearchParams(search), this.d.renderer.markupKeys);
-    if (!link) return null;
-    return `${path}\u0000${link.routeCode ?? ''}\u0000${link.code ?? ''}`;
-  }
-
-  /**
    * The page of `path` (without trailing slash) for the query `search` (without `?`), or null when it
    * is served as before. `ip` picks an A/B channel's arm as h5Config does for a visitor without a
    * device fingerprint (the page request carries none).
@@ -237,11 +228,7 @@ export class ChannelPages {
     if (!search || !this.handles(path)) return null;
     const link = pageLinkOf(new URLSearchParams(search), this.d.renderer.markupKeys);
     if (!link) return null;
-    let exchanged: Exchange | undefined;
-    const named = await channelOfLink(link, async (routeCode) => {
-      exchanged = await this.exchange(routeCode);
-      return exchanged.value;
-    });
+    const named = await channelOfLink(link, async (routeCode) => (await this.exchange(routeCode)).value);
     if (!named) return null;
     const answer = await this.d.channels.h5Answer(named.code, `ip:${ip}`);
     const { config } = answer;
@@ -278,37 +265,7 @@ export class ChannelPages {
     }
     const page = await entry;
     if (!page) return null;
-    const current = this.currency(link, named, answer, exchanged, version);
-    return { page, current, sharedKey: current ? sharedPageKey(path, link) : null };
-  }
-
-  /**
-   * Whether other addresses with this link's front key get this page while the predicate holds: only for a
-   * page the same for everybody (not an A/B arm), and only where the key names no more than the page shows —
-   * a route code that resolved (a failed one would make every made-up code a key) and a channel code, if the
-   * link has one besides, that is the page's own. Then it holds while the channel's cached configuration is
-   * the same object (an edit, an invalidation from another instance, the L1's expiry end it), the route code's
-   * exchange is the same unexpired one with no channel invalidated since, and the build is the same.
-   */
-  private currency(
-    link: PageLink,
-    named: PageChannel,
-    answer: H5Answer,
-    exchanged: Exchange | undefined,
-    version: string,
-  ): (() => boolean) | null {
-    if (answer.split) return null;
-    const { routeCode } = link;
-    // A route code that failed leaves the page to the link's channel code.
-    if (routeCode !== undefined && named.route === null) return null;
-    if (link.code !== undefined && link.code !== named.code) return null;
-    const { channel } = answer;
-    const code = named.code;
-    const { channels, renderer } = this.d;
-    return () =>
-      channels.isCurrent(code, channel) &&
-      renderer.version() === version &&
-      (routeCode === undefined || (exchanged !== undefined && this.fresh(routeCode, exchanged)));
+    return { page, sharedKey: shareable(link, named, answer) ? sharedPageKey(path, link) : null };
   }
 
   /** Drops the pages of the configuration used longest ago. */

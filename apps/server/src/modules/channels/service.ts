@@ -212,7 +212,7 @@ export class ChannelService {
 
   /**
    * Puts what a read found in the L1, unless a drop came since the read started. A value equal to the one held
-   * keeps the object held: the channel pages and the front's answers made from it stay current (`isCurrent`),
+   * keeps the object held: what is made from it (h5Config's encoded answers, keyed by the object) stays,
    * and a refresh that found no change costs no page rendered again. Returns what the L1 holds.
    */
   private fill(code: string, value: CachedConfig, generation: number): CachedConfig {
@@ -255,22 +255,6 @@ export class ChannelService {
   /** h5Config with whether the answer depends on the visitor (an A/B channel). */
   async h5Answer(code: string | undefined, visitor?: Visitor): Promise<H5Answer> {
     return this.answerOf((code ? await this.find(code) : null) ?? this.defaults(), visitor);
-  }
-
-  /** h5Answer from the L1 alone, without a promise; `undefined` when the L1 does not have the code. */
-  h5AnswerNow(code: string | undefined, visitor?: Visitor): H5Answer | undefined {
-    if (!code) return this.answerOf(this.defaults(), visitor);
-    const local = this.peek(code);
-    return local === undefined ? undefined : this.answerOf(local ?? this.defaults(), visitor);
-  }
-
-  /**
-   * Whether `channel` is still what h5Config answers for `code` from the L1 (the same object): false once
-   * the code was edited, invalidated or expired here, or is unknown (its answer is the defaults, not a
-   * channel). Without a promise (the front of ADR 042 asks it per request).
-   */
-  isCurrent(code: string | undefined, channel: H5Config): boolean {
-    return code ? this.peek(code) === channel : this.defaults() === channel;
   }
 
   /** The default configuration (no channel), built once: answers never change it. */

@@ -25,10 +25,7 @@ const FIELD_LABELS: Record<string, string> = {
   password: '密码',
 };
 
-/**
- * Every failure as the envelope (a 5xx never shows internals): the one mapping for Fastify's error handler and
- * for a route answered in front of Fastify (lib/front-answers.ts, ADR 046).
- */
+/** Every failure as the envelope (a 5xx never shows internals): the mapping of Fastify's error handler. */
 export function errorAnswer(error: unknown, requestId: string): ErrorAnswer {
   const err = (
     typeof error === 'object' && error !== null ? error : new Error(String(error))

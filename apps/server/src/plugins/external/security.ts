@@ -75,8 +75,7 @@ export function isApiCall(url: string): boolean {
 /**
  * Marks an answer as an H5 page (HTML of the web app: index.html, login.html, a channel's rendered
  * landing, the rendered authorise page): it gets ADR 020's H5 permissions instead of the deny-all set.
- * Called where those pages are sent (plugins/external/static.ts) rather than by an onSend hook that would
- * run for every answer, API calls included (issue 17.3).
+ * Called where those pages are sent (plugins/external/static.ts), which knows what it sends.
  */
 export function markH5Page(reply: { header(name: string, value: string): unknown }): void {
   reply.header('permissions-policy', H5_PERMISSIONS_POLICY);
@@ -131,8 +130,8 @@ export default fp(
       },
       crossOriginEmbedderPolicy: false,
     });
-    // Set before anything can fail, so refusals carry them too; H5 pages get their permissions where they
-    // are sent (markH5Page). No onSend hook: none runs on an API answer (issue 17.3).
+    // Set on arrival, so refusals carry them too; H5 pages get their permissions where they are sent
+    // (markH5Page).
     headers['permissions-policy'] = PERMISSIONS_POLICY;
     app.addHook('onRequest', (req, reply, done) => {
       if (isApiCall(req.url)) reply.headers(API_HEADERS);

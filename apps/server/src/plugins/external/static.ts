@@ -5,8 +5,6 @@ import fastifyStatic from '@fastify/static';
 import { ErrorCode, errorCatalogue } from '@lm/shared/errors';
 import type { FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
-import type { FrontEncoding, FrontFamily, FrontVariant } from '../../lib/front-answers.ts';
-import { UNMATCHED_ROUTE } from '../../lib/metrics.ts';
 import {
   encodePage,
   loadChannelPageRenderer,
@@ -27,27 +25,8 @@ const LOGIN_PATHS = new Set(['/login', '/getQuota', '/h5']);
 /** A page of the web build as @fastify/static sends it: the HTML file or its precompressed twin. */
 const H5_FILE = /\.html(\.(br|gz))?$/;
 
-/**
- * Channel pages kept in front of Fastify (ADR 043): one per address, channel and route code a link names, the
- * oldest offered leaving first; as many as the page cache keeps (ChannelPages' maxPages).
- */
-const CHANNEL_PAGES_IN_FRONT = 500;
-
 /** A channel page the same for everybody with its codes: revalidated by browsers, kept briefly by nginx (ADR 062). */
 const SHARED_PAGE_CACHE = `public, max-age=0, s-maxage=${EDGE_CACHE_SECONDS}`;
-
-/** A channel page as the front sends it: the answer's headers, then its encoding and length. */
-function pageVariant(headers: readonly string[], encoding: FrontEncoding, body: Buffer): FrontVariant {
-  return {
-    headers: [
-      ...headers,
-      ...(encoding === 'identity' ? [] : ['content-encoding', encoding]),
-      'content-length',
-      String(body.length),
-    ],
-    body,
-  };
-}
 
 /** Whether `file` (an absolute path) lies inside the directory `dir`. */
 function isWithin(dir: string, file: string): boolean {
@@ -83,8 +62,6 @@ export default fp(
 
     // A channel's landing and login pages, rendered in its skin (issue 17.1, ADR 022).
     let channelPages: ChannelPages | null = null;
-    // …and given again in front of Fastify to every address with the same codes (ADR 043).
-    let frontPages: FrontFamily | null = null;
     if (hasWeb) {
       try {
         const pageRenderer = await loadChannelPageRenderer(webDir);
@@ -94,8 +71,6 @@ export default fp(
             renderer: pageRenderer,
             log: app.log,
           });
-          const pages = channelPages;
-          frontPages = app.frontAnswers.family((url) => pages.frontKey(url), CHANNEL_PAGES_IN_FRONT);
         } else {
           app.log.warn(
             { webDir },
@@ -112,7 +87,7 @@ export default fp(
     const sendChannelPage = (
       req: { url: string; headers: Record<string, string | string[] | undefined> },
       reply: FastifyReply,
-      { page, current, sharedKey }: ServedChannelPage,
+      { page, sharedKey }: ServedChannelPage,
     ) => {
       // The same for every link with the same codes (not an A/B arm): a shared cache may keep it a few seconds
       // under the key named beside it (ADR 062); a browser asks again each time (its etag makes that a 304).
@@ -126,23 +101,6 @@ export default fp(
         .type('text/html; charset=utf-8');
       markH5Page(reply);
       if (req.headers['if-none-match'] === page.etag) return reply.status(304).send();
-      if (current && frontPages) {
-        // The headers as this answer has them so far (every hook's and the page's), in their order; the
-        // request id is the front's own, content-encoding and content-length follow per encoding.
-        const headers = Object.entries(reply.getHeaders()).flatMap(([name, value]) =>
-          name === 'x-request-id' || value === undefined ? [] : [name, String(value)],
-        );
-        const variants: Record<FrontEncoding, FrontVariant> = {
-          identity: pageVariant(headers, 'identity', page.raw),
-          br: pageVariant(headers, 'br', page.br),
-          gzip: pageVariant(headers, 'gzip', page.gzip),
-        };
-        frontPages.offer(req.url, {
-          route: UNMATCHED_ROUTE,
-          current,
-          variant: (encoding) => variants[encoding],
-        });
-      }
       const accept = req.headers['accept-encoding'];
       const encoding = preferredEncoding(Array.isArray(accept) ? accept.join(',') : accept);
       if (encoding) reply.header('content-encoding', encoding);
