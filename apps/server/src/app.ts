@@ -127,7 +127,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(dbPlugin, { database: opts.database, schemaName: opts.schemaName });
   await app.register(redisPlugin, { redis: opts.redis });
   await app.register(swaggerPlugin);
-  await app.register(servicesPlugin, { limiterPrefix: opts.limiterPrefix, databaseAlone: !opts.database });
+  await app.register(servicesPlugin, { limiterPrefix: opts.limiterPrefix });
   await app.register(authPlugin);
   // Before well-formed: every API route has a (strict) query schema by the time that plugin looks.
   await app.register(queryRulesPlugin);

@@ -1,5 +1,3 @@
-// First: V8's settings must be in place before the modules below allocate anything (ADR 051).
-import './config/v8-flags.ts';
 import type { Server } from 'node:http';
 import { buildApp } from './app.ts';
 import { ConfigError, type Env, loadConfig } from './config/env.ts';

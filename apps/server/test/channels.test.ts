@@ -394,11 +394,8 @@ describe(`GET /api/adChannel/h5Config (${BACKEND})`, () => {
 describe(`GET /api/reportAdChannelClick (${BACKEND})`, () => {
   const click = (qs: string, headers: Record<string, string> = {}, ip = newIp()) =>
     get(`/api/reportAdChannelClick?${qs}`, headers, ip);
-  // Answered clicks may be written a few ms later (ADR 033/034): settled first, as the console does.
-  const clicksOf = async (code: string) => {
-    await app.services.channels.settleClicks();
-    return app.database.db.select().from(channelClicks).where(eq(channelClicks.adChannelCode, code));
-  };
+  const clicksOf = (code: string) =>
+    app.database.db.select().from(channelClicks).where(eq(channelClicks.adChannelCode, code));
 
   it('counts a fingerprint once per channel per Shanghai day', async () => {
     const first = await click('adChannelCode=demo-skin9&fingerprint=fp-aaa111&abTestType=9');

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppError } from '../src/lib/errors.ts';
 import { DbCounterStore } from '../src/modules/limits/db-store.ts';
 import { Limiter } from '../src/modules/limits/limiter.ts';
 import { RedisCounterStore } from '../src/modules/limits/redis-store.ts';
@@ -146,29 +145,5 @@ describe(`limiter counts after Redis forgot its scripts (${BACKEND})`, () => {
         expect(h.resetAt.getTime(), name).toBeLessThanOrEqual(ends.getTime() + 1_000);
       }
     }
-  });
-});
-
-describe(`limiter: a refusal counted elsewhere (${BACKEND})`, () => {
-  it("answers enforce's RATE_LIMITED and reports the refusal by limit (the click ledger's script, ADR 035)", async () => {
-    const refused: string[] = [];
-    const limiter = new Limiter(new DbCounterStore(ctx.app.database.db, `t${rand()}:`), 'database', (k) =>
-      refused.push(k),
-    );
-    await limiter.enforce('click:ip:9.9.9.9', 1, HOUR, '点击上报');
-    const own = (await limiter
-      .enforce('click:ip:9.9.9.9', 1, HOUR, '点击上报')
-      .catch((e: unknown) => e)) as AppError;
-    const elsewhere = limiter.refusal('click:ip:9.9.9.9', 3_600_000, '点击上报');
-    expect([elsewhere.code, elsewhere.status, elsewhere.message, elsewhere.data]).toEqual([
-      own.code,
-      own.status,
-      own.message,
-      own.data,
-    ]);
-    expect(limiter.refusal('click:ip:9.9.9.9', 59_000, '点击上报').data).toEqual({ retryAfter: 59 });
-    expect(refused).toEqual(['click:ip:9.9.9.9', 'click:ip:9.9.9.9', 'click:ip:9.9.9.9']);
-    // A window already over still asks for at least a second.
-    expect(limiter.refusal('click:ip:9.9.9.9', 0, '点击上报').data).toEqual({ retryAfter: 1 });
   });
 });

@@ -73,7 +73,7 @@ function overSocket(url: string, headers: Record<string, string>): Promise<Answe
 
 async function throughInject(url: string, headers: Record<string, string>): Promise<Answer> {
   const res = await app.inject({ method: 'GET', url, headers });
-  return { status: res.statusCode, headers: res.headers, body: res.rawPayload };
+  return { status: res.statusCode, headers: res.headers as IncomingHttpHeaders, body: res.rawPayload };
 }
 
 /** The answer's headers without the connection's own and the request id (its value differs per request). */

@@ -178,11 +178,6 @@ export const envSchema = z
     DELIVERY_POLL_MS: intFromEnv(1000, 50, 60_000),
     /** With Redis: how long an instance keeps a channel's configuration in its own memory (issue 17.3). */
     CHANNEL_L1_TTL_MS: intFromEnv(5_000, 0, 30_000),
-    /**
-     * With Redis on PostgreSQL, who decides whether a click is a fingerprint's first of the day: `redis`
-     * (answered at once, the row written behind; ADR 034) or `database` (each click waits for its row).
-     */
-    CLICK_LEDGER: z.enum(['redis', 'database']).default('redis'),
     /** Leads of one lender in flight at once (the worker keeps 20 in flight in all). */
     DELIVERY_PARTNER_CONCURRENCY: intFromEnv(5, 1, 20),
     /** Dev-only partner sandbox (/api/dev/partner-sandbox); seeded lenders deliver to it. */

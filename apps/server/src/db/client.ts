@@ -14,18 +14,9 @@ import * as schema from './schema.ts';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
-/**
- * Rows appended in COPY's text format (tab-separated, `\N` for null; `copyText` escapes a value): the
- * embedded PGlite's cheapest way in (ADR 040). Atomic: a row the table refuses (a unique key already
- * there) fails the whole call and stores nothing.
- */
-export type CopyRows = (table: string, columns: readonly string[], text: string) => Promise<void>;
-
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
-  /** Present on PGlite (node-postgres would need a COPY stream client; PostgreSQL inserts instead). */
-  copyRows?: CopyRows;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -123,12 +114,6 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     return {
       db,
       kind: 'pglite',
-      copyRows: async (table, columns, text) => {
-        if (!/^[a-z_][a-z0-9_]*$/.test(table) || !columns.every((c) => /^[a-z_][a-z0-9_]*$/.test(c))) {
-          throw new Error('copyRows: a table or column name that is not a plain identifier');
-        }
-        await client.copy(`copy ${table} (${columns.join(', ')}) from '/dev/blob'`, text);
-      },
       ping: async () => {
         await db.execute(sql`select 1`);
       },

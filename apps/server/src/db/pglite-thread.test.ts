@@ -5,11 +5,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, isConnectionError, openDatabase, rowsOf } from './client.ts';
 import { PGliteThread } from './pglite-thread.ts';
-import { channelClicks, channels } from './schema.ts';
-
-const CLICK_COLUMNS = ['ad_channel_code', 'fingerprint_hash', 'day', 'flagged', 'created_at'] as const;
-const clickLine = (code: string, hash: string) =>
-  `${code}\t${hash}\t2026-11-29\tf\t2026-11-29T01:02:03.000Z\n`;
+import { channels } from './schema.ts';
 
 /** A promise and the function that fulfils it: a step of one test waits for a step of another. */
 function deferred(): [Promise<void>, () => void] {
@@ -118,26 +114,6 @@ describe('the embedded database on a thread of its own', () => {
     await tx;
     expect(await outside).toEqual([{ code: 'thread-held' }]); // it saw the committed row
     expect(order).toEqual(['commit', 'read']);
-  });
-
-  it('copies rows in at once, and a row the table refuses stores none of its batch', async () => {
-    const { db, copyRows } = database;
-    expect(copyRows).toBeDefined();
-    await copyRows?.(
-      'channel_clicks',
-      CLICK_COLUMNS,
-      clickLine('thread-copy', 'h1') + clickLine('thread-copy', 'h2'),
-    );
-    const count = async () =>
-      (await db.select().from(channelClicks).where(eq(channelClicks.adChannelCode, 'thread-copy'))).length;
-    expect(await count()).toBe(2);
-    const refused = await copyRows?.(
-      'channel_clicks',
-      CLICK_COLUMNS,
-      clickLine('thread-copy', 'h3') + clickLine('thread-copy', 'h1'),
-    ).catch((e: unknown) => e as { code?: string });
-    expect(refused?.code).toBe('23505');
-    expect(await count()).toBe(2);
   });
 
   it('leaves the event loop free while a long statement runs', async () => {

@@ -79,7 +79,7 @@ export interface PGliteThreadOptions {
 /**
  * The embedded PGlite on a worker thread of its own (ADR 047): its statements (WebAssembly, up to tens of
  * ms for a report or a large COPY) no longer hold up the event loop that answers visitors. This object is
- * the client drizzle's PGlite driver uses (`query` and `transaction`), plus `copy` for COPY's text rows.
+ * the client drizzle's PGlite driver uses (`query` and `transaction`).
  *
  * The thread keeps the process alive only while a statement or a transaction is under way, as the
  * database in this thread did. If the thread stops (killed, or PGlite aborted), every call in flight fails
@@ -183,11 +183,6 @@ export class PGliteThread {
 
   query<T>(sql: string, params: unknown[] = [], options: ThreadQueryOptions = {}): Promise<ThreadResults<T>> {
     return this.call({ op: 'query', sql, params, rowMode: options.rowMode ?? 'object' });
-  }
-
-  /** `COPY <table> (…) FROM '/dev/blob'` with `text` as its data (COPY's text format). */
-  async copy(sql: string, text: string): Promise<void> {
-    await this.call({ op: 'query', sql, params: [], copyText: text });
   }
 
   /**

@@ -81,8 +81,6 @@ export class AdminChannelService {
     const sortKey = q.sort ?? 'updatedAt';
     if (!(CHANNEL_SORTS as readonly string[]).includes(sortKey))
       throw appError('VALIDATION_FAILED', `不支持按 ${sortKey} 排序，可选 ${CHANNEL_SORTS.join('、')}`);
-    // Today's clicks may still be on their way to the table (ADR 033).
-    await this.d.channels.settleClicks().catch(() => {});
     const { total, rows } = await this.d.repo.listForConsole(
       { q: q.q, status: q.status, linkType: q.linkType },
       sortKey as (typeof CHANNEL_SORTS)[number],

@@ -60,6 +60,7 @@ function service(t: ReturnType<typeof table>, clock: { now: number }) {
     repo: t as unknown as ChannelRepository,
     cache,
     limiter: new Limiter({} as never, 'database'),
+    clicks: { record: async () => false },
     deviceHash: (f) => f,
     fallbackOperator: { companyName: '配置运营有限公司', filingNumber: '粤ICP备2026000099号' },
   });

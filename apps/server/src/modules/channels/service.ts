@@ -4,8 +4,7 @@ import type { LicensedCompany } from '../../db/schema.ts';
 import { AppError, appError } from '../../lib/errors.ts';
 import type { Limiter } from '../limits/limiter.ts';
 import { type CachedConfig, type ConfigCache, H5_CONFIG_L1_TTL_MS, MemoryConfigCache } from './cache.ts';
-import type { ClaimGate, DayLedger } from './click-ledger.ts';
-import { type ClickGate, ClickRecorder, type ClickRow } from './clicks.ts';
+import type { ClickRow, ClickStore } from './click-store.ts';
 import type { ChannelRepository } from './repository.ts';
 import {
   buildH5Config,
@@ -30,36 +29,6 @@ export const clickLimitKey = (ip: string) => `${CLICK_LIMIT_PREFIX}${ip}`;
 const CLICK_LIMIT_WINDOW = { ms: 3600_000 };
 /** What the click limit's refusal names ("点击上报过于频繁…"). */
 const CLICK_WHAT = '点击上报';
-/**
- * The per-IP click counts on the embedded PGlite (ADR 033): in memory, written once a second (a crash
- * forgets at most that second's clicks), and only from 10 clicks in the hour on — a restart lets an
- * address click at most 9 more times that hour, and an ad burst of new visitors (an address each) writes
- * no counter row per click. A PGlite row costs ~30 µs: per click, that was a third of a burst's CPU.
- */
-export const CLICK_COUNTS_WRITTEN = { flushDelayMs: 1000, retryMs: 500, persistFrom: 10 };
-
-/**
- * The per-IP click limit of one address, for the ledger's claim to count (the limiter's own count when
- * the ledger fails). A class: its methods are not closures made per click.
- */
-class IpClickGate implements ClickGate {
-  readonly rule: ClaimGate;
-
-  constructor(
-    private readonly limiter: Limiter,
-    ip: string,
-  ) {
-    this.rule = { key: clickLimitKey(ip), limit: CLICKS_PER_IP_PER_HOUR, windowMs: CLICK_LIMIT_WINDOW.ms };
-  }
-
-  enforce(): Promise<void> {
-    return this.limiter.enforce(this.rule.key, CLICKS_PER_IP_PER_HOUR, CLICK_LIMIT_WINDOW, CLICK_WHAT);
-  }
-
-  refuse(retryAfterMs: number): Error {
-    return this.limiter.refusal(this.rule.key, retryAfterMs, CLICK_WHAT);
-  }
-}
 
 export interface ChannelServiceDeps {
   repo: ChannelRepository;
@@ -73,8 +42,8 @@ export interface ChannelServiceDeps {
   announce?(code: string): Promise<void>;
   /** The L1's TTL in front of Redis (default H5_CONFIG_L1_TTL_MS). */
   l1TtlMs?: number;
-  /** Told when a click batch written behind its answers failed (it is tried again). */
-  onClickWriteError?(err: unknown, rows: number): void;
+  /** Where clicks are stored and a fingerprint's first click of the day decided (click-store.ts). */
+  clicks: ClickStore;
 }
 
 export interface ClickInput {
@@ -123,7 +92,6 @@ export class ChannelService {
       });
   };
   private defaultConfig: H5Config | null = null;
-  readonly clicks: ClickRecorder;
 
   constructor(private readonly d: ChannelServiceDeps) {
     this.l1 =
@@ -131,7 +99,6 @@ export class ChannelService {
         ? d.cache
         : new MemoryConfigCache(d.l1TtlMs ?? H5_CONFIG_L1_TTL_MS);
     this.l1On = this.l1 === d.cache;
-    this.clicks = new ClickRecorder(d.repo, {}, d.onClickWriteError);
   }
 
   get cacheName() {
@@ -322,58 +289,23 @@ export class ChannelService {
   }
 
   /**
-   * One click on a channel's link. Counted once per fingerprint per channel per Shanghai day; a click
-   * without a fingerprint is stored flagged and not counted.
+   * One click on a channel's link: the address's hourly limit first (the app's limiter: Redis, or the
+   * database), then the channel (404 for an unknown one), then the store. Counted once per fingerprint per
+   * channel per Shanghai day; a click without a fingerprint is stored flagged and not counted.
    */
   async reportClick(input: ClickInput, ip: string): Promise<{ counted: boolean; flagged: boolean }> {
-    const fingerprintHash = input.fingerprint ? this.d.deviceHash(input.fingerprint) : null;
+    await this.d.limiter.enforce(clickLimitKey(ip), CLICKS_PER_IP_PER_HOUR, CLICK_LIMIT_WINDOW, CLICK_WHAT);
+    await this.require(input.adChannelCode);
     const now = new Date();
     const row: ClickRow = {
       adChannelCode: input.adChannelCode,
-      fingerprintHash,
+      fingerprintHash: input.fingerprint ? this.d.deviceHash(input.fingerprint) : null,
       day: shanghaiDate(now),
       abTestType: input.abTestType ?? null,
       ip,
       at: now,
     };
-    // With a ledger (Redis, ADR 034), a fingerprint's click on a channel in memory: the ledger's claim
-    // counts the per-IP limit too (one round trip, ADR 035), for a new visitor as for a returning one.
-    const gate = new IpClickGate(this.d.limiter, ip);
-    if (fingerprintHash !== null && this.clicks.ledgerMode && this.peek(input.adChannelCode) != null) {
-      return { counted: await this.clicks.report(row, gate), flagged: false };
-    }
-    await gate.enforce();
-    if (this.peek(input.adChannelCode) == null) await this.require(input.adChannelCode);
-    // A returning visitor already counted today: nothing to write (the insert would do nothing).
-    if (fingerprintHash !== null && this.clicks.known(input.adChannelCode, fingerprintHash, row.day)) {
-      return { counted: false, flagged: false };
-    }
-    const reported = this.clicks.report(row);
-    const inserted = typeof reported === 'boolean' ? reported : await reported;
-    if (fingerprintHash === null) return { counted: false, flagged: true };
-    return { counted: inserted, flagged: false };
-  }
-
-  /**
-   * Clicks answered before their rows are written from now on (ADR 033): only when this process alone
-   * writes the database (the embedded PGlite it opened). Reads today's counted keys; before serving.
-   */
-  async startClickWriteBehind(): Promise<void> {
-    const day = shanghaiDate();
-    this.clicks.adopt(day, await this.d.repo.countedKeys(day));
-  }
-
-  /**
-   * Clicks decided by a shared ledger from now on (Redis, on PostgreSQL: ADR 034); its copy of today is
-   * made before the app serves when no instance made it yet.
-   */
-  async startClickLedger(ledger: DayLedger): Promise<void> {
-    this.clicks.useLedger(ledger);
-    await ledger.ensureComplete(shanghaiDate());
-  }
-
-  /** Every click answered so far is in `channel_clicks` (readers of the table call this first). */
-  settleClicks(): Promise<void> {
-    return this.clicks.settle();
+    const counted = await this.d.clicks.record(row);
+    return { counted, flagged: row.fingerprintHash === null };
   }
 }

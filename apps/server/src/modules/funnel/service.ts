@@ -33,21 +33,11 @@ export const ARMS_BASE_STEP: FunnelViewStep = 'click';
  * device, channel and day), read through FunnelRepository.
  */
 export class FunnelService {
-  constructor(
-    private readonly repo: FunnelRepository,
-    /** Resolves once every click answered so far is in the table (ADR 033: clicks may be written behind). */
-    private readonly clicksSettled: () => Promise<void> = () => Promise.resolve(),
-  ) {}
-
-  /** Waits for clicks still being written; a database failure there leaves the figures as stored. */
-  private async settled(): Promise<void> {
-    await this.clicksSettled().catch(() => {});
-  }
+  constructor(private readonly repo: FunnelRepository) {}
 
   /** Per step: visitors and sessions, in funnel order with conversions and drop-off. */
   async funnel(f: FunnelFilter) {
     if (f.channelCodes?.length === 0) return assembleFunnel({});
-    await this.settled();
     const [eventRows, clicks] = await Promise.all([
       this.repo.visitorsPerStep(f, EVENT_STEPS),
       this.repo.clickCount(f),
@@ -60,7 +50,6 @@ export class FunnelService {
   /** Per day and step: visitors (clicks: counted clicks); every day of the range. */
   async trend(f: FunnelFilter) {
     if (f.channelCodes?.length === 0) return assembleTrend(f.from, f.to, []);
-    await this.settled();
     const [eventRows, clickRows] = await Promise.all([
       this.repo.visitorsPerDayAndStep(f, EVENT_STEPS),
       this.repo.clicksPerDay(f),
@@ -72,7 +61,6 @@ export class FunnelService {
   async byChannel(f: FunnelFilter, page: Pick<FunnelByChannelQuery, 'sort' | 'order' | 'page' | 'pageSize'>) {
     const wanted = ['visit_landing', 'login', 'submit_form', 'authorize'];
     if (f.channelCodes?.length === 0) return channelRows([], [], page);
-    await this.settled();
     const [known, eventRows, clickRows] = await Promise.all([
       this.channelsFor(f.channelCodes),
       this.repo.visitorsPerChannelAndStep(
@@ -101,7 +89,6 @@ export class FunnelService {
     const channel = await this.repo.channelSkins(code);
     if (!channel) throw appError('NOT_FOUND', '渠道不存在');
     const f: FunnelFilter = { from, to, channelCodes: [code] };
-    await this.settled();
     const [eventRows, clickRows] = await Promise.all([
       this.repo.visitorsPerSkinAndStep(f, EVENT_STEPS),
       this.repo.clicksPerSkin(f),

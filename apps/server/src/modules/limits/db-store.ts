@@ -92,36 +92,4 @@ export class DbCounterStore implements CounterStore {
     const at = this.at();
     await this.db.execute(sql`delete from rate_counters where expires_at < ${at} - interval '1 hour'`);
   }
-
-  /** The live counters whose keys start with `keyPrefix` (a write-behind store's memory at start-up). */
-  async loadPrefix(keyPrefix: string): Promise<{ key: string; count: number; expiresAt: Date }[]> {
-    const at = this.at();
-    const start = this.prefix + keyPrefix;
-    const rows = rowsOf<{ key: string; count: number; expires_at: string | Date }>(
-      await this.db.execute(sql`
-        select key, count, expires_at from rate_counters
-        where starts_with(key, ${start}) and expires_at > ${at}`),
-    );
-    return rows.map((r) => ({
-      key: r.key.slice(this.prefix.length),
-      count: Number(r.count),
-      expiresAt: new Date(r.expires_at),
-    }));
-  }
-
-  /** Sets counters to the given values (one statement; keys in order, as `incrementMany`). */
-  async saveMany(rows: { key: string; count: number; expiresAt: Date }[]): Promise<void> {
-    const sorted = rows
-      .map((r) => ({ key: this.prefix + r.key, count: r.count, expiresAt: r.expiresAt.toISOString() }))
-      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-    await this.db.execute(sql`
-      insert into rate_counters (key, count, expires_at)
-      select key, count, expires_at from unnest(
-        ${sql.param(sorted.map((r) => r.key))}::text[],
-        ${sql.param(sorted.map((r) => r.count))}::int[],
-        ${sql.param(sorted.map((r) => r.expiresAt))}::timestamptz[]
-      ) with ordinality as c(key, count, expires_at, n)
-      order by n
-      on conflict (key) do update set count = excluded.count, expires_at = excluded.expires_at`);
-  }
 }

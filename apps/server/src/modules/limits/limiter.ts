@@ -81,16 +81,6 @@ export class Limiter {
   }
 
   /**
-   * The RATE_LIMITED error of `enforce` for an attempt that `key`'s limit refused where it was counted
-   * elsewhere (the click ledger's script counts the per-IP click limit with its claim, ADR 035); the
-   * refusal is reported like the limiter's own (metrics by limit).
-   */
-  refusal(key: string, retryAfterMs: number, what: string): AppError {
-    this.onRefused?.(key);
-    return limitedError(what, Math.max(retryAfterMs, 1000));
-  }
-
-  /**
    * Consumes several limits; all or nothing (a refused attempt counts against none of them).
    * Returns the first refusal in the order of `rules` (its key and reason), or, when every limit allows, each key's count
    * after this attempt (in the order of `rules`). With a store that increments several keys at once

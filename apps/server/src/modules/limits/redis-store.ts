@@ -23,7 +23,7 @@ local c = tonumber(redis.call('GET', KEYS[1]) or '0')
 if c > 0 then redis.call('DECR', KEYS[1]) end
 return c`;
 
-/** The Redis key of limiter counter `key` under `prefix` (the click ledger's script counts one too, ADR 035). */
+/** The Redis key of limiter counter `key` under `prefix`. */
 export const redisRateKey = (prefix: string, key: string) => `${prefix}rl:${key}`;
 
 /** Whether an error of a Redis command means "Redis is unreachable" (no offline queue: commands fail fast). */

@@ -1,5 +1,5 @@
 import type { Applicant } from './applicant.ts';
-import { MAX_APR_BPS } from './publish.ts';
+import { MAX_APR_BPS, parseHhmm } from './publish.ts';
 import { compareProducts, idOrder } from './ranking.ts';
 import {
   DAILY_CAP_REACHED,
@@ -20,7 +20,7 @@ import {
   type RuleColumns,
   ruleColumns,
 } from './rules-table.ts';
-import { ALL_DAY, CLOSED, hhmmMinutes, WINDOW } from './time.ts';
+import { ALL_DAY, CLOSED, WINDOW } from './time.ts';
 import type { Counters, Product, Reason } from './types.ts';
 
 /*
@@ -117,7 +117,7 @@ export function publishable(product: Product): boolean {
   )
     return false;
   const hours = product.activeHours;
-  return !hours || (hhmmMinutes(hours.from) !== null && hhmmMinutes(hours.to) !== null);
+  return !hours || (parseHhmm(hours.from) !== null && parseHhmm(hours.to) !== null);
 }
 
 /** Reads product `p` into row `i`, every column written (a row may be filled again). */
@@ -128,8 +128,8 @@ function addProduct(t: Rows, i: number, p: Product): void {
   t.hoursKind[i] = ALL_DAY;
   t.hours[i] = hours;
   if (hours) {
-    const from = hhmmMinutes(hours.from);
-    const to = hhmmMinutes(hours.to);
+    const from = parseHhmm(hours.from);
+    const to = parseHhmm(hours.to);
     if (from === null || to === null) t.hoursKind[i] = CLOSED;
     else if (from !== to) {
       t.hoursKind[i] = WINDOW;

@@ -5,7 +5,6 @@ import { outboundPolicy, ownSandboxEntries, partnerSandboxOn } from '../../confi
 import { blindIndex } from '../../lib/crypto.ts';
 import type { Metrics } from '../../lib/metrics.ts';
 import { PartnerHttp } from '../../lib/partner-http.ts';
-import { memoizeRecent } from '../../lib/recent-memo.ts';
 import { AdminPartnersService } from '../../modules/admin-catalog/partners.ts';
 import { AdminProductsService } from '../../modules/admin-catalog/products.ts';
 import { AdminCatalogRepository } from '../../modules/admin-catalog/repository.ts';
@@ -40,9 +39,9 @@ import {
   MemoryConfigCache,
   RedisConfigCache,
 } from '../../modules/channels/cache.ts';
-import { RedisClickLedger } from '../../modules/channels/click-ledger.ts';
+import { DatabaseClickStore, RedisClickStore } from '../../modules/channels/click-store.ts';
 import { ChannelRepository } from '../../modules/channels/repository.ts';
-import { ChannelService, CLICK_COUNTS_WRITTEN, CLICK_LIMIT_PREFIX } from '../../modules/channels/service.ts';
+import { ChannelService } from '../../modules/channels/service.ts';
 import { ConsentRepository } from '../../modules/consent/repository.ts';
 import { ConsentService } from '../../modules/consent/service.ts';
 import { ContentRepository } from '../../modules/content/repository.ts';
@@ -60,12 +59,10 @@ import { GeoRepository } from '../../modules/geo/repository.ts';
 import { GeoService } from '../../modules/geo/service.ts';
 import { IdentityRepository } from '../../modules/identity/repository.ts';
 import { VerifiedIdentities } from '../../modules/identity/verified.ts';
-import { BatchingCounterStore } from '../../modules/limits/batching-store.ts';
 import { DbCounterStore } from '../../modules/limits/db-store.ts';
 import { FallbackCounterStore } from '../../modules/limits/fallback-store.ts';
 import { Limiter } from '../../modules/limits/limiter.ts';
 import { isRedisDown, RedisCounterStore } from '../../modules/limits/redis-store.ts';
-import { WriteBehindCounterStore } from '../../modules/limits/write-behind-store.ts';
 import { MatchRepository } from '../../modules/matching/repository.ts';
 import { MatchService } from '../../modules/matching/service.ts';
 import { OperatorRepository } from '../../modules/operators/repository.ts';
@@ -95,14 +92,6 @@ import { AliyunSmsProvider } from '../../providers/sms/aliyun.ts';
 import { ConsoleSmsProvider } from '../../providers/sms/console.ts';
 import type { SmsProvider } from '../../providers/sms/types.ts';
 import { createStorageProvider } from '../../providers/storage/index.ts';
-
-/** Device hashes (fingerprint → blind index) kept for returning visitors: two generations of this many (ADR 045). */
-const DEVICE_HASHES_REMEMBERED = 4096;
-/**
- * A fingerprint's hash is kept only when it is asked again within the last 65 536 to 131 072 new fingerprints
- * (ADR 052): 512 KB of bits, a window of 6–13 s at 10 000 new visitors a second, minutes at ordinary rates.
- */
-const DEVICE_HASH_SIGHTINGS = 65_536;
 
 /** The provider, counting each send by provider and outcome (sent, failed). */
 function countedSends(sms: SmsProvider, metrics: Metrics): SmsProvider {
@@ -137,11 +126,6 @@ export function deliveryConfig(config: Env) {
 export interface ServicesOptions {
   /** Key prefix for limiter counters (tests isolate themselves with it). */
   limiterPrefix?: string | undefined;
-  /**
-   * This app alone uses its database (it opened it; not a test's shared one). On the embedded PGlite,
-   * which no other process can open, clicks are then answered before their rows are written (ADR 033).
-   */
-  databaseAlone?: boolean | undefined;
 }
 
 /** Wires the services from configuration: keys, limiter store, SMS provider. */
@@ -262,63 +246,32 @@ export default fp<ServicesOptions>(
       phoneIndex,
       metrics,
     });
-    // A reload asks again for the same fingerprint's hash: the last few thousand asked twice are remembered (ADR 045, 052).
-    const deviceHash = memoizeRecent(
-      (fingerprint: string) => blindIndex(keys.ring, 'device', fingerprint),
-      DEVICE_HASHES_REMEMBERED,
-      { sightings: DEVICE_HASH_SIGHTINGS },
-    );
+    const deviceHash = (fingerprint: string) => blindIndex(keys.ring, 'device', fingerprint);
     const ttlMs = H5_CONFIG_TTL_SECONDS * 1000;
     const configCache: ConfigCache = app.redis
       ? new RedisConfigCache(app.redis, config.REDIS_KEY_PREFIX + prefix, ttlMs, (err) =>
           app.log.warn({ err: { message: err.message } }, 'channel cache unavailable; reading the database'),
         )
       : new MemoryConfigCache(ttlMs);
-    // Clicks written behind their answers: the embedded PGlite this app opened alone (ADR 033).
-    const clicksBehind = database.kind === 'pglite' && opts.databaseAlone === true;
-    const clickCounts = clicksBehind
-      ? new WriteBehindCounterStore(dbStore, CLICK_LIMIT_PREFIX, CLICK_COUNTS_WRITTEN, (err) =>
-          app.log.warn(
-            { err: { message: (err as Error).message } },
-            'click rate counters not written; retrying',
-          ),
-        )
-      : null;
-    const channelRepo = new ChannelRepository(database.db, database.copyRows);
-    /** Requests have ended: what was answered goes to the database before it closes (at most 5 s). */
-    const settleBounded = async (counts?: WriteBehindCounterStore) => {
-      let timer: NodeJS.Timeout | undefined;
-      const written = Promise.all([channels.settleClicks(), counts?.flush()]).then(
-        () => true,
-        (err: Error) => {
-          app.log.error({ err: { message: err.message } }, 'clicks not written before shutdown');
-          return true;
-        },
-      );
-      const timedOut = new Promise<boolean>((resolve) => {
-        timer = setTimeout(() => resolve(false), 5000);
-      });
-      if (!(await Promise.race([written, timedOut]))) {
-        app.log.error(
-          { clicks: channels.clicks.unwritten, counters: counts?.unwritten ?? 0 },
-          'clicks not written before shutdown (database did not answer in 5 s)',
-        );
-      }
-      clearTimeout(timer);
-    };
+    const channelRepo = new ChannelRepository(database.db);
+    // A fingerprint's first click of the day: the database's unique index decides; with Redis, a returning
+    // visitor is answered there without a statement (click-store.ts, ADR 063).
+    const clickRows = new DatabaseClickStore(channelRepo);
     const channels = new ChannelService({
       repo: channelRepo,
       cache: configCache,
-      // Click bursts: the per-IP counts of one turn of the event loop in one round trip (same limits);
-      // on the PGlite this app alone opened, in memory and written a few ms later (ADR 033).
-      limiter: clickCounts
-        ? new Limiter(clickCounts, 'database', refused)
-        : new Limiter(new BatchingCounterStore(limiter.store), limiter.name, refused),
+      limiter,
+      clicks: app.redis
+        ? new RedisClickStore(app.redis, config.REDIS_KEY_PREFIX + prefix, clickRows, (err) =>
+            app.log.warn(
+              { err: { message: (err as Error).message } },
+              'click claim: redis failed; the database decides',
+            ),
+          )
+        : clickRows,
       deviceHash,
       fallbackOperator: footerOf(operators.fallback),
       l1TtlMs: config.CHANNEL_L1_TTL_MS,
-      onClickWriteError: (err, rows) =>
-        app.log.warn({ err: { message: (err as Error).message }, rows }, 'clicks not written yet; retrying'),
       ...(configCache instanceof RedisConfigCache ? { announce: (code) => configCache.announce(code) } : {}),
     });
     if (app.redis && configCache instanceof RedisConfigCache) {
@@ -345,45 +298,6 @@ export default fp<ServicesOptions>(
       });
       app.addHook('onClose', async () => {
         subscriber.disconnect();
-      });
-    }
-    // With Redis on PostgreSQL (several instances): Redis decides what is counted, rows written behind (ADR 034).
-    const clickLedger =
-      !clickCounts && app.redis && config.CLICK_LEDGER === 'redis'
-        ? new RedisClickLedger(app.redis, config.REDIS_KEY_PREFIX + prefix, {
-            storedKeys: (day) => channelRepo.countedKeys(day),
-            onCopied: (day, keys, ms) =>
-              app.log.info({ day, keys, ms }, 'clicks of the day copied into redis'),
-            onCopyError: (err, day) =>
-              app.log.warn(
-                { err: { message: (err as Error).message }, day },
-                'clicks of the day not copied into redis; the database decides meanwhile',
-              ),
-          })
-        : null;
-    if (clickLedger) {
-      app.addHook('onReady', async () => channels.startClickLedger(clickLedger));
-      app.addHook('onClose', async () => {
-        await settleBounded();
-        clickLedger.close();
-        channels.clicks.close();
-      });
-    }
-    if (clickCounts) {
-      // Before the app serves: memory holds every live click counter and today's counted keys.
-      app.addHook('onReady', async () => {
-        await clickCounts.load();
-        await channels.startClickWriteBehind();
-      });
-      // A whole sweep a minute, a shard of the counters at a time (ADR 048).
-      const sweep = setInterval(() => clickCounts.sweep(), 60_000 / clickCounts.sweepSteps);
-      sweep.unref();
-      // Requests have ended: what was answered goes to the database before it closes (bounded).
-      app.addHook('onClose', async () => {
-        clearInterval(sweep);
-        await settleBounded(clickCounts);
-        channels.clicks.close();
-        clickCounts.stop();
       });
     }
     const analytics = new AnalyticsService({
@@ -493,7 +407,7 @@ export default fp<ServicesOptions>(
       publicBaseUrl: (config.PUBLIC_BASE_URL ?? '').replace(/\/+$/, ''),
     });
     const rum = new RumService({ repo: new RumRepository(db), limiter, deviceHash });
-    const funnel = new FunnelService(new FunnelRepository(db), () => channels.settleClicks());
+    const funnel = new FunnelService(new FunnelRepository(db));
     const adminChannels = new AdminChannelService({
       repo: new AdminChannelsRepository(db),
       ring,
