@@ -10,15 +10,21 @@
  *   dist/<name>.mjs       every worker thread the code starts with `new Worker(new URL('./<name>.mjs',
  *                         import.meta.url))`, found in the sources: beside the bundle that starts it
  *
+ *   node scripts/build.mjs [--outdir dir]   (default dist; the compiled-build test builds into a directory of its own)
+ *
  * Fails when a module uses `import.meta` otherwise than for a worker's URL or createRequire: a path taken
  * from the module's own place would change once bundled (name it from lib/server-root.ts instead).
  */
 import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { basename, dirname, extname, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
 
 const SERVER = resolve(import.meta.dirname, '..');
-const OUT = join(SERVER, 'dist');
+const { values: args } = parseArgs({
+  options: { outdir: { type: 'string', default: join(SERVER, 'dist') } },
+});
+const OUT = resolve(args.outdir);
 const ENTRIES = {
   main: 'src/main.ts',
   worker: 'src/cli/worker.ts',
@@ -67,7 +73,7 @@ function scan(metafile, problems) {
     for (const m of text.matchAll(WORKER_URL)) {
       const name = m[2];
       const source = resolve(dirname(file), name);
-      if (extname(name) !== '.mjs' || name.includes('/'))
+      if (!name.endsWith('.mjs') || name.includes('/'))
         problems.push(`${rel}: new URL('./${name}', import.meta.url) — only a .mjs file beside it is built`);
       else if (!existsSync(source)) problems.push(`${rel}: names ${name}, which does not exist`);
       else if (workers.has(name) && workers.get(name) !== source)
@@ -109,11 +115,11 @@ if (problems.length > 0) {
 const outputs = [...Object.keys(ENTRIES).map((e) => `${e}.js`), ...workers.keys()];
 for (const name of outputs) {
   if (!existsSync(join(OUT, name))) {
-    console.error(`server build: dist/${name} was not written`);
+    console.error(`server build: ${relative(SERVER, join(OUT, name))} was not written`);
     process.exit(1);
   }
 }
 const kb = (name) => Math.round(statSync(join(OUT, name)).size / 1024);
 console.log(
-  `server build: ${outputs.map((n) => `dist/${n} (${kb(n)} kB)`).join(', ')} in ${Math.round(performance.now() - t0)} ms`,
+  `server build: ${outputs.map((n) => `${relative(SERVER, join(OUT, n))} (${kb(n)} kB)`).join(', ')} in ${Math.round(performance.now() - t0)} ms`,
 );
