@@ -2,7 +2,9 @@
 // Topology test (issue 19.3), run by .ci/run: Debian's nginx with deploy/nginx.conf (unchanged, its
 // per-site settings generated beside a copy of it) over TLS (a self-signed certificate made here
 // with openssl) in front of two API instances and one delivery worker, on PostgreSQL + Redis, all on
-// this machine. See docs/operations.md, "The topology test".
+// this machine. The instances, the worker and admin:create run the built server (`node dist/main.js` …
+// in apps/server, as the systemd units do, ADR 064), built first by apps/server/scripts/build.mjs. See
+// docs/operations.md, "The topology test".
 //
 //   node scripts/topology-test.mjs [--duration 20] [--connections 10] [--nginx-t] [--cache-rules]
 //
@@ -77,6 +79,8 @@ async function routedTo(base, ca, addr, timeoutMs) {
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SERVER_DIR = path.join(ROOT, 'apps/server');
+/** node's options before the built entry, as on the systemd units' ExecStart lines. */
+const NODE_ARGS = ['--enable-source-maps'];
 const { values: args } = parseArgs({
   options: {
     duration: { type: 'string', default: '20' },
@@ -165,6 +169,8 @@ async function main() {
       return;
     }
 
+    // The server as production runs it: built to JavaScript (ADR 064), fresh from the sources.
+    execFileSync(process.execPath, [path.join(SERVER_DIR, 'scripts/build.mjs')], { stdio: 'inherit' });
     prepareBackend('postgres', { pgUrl: PG_URL });
     clearRedisKeys(REDIS_PREFIX, REDIS_URL);
     const base = `https://127.0.0.1:${httpsPort}`;
@@ -204,7 +210,7 @@ async function main() {
     const instance = (port, metricsPort, label) => {
       const stats = { label, port, metricsPort, requests: 0, visitorIps: 0, proxyIps: 0, exits: [] };
       const start = () => {
-        const proc = startChild(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+        const proc = startChild(process.execPath, [...NODE_ARGS, 'dist/main.js'], {
           cwd: SERVER_DIR,
           env: {
             ...env,
@@ -247,7 +253,7 @@ async function main() {
     // One at a time: the first migrates the fresh schema.
     await a.up('api1');
     await b.up('api2');
-    const worker = startChild(process.execPath, ['--import', 'tsx', 'src/cli/worker.ts'], {
+    const worker = startChild(process.execPath, [...NODE_ARGS, 'dist/worker.js'], {
       cwd: SERVER_DIR,
       env: {
         ...env,
@@ -295,9 +301,8 @@ async function main() {
       execFileSync(
         process.execPath,
         [
-          '--import',
-          'tsx',
-          'src/cli/admin-create.ts',
+          ...NODE_ARGS,
+          'dist/admin-create.js',
           '--phone',
           phone,
           '--name',

@@ -45,6 +45,23 @@ const MISLEADING = [
   'ENCRYPTED_MOBILE_KEYS',
 ];
 
+/**
+ * How the server is started: node's arguments and its working directory. By default the sources, with
+ * tsx's loader (one process, so SIGKILL kills the server: the tsx CLI would run it in a child process that
+ * survives its parent's SIGKILL); `{ args: [<dir>/main.js] }` runs a build (ADR 064).
+ */
+export interface ServerCommand {
+  args?: string[];
+  cwd?: string;
+}
+
+/** This process's environment without the settings in MISLEADING, for a child that must see only its own. */
+export function inheritedEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const k of MISLEADING) delete env[k];
+  return env;
+}
+
 export class ServerProcess {
   readonly logs: string[] = [];
   child: ChildProcess | null = null;
@@ -53,18 +70,23 @@ export class ServerProcess {
   constructor(
     readonly url: string,
     private readonly env: Record<string, string>,
+    private readonly command: ServerCommand = {},
   ) {}
 
-  static async create(env: Record<string, string>): Promise<ServerProcess> {
+  static async create(env: Record<string, string>, command: ServerCommand = {}): Promise<ServerProcess> {
     const port = await freePort();
-    return new ServerProcess(`http://127.0.0.1:${port}`, {
-      // No metrics listener (tests run servers side by side) and no drain delay unless asked for.
-      METRICS_PORT: '0',
-      SHUTDOWN_DELAY_MS: '0',
-      ...env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-    });
+    return new ServerProcess(
+      `http://127.0.0.1:${port}`,
+      {
+        // No metrics listener (tests run servers side by side) and no drain delay unless asked for.
+        METRICS_PORT: '0',
+        SHUTDOWN_DELAY_MS: '0',
+        ...env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+      },
+      command,
+    );
   }
 
   get output(): string {
@@ -73,13 +95,10 @@ export class ServerProcess {
 
   /** Starts the server and waits until its health answers (60 s at most). */
   async start(): Promise<void> {
-    const inherited = { ...process.env };
-    for (const k of MISLEADING) delete inherited[k];
-    // node itself with tsx's loader: one process, so SIGKILL kills the server (the tsx CLI would run
-    // it in a child process that survives its parent's SIGKILL).
-    const c = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-      cwd: ROOT,
-      env: { ...inherited, ...this.env },
+    const args = this.command.args ?? ['--import', 'tsx', 'apps/server/src/main.ts'];
+    const c = spawn(process.execPath, args, {
+      cwd: this.command.cwd ?? ROOT,
+      env: { ...inheritedEnv(), ...this.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.child = c;

@@ -1,6 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-postgres';
@@ -9,6 +8,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { SERVER_ROOT } from '../lib/server-root.ts';
 import { PGliteThread } from './pglite-thread.ts';
 import * as schema from './schema.ts';
 
@@ -21,7 +21,8 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export const MIGRATIONS_FOLDER = resolve(dirname(fileURLToPath(import.meta.url)), '../../drizzle');
+/** apps/server/drizzle, from the sources and from the build alike (ADR 064). */
+export const MIGRATIONS_FOLDER = join(SERVER_ROOT, 'drizzle');
 
 export interface DatabaseOptions {
   /** postgres:// URL; without it an embedded PGlite is used. */

@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
-import { dirname, isAbsolute, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { isAbsolute, relative, resolve } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import { ErrorCode, errorCatalogue } from '@lm/shared/errors';
 import type { FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
+import { SERVER_ROOT } from '../../lib/server-root.ts';
 import {
   encodePage,
   loadChannelPageRenderer,
@@ -17,9 +17,9 @@ import { ChannelPages, pageAddressOf, type ServedChannelPage } from '../../modul
 import { refuseMethod } from '../app/errors.ts';
 import { markH5Page } from './security.ts';
 
-const here = dirname(fileURLToPath(import.meta.url));
-export const WEB_DIST_DEFAULT = resolve(here, '../../../../web/dist');
-const DEFAULT_ADMIN = resolve(here, '../../../../admin/dist');
+// apps/web/dist and apps/admin/dist beside apps/server, from the sources and from the build alike (ADR 064).
+export const WEB_DIST_DEFAULT = resolve(SERVER_ROOT, '../web/dist');
+const DEFAULT_ADMIN = resolve(SERVER_ROOT, '../admin/dist');
 const LOGIN_PATHS = new Set(['/login', '/getQuota', '/h5']);
 
 /** A page of the web build as @fastify/static sends it: the HTML file or its precompressed twin. */
