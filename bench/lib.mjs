@@ -1,9 +1,8 @@
 // Helpers shared by the load benchmarks (login.mjs, journey.mjs): fresh phones, free ports, CPU
 // accounting from /proc, quiet-machine checks, child-process servers.
 
-import { execFileSync, spawn } from 'node:child_process';
-import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { spawn } from 'node:child_process';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -63,24 +62,6 @@ export async function checkQuiet(label) {
   return busy;
 }
 
-/**
- * CPU time the hypervisor gave to other guests while this VM's CPUs wanted to run (the `steal` column of
- * /proc/stat, all CPUs summed), in ms; null where there is no /proc/stat. Read before and after a run: a
- * stolen stretch stops the server and the load generator alike, and a latency tail goes with it.
- */
-export function stolenMs() {
-  try {
-    const cpu = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0].trim().split(/\s+/);
-    return (Number(cpu[8]) * 1000) / 100; // USER_HZ is 100 on Linux
-  } catch {
-    return null;
-  }
-}
-
-/**
- * The longest this process's event loop did not turn, from a 1-ms timer, until the returned function is
- * called (it answers ms): the load generator's own stalls, which add to every latency it times.
- */
 export function watchLoopGaps() {
   let last = performance.now();
   let longest = 0;
@@ -178,32 +159,6 @@ export async function startHello(cwd, src = HELLO_SRC) {
   return { proc, base: `http://127.0.0.1:${port}` };
 }
 
-/**
- * The CPUs of this 2-core machine's benches that pin (race.mjs; hot-path.mjs --pin): servers on one, load
- * generators on the other, so that neither takes the other's CPU (a server's GC and helper threads, the load
- * generator's parsing). Each side then has exactly one core, for bare Fastify and the app alike.
- */
-export const SERVER_CPU = '0';
-export const LOADER_CPU = '1';
-
-/** Pins every thread of a process (and the threads it makes later, which inherit it) to one CPU. */
-export function pinProcess(pid, cpu) {
-  execFileSync('taskset', ['-a', '-p', '-c', cpu, String(pid)], { stdio: 'ignore' });
-}
-
-/**
- * Pins a process's main thread (the one that answers requests) to `mainCpu` and every other thread it has now
- * (the database's thread of ADR 047, libuv's pool, V8's helpers) to `otherCpu`. Threads made later inherit the
- * affinity of the thread that makes them, the main one mostly: call it again once they exist (after a warm-up).
- */
-export function pinMainThread(pid, mainCpu, otherCpu) {
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    const cpu = tid === String(pid) ? mainCpu : otherCpu;
-    execFileSync('taskset', ['-p', '-c', cpu, tid], { stdio: 'ignore' });
-  }
-}
-
-/** The middle value (the mean of the two middle ones for an even count). */
 export function median(xs) {
   const v = [...xs].sort((x, y) => x - y);
   return v.length % 2 ? v[(v.length - 1) / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
@@ -223,16 +178,6 @@ export const AD_BURST_REQUESTS = Object.freeze({
     headers: Object.freeze({ 'accept-encoding': 'br, gzip' }),
   }),
 });
-
-/**
- * The landing's address as an ad platform opens it for one visitor: the channel's link with that click's own
- * parameters (a click id and a callback address, new per visitor), so no two visitors ask for the same address.
- */
-export function adLandingPath(n) {
-  const clickid = `bench${n.toString(36)}`;
-  const callback = encodeURIComponent(`https://ad.example.com/conv?clickid=${clickid}&event=landing`);
-  return `${AD_BURST_REQUESTS.landing.path}&clickid=${clickid}&callback=${callback}`;
-}
 
 /**
  * The demo application form: a Shenzhen employee whom several seeded lenders match. Shared by the journey
@@ -323,128 +268,4 @@ export async function startBenchServer({
     `server (${label}) did not become healthy: last health answer ${last}; exit ${JSON.stringify(proc.exitInfo())}\n` +
       `--- server output ---\n${proc.output()}`,
   );
-}
-
-/**
- * autocannon 8 appends every chunk of every answer to a string (`req.body += data`,
- * lib/pipelinedRequestsQueue.js): a UTF-8 decode of each body, binary or not. For a brotli page of 8.8 KB
- * that decode is the load generator's whole core at ~9 k answers/s while the server is half idle (issue
- * 17.3, measured 2026-11-27): the figure would be the load generator's, not the server's. After this call
- * the body handed to `onResponse` is the answer's bytes (a Buffer; `JSON.parse` and `String()` read it as
- * UTF-8, as before). Each answer is still read off the socket and parsed as HTTP; only the decode goes.
- */
-export function keepAutocannonBodiesAsBytes() {
-  const require = createRequire(import.meta.url);
-  const Queue = require('autocannon/lib/pipelinedRequestsQueue.js');
-  if (Queue.prototype.addBody.bytes) return;
-  const addBody = function addBody(data) {
-    const req = this.peek();
-    if (req) req.body = req.body === '' ? data : Buffer.concat([req.body, data]);
-  };
-  addBody.bytes = true;
-  Queue.prototype.addBody = addBody;
-}
-
-/**
- * autocannon 8 paces a client (`overallRate`, `connectionRate`) by a quota per second: at each second's tick
- * every client sends its quota back to back, then waits for the next tick (lib/httpClient.js). At 80 % of
- * saturation that is a second of full load in 0.8 s and 0.2 s of nothing, every client starting together:
- * the p99 is the burst's queue, not what a visitor meets at 80 % load (issue 17.3, ADR 039; measured
- * 2026-11-27 with 100 connections: p99 51 ms paced, 14 ms saturated). For `setupClient`: this client sends
- * its share of the rate on a schedule instead, one request due every period (one timer for all clients,
- * every millisecond or as soon as the load generator's loop allows).
- *
- * `phase` (0 to 1) is where in its period this client starts: give client i of n the phase i / n. Clients
- * that all start at once, as they did until 2026-11-29, stay in lock-step: every client's request comes due
- * in the same millisecond and the server gets all n requests at once, once a period — at 80 % of saturation,
- * n connections' requests in one burst, the p99 being that burst's queue again (measured with 100
- * connections, click-new on PGlite: p99 13 ms at 50 % and 26 ms at 80 % in lock-step; see bench/README.md,
- * eighteenth session).
- *
- * A connection waits for each answer before it sends again, so a slow answer delays the requests due after
- * it: autocannon times a request from its send, and leaves that wait out (coordinated omission: a server that
- * stops for 50 ms is charged for the few requests in flight, not for the hundreds that came due meanwhile and
- * would have waited in a real visitor's place). `latencies` (an array): each answer's time from when its
- * request was DUE is pushed onto it, in ms, the wait before the send included, as wrk2 does. A client that
- * owes requests sends them back to back; `catchUpMs` (default: no limit) drops those owed more than that
- * long (counted in `missed`), the pacing of 2026-11-29's runs being `catchUpMs` 20 without `latencies`.
- */
-export function paceEvenly(
-  client,
-  { phase = 0, catchUpMs = Number.POSITIVE_INFINITY, latencies, missed } = {},
-) {
-  const perSecond = client.rate;
-  if (!perSecond) return;
-  // autocannon's own quota off: no per-second interval is started for a client without a rate.
-  client.rate = 0;
-  const period = 1000 / perSecond;
-  const paced = {
-    client,
-    period,
-    // The first request is due `phase` of a period from now, each next one a period later.
-    next: performance.now() + Math.min(Math.max(phase, 0), 1 - Number.EPSILON) * period,
-    // Due times of the requests owed (not sent yet), oldest first; at most `cap` of them.
-    due: [],
-    cap: Math.max(2, (perSecond * catchUpMs) / 1000),
-    // Due times of the requests sent and not answered (one, without pipelining).
-    inFlight: [],
-    waiting: false,
-    missed,
-  };
-  const send = client._doRequest;
-  client._doRequest = function (...rest) {
-    comeDue(paced, performance.now());
-    if (paced.due.length > 0) {
-      paced.inFlight.push(paced.due.shift());
-      return send.apply(this, rest);
-    }
-    paced.waiting = true;
-  };
-  if (latencies) {
-    // autocannon emits 'response' before it sends the next request: the oldest in flight is this answer's.
-    client.on('response', () => {
-      const dueAt = paced.inFlight.shift();
-      if (dueAt !== undefined) latencies.push(performance.now() - dueAt);
-    });
-  }
-  // A timed-out or broken connection's request gets no answer (autocannon counts it as an error).
-  client.on('timeout', () => paced.inFlight.shift());
-  client.on('connError', () => {
-    paced.inFlight.length = 0;
-  });
-  pacedClients.add(paced);
-  client.on('done', () => pacedClients.delete(paced));
-  if (!pacer) pacer = setInterval(refill, 1);
-}
-
-/** Moves the requests of `p` that came due by `now` onto its owed list (the oldest dropped past its cap). */
-function comeDue(p, now) {
-  while (p.next <= now) {
-    p.due.push(p.next);
-    p.next += p.period;
-    if (p.due.length > p.cap) {
-      p.due.shift();
-      if (p.missed) p.missed.count++;
-    }
-  }
-}
-
-/** Clients paced by `paceEvenly`; one timer sends each waiting client's request that came due. */
-const pacedClients = new Set();
-let pacer = null;
-
-function refill() {
-  if (pacedClients.size === 0) {
-    clearInterval(pacer);
-    pacer = null;
-    return;
-  }
-  const now = performance.now();
-  for (const p of pacedClients) {
-    comeDue(p, now);
-    if (p.waiting && p.due.length > 0 && !p.client.destroyed) {
-      p.waiting = false;
-      p.client._doRequest();
-    }
-  }
 }
