@@ -66,7 +66,9 @@ async function startApp(env) {
   const clean = { ...process.env };
   for (const k of ['DATABASE_URL', 'REDIS_URL', 'REDIS_KEY_PREFIX', 'PARTNER_SANDBOX_URL', 'NODE_ENV'])
     delete clean[k];
-  const proc = startChild(process.execPath, ['dist/main.js'], {
+  // BENCH_SERVER_NODE_ARGS: node options for the server (e.g. `--trace-gc`, with BENCH_SERVER_OUTPUT=<file>).
+  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const proc = startChild(process.execPath, [...nodeArgs, 'dist/main.js'], {
     cwd: SERVER_DIR,
     env: {
       ...clean,
