@@ -134,17 +134,6 @@ function once(fn: () => Promise<void>): () => Promise<void> {
   };
 }
 
-/** One value of a COPY text row: `\N` for null, else the text with backslash, tab, newline and return escaped. */
-export function copyText(value: string | number | null): string {
-  if (value === null) return '\\N';
-  const text = String(value);
-  return /[\\\t\n\r]/.test(text)
-    ? text.replace(/[\\\t\n\r]/g, (c) =>
-        c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r',
-      )
-    : text;
-}
-
 /** Rows of a raw `db.execute` on either driver. */
 export function rowsOf<T>(result: unknown): T[] {
   return (result as { rows: T[] }).rows;

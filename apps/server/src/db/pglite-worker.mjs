@@ -3,8 +3,7 @@
 // db/pglite-thread.ts; nothing else does.
 //
 // Protocol (every call carries an `id`, answered once by {id, ok: true, result} or {id, ok: false, error}):
-//   {op: 'query', sql, params, rowMode, tx?, copyText?}  one statement; in transaction `tx` when given;
-//                                                        `copyText`: the data of a `COPY … FROM '/dev/blob'`
+//   {op: 'query', sql, params, rowMode, tx?}             one statement; in transaction `tx` when given
 //   {op: 'begin'}                                        opens a transaction; result: its number
 //   {op: 'end', tx, commit}                              commits (true) or rolls back (false) it
 //   {op: 'close'}                                        closes the database (after what is running)
@@ -98,7 +97,6 @@ async function end(tx, commit) {
 
 async function query(msg) {
   const options = { rowMode: msg.rowMode === 'array' ? 'array' : 'object' };
-  if (typeof msg.copyText === 'string') options.blob = new Blob([msg.copyText]);
   let result;
   if (msg.tx !== undefined) {
     const entry = open.get(msg.tx);
