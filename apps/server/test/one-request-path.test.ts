@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { UNMATCHED_ROUTE } from '../src/lib/metrics.ts';
 import { createTestApp, type TestContext } from './helpers.ts';
 import { webBuild } from './web-build.ts';
@@ -145,14 +145,18 @@ describe('one request path for the ad burst (issue 45.1)', () => {
       expect(socket.body.equals(injected.body)).toBe(true);
       // A request id of its own, in the header and in Fastify's two request lines.
       const ids = [socket.headers['x-request-id'], injected.headers['x-request-id']];
+      // The completed line and the count come from the onResponse hook, which runs once the answer is written:
+      // waited for (a client may read the answer first), not assumed.
       for (const id of ids) {
         expect(id).toMatch(UUID);
-        const mine = lines.filter((l) => l.reqId === id).map((l) => l.msg);
-        expect(mine).toEqual(['incoming request', 'request completed']);
+        await vi.waitFor(() => {
+          const mine = lines.filter((l) => l.reqId === id).map((l) => l.msg);
+          expect(mine).toEqual(['incoming request', 'request completed']);
+        });
       }
       expect(ids[0]).not.toBe(ids[1]);
       // Counted under its route both ways, by the app's one onResponse hook.
-      expect((await histogramCount(c.route)) - before).toBe(2);
+      await vi.waitFor(async () => expect((await histogramCount(c.route)) - before).toBe(2));
     });
   }
 
