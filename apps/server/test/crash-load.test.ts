@@ -298,9 +298,11 @@ describe(`kill -9 of the API under load (${BACKEND})`, () => {
     expect(calls.every((c) => c.settled)).toBe(true);
     expect(completedBeforeKill, report()).toBeGreaterThanOrEqual(5);
     expect(pendingAtKill.length, report()).toBeGreaterThanOrEqual(3);
-    // The kill took the answers of the requests in flight.
+    // The kill took the answers of requests in flight. Not of all of them that looked pending here: an
+    // answer the server wrote just before the kill can still sit unread in this process's socket (seen:
+    // 8 pending at the kill, 6 of them answered), so at least one, not a share.
     const lost = calls.filter((c) => c.lost);
-    expect(lost.length, report()).toBeGreaterThanOrEqual(3);
+    expect(lost.length, report()).toBeGreaterThanOrEqual(1);
     expect(deliveriesBeforeKill, 'the delivery worker had started sending').toBeGreaterThan(0);
 
     await start();
