@@ -7,7 +7,7 @@
  * The default routes are the real ad URLs (issue 17.4): the landing of a channel of each layout (skins 17,
  * 8, 10 and 12), /login and /getQuota with a channel code, a route code, the form and the authorise page.
  * Routes may carry a query (`/login?adChannelCode=demo-skin8`): the page is then checked by its path.
- * 1. builds the front ends (npm run build:ui: Vite, the pre-render, pre-compression),
+ * 1. builds the front ends (npm run build:ui: Vite, the render module and page templates, pre-compression),
  * 2. starts the real server (development mode: the SMS outbox) on a fresh embedded database, logs a
  *    person in through the API (code from the dev SMS outbox) and saves the demo application form,
  *    which matches several seeded lenders,

@@ -28,8 +28,7 @@ interface ChannelPage {
 const PAGES: ChannelPage[] = [
   { url: '/login?adChannelCode=demo-skin8', code: 'demo-skin8', layout: 'login', text: '手机号登录' },
   { url: '/?adChannelCode=demo-skin8', code: 'demo-skin8', layout: 'amount-dial', text: '测一测我能借多少' },
-  // Another visitor of the same ad: the click's own parameters, the page the server keeps for the channel
-  // (given in front of Fastify, ADR 043).
+  // Another visitor of the same ad: the click's own parameters, the page the server keeps for the channel.
   {
     url: '/?clickid=e2e-click-2&adChannelCode=demo-skin8&callback=https%3A%2F%2Fad.example.com%2Fcb%3Fid%3D2',
     code: 'demo-skin8',
@@ -219,6 +218,46 @@ describe("an ad link's first HTML shows its channel's page", () => {
       // The focus went over with the text: the next key edits the app's field.
       await page.keyboard.press('Backspace');
       await expect.poll(() => phone.inputValue()).toBe(phoneNumber.slice(0, -1));
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('a link without a code gets the server’s default page; a returning visitor’s kept channel is the app’s (ADR 065)', async () => {
+    const context: BrowserContext = await e2e.browser.newContext(PHONE);
+    try {
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (err) => errors.push(err.message));
+      const defaults = await apiCall<{ title: string | null }>(e2e.server.url, '/api/adChannel/h5Config');
+      await page.goto(`${e2e.server.url}/?utm_source=e2e`);
+      // The server's page is shown (no script needed for it) …
+      expect(await page.evaluate(() => document.documentElement.dataset.ssrChannel)).toBe('');
+      await expect(page.locator('#lm-shell').getByText('手机号快速申请').isVisible()).resolves.toBe(true);
+      // … and the app's scripts were asked for only after it had painted.
+      await page.waitForFunction(() => !document.getElementById('lm-shell'), undefined, { timeout: 15_000 });
+      const timing = await page.evaluate(() => {
+        const paint = performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN;
+        const scripts = performance
+          .getEntriesByType('resource')
+          .filter((r) => /\/assets\/.+\.js$/.test(r.name))
+          .map((r) => r.startTime);
+        return { paint, firstScript: Math.min(...scripts) };
+      });
+      expect(timing.firstScript, JSON.stringify(timing)).toBeGreaterThanOrEqual(timing.paint);
+      await page.getByPlaceholder('请输入手机号').waitFor();
+      expect(await page.title()).toBe(defaults.title ?? '借款超市');
+      await shot(page, 'channel-page-default');
+
+      // A visitor who came from skin 8's ad before: the default page is not theirs, the app renders skin 8.
+      await page.goto(`${e2e.server.url}/?adChannelCode=demo-skin8`);
+      await page.getByText('测一测我能借多少').first().waitFor();
+      await page.goto(`${e2e.server.url}/`);
+      expect(await page.evaluate(() => document.documentElement.dataset.ssrChannel)).toBe('');
+      expect(await page.evaluate(() => document.documentElement.dataset.shell)).toBeUndefined();
+      await page.locator('main[data-layout="amount-dial"]').first().waitFor();
+      await page.getByText('测一测我能借多少').first().waitFor();
+      expect(unexpectedErrors(errors)).toEqual([]);
     } finally {
       await context.close();
     }

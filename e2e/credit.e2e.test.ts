@@ -310,8 +310,18 @@ async function pickOption(page: Page, label: string, option: string, nth = 0) {
   await choice.waitFor();
   await choice.dispatchEvent('click');
   // The wheel scrolls to the tapped option: confirm only once it is the selected one (under load a
-  // fixed wait confirmed the neighbour it was still passing).
-  await expect.poll(async () => (await choice.getAttribute('class')) ?? '').toContain('column-item-active');
+  // fixed wait confirmed the neighbour it was still passing, and a tap during the picker's opening was
+  // lost: CI, 1 s without it becoming active), tapping it again while it is not.
+  await expect
+    .poll(
+      async () => {
+        const classes = (await choice.getAttribute('class')) ?? '';
+        if (!classes.includes('column-item-active')) await choice.dispatchEvent('click');
+        return classes;
+      },
+      { timeout: 10_000, interval: 500 },
+    )
+    .toContain('column-item-active');
   await page.waitForTimeout(300);
   await picker.locator('.adm-picker-header-button', { hasText: '确定' }).click();
   await picker.waitFor({ state: 'hidden' });

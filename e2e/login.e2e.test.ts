@@ -23,8 +23,8 @@ describe('H5 login journey in Chromium', () => {
     const login = await (await fetch(`${e2e.server.url}/getQuota?adChannelCode=demo`)).text();
     expect(login).toContain('data-shell="/login"');
     expect(login).toContain('手机号登录');
-    // Assets are sent pre-compressed. (The entry is named in the page's route loader.)
-    const asset = /"(assets\/index-[^"]+\.js)"/.exec(html)?.[1];
+    // Assets are sent pre-compressed. (The entry waits in the page's <template id="lm-app">.)
+    const asset = /"\/(assets\/index-[^"]+\.js)"/.exec(html)?.[1];
     expect(asset).toBeDefined();
     const js = await fetch(`${e2e.server.url}/${asset}`, { headers: { 'accept-encoding': 'br' } });
     expect(js.headers.get('content-encoding')).toBe('br');

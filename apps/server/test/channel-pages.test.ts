@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { pageAddressOf, pageChannelOf, pageLinkOf } from '../src/modules/channels/pages.ts';
 import { H5_PERMISSIONS_POLICY } from '../src/plugins/external/security.ts';
 import { body, createTestApp, newIp, secondInstance, staffLogin, type TestContext } from './helpers.ts';
-import { INDEX, LOGIN, renders, webBuild } from './web-build.ts';
+import { INDEX, renders, webBuild } from './web-build.ts';
 
 let root: string;
 let env: Record<string, string>;
@@ -178,22 +178,36 @@ describe("a channel's landing and login pages in the first HTML", () => {
     ).toBe('demo');
   });
 
-  it("keeps today's pages for unknown or closed channels, malformed codes, the preview and phones in the link", async () => {
-    for (const [url, page] of [
-      ['/?adChannelCode=no-such-channel', INDEX],
-      ['/?adChannelCode=demo-off', INDEX],
-      ['/?adChannelCode=%3Cscript%3E', INDEX],
-      ['/?adRouteCode=no-such-route', INDEX],
-      ['/?adChannelCode=demo-skin8&previewToken=x', INDEX],
-      ['/?adChannelCode=demo-skin8&linkExpired=1', INDEX],
-      ['/login?adChannelCode=demo-skin8&phone=13800138000', LOGIN],
-      ['/getQuota?source=demo-skin8&encryptionMobile=abc', LOGIN],
-      ['/', INDEX],
-      ['/login', LOGIN],
+  it('leaves unknown or closed channels, malformed codes, the preview and phones in the link to the app', async () => {
+    for (const url of [
+      '/?adChannelCode=no-such-channel',
+      '/?adChannelCode=demo-off',
+      '/?adChannelCode=%3Cscript%3E',
+      '/?adRouteCode=no-such-route',
+      '/?adChannelCode=demo-skin8&previewToken=x',
+      '/?adChannelCode=demo-skin8&linkExpired=1',
+      '/login?adChannelCode=demo-skin8&phone=13800138000',
+      '/getQuota?source=demo-skin8&encryptionMobile=abc',
+    ]) {
+      const res = await get(url);
+      expect(res.statusCode, url).toBe(200);
+      expect(res.body, url).toBe(INDEX);
+    }
+  });
+
+  it("renders the default configuration's page for a link without a code (ADR 065)", async () => {
+    for (const [url, shell] of [
+      ['/', '/'],
+      ['/download', '/'],
+      ['/login', '/login'],
+      ['/h5/', '/login'],
+      ['/?utm_source=x', '/'],
     ] as const) {
       const res = await get(url);
       expect(res.statusCode, url).toBe(200);
-      expect(res.body, url).toBe(page);
+      expect(res.body, url).toContain(`data-ssr="${shell}"`);
+      expect(res.body, url).toContain('data-ssr-channel=""');
+      expect(inlined(res.body), url).toMatchObject({ adChannelCode: '', route: null });
     }
   });
 
@@ -211,7 +225,7 @@ describe("a channel's landing and login pages in the first HTML", () => {
       expect(res.headers['set-cookie'], url).toBeUndefined();
     }
     // An A/B channel's page carries the visitor's arm; a failed route code beside a channel code, a route code
-    // naming another channel than the link's code, and today's pages are not for shared caches.
+    // naming another channel than the link's code, and the app's pages are not for shared caches.
     const ab = await createChannel({
       skinArms: [
         { skin: 8, weight: 50 },
@@ -224,13 +238,16 @@ describe("a channel's landing and login pages in the first HTML", () => {
       '/login?adRouteCode=r-demo&adChannelCode=demo-skin8',
       '/?adChannelCode=no-such-channel',
       '/login?adChannelCode=demo-skin8&phone=13800138000',
-      '/',
     ]) {
       const res = await get(url);
       expect(res.statusCode, url).toBe(200);
       expect(res.headers['cache-control'], url).toBe('no-cache');
       expect(res.headers['x-shared-key'], url).toBeUndefined();
     }
+    // The default page is the same for everybody too.
+    const plain = await get('/?utm_source=x');
+    expect(plain.headers['cache-control']).toBe('public, max-age=0, s-maxage=5');
+    expect(plain.headers['x-shared-key']).toBe('/||');
     expect(htmlAttrs((await get(`/?adChannelCode=${ab.adChannelCode}`)).body)).toContain('data-ssr="/"');
   });
 
@@ -276,7 +293,7 @@ describe("a channel's landing and login pages in the first HTML", () => {
       payload: { channelStatus: 0 },
     });
     expect(status.statusCode, status.body).toBe(200);
-    expect((await get(url)).body).toBe(LOGIN);
+    expect((await get(url)).body).toBe(INDEX);
   });
 
   it("another instance serves the edited page at once (the channel's configuration is shared)", async () => {
@@ -352,7 +369,8 @@ describe('pageChannelOf (which channel a page address names)', () => {
   it('takes the first non-blank of adChannelCode, source, apiChannelCode', async () => {
     expect(await of('apiChannelCode=c&source=b&adChannelCode=a')).toEqual({ code: 'a', route: null });
     expect(await of('adChannelCode=&source=b')).toEqual({ code: 'b', route: null });
-    expect(await of('clickid=1')).toBeNull();
+    // No code: the default page.
+    expect(await of('clickid=1')).toEqual({ code: '', route: null });
   });
 
   it('lets a resolving route code win; a failing one falls back; a plan URL is not a page', async () => {
@@ -362,6 +380,8 @@ describe('pageChannelOf (which channel a page address names)', () => {
     });
     expect(await of('adRouteCode=R9&adChannelCode=a')).toEqual({ code: 'a', route: null });
     expect(await of('adRouteCode=R2&adChannelCode=a')).toBeNull();
+    // A failing route code alone: the app decides (it may fall back to a kept channel).
+    expect(await of('adRouteCode=R9')).toBeNull();
   });
 
   it('leaves links with markup keys or malformed codes to the app', async () => {
@@ -383,8 +403,9 @@ describe('pageLinkOf and pageAddressOf (what the front keys a page by)', () => {
   });
 
   it('is null for a link that is not rendered whatever its codes are', () => {
-    expect(link('clickid=1')).toBeNull();
-    expect(link('adChannelCode=&adRouteCode=')).toBeNull();
+    // No code at all names the default page.
+    expect(link('clickid=1')).toEqual({ routeCode: undefined, code: undefined });
+    expect(link('adChannelCode=&adRouteCode=')).toEqual({ routeCode: undefined, code: undefined });
     expect(link('adChannelCode=a&phone=13800138000')).toBeNull();
     expect(link('adChannelCode=a&source=a%20b')).toBeNull();
   });

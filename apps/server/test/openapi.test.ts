@@ -290,10 +290,8 @@ describe(`Permissions-Policy (${BACKEND})`, () => {
       mkdirSync(admin, { recursive: true });
       const page = (name: string) => `<!doctype html><html lang="zh-CN"><body>${name}</body></html>`;
       writeFileSync(join(web, 'index.html'), page('h5'));
-      writeFileSync(join(web, 'login.html'), page('login'));
       // As the build leaves them (scripts/compress-dist.mjs): a browser that accepts brotli gets these.
       writeFileSync(join(web, 'index.html.br'), brotliCompressSync(page('h5')));
-      writeFileSync(join(web, 'login.html.br'), brotliCompressSync(page('login')));
       writeFileSync(join(admin, 'index.html.br'), brotliCompressSync(page('console')));
       writeFileSync(join(web, 'assets', 'app.js'), 'console.log(1)');
       writeFileSync(join(admin, 'index.html'), page('console'));

@@ -1,6 +1,6 @@
 /**
  * A small web build written by a test (the render module's contract of apps/web/src/prerender.tsx, the
- * channel templates and the default pages), so the server's page serving is tested without building the
+ * templates and index.html), so the server's page serving is tested without building the
  * H5. The render module counts its renders (`renders()`), and a channel titled "throw" makes it fail.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -8,8 +8,8 @@ import { join } from 'node:path';
 
 export const INDEX =
   '<!doctype html><html lang="zh-CN"><body><div id="root"></div><p>default landing</p></body></html>';
-export const LOGIN =
-  '<!doctype html><html lang="zh-CN"><body><div id="root"></div><p>default login</p></body></html>';
+/** The application form's page (its template filled with the frame). */
+export const FORM = '<html><body><main>form frame</main></body></html>';
 const template = (shell: string) =>
   '<!doctype html><html lang="zh-CN" __LM_HTML_ATTRS__><head>' +
   '<meta name="theme-color" content="__LM_THEME_COLOR__"><link rel="icon" href="__LM_ICON__">' +
@@ -19,6 +19,8 @@ const template = (shell: string) =>
 const RENDER_MODULE = `
 export const AUTHORIZE_PATH = '/fill-information/common-authorize';
 export function renderAuthorize() { return null; }
+export const FORM_PATH = '/fill-information';
+export function renderForm() { return '<main>form frame</main>'; }
 export const CHANNEL_PAGES = { '/': '/', '/download': '/', '/login': '/login', '/getQuota': '/login', '/h5': '/login' };
 export const CHANNEL_PAGE_MARKUP_KEYS = ['encryptionMobile', 'rp', 'rsaPhone', 'phone', 'mobile', 'linkExpired', 'previewToken'];
 globalThis.__lmRenders = 0;
@@ -43,9 +45,9 @@ export function webBuild(root: string): string {
   mkdirSync(dist, { recursive: true });
   mkdirSync(ssr, { recursive: true });
   writeFileSync(join(dist, 'index.html'), INDEX);
-  writeFileSync(join(dist, 'login.html'), LOGIN);
   writeFileSync(join(ssr, 'prerender.js'), RENDER_MODULE);
   writeFileSync(join(ssr, 'authorize.html'), '<html><body><!--lm-ssr--></body></html>');
+  writeFileSync(join(ssr, 'form.html'), '<html><body><!--lm-ssr--></body></html>');
   writeFileSync(join(ssr, 'channel-landing.html'), template('/'));
   writeFileSync(join(ssr, 'channel-login.html'), template('/login'));
   return dist;

@@ -31,7 +31,11 @@ export function renderAuthorize(search) {
   if (options === 'throw') throw new Error('render failed');
   return '<p>' + options.replaceAll('&', '&amp;').replaceAll('<', '&lt;') + '</p>';
 }
+export const FORM_PATH = '/fill-information';
+export function renderForm() { return '<main>form frame</main>'; }
 `;
+const FORM_TEMPLATE =
+  '<!doctype html><html lang="zh-CN" data-ssr="/fill-information"><body><!--lm-ssr--></body></html>';
 
 function webBuild(root: string, opts: { template?: string } = {}): string {
   const dist = join(root, 'dist');
@@ -40,6 +44,7 @@ function webBuild(root: string, opts: { template?: string } = {}): string {
   writeFileSync(join(dist, 'index.html'), INDEX);
   writeFileSync(join(root, 'dist-ssr', 'prerender.js'), RENDER_MODULE);
   writeFileSync(join(root, 'dist-ssr', 'authorize.html'), opts.template ?? TEMPLATE);
+  writeFileSync(join(root, 'dist-ssr', 'form.html'), FORM_TEMPLATE);
   return dist;
 }
 
@@ -118,11 +123,21 @@ describe('server-rendered authorise page', () => {
       `${PATH}?`,
       `${PATH}?adChannelCode=demo`,
       `${PATH}?options=throw`,
-      '/fill-information',
+      '/fill-information/success',
+      '/my',
     ]) {
       const res = await served.app.inject({ url });
       expect(res.statusCode, url).toBe(200);
       expect(res.body, url).toBe(INDEX);
+    }
+  });
+
+  it("serves the application form's frame rendered once, the same for everybody (ADR 065)", async () => {
+    for (const url of ['/fill-information', '/fill-information/', '/fill-information?adChannelCode=demo']) {
+      const res = await served.app.inject({ url, headers: { 'accept-encoding': 'identity' } });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['cache-control'], url).toBe('no-cache');
+      expect(res.body, url).toBe(FORM_TEMPLATE.replace('<!--lm-ssr-->', '<main>form frame</main>'));
     }
   });
 

@@ -1,83 +1,125 @@
 #!/usr/bin/env node
 /**
- * After `vite build` and `vite build --ssr src/prerender.tsx --outDir dist-ssr`: writes the
- * pre-rendered landing and application form frame into dist/index.html (served for every page but
- * the login entries) and the pre-rendered login page into dist/login.html (served for /login,
- * /getQuota and /h5). dist-ssr keeps the render module and gets the authorise page's template
- * (dist-ssr/authorize.html), which the server fills at request time for a link that carries the
- * match (apps/server/src/lib/web-ssr.ts, ADR 017).
- * public/boot.js (inlined) shows the shell of the visit's page, if it has one and the channel allows.
+ * After `vite build` and `vite build --ssr src/prerender.tsx --outDir dist-ssr`: the page templates the
+ * server fills at request time with a first screen it renders (ADR 065: the one way a first screen is
+ * rendered before the app runs), and dist/index.html with the boot script inline.
+ *
+ *   dist-ssr/channel-landing.html, channel-login.html  a channel's (or the default) landing and login page
+ *                                                       (apps/server/src/lib/web-ssr.ts fills the markers)
+ *   dist-ssr/form.html                                  the application form's frame
+ *   dist-ssr/authorize.html                             the authorise page of a link that carries its match
+ *
+ * Each template carries, inline, the stylesheets of its page (Vite's manifest names them) and the boot
+ * script (public/boot.js), which shows the rendered screen and starts the app's scripts once it has
+ * painted (they wait in <template id="lm-app">).
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const root = resolve(import.meta.dirname, '..');
 const dist = join(root, 'dist');
 const ssr = join(root, 'dist-ssr');
-const { render, AUTHORIZE_PATH } = await import(pathToFileURL(join(ssr, 'prerender.js')).href);
-/** Where the server puts the rendered authorise page (must not occur in any page otherwise). */
+const { AUTHORIZE_PATH, FORM_PATH } = await import(pathToFileURL(join(ssr, 'prerender.js')).href);
+/** Where the server puts the rendered page (must not occur in any page otherwise). */
 const SSR_SLOT = '<!--lm-ssr-->';
 
-let template = readFileSync(join(dist, 'index.html'), 'utf8');
+// Vite's manifest (vite.config.ts `build.manifest`): the stylesheets each page needs. A build record,
+// not a file to serve: it moves to dist-ssr.
+const manifestPath = join(dist, '.vite/manifest.json');
+const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
+mkdirSync(join(ssr, '.vite'), { recursive: true });
+renameSync(manifestPath, join(ssr, '.vite/manifest.json'));
+rmSync(join(dist, '.vite'), { recursive: true, force: true });
 
-// First paint needs no request but the page: the stylesheets of the pre-rendered pages (below) and
-// the boot script go inline (the server allows exactly these inline scripts by their SHA-256 in its CSP).
-template = template.replace('<script src="/boot.js"></script>', () => {
-  const js = readFileSync(join(dist, 'boot.js'), 'utf8').trim();
-  return `<script>${js}</script>`;
-});
-// The app's scripts are started by the route loader (vite.config.ts, `routeLoader`), after the
-// pre-rendered page has painted.
-if (/<script type="module"|rel="modulepreload"/.test(template)) {
-  throw new Error('dist/index.html loads scripts itself: the route loader should start them');
-}
-
-// #root holds only the loading indicator of pages without a shell (index.html) until the app renders.
-const EMPTY_ROOT = '<div id="root"><div class="lm-boot" role="status" aria-label="加载中"></div></div>';
-if (!template.includes(EMPTY_ROOT)) throw new Error('dist/index.html has no #root as the app expects it');
-
-// Each page carries the shells of the paths it is served for (boot.js shows the one of the visit)
-// and, inline, the stylesheets they need (the entry's always; vite.config.ts names each one's shells
-// in data-shells). A disabled link (not fetched) tells Vite's chunk loader a stylesheet is on the
-// page already: without it, the app fetched these files again and waited for them before rendering.
-const STYLESHEET =
-  /<link rel="stylesheet"(?: crossorigin)? href="\/([^"]+\.css)"(?: data-shells="([^"]*)")?>/g;
-const withShells = (shells) => {
-  const paths = Object.keys(shells);
-  return template
-    .replace(STYLESHEET, (_m, file, forShells) => {
-      if (forShells !== undefined && !forShells.split(' ').some((s) => paths.includes(s))) return '';
-      const css = readFileSync(join(dist, file), 'utf8').replaceAll('</style', '<\\/style');
-      return `<style>${css}</style><link rel="stylesheet" href="/${file}" disabled>`;
-    })
-    .replace(
-      EMPTY_ROOT,
-      `<div id="lm-shell">${paths.map((p) => `<div data-shell="${p}">${shells[p]}</div>`).join('')}</div>${EMPTY_ROOT}`,
-    );
+/** The stylesheets of a page module and of everything it imports statically. */
+const stylesheetsOf = (key) => {
+  const css = new Set();
+  const seen = new Set();
+  const visit = (k) => {
+    if (seen.has(k)) return;
+    seen.add(k);
+    const chunk = manifest[k];
+    if (!chunk) throw new Error(`the build manifest has no ${k}`);
+    for (const f of chunk.css ?? []) css.add(f);
+    for (const i of chunk.imports ?? []) visit(i);
+  };
+  visit(key);
+  return [...css];
 };
 
-writeFileSync(
-  join(dist, 'index.html'),
-  withShells({ '/': render('/'), '/fill-information': render('/fill-information') }),
-);
-writeFileSync(join(dist, 'login.html'), withShells({ '/login': render('/login') }));
+// The boot script goes inline (the server allows exactly the inline scripts of dist/*.html by their
+// SHA-256 in its CSP; the templates carry the same one).
+const BOOT_TAG = '<script src="/boot.js"></script>';
+const index = readFileSync(join(dist, 'index.html'), 'utf8');
+if (!index.includes(BOOT_TAG)) throw new Error('dist/index.html has no boot script tag');
+const boot = `<script>${readFileSync(join(dist, 'boot.js'), 'utf8').trim()}</script>`;
+const page = index.replace(BOOT_TAG, () => boot);
+writeFileSync(join(dist, 'index.html'), page);
 
-// The authorise page's template: boot.js shows the shell of the path <html data-ssr> names. The
-// rendered page is inert until the app replaces it (a tick there would be lost in the hand-over).
-const HTML_TAG = '<html lang="zh-CN">';
-const authorize = withShells({ [AUTHORIZE_PATH]: SSR_SLOT })
-  .replace(HTML_TAG, `<html lang="zh-CN" data-ssr="${AUTHORIZE_PATH}">`)
-  .replace(`<div data-shell="${AUTHORIZE_PATH}">`, `<div data-shell="${AUTHORIZE_PATH}" inert>`);
-if (!authorize.includes('data-ssr=') || authorize.split(SSR_SLOT).length !== 2) {
-  throw new Error('dist-ssr/authorize.html: the template lacks data-ssr or has not exactly one slot');
+// #root holds the loading indicator until the app renders.
+const EMPTY_ROOT = '<div id="root"><div class="lm-boot" role="status" aria-label="加载中"></div></div>';
+if (!page.includes(EMPTY_ROOT)) throw new Error('dist/index.html has no #root as the app expects it');
+
+const ENTRY_STYLESHEET = /<link rel="stylesheet" crossorigin href="\/([^"]+\.css)">/g;
+const APP_SCRIPTS =
+  /<script type="module" crossorigin src="[^"]+"><\/script>\s*(<link rel="modulepreload" crossorigin href="[^"]+">\s*)*/;
+/**
+ * A stylesheet inline, and a disabled link (not fetched) that tells Vite's chunk loader it is on the page
+ * already: without it, the app fetched it again and waited for it before rendering.
+ */
+const inline = (file) => {
+  const css = readFileSync(join(dist, file), 'utf8').replaceAll('</style', '<\\/style');
+  return `<style>${css}</style><link rel="stylesheet" href="/${file}" disabled>`;
+};
+
+/**
+ * The template of a page whose first screen (`screenPath`, page module `module`) the server renders into
+ * the slot: its stylesheets inline, the app's scripts in <template id="lm-app"> (boot.js starts them once
+ * the screen has painted: ADR 065 has the figure that asks for it).
+ */
+function template(screenPath, module) {
+  const scripts = page.match(APP_SCRIPTS)?.[0];
+  if (!scripts) throw new Error('dist/index.html: no entry script');
+  const entryCss = new Set();
+  let html = page
+    .replace(APP_SCRIPTS, '')
+    .replace(ENTRY_STYLESHEET, (_m, file) => {
+      entryCss.add(file);
+      return inline(file);
+    })
+    .replace(boot, () => `<template id="lm-app">${scripts.trim()}</template>${boot}`);
+  const css = stylesheetsOf(module).filter((f) => !entryCss.has(f));
+  html = html
+    .replace('</head>', () => `${css.map(inline).join('')}</head>`)
+    .replace(
+      EMPTY_ROOT,
+      () => `<div id="lm-shell"><div data-shell="${screenPath}">${SSR_SLOT}</div></div>${EMPTY_ROOT}`,
+    );
+  if (html.split(SSR_SLOT).length !== 2) throw new Error(`template of ${screenPath}: not exactly one slot`);
+  return html;
 }
-writeFileSync(join(ssr, 'authorize.html'), authorize);
 
-// The channel pages' templates (issue 17.1): the server renders `/`, `/download`, `/login`, `/getQuota`
-// and `/h5` of an ad link in the channel's skin (apps/server/src/lib/web-ssr.ts fills the markers: the
-// <html> attributes with data-ssr and the colour tokens, title, icon, theme colour, the rendered shell
-// and the channel configuration the app starts with, modules/channels/pages.ts caches the result).
+// The authorise page and the form's frame: boot.js shows the screen of the path <html data-ssr> names.
+// The rendered authorise page is inert until the app replaces it (a tick there would be lost in the hand-over).
+const HTML_TAG = '<html lang="zh-CN">';
+writeFileSync(
+  join(ssr, 'authorize.html'),
+  template(AUTHORIZE_PATH, 'src/app/routes/fill-information/common-authorize.tsx')
+    .replace(HTML_TAG, `<html lang="zh-CN" data-ssr="${AUTHORIZE_PATH}">`)
+    .replace(`<div data-shell="${AUTHORIZE_PATH}">`, `<div data-shell="${AUTHORIZE_PATH}" inert>`),
+);
+writeFileSync(
+  join(ssr, 'form.html'),
+  template(FORM_PATH, 'src/app/routes/fill-information/index.tsx').replace(
+    HTML_TAG,
+    `<html lang="zh-CN" data-ssr="${FORM_PATH}">`,
+  ),
+);
+
+// The channel pages (issue 17.1): `/`, `/download`, `/login`, `/getQuota` and `/h5` in the channel's skin
+// (or the default one). web-ssr.ts fills the markers: the <html> attributes with data-ssr and the colour
+// tokens, title, icon, theme colour, the rendered screen and the channel configuration the app starts with.
 const MARKERS = {
   html: [HTML_TAG, '<html lang="zh-CN" __LM_HTML_ATTRS__>'],
   title: [/<title>[^<]*<\/title>/, '<title>__LM_TITLE__</title>'],
@@ -88,16 +130,16 @@ const MARKERS = {
   icon: [/<link rel="icon" href="[^"]*"/, '<link rel="icon" href="__LM_ICON__"'],
   data: ['</body>', '<script type="application/json" id="lm-channel">__LM_DATA__</script></body>'],
 };
-for (const shell of ['/', '/login']) {
-  let page = withShells({ [shell]: SSR_SLOT });
+for (const [shell, module, file] of [
+  ['/', 'src/app/routes/landing.tsx', 'channel-landing.html'],
+  ['/login', 'src/app/routes/login.tsx', 'channel-login.html'],
+]) {
+  let html = template(shell, module);
   for (const [name, [from, to]] of Object.entries(MARKERS)) {
-    const next = page.replace(from, to);
-    if (next === page) throw new Error(`channel template ${shell}: no place for ${name}`);
-    page = next;
+    const next = html.replace(from, to);
+    if (next === html) throw new Error(`channel template ${shell}: no place for ${name}`);
+    html = next;
   }
-  if (page.split(SSR_SLOT).length !== 2) throw new Error(`channel template ${shell}: not exactly one slot`);
-  writeFileSync(join(ssr, shell === '/' ? 'channel-landing.html' : 'channel-login.html'), page);
+  writeFileSync(join(ssr, file), html);
 }
-console.log(
-  'pre-rendered / and /fill-information (index.html), /login (login.html); templates dist-ssr/authorize.html, channel-landing.html, channel-login.html',
-);
+console.log('templates dist-ssr/channel-landing.html, channel-login.html, form.html, authorize.html');

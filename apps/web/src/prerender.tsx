@@ -1,9 +1,9 @@
 /**
- * Pre-rendering (ADR 013). At build time, `scripts/prerender.mjs` renders the pages a visitor from an
- * ad lands on, with the default channel configuration, and the application form's frame, into the
- * built pages, so that the first paint does not wait for JavaScript. At request time the server
- * renders the authorise page of a link that carries its match (`renderAuthorize`, ADR 017). In both
- * cases the client then renders the real page (its channel's skin) over the pre-rendered one.
+ * The server's render module (ADR 065: the one way a first screen is rendered before the app runs). At
+ * request time the server renders into the templates of scripts/prerender.mjs a channel's landing and
+ * login pages (`renderChannelPage`, the default configuration's too), the application form's frame
+ * (`renderForm`) and the authorise page of a link that carries its match (`renderAuthorize`, ADR 017).
+ * The client then renders the real page over it (app/shell.ts).
  */
 import type { H5Config } from '@lm/shared/channel';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
@@ -21,13 +21,6 @@ import { CLEAR_PHONE_KEYS, ENCRYPTED_PHONE_KEYS } from './features/auth/phone-li
 import { resolveThemeColor, type ThemeTokens, themeTokens } from './features/skins/theme';
 import { useChannelStore } from './lib/channel/store';
 
-export const SHELLS = {
-  '/': () => <LandingRoute serverRendered />,
-  '/login': () => <LoginRoute />,
-  // The form's frame (header, banner, a placeholder): see FormPageShell.
-  '/fill-information': () => <FillInformationShell />,
-} as const;
-
 function toHtml(url: string, page: ReactNode): string {
   return renderToString(
     <QueryClientProvider client={new QueryClient()}>
@@ -36,9 +29,12 @@ function toHtml(url: string, page: ReactNode): string {
   );
 }
 
-export function render(path: keyof typeof SHELLS): string {
-  const Page = SHELLS[path];
-  return toHtml(path, <Page />);
+/** The path `renderForm` renders. */
+export const FORM_PATH = '/fill-information';
+
+/** The application form's frame (header, banner, a placeholder: FormPageShell), the same for everybody. */
+export function renderForm(): string {
+  return toHtml(FORM_PATH, <FillInformationShell />);
 }
 
 /** The path `renderAuthorize` renders. */

@@ -19,6 +19,8 @@ export interface RenderedChannelPage {
 interface RenderModule {
   AUTHORIZE_PATH: string;
   renderAuthorize(search: string): string | null;
+  FORM_PATH: string;
+  renderForm(): string;
   CHANNEL_PAGES?: Record<string, '/' | '/login'>;
   CHANNEL_PAGE_MARKUP_KEYS?: readonly string[];
   renderChannelPage?(path: string, search: string, config: H5Config): RenderedChannelPage;
@@ -174,18 +176,23 @@ export interface WebPageRenderer {
   path: string;
   /** The whole page for this query string, or null when the link carries nothing to render. */
   render(search: string): string | null;
+  /** The application form's address. */
+  formPath: string;
+  /** The application form's page with its frame (the same for everybody; rendered once per build). */
+  form(): string;
 }
 
 /**
- * The H5's request-time renderer (ADR 017): the web build's render module and the authorise page's
- * template, both in `dist-ssr` beside the served `dist`. Null when that build is absent (then the
- * page is served as index.html and the app renders it, as before).
+ * The H5's request-time renderer of the authorise page (ADR 017) and the application form's frame: the
+ * web build's render module and their templates, in `dist-ssr` beside the served `dist`. Null when that
+ * build is absent (then index.html serves them and the app renders them).
  */
 export async function loadWebPageRenderer(webDir: string): Promise<WebPageRenderer | null> {
   const dir = resolve(webDir, '../dist-ssr');
   const modulePath = join(dir, 'prerender.js');
   const templatePath = join(dir, 'authorize.html');
-  if (!existsSync(modulePath) || !existsSync(templatePath)) return null;
+  const formPath = join(dir, 'form.html');
+  if (!existsSync(modulePath) || !existsSync(templatePath) || !existsSync(formPath)) return null;
   // The template names the build's hashed asset files: re-read when a new build replaced it (as
   // index.html is read per request), so a rebuild under a running server never serves stale names.
   const template = watchedTemplate(templatePath, (text) => {
@@ -193,11 +200,22 @@ export async function loadWebPageRenderer(webDir: string): Promise<WebPageRender
     if (parts.length !== 2) throw new Error(`${templatePath}: expected exactly one ${SSR_SLOT}`);
     return parts;
   });
+  const formTemplate = watchedTemplate(formPath, (text) => {
+    const parts = text.split(SSR_SLOT);
+    if (parts.length !== 2) throw new Error(`${formPath}: expected exactly one ${SSR_SLOT}`);
+    return parts;
+  });
   template();
+  formTemplate();
   const mod = (await import(pathToFileURL(modulePath).href)) as RenderModule;
   if (typeof mod.renderAuthorize !== 'function' || typeof mod.AUTHORIZE_PATH !== 'string') {
     throw new Error(`${modulePath}: no renderAuthorize`);
   }
+  if (typeof mod.renderForm !== 'function' || typeof mod.FORM_PATH !== 'string') {
+    throw new Error(`${modulePath}: no renderForm`);
+  }
+  const frame = mod.renderForm();
+  let form = { parts: [] as string[], page: '' };
   return {
     path: mod.AUTHORIZE_PATH,
     render(search) {
@@ -205,6 +223,12 @@ export async function loadWebPageRenderer(webDir: string): Promise<WebPageRender
       if (body === null) return null;
       const [head, tail] = template().parts;
       return `${head}${body}${tail}`;
+    },
+    formPath: mod.FORM_PATH,
+    form() {
+      const { parts } = formTemplate();
+      if (parts !== form.parts) form = { parts, page: `${parts[0]}${frame}${parts[1]}` };
+      return form.page;
     },
   };
 }

@@ -1,6 +1,5 @@
 /**
- * Start, step 4 (main.tsx): the app (routes, query client, root layout) and its first render.
- * React, react-dom (step 2), the router and the query library (step 3) are already evaluated.
+ * The app (routes, query client, root layout) and its first render (main.tsx, after startVisit).
  */
 import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
@@ -25,7 +24,7 @@ export function startApp(): void {
       ),
     );
   };
-  // A pre-rendered page (#lm-shell of index.html / login.html, shown by the boot script) paints first;
+  // A server-rendered screen (#lm-shell, shown by the boot script; ADR 065) paints first;
   // the app starts right after that frame, so the first paint never waits for the app, and takes the
   // shell's place once its page has rendered (app/shell.ts). A shell not shown is dropped at once.
   if (document.documentElement.dataset.shell && document.getElementById(SHELL_ID)) {

@@ -1,5 +1,5 @@
 /**
- * Start, step 1 (main.tsx): what a visit needs before the app renders — the channel of the ad link
+ * What a visit needs (main.tsx, first) before the app renders — the channel of the ad link
  * (query, route code, stored; the server's inlined configuration on its pages), then the start-of-visit
  * analytics (the click report), and the real-user monitoring's context.
  */

@@ -4,9 +4,10 @@
  * `/`, `/download`, `/login`, `/getQuota` and `/h5` opened with a channel code (`adChannelCode`,
  * `source`, `apiChannelCode`) or a route code (`adRouteCode`) are answered with the page the app would
  * render for that channel — layout, colours, title, copy, footer — and the channel's h5Config inlined, so
- * the app starts without asking for it. Everything else keeps the pre-rendered default page (ADR 013):
- * no code, an unknown or closed channel, a route code that is unknown or sends the visitor elsewhere, the
- * console's preview, a link whose query changes the markup (a phone in it), or no render build.
+ * the app starts without asking for it; a link without any code gets the default configuration's page
+ * (ADR 065). Everything else is rendered by the app (index.html): an unknown or closed channel, a route
+ * code that is unknown or sends the visitor elsewhere, the console's preview, a link whose query changes
+ * the markup (a phone in it), or no render build.
  *
  * A page is rendered once per (address, skin, channel configuration, build) and kept in memory with its
  * brotli and gzip encodings. The configuration is part of the key: a console edit invalidates the
@@ -78,8 +79,9 @@ export interface PageLink {
 }
 
 /**
- * What a page address names, or null when the page is not to be rendered for a channel whatever the codes
- * resolve to: a markup key in the link, malformed channel keys, or no code at all (pure, synchronous).
+ * What a page address names (no code at all: the default page), or null when the page is not to be
+ * rendered whatever the codes resolve to: a markup key in the link or malformed channel keys (pure,
+ * synchronous).
  */
 export function pageLinkOf(query: URLSearchParams, markupKeys: readonly string[]): PageLink | null {
   if (markupKeys.some((key) => query.has(key))) return null;
@@ -93,7 +95,7 @@ export function pageLinkOf(query: URLSearchParams, markupKeys: readonly string[]
   if (!wellFormed(values)) return null;
   const routeCode = values.adRouteCode?.trim() || undefined;
   const code = pickChannelCode(query);
-  return routeCode || code ? { routeCode, code } : null;
+  return { routeCode, code };
 }
 
 /**
@@ -131,7 +133,11 @@ async function channelOfLink(
       };
     }
   }
-  return code ? { code, route: null } : null;
+  // A route code that failed and no channel code: the app decides (it may fall back to a kept channel).
+  if (routeCode && !code) return null;
+  // No code at all: the default configuration's page (boot.js leaves it to the app for a returning
+  // visitor whose kept channel is another).
+  return { code: code ?? '', route: null };
 }
 
 /** The page address of a request: the path without trailing slashes (`/` for the root) and the query. */
@@ -225,14 +231,15 @@ export class ChannelPages {
    * device fingerprint (the page request carries none).
    */
   async page(path: string, search: string, ip: string): Promise<ServedChannelPage | null> {
-    if (!search || !this.handles(path)) return null;
+    if (!this.handles(path)) return null;
     const link = pageLinkOf(new URLSearchParams(search), this.d.renderer.markupKeys);
     if (!link) return null;
     const named = await channelOfLink(link, async (routeCode) => (await this.exchange(routeCode)).value);
     if (!named) return null;
     const answer = await this.d.channels.h5Answer(named.code, `ip:${ip}`);
     const { config } = answer;
-    // Unknown codes get the default configuration (adChannelCode ''); closed channels reload in the app.
+    // Unknown codes get the default configuration (adChannelCode ''): the app shows what it makes of them;
+    // closed channels reload in the app.
     if (config.adChannelCode !== named.code || config.channelStatus === 0) return null;
     let json = this.configJson.get(config);
     if (json === undefined) {

@@ -73,7 +73,7 @@ export function isApiCall(url: string): boolean {
 }
 
 /**
- * Marks an answer as an H5 page (HTML of the web app: index.html, login.html, a channel's rendered
+ * Marks an answer as an H5 page (HTML of the web app: index.html, a rendered
  * landing, the rendered authorise page): it gets ADR 020's H5 permissions instead of the deny-all set.
  * Called where those pages are sent (plugins/external/static.ts), which knows what it sends.
  */

@@ -20,7 +20,6 @@ import { markH5Page } from './security.ts';
 // apps/web/dist and apps/admin/dist beside apps/server, from the sources and from the build alike (ADR 064).
 export const WEB_DIST_DEFAULT = resolve(SERVER_ROOT, '../web/dist');
 const DEFAULT_ADMIN = resolve(SERVER_ROOT, '../admin/dist');
-const LOGIN_PATHS = new Set(['/login', '/getQuota', '/h5']);
 
 /** A page of the web build as @fastify/static sends it: the HTML file or its precompressed twin. */
 const H5_FILE = /\.html(\.(br|gz))?$/;
@@ -60,7 +59,8 @@ export default fp(
         app.log.warn({ webDir }, 'no H5 render build (apps/web/dist-ssr): pages render in the browser');
     }
 
-    // A channel's landing and login pages, rendered in its skin (issue 17.1, ADR 022).
+    // A channel's landing and login pages, rendered in its skin (issue 17.1, ADR 022), and the default
+    // configuration's for a link without a code (ADR 065).
     let channelPages: ChannelPages | null = null;
     if (hasWeb) {
       try {
@@ -74,13 +74,13 @@ export default fp(
         } else {
           app.log.warn(
             { webDir },
-            'no channel page templates in dist-ssr: ad links show the default page first',
+            'no channel page templates in dist-ssr: landing and login pages render in the browser',
           );
         }
       } catch (err) {
         app.log.error(
           { err },
-          'the channel page render build is unusable; ad links show the default page first',
+          'the channel page render build is unusable; landing and login pages render in the browser',
         );
       }
     }
@@ -112,7 +112,7 @@ export default fp(
         'cache-control',
         /[\\/]assets[\\/]/.test(path) ? 'public, max-age=31536000, immutable' : 'no-cache',
       );
-      // The H5's pages (index.html, login.html; also when sent as the fallback of a client-side route, and
+      // The H5's pages (index.html; also when sent as the fallback of a client-side route, and
       // as their precompressed files: index.html.br to a browser that accepts brotli).
       if (H5_FILE.test(path) && isWithin(webRoot, path)) markH5Page(reply);
     };
@@ -145,12 +145,12 @@ export default fp(
       const isPage = req.method === 'GET' || req.method === 'HEAD';
       if (!path.startsWith('/api') && isPage) {
         const { path: bare, search: query } = pageAddressOf(req.url);
-        if (channelPages && query.length > 0 && channelPages.handles(bare)) {
+        if (channelPages?.handles(bare)) {
           let page: ServedChannelPage | null = null;
           try {
             page = await channelPages.page(bare, query, req.ip);
           } catch (err) {
-            // The pre-rendered default page and the app still serve the visitor.
+            // The app still serves the visitor (index.html).
             req.log.warn({ err }, 'channel page unavailable; serving the default page');
           }
           if (page) return sendChannelPage(req, reply, page);
@@ -159,21 +159,13 @@ export default fp(
         if (!hasExt && (path === '/admin' || path.startsWith('/admin/')) && hasAdmin) {
           return reply.header('cache-control', 'no-cache').sendFile('index.html', adminDir);
         }
-        // The login entries have their own pre-rendered page (apps/web/scripts/prerender.mjs).
-        if (
-          LOGIN_PATHS.has(path.replace(/\/+$/, '')) &&
-          hasWeb &&
-          existsSync(resolve(webDir, 'login.html'))
-        ) {
-          return reply.header('cache-control', 'no-cache').sendFile('login.html', webDir);
-        }
-        if (renderer && bare === renderer.path && query.length > 0) {
+        if (renderer && ((bare === renderer.path && query.length > 0) || bare === renderer.formPath)) {
           let html: string | null = null;
           try {
-            html = renderer.render(query);
+            html = bare === renderer.formPath ? renderer.form() : renderer.render(query);
           } catch (err) {
             // The app renders the page from the same link (and shows what it makes of it).
-            req.log.warn({ err }, 'server render of the authorise page failed; serving index.html');
+            req.log.warn({ err, path: bare }, 'server render failed; serving index.html');
           }
           if (html !== null) {
             const { body, encoding } = encodePage(html, req.headers['accept-encoding']);

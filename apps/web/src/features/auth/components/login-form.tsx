@@ -3,7 +3,7 @@ import { isValidPhone, PHONE_FORMAT_MSG, PHONE_REQUIRED_MSG } from '@lm/shared/v
 // Deep imports keep the landing's first load free of antd-mobile's animation library. They skip
 // antd-mobile's global module, whose CSS variables (--adm-color-light, --adm-color-text-light-solid …)
 // draw the checkbox, the placeholders and the button text: without it /login, /getQuota and /h5
-// (login.html carries only this form's stylesheets) showed no checkbox (issue 16.2).
+// (the login page's template carries only this form's stylesheets) showed no checkbox (issue 16.2).
 import 'antd-mobile/es/global';
 import { useCountdown } from '@lm/shared/client/use-countdown';
 import Button from 'antd-mobile/es/components/button';
