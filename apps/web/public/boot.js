@@ -48,7 +48,7 @@
         if (name.startsWith('--')) html.style.setProperty(name, String(value));
       }
     }
-  } catch {
+  } catch (_error) {
     shown = false;
     delete html.dataset.shell;
     html.classList.add('lm-no-shell');
@@ -82,7 +82,7 @@
           }).observe({ type: 'paint', buffered: true });
           painted = true;
         }
-      } catch {
+      } catch (_error) {
         // No paint timing (below).
       }
       doc.addEventListener('DOMContentLoaded', () =>
