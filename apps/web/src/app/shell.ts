@@ -2,8 +2,8 @@ import { useLayoutEffect } from 'react';
 import { noteShellAtHandoff } from '@/lib/shell-input';
 
 /**
- * The pre-rendered pages (scripts/prerender.mjs) sit in #lm-shell, beside the app's #root, which is
- * hidden while a shell is shown (index.html). The app's page replaces the shell when it has rendered,
+ * A screen the server rendered (ADR 065; templates of scripts/prerender.mjs) sits in #lm-shell, beside the
+ * app's #root, which is hidden while it is shown. The app's page replaces the shell when it has rendered,
  * not before: React shows the route's loading spinner while a lazy page resolves, and over a
  * pre-rendered page that flashed a spinner between two identical paints.
  */

@@ -61,7 +61,7 @@ const reportBannerTap = (id: number) =>
     .catch(() => undefined);
 
 /**
- * `/` and `/download` (`serverRendered`: the page rendered by the build or the server, ADR 013/022):
+ * `/` and `/download` (`serverRendered`: the page the server renders, ADR 022/065):
  * the channel's skin (spec §1) with the login form embedded. While the
  * configuration of a channel link loads, a neutral skeleton avoids flashing the default skin.
  * After the first paint: the home dialog banner (once a day per channel; loaded then, shown at the

@@ -21,7 +21,7 @@ export function FillInformationRoute() {
   return <FormPage title={TITLE} next="/fill-information/waiting" banner={<Banner />} />;
 }
 
-/** The page as pre-rendered at build time (src/prerender.tsx). */
+/** The page as the server renders it before the app runs (src/prerender.tsx `renderForm`, ADR 065). */
 export function FillInformationShell() {
   return <FormPageShell title={TITLE} banner={<Banner />} />;
 }
