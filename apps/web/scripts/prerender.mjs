@@ -62,8 +62,15 @@ const EMPTY_ROOT = '<div id="root"><div class="lm-boot" role="status" aria-label
 if (!page.includes(EMPTY_ROOT)) throw new Error('dist/index.html has no #root as the app expects it');
 
 const ENTRY_STYLESHEET = /<link rel="stylesheet" crossorigin href="\/([^"]+\.css)">/g;
-const APP_SCRIPTS =
-  /<script type="module" crossorigin src="[^"]+"><\/script>\s*(<link rel="modulepreload" crossorigin href="[^"]+">\s*)*/;
+/**
+ * The app's module scripts as Vite and @vitejs/plugin-legacy put them in the page (ADR 067): the modern
+ * entry, its modulepreload links and the plugin's two inline module scripts (modern-engine check, legacy
+ * fallback). They wait in <template id="lm-app">. The plugin's `nomodule` scripts (Safari 10.1 fix, legacy
+ * polyfills, SystemJS entry) stay where the plugin put them, at the end of <body>: an engine without module
+ * scripts runs them as it parses; a modern one never fetches them; one between (Chrome 64–104) loads them
+ * through the fallback script, which finds them there by id.
+ */
+const APP_SCRIPT = /\s*(<script type="module"[^>]*>[\s\S]*?<\/script>|<link rel="modulepreload"[^>]*>)/g;
 /**
  * A stylesheet inline, and a disabled link (not fetched) that tells Vite's chunk loader it is on the page
  * already: without it, the app fetched it again and waited for it before rendering.
@@ -80,16 +87,21 @@ const inline = (file) => {
  * and two landings' simulated LCP was 1.9–2.2 s, goal ≤ 1.2 s: bench/web.mjs, ADR 065).
  */
 function template(screenPath, module) {
-  const scripts = page.match(APP_SCRIPTS)?.[0];
-  if (!scripts) throw new Error('dist/index.html: no entry script');
+  const scripts = (page.match(APP_SCRIPT) ?? []).map((tag) => tag.trim());
+  if (!scripts.some((tag) => tag.startsWith('<script type="module" crossorigin src=')))
+    throw new Error('dist/index.html: no entry script');
+  if (!scripts.some((tag) => tag.includes('__vite_is_modern_browser)return')))
+    throw new Error('dist/index.html: no legacy fallback script');
+  if (!page.includes('<script nomodule crossorigin id="vite-legacy-entry"'))
+    throw new Error('dist/index.html: no legacy entry script');
   const entryCss = new Set();
   let html = page
-    .replace(APP_SCRIPTS, '')
+    .replace(APP_SCRIPT, '')
     .replace(ENTRY_STYLESHEET, (_m, file) => {
       entryCss.add(file);
       return inline(file);
     })
-    .replace(boot, () => `<template id="lm-app">${scripts.trim()}</template>${boot}`);
+    .replace(boot, () => `<template id="lm-app">${scripts.join('')}</template>${boot}`);
   const css = stylesheetsOf(module).filter((f) => !entryCss.has(f));
   html = html
     .replace('</head>', () => `${css.map(inline).join('')}</head>`)

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 
 /**
  * CSP source expressions ('sha256-…') for the inline scripts of the built pages in `dir`, so the CSP
- * can keep `script-src 'self'` and allow exactly those scripts (the H5's pre-paint boot script).
+ * can keep `script-src 'self'` and allow exactly those scripts.
  */
 export function inlineScriptHashes(dir: string): string[] {
   if (!existsSync(dir)) return [];
@@ -12,7 +12,11 @@ export function inlineScriptHashes(dir: string): string[] {
   for (const file of readdirSync(dir)) {
     if (!file.endsWith('.html')) continue;
     const html = readFileSync(join(dir, file), 'utf8');
-    for (const m of html.matchAll(/<script>([\s\S]*?)<\/script>/g)) {
+    // Every inline script (the boot script; @vitejs/plugin-legacy's module check, legacy fallback, Safari
+    // 10.1 fix and SystemJS start, ADR 067) but data (application/json, never run).
+    for (const m of html.matchAll(
+      /<script(?![^>]*\ssrc=)(?![^>]*type="application\/json")[^>]*>([\s\S]*?)<\/script>/g,
+    )) {
       hashes.add(
         `'sha256-${createHash('sha256')
           .update(m[1] ?? '', 'utf8')
