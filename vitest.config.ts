@@ -29,7 +29,7 @@ export default defineConfig({
         extends: true,
         // Pure logic of the H5 (decision rules, channel resolution …); `@/` as in apps/web.
         resolve: { alias: { '@': fileURLToPath(new URL('./apps/web/src', import.meta.url)) } },
-        test: { name: 'web', include: ['apps/web/src/**/*.test.ts'] },
+        test: { name: 'web', include: ['apps/web/src/**/*.test.ts', 'apps/web/build/**/*.test.ts'] },
       },
       {
         extends: true,

@@ -1,10 +1,19 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { shot, unexpectedErrors } from './browser.ts';
 import { chooseCity, choose as chooseOption, formItem, GOOD_ANSWERS } from './form.ts';
 import { useServerAndBrowser } from './harness.ts';
 import { loginPerson } from './person.ts';
-import { comparePngs, expectMatchesBaseline, freeze, MAX_DIFF_RATIO, screenshot } from './visual.ts';
+import {
+  BASELINE_DIR,
+  comparePngs,
+  expectMatchesBaseline,
+  freeze,
+  MAX_DIFF_RATIO,
+  screenshot,
+} from './visual.ts';
 
 /**
  * The support matrix's old engines (docs/h5.md, ADR 067, issue 46.3), simulated in Chromium:
@@ -104,6 +113,24 @@ async function appShows(page: Page, selector: string) {
   );
   await page.waitForLoadState('networkidle', { timeout: 5_000 }).catch(() => undefined);
   await freeze(page);
+}
+
+/**
+ * The page as an engine that ignores `gap` on flex containers (Chrome < 84, iOS < 14.5) draws it: every
+ * flex container's gap dropped; `fallback` — html.lm-no-flex-gap, which boot.js sets on such an engine —
+ * turns on the margins build/flex-gap-fallback.ts wrote.
+ */
+async function withoutFlexGap(page: Page, fallback: boolean) {
+  await page.evaluate((on) => {
+    document.documentElement.classList.toggle('lm-no-flex-gap', on);
+    for (const el of Array.from(document.querySelectorAll<HTMLElement>('*'))) {
+      const { display } = getComputedStyle(el);
+      if (display === 'flex' || display === 'inline-flex') {
+        el.style.setProperty('row-gap', 'normal', 'important');
+        el.style.setProperty('column-gap', 'normal', 'important');
+      }
+    }
+  }, fallback);
 }
 
 async function outboxCode(phone: string): Promise<string> {
@@ -226,6 +253,14 @@ describe('old engines run the legacy build (ES5, SystemJS, polyfills)', () => {
       expect(legacyScripts.some((p) => /\/assets\/index-legacy-/.test(p))).toBe(true);
       await expectMatchesBaseline(page, 'landing-demo');
       await shot(page, 'nomodule-landing');
+      // Without flex gap the items touch (the comparison fails) …
+      const baseline = readFileSync(join(BASELINE_DIR, 'landing-demo.png'));
+      await withoutFlexGap(page, false);
+      expect((await comparePngs(await screenshot(page), baseline)).ratio).toBeGreaterThan(MAX_DIFF_RATIO);
+      // … and the fallback margins space them as the gaps did.
+      await withoutFlexGap(page, true);
+      expect((await comparePngs(await screenshot(page), baseline)).ratio).toBeLessThanOrEqual(MAX_DIFF_RATIO);
+      await shot(page, 'nomodule-landing-no-flex-gap');
 
       // The form of a person logged in (through the API), as the modern build draws it.
       const person = await loginPerson(e2e.server.url);
@@ -239,8 +274,13 @@ describe('old engines run the legacy build (ES5, SystemJS, polyfills)', () => {
       await appShows(page, FORM_SUBMIT);
       const legacyForm = await screenshot(page);
       await shot(page, 'nomodule-form');
-      const same = await comparePngs(legacyForm, await modernFormShot(session));
+      const modernForm = await modernFormShot(session);
+      const same = await comparePngs(legacyForm, modernForm);
       expect(same.ratio).toBeLessThanOrEqual(MAX_DIFF_RATIO);
+      await withoutFlexGap(page, true);
+      expect((await comparePngs(await screenshot(page), modernForm)).ratio).toBeLessThanOrEqual(
+        MAX_DIFF_RATIO,
+      );
       expect(modernEntries).toEqual([]);
       expect(pageErrors()).toEqual([]);
     } finally {

@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import legacy from '@vitejs/plugin-legacy';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { flexGapFallback } from './build/flex-gap-fallback.ts';
 import { legacyFixes } from './build/legacy-fixes.ts';
 
 /**
@@ -38,6 +39,8 @@ export default defineConfig(({ isSsrBuild }) => ({
   },
   // The render module bundles its dependencies: antd-mobile's ES build is not loadable by Node as it is.
   ssr: { noExternal: true },
+  // Margins where an engine ignores `gap` on flex containers (build/flex-gap-fallback.ts, ADR 067).
+  css: { postcss: { plugins: [flexGapFallback()] } },
   server: {
     proxy: { '/api': 'http://127.0.0.1:8080' },
   },

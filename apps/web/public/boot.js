@@ -67,6 +67,21 @@
     html.className += ' lm-no-shell';
   }
 
+  // Flex gap (Chrome 84, iOS 14.5): where an engine ignores it, html.lm-no-flex-gap turns on the margins
+  // build/flex-gap-fallback.ts wrote for every flex container with a gap (ADR 067).
+  try {
+    var probe = doc.createElement('div');
+    probe.style.cssText =
+      'display:flex;flex-direction:column;row-gap:1px;position:absolute;visibility:hidden';
+    probe.appendChild(doc.createElement('div'));
+    probe.appendChild(doc.createElement('div'));
+    html.appendChild(probe);
+    if (probe.scrollHeight !== 1) html.className += ' lm-no-flex-gap';
+    html.removeChild(probe);
+  } catch (_error) {
+    // No fallback margins then.
+  }
+
   var app = doc.getElementById('lm-app');
   if (app) {
     var started = false;
@@ -118,6 +133,67 @@
       doc.addEventListener('visibilitychange', start);
     }
   }
+
+  // 3. The app's first scripts (the entry, the legacy polyfills and entry; not the parts it loads later,
+  //    which lib/chunk-load.ts retries): one that fails to load before the app has started is tried once
+  //    more a second later; if that fails too, or a script the legacy loader asked for fails, a bar offers a
+  //    reload — never a first screen that stays inert or a spinner that never ends (spec §8 ChunkLoadError).
+  var tried = {};
+  var offerReload = function () {
+    if (doc.getElementById('lm-reload')) return;
+    var bar = doc.createElement('div');
+    bar.id = 'lm-reload';
+    bar.setAttribute('role', 'alert');
+    bar.style.cssText =
+      'position:fixed;left:0;right:0;bottom:0;z-index:2000;display:flex;align-items:center;' +
+      'justify-content:space-between;padding:12px 16px;background:rgba(0,0,0,.85);color:#fff;font-size:14px';
+    var text = doc.createElement('span');
+    text.textContent = '页面加载失败，请检查网络后刷新';
+    var button = doc.createElement('button');
+    button.type = 'button';
+    button.textContent = '刷新页面';
+    button.style.cssText =
+      'margin-left:12px;padding:6px 14px;border:0;border-radius:16px;background:#fff;color:#333;font-size:14px';
+    button.onclick = function () {
+      location.reload();
+    };
+    bar.appendChild(text);
+    bar.appendChild(button);
+    (doc.body || html).appendChild(bar);
+  };
+  window.addEventListener(
+    'error',
+    function (e) {
+      var el = e.target;
+      if (!el || el.localName !== 'script' || !el.src || html.hasAttribute('data-app')) return;
+      if (el.src.indexOf(location.protocol + '//' + location.host + '/assets/') !== 0) return;
+      var first =
+        el.type === 'module' || el.id === 'vite-legacy-polyfill' || /\/polyfills-legacy-/.test(el.src);
+      if (!first || tried[el.src]) {
+        offerReload();
+        return;
+      }
+      tried[el.src] = true;
+      setTimeout(function () {
+        var again = doc.createElement('script');
+        for (var a = 0; a < el.attributes.length; a++) {
+          again.setAttribute(el.attributes[a].name, el.attributes[a].value);
+        }
+        again.async = false;
+        // A legacy polyfills script again: the SystemJS entry runs once it has loaded.
+        if (el.id === 'vite-legacy-polyfill' || /\/polyfills-legacy-/.test(el.src)) {
+          again.removeAttribute('nomodule');
+          again.removeAttribute('id');
+          again.onload = function () {
+            var entry = doc.getElementById('vite-legacy-entry');
+            if (entry && window.System) window.System.import(entry.getAttribute('data-src'));
+          };
+        }
+        el.parentNode.insertBefore(again, el.nextSibling);
+      }, 1000);
+    },
+    true
+  );
 
   // Taps on a server-rendered page before the app runs (ADR 022): its form is never submitted by the
   // browser (that would reload the page without its query), and the button tapped last is noted for

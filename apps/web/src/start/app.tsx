@@ -8,6 +8,9 @@ import { handOffShell, SHELL_ID } from '@/app/shell';
 import { setupAntdMobile } from '@/lib/antd-mobile';
 
 export function startApp(): void {
+  // The boot script stops watching the first scripts' loads (public/boot.js: retry, then a reload offer);
+  // the parts loaded from here on are lib/chunk-load.ts's.
+  document.documentElement.setAttribute('data-app', '');
   setupAntdMobile();
   const container = document.getElementById('root');
   if (!container) throw new Error('#root missing in index.html');

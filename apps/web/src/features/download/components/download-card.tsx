@@ -8,8 +8,10 @@ import { useNewestVersion } from '../api/get-newest-version';
 import { getTempLink } from '../api/get-temp-link';
 import { reportUserDownloadApp } from '../api/report-download';
 import { APP_PLATFORM_LABELS } from '../constants';
+import { inAppBrowserOf } from '../in-app-browser';
 import { absoluteLink, appPlatformOf, safeDownloadUrl, versionLine } from '../platform';
 import styles from './download.module.css';
+import { OpenInBrowserHint } from './open-in-browser-hint';
 
 export interface DownloadCardProps {
   /** The person tapped download (the page reports the analytics step "download app"). */
@@ -46,12 +48,14 @@ function AppIcon() {
  * The download card (spec §1 "optionally download the app"): the newest version of this phone's app
  * (GET /api/appVersion/newestVersion, then the app-download JSON with a timestamp for both
  * platforms), the copy of the `downloadPage` configuration, and the download button, which reports
- * GET /api/reportUserDownloadApp (silent) before leaving for the download address.
+ * GET /api/reportUserDownloadApp (silent) before leaving for the download address — or, in an in-app
+ * browser that blocks app downloads (WeChat, Douyin …), shows how to open the page in the phone's browser.
  */
 export function DownloadCard({ onDownloadTap, share = true }: DownloadCardProps) {
-  const [platform] = useState<AppPlatform>(() =>
-    appPlatformOf(typeof navigator === 'undefined' ? '' : navigator.userAgent),
-  );
+  const [userAgent] = useState(() => (typeof navigator === 'undefined' ? '' : navigator.userAgent));
+  const platform = appPlatformOf(userAgent);
+  const inApp = inAppBrowserOf(userAgent);
+  const [hint, setHint] = useState(false);
   const newest = useNewestVersion(platform);
   const manifest = useDownloadManifest(newest.data?.manifestUrl);
   const page = useDownloadPageConfig();
@@ -68,6 +72,10 @@ export function DownloadCard({ onDownloadTap, share = true }: DownloadCardProps)
     if (!downloadUrl) return;
     void reportUserDownloadApp(platform);
     onDownloadTap?.(platform);
+    if (inApp) {
+      setHint(true);
+      return;
+    }
     // Leave after the reports had a moment to start (both use keepalive).
     setTimeout(() => window.location.assign(downloadUrl), 150);
   };
@@ -140,6 +148,7 @@ export function DownloadCard({ onDownloadTap, share = true }: DownloadCardProps)
           </Button>
         )}
       </div>
+      {hint && <OpenInBrowserHint platform={platform} onClose={() => setHint(false)} />}
     </section>
   );
 }
