@@ -12,19 +12,13 @@ import { describe, expect, it } from 'vitest';
 import { phonePage, shot, unexpectedErrors } from './browser.ts';
 import { choose, chooseCity, formItem, GOOD_ANSWERS, seedSession } from './form.ts';
 import { useServerAndBrowser } from './harness.ts';
-import { loginPerson } from './person.ts';
+import { logInWithCode, loginPerson } from './person.ts';
 
 const e2e = useServerAndBrowser();
 
 interface Offer {
   id: string;
   productName: string;
-}
-
-async function outboxCode(phone: string): Promise<string> {
-  const res = await fetch(`${e2e.server.url}/api/dev/sms-outbox?phone=${phone}`);
-  const body = (await res.json()) as { data: { code: string }[] };
-  return body.data[0]!.code;
 }
 
 /**
@@ -37,13 +31,7 @@ async function landAndLogin(page: Page, channel: string) {
     route.fulfill({ json: { code: 200, msg: 'success', data: null } }),
   );
   await page.goto(`${e2e.server.url}/?adChannelCode=${channel}`);
-  const phone = `131${String(Date.now()).slice(-8)}`;
-  await page.getByPlaceholder('请输入手机号').fill(phone);
-  await page.getByText('获取验证码').click();
-  await expect.poll(() => page.getByText('验证码已发送').count(), { timeout: 10_000 }).toBeGreaterThan(0);
-  await page.getByPlaceholder('请输入验证码').fill(await outboxCode(phone));
-  await page.getByText('我已阅读并同意').click();
-  await page.getByRole('button', { name: '立即申请' }).click();
+  await logInWithCode(page, e2e.server.url, `131${String(Date.now()).slice(-8)}`, '立即申请');
 }
 
 /** The application form (Guangzhou, lenders of every kind match) filled and submitted; the offers. */

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
 
 export const SCREENSHOT_DIR = resolve(import.meta.dirname, 'screenshots');
 
@@ -19,8 +19,11 @@ export async function launch(extraArgs: string[] = []): Promise<Browser> {
   });
 }
 
-/** A phone-sized page that records console errors and failed requests. */
-export async function phonePage(browser: Browser) {
+/**
+ * A phone-sized page that records console errors and failed requests; `options` change the context's
+ * (another user agent — `undefined` for Chromium's own —, device scale, time zone …).
+ */
+export async function phonePage(browser: Browser, options: BrowserContextOptions = {}) {
   const context = await browser.newContext({
     viewport: { width: 375, height: 812 },
     deviceScaleFactor: 2,
@@ -29,6 +32,7 @@ export async function phonePage(browser: Browser) {
     locale: 'zh-CN',
     userAgent:
       'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1',
+    ...options,
   });
   const page = await context.newPage();
   const errors: string[] = [];

@@ -39,8 +39,18 @@ export async function chooseCity(page: Page, province: string, city: string) {
   const item = (col: number, text: string) =>
     columns.nth(col).locator('.adm-picker-view-column-item', { hasText: exact(text) });
   await expect.poll(() => item(0, province).count(), { timeout: 10_000 }).toBeGreaterThan(0);
-  await item(0, province).first().dispatchEvent('click');
-  await expect.poll(() => item(1, city).count()).toBeGreaterThan(0);
+  // A tap while the picker is still opening (a busy machine, the legacy build) can be lost: tapped again
+  // until the province's cities show, for up to 10 s.
+  await expect
+    .poll(
+      async () => {
+        if ((await item(1, city).count()) > 0) return true;
+        await item(0, province).first().dispatchEvent('click');
+        return (await item(1, city).count()) > 0;
+      },
+      { timeout: 10_000, interval: 500 },
+    )
+    .toBe(true);
   await item(1, city).first().dispatchEvent('click');
   await page.waitForTimeout(300);
   await page.locator('.adm-picker-header-button', { hasText: '确定' }).click();

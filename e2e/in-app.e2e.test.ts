@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { shot, unexpectedErrors } from './browser.ts';
+import { phonePage, shot, unexpectedErrors } from './browser.ts';
 import { useServerAndBrowser } from './harness.ts';
 
 /**
@@ -19,23 +19,7 @@ const DOUYIN_IOS =
 const ANDROID_CHROME =
   'Mozilla/5.0 (Linux; Android 13; Pixel 7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36';
 
-async function phone(browser: Browser, userAgent: string) {
-  const context = await browser.newContext({
-    viewport: { width: 375, height: 812 },
-    deviceScaleFactor: 2,
-    isMobile: true,
-    hasTouch: true,
-    locale: 'zh-CN',
-    userAgent,
-  });
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (err) => errors.push(err.message));
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') errors.push(msg.text());
-  });
-  return { context, page, errors };
-}
+const phone = (browser: Browser, userAgent: string) => phonePage(browser, { userAgent });
 
 /** The app (not the server's first screen) shows the download card's button. */
 async function downloadButton(page: Page, label: string) {

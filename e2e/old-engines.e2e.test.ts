@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { shot, unexpectedErrors } from './browser.ts';
+import { phonePage, shot, unexpectedErrors } from './browser.ts';
 import { chooseCity, choose as chooseOption, formItem, GOOD_ANSWERS } from './form.ts';
 import { useServerAndBrowser } from './harness.ts';
-import { loginPerson } from './person.ts';
+import { logInWithCode, loginPerson } from './person.ts';
 import {
   BASELINE_DIR,
   comparePngs,
@@ -49,15 +49,12 @@ function removeNewerApis() {
 type Engine = 'between' | 'no-modules';
 
 async function oldPhone(browser: Browser, engine: Engine, scale = 1) {
-  const context = await browser.newContext({
-    viewport: { width: 375, height: 812 },
+  // As the baselines were taken: Chromium's user agent, device scale 1.
+  const { context, page, errors } = await phonePage(browser, {
     deviceScaleFactor: scale,
-    isMobile: true,
-    hasTouch: true,
-    locale: 'zh-CN',
     timezoneId: 'Asia/Shanghai',
+    userAgent: undefined,
   });
-  const page = await context.newPage();
   await page.addInitScript(removeNewerApis);
   if (engine === 'between') {
     await page.route(/\/assets\/module-check-\w+\.js$/, (route) =>
@@ -80,11 +77,6 @@ async function oldPhone(browser: Browser, engine: Engine, scale = 1) {
       },
     );
   }
-  const errors: string[] = [];
-  page.on('pageerror', (err) => errors.push(err.message));
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') errors.push(msg.text());
-  });
   const legacyScripts: string[] = [];
   const modernEntries: string[] = [];
   page.on('request', (req) => {
@@ -133,21 +125,12 @@ async function withoutFlexGap(page: Page, fallback: boolean) {
   }, fallback);
 }
 
-async function outboxCode(phone: string): Promise<string> {
-  const res = await fetch(`${e2e.server.url}/api/dev/sms-outbox?phone=${phone}`);
-  const body = (await res.json()) as { data: { code: string }[] };
-  return body.data[0]!.code;
-}
-
 /** The application form as a modern engine shows it (logged in through the API), for comparison. */
 async function modernFormShot(token: { TOKEN: string; uid: string; phone: string }) {
-  const context = await e2e.browser.newContext({
-    viewport: { width: 375, height: 812 },
+  const { context, page } = await phonePage(e2e.browser, {
     deviceScaleFactor: 1,
-    isMobile: true,
-    hasTouch: true,
-    locale: 'zh-CN',
     timezoneId: 'Asia/Shanghai',
+    userAgent: undefined,
   });
   await context.addInitScript((t) => {
     localStorage.setItem('ad_channel_code', 'demo');
@@ -155,7 +138,6 @@ async function modernFormShot(token: { TOKEN: string; uid: string; phone: string
     localStorage.setItem('user_uid', t.uid);
     localStorage.setItem('user_phone', t.phone);
   }, token);
-  const page = await context.newPage();
   await page.goto(`${e2e.server.url}/fill-information?adChannelCode=demo`);
   await appShows(page, FORM_SUBMIT);
   const png = await screenshot(page);
@@ -194,13 +176,7 @@ describe('old engines run the legacy build (ES5, SystemJS, polyfills)', () => {
       // The login page (the landing's home dialog opens on a scroll: the journeys log in on /login).
       await page.goto(`${e2e.server.url}/login`);
       await appShows(page, 'form button[type="submit"]');
-      const phone = `17${String(Date.now()).slice(-9)}`;
-      await page.getByPlaceholder('请输入手机号').fill(phone);
-      await page.getByText('获取验证码').click();
-      await expect.poll(() => page.getByText('验证码已发送').count(), { timeout: 15_000 }).toBeGreaterThan(0);
-      await page.getByPlaceholder('请输入验证码').fill(await outboxCode(phone));
-      await page.getByText('我已阅读并同意').click();
-      await page.getByRole('button', { name: '登录' }).click();
+      await logInWithCode(page, e2e.server.url, `17${String(Date.now()).slice(-9)}`, '登录');
       await page.waitForURL(/\/fill-information(\?|$)/, { timeout: 20_000 });
       await appShows(page, FORM_SUBMIT);
       const legacyForm = await screenshot(page);

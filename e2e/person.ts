@@ -2,7 +2,8 @@
  * Helpers for journeys that prepare a person through the API before the browser takes over: the
  * envelope-checking call, the demo application form, and a logged-in person with their session.
  */
-import type { BrowserContext } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
+import { expect } from 'vitest';
 
 interface Envelope<T> {
   code: number;
@@ -61,4 +62,29 @@ export async function signIn(context: BrowserContext, person: Person | null): Pr
       localStorage.setItem('user_phone', p.phone);
     }
   }, person);
+}
+
+/** The newest code the dev SMS outbox of `baseUrl` holds for `phone`. */
+export async function outboxCode(baseUrl: string, phone: string): Promise<string> {
+  const res = await fetch(`${baseUrl}/api/dev/sms-outbox?phone=${phone}`);
+  const body = (await res.json()) as { data: { code: string }[] };
+  return body.data[0]!.code;
+}
+
+/**
+ * On a page showing the login card: types `phone`, asks for a code, types it from the dev outbox, ticks
+ * the agreements and taps `submit` (登录 on /login, 立即申请 on a landing).
+ */
+export async function logInWithCode(
+  page: Page,
+  baseUrl: string,
+  phone: string,
+  submit: string,
+): Promise<void> {
+  await page.getByPlaceholder('请输入手机号').fill(phone);
+  await page.getByText('获取验证码').click();
+  await expect.poll(() => page.getByText('验证码已发送').count(), { timeout: 15_000 }).toBeGreaterThan(0);
+  await page.getByPlaceholder('请输入验证码').fill(await outboxCode(baseUrl, phone));
+  await page.getByText('我已阅读并同意').click();
+  await page.getByRole('button', { name: submit }).click();
 }
