@@ -1,4 +1,4 @@
-import { Input, type InputProps } from 'antd-mobile';
+import Input, { type InputProps } from 'antd-mobile/es/components/input';
 
 type CodeInputProps = Omit<
   InputProps,

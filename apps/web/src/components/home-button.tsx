@@ -1,4 +1,4 @@
-import { Button } from 'antd-mobile';
+import Button from 'antd-mobile/es/components/button';
 import { useNavigate } from 'react-router';
 
 /** 「返回首页」 of a dead end: back to the product list, replacing the page in the history. */

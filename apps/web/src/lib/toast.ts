@@ -11,8 +11,12 @@ type ToastModule = typeof import('antd-mobile/es/components/toast');
 
 export interface ToastOptions {
   content: string;
-  /** Milliseconds; antd-mobile's default (2000) when absent. */
+  /** Milliseconds; antd-mobile's default (2000) when absent; 0 until cleared. */
   duration?: number;
+  /** antd-mobile's icons (the plain fallback shows the text only). */
+  icon?: 'success' | 'fail' | 'loading';
+  /** false: the page behind takes no taps while it shows. */
+  maskClickable?: boolean;
 }
 
 /** What the toast needs of antd-mobile's Toast. */
@@ -98,7 +102,8 @@ function plainToast(): ToastApi {
       el.textContent = options.content;
       Object.assign(el.style, PLAIN_TOAST_STYLE);
       document.body.appendChild(el);
-      current = { el, timer: setTimeout(clear, options.duration ?? 2000) };
+      const duration = options.duration ?? 2000;
+      current = { el, timer: setTimeout(clear, duration === 0 ? 2 ** 31 - 1 : duration) };
     },
     clear,
   };

@@ -1,4 +1,4 @@
-import { Button } from 'antd-mobile';
+import Button from 'antd-mobile/es/components/button';
 import { useMemo } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { PageHeader } from '@/components/page-header';

@@ -1,5 +1,7 @@
 import { AD_PLACEMENTS } from '@lm/shared/placements';
-import { Button, CapsuleTabs, InfiniteScroll } from 'antd-mobile';
+import Button from 'antd-mobile/es/components/button';
+import CapsuleTabs from 'antd-mobile/es/components/capsule-tabs';
+import InfiniteScroll from 'antd-mobile/es/components/infinite-scroll';
 import { useState } from 'react';
 import { EmptyState } from '@/components/empty-state';
 import { type ProductListFilters, useProductList } from '@/features/products/api/get-product-list';

@@ -1,6 +1,6 @@
 import { AGREEMENT_PAGES } from '@lm/shared/channel';
 import { useQuery } from '@tanstack/react-query';
-import { Button } from 'antd-mobile';
+import Button from 'antd-mobile/es/components/button';
 import { useSearchParams } from 'react-router';
 import { PageHeader } from '@/components/page-header';
 import { PageLoading } from '@/components/page-loading';

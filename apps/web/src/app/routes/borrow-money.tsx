@@ -1,5 +1,5 @@
 import { AD_PLACEMENTS } from '@lm/shared/placements';
-import { Button } from 'antd-mobile';
+import Button from 'antd-mobile/es/components/button';
 import { Link } from 'react-router';
 import { EmptyState } from '@/components/empty-state';
 import { useAppIndexIcons } from '@/features/landing/api/get-app-index-icons';

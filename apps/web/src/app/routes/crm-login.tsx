@@ -3,7 +3,8 @@ import { knownDeviceStore } from '@lm/shared/client/known-device';
 import { useCountdown } from '@lm/shared/client/use-countdown';
 import type { StaffLoginData } from '@lm/shared/schemas/auth';
 import { useMutation } from '@tanstack/react-query';
-import { Button, Input, Toast } from 'antd-mobile';
+import Button from 'antd-mobile/es/components/button';
+import Input from 'antd-mobile/es/components/input';
 import { useState } from 'react';
 import { CodeButton } from '@/components/code-button';
 import { CodeInput } from '@/components/code-input';
@@ -11,6 +12,7 @@ import { api } from '@/lib/api-client';
 import { phoneProblem, tapSendCode } from '@/lib/code-form';
 import { waitAfterSendFailure } from '@/lib/send-code';
 import { storage } from '@/lib/storage';
+import { toast } from '@/lib/toast';
 import styles from './crm-login.module.css';
 
 /** The console's localStorage key for the staff token (apps/admin/src/config/constants.ts). */
@@ -39,7 +41,7 @@ function sendStaffCode(
         { ...input, ...(altcha ? { altcha } : {}) },
         { skipAuth: true, quiet: CHALLENGE_QUIET, headers: staffDevice.headers() },
       ),
-    { ...(onSolving ? { onSolving } : {}), showError: (msg) => Toast.show(msg) },
+    { ...(onSolving ? { onSolving } : {}), showError: (msg) => toast.show(msg) },
   );
 }
 
@@ -72,19 +74,19 @@ export function CrmLoginRoute() {
 
   const checkPhone = (): boolean => {
     const problem = phoneProblem(phone);
-    if (problem) Toast.show(problem);
+    if (problem) toast.show(problem);
     return !problem;
   };
 
   const onSendCode = () => {
-    if (!tapSendCode({ counting: countdown.running, sending: sendCode.isPending }, (m) => Toast.show(m)))
+    if (!tapSendCode({ counting: countdown.running, sending: sendCode.isPending }, (m) => toast.show(m)))
       return;
     if (!checkPhone()) return;
     sendCode.mutate(
       { phone },
       {
         onSuccess: (data) => {
-          Toast.show(
+          toast.show(
             `验证码已发送至 ${data.mobile}，${Math.max(1, Math.round(data.expiresIn / 60))}分钟内有效`,
           );
           countdown.start(data.retryAfter > 0 ? data.retryAfter : CODE_RESEND_SECONDS);
@@ -97,12 +99,12 @@ export function CrmLoginRoute() {
 
   const submit = () => {
     if (login.isPending || !checkPhone()) return;
-    if (mode === 'code' && !/^\d{6}$/.test(code)) return void Toast.show('请输入6位短信验证码');
-    if (mode === 'password' && !password) return void Toast.show('请输入密码');
+    if (mode === 'code' && !/^\d{6}$/.test(code)) return void toast.show('请输入6位短信验证码');
+    if (mode === 'password' && !password) return void toast.show('请输入密码');
     login.mutate(mode === 'code' ? { phone, code } : { phone, password }, {
       onSuccess: (data) => {
         storage.set(ADMIN_TOKEN_KEY, data.token);
-        Toast.show({ content: `${data.staff.name}，欢迎回来`, duration: 1000 });
+        toast.show({ content: `${data.staff.name}，欢迎回来`, duration: 1000 });
         window.location.assign('/admin/');
       },
     });

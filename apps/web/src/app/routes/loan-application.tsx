@@ -1,4 +1,4 @@
-import { Selector } from 'antd-mobile';
+import Selector from 'antd-mobile/es/components/selector';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { PageHeader } from '@/components/page-header';

@@ -1,5 +1,5 @@
 import { APPLICATION_FIELD_LABELS } from '@lm/shared/application-fields';
-import { Button } from 'antd-mobile';
+import Button from 'antd-mobile/es/components/button';
 import { useNavigate, useSearchParams } from 'react-router';
 import { EmptyState } from '@/components/empty-state';
 import { PageHeader } from '@/components/page-header';

@@ -1,6 +1,6 @@
 import { checkIdCard, ID_CARD_MESSAGES } from '@lm/shared/validators/id-card';
 import { REAL_NAME_PATTERN } from '@lm/shared/validators/real-name';
-import type { FormItemProps } from 'antd-mobile';
+import type { FormItemProps } from 'antd-mobile/es/components/form';
 
 type Rules = NonNullable<FormItemProps['rules']>;
 

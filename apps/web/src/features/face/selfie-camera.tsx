@@ -1,7 +1,8 @@
 import { UPLOAD_MAX_BYTES, UPLOAD_TOO_LARGE_MSG } from '@lm/shared/upload';
-import { Button, Toast } from 'antd-mobile';
+import Button from 'antd-mobile/es/components/button';
 import { useEffect, useReducer, useRef, useState } from 'react';
 import { PrimaryButton } from '@/components/primary-button';
+import { toast } from '@/lib/toast';
 import {
   CAMERA_FAILURE_MESSAGES,
   cameraFailureOf,
@@ -156,7 +157,7 @@ export function SelfieCamera({ onSubmit }: SelfieCameraProps) {
     const el = video.current;
     const frame = el ? await captureFrame(el) : null;
     if (!frame) {
-      Toast.show('摄像头尚未就绪，请稍候');
+      toast.show('摄像头尚未就绪，请稍候');
       return;
     }
     const file = new File([frame.blob], 'selfie.jpg', { type: 'image/jpeg' });
@@ -167,7 +168,7 @@ export function SelfieCamera({ onSubmit }: SelfieCameraProps) {
     if (!file) return;
     // Spec §5 / §8: over 10MB is refused before anything is sent.
     if (file.size > UPLOAD_MAX_BYTES) {
-      Toast.show(UPLOAD_TOO_LARGE_MSG);
+      toast.show(UPLOAD_TOO_LARGE_MSG);
       return;
     }
     const photo = await normalizePhoto(file, SELFIE_MAX_SIDE);

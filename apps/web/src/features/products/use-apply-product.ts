@@ -1,6 +1,6 @@
 import type { ProductItem } from '@lm/shared/schemas/product';
-import { Dialog } from 'antd-mobile';
 import { useState } from 'react';
+import { loadDialog } from '@/lib/dialog';
 import { isLoggedIn } from '@/lib/session';
 import { useApplyProductMutation } from './api/apply-product';
 import { reportJumpSuccess } from './api/report-jump-success';
@@ -24,13 +24,15 @@ export function useApplyProduct(handlers: ApplyHandlers) {
 
   const apply = (product: ProductItem, placement: number) => {
     if (!isLoggedIn()) {
-      Dialog.confirm({
-        title: '请先登录',
-        content: '登录后即可申请该产品，并查看您的申请记录',
-        confirmText: '去登录',
-        cancelText: '再看看',
-        onConfirm: handlers.onLogin,
-      });
+      void loadDialog().then((Dialog) =>
+        Dialog.confirm({
+          title: '请先登录',
+          content: '登录后即可申请该产品，并查看您的申请记录',
+          confirmText: '去登录',
+          cancelText: '再看看',
+          onConfirm: handlers.onLogin,
+        }),
+      );
       return;
     }
     if (applyingId) return;

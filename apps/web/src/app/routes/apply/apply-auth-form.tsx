@@ -1,5 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
-import { Button, Form, Toast } from 'antd-mobile';
+import Button from 'antd-mobile/es/components/button';
+import Form from 'antd-mobile/es/components/form';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { RequireLogin } from '@/app/flow/require-login';
@@ -8,6 +9,7 @@ import { verifyIdentityName } from '@/features/application-form/api/verify-ident
 import { IdentityFields } from '@/features/application-form/components/identity-fields';
 import { normalizeIdCard } from '@/features/application-form/identity-rules';
 import { useDelayedNavigate } from '@/hooks/use-delayed-navigate';
+import { toast } from '@/lib/toast';
 import formStyles from '@/styles/forms.module.css';
 import { tempSave } from './api/temp-save';
 import styles from './apply.module.css';
@@ -49,7 +51,7 @@ function IdentityForm() {
           {
             onSuccess: (result) => {
               if (result.verified === false) {
-                Toast.show({ content: '姓名与身份证号不一致，请核对后重试', duration: 3000 });
+                toast.show({ content: '姓名与身份证号不一致，请核对后重试', duration: 3000 });
                 return;
               }
               go('/apply_auth_photo');

@@ -1,6 +1,6 @@
 import { maskIdCard, maskName } from '@lm/shared/mask';
 import { UPLOAD_MAX_BYTES, UPLOAD_TOO_LARGE_MSG } from '@lm/shared/upload';
-import { Button, Toast } from 'antd-mobile';
+import Button from 'antd-mobile/es/components/button';
 import { useEffect, useRef, useState } from 'react';
 import { RequireLogin } from '@/app/flow/require-login';
 import { PageHeader } from '@/components/page-header';
@@ -8,6 +8,7 @@ import { fetchShownDraft } from '@/features/application-form/api/get-shown-draft
 import { type OcrIdCardData, readIdCard } from '@/features/face/api/read-id-card';
 import { ID_CARD_MAX_SIDE, normalizePhoto } from '@/features/face/capture';
 import { useDelayedNavigate } from '@/hooks/use-delayed-navigate';
+import { toast } from '@/lib/toast';
 import { uploadFile } from '@/lib/upload';
 import styles from './apply.module.css';
 import { ApplySteps } from './apply-steps';
@@ -89,11 +90,11 @@ function PhotoStep() {
   const pick = async (side: Side, file: File | undefined) => {
     if (!file) return;
     if (file.size > UPLOAD_MAX_BYTES) {
-      Toast.show(UPLOAD_TOO_LARGE_MSG);
+      toast.show(UPLOAD_TOO_LARGE_MSG);
       return;
     }
     setBusy(side);
-    Toast.show({
+    toast.show({
       icon: 'loading',
       content: side === 'front' ? '正在上传并识别…' : '正在上传…',
       duration: 0,
@@ -103,7 +104,7 @@ function PhotoStep() {
       const photo = await normalizePhoto(file, ID_CARD_MAX_SIDE);
       const url = await uploadFile(photo, 'idcard', { isPrivate: true });
       if (side === 'front') setOcr(await readIdCard(url));
-      Toast.clear();
+      toast.clear();
       setPhotos((prev) => {
         const old = prev[side];
         if (old) URL.revokeObjectURL(old.preview);
@@ -119,11 +120,11 @@ function PhotoStep() {
   const match = matchesDraft(ocr?.identity ?? null, draftIdentity);
   const submit = () => {
     if (!photos.front || !photos.back) {
-      Toast.show('请上传身份证正反面照片');
+      toast.show('请上传身份证正反面照片');
       return;
     }
     if (match === false) {
-      Toast.show({ content: '证件与填写的身份证号不一致，请上传本人身份证', duration: 3000 });
+      toast.show({ content: '证件与填写的身份证号不一致，请上传本人身份证', duration: 3000 });
       return;
     }
     go('/apply_result');

@@ -1,4 +1,4 @@
-import { Button } from 'antd-mobile';
+import Button from 'antd-mobile/es/components/button';
 import { Link, useNavigate } from 'react-router';
 import { quotaPath } from '@/app/flow/require-login';
 import { PrimaryButton } from '@/components/primary-button';

@@ -1,4 +1,5 @@
-import { Button, Selector, Toast } from 'antd-mobile';
+import Button from 'antd-mobile/es/components/button';
+import Selector from 'antd-mobile/es/components/selector';
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { RequireLogin } from '@/app/flow/require-login';
@@ -7,6 +8,7 @@ import { fetchShownDraft } from '@/features/application-form/api/get-shown-draft
 import { APR_MAX, APR_MIN, monthlyPayment } from '@/features/skins/copy';
 import { useChannelStore } from '@/lib/channel/store';
 import { groupThousands } from '@/lib/number';
+import { toast } from '@/lib/toast';
 import { useTempSave } from './api/temp-save';
 import styles from './apply.module.css';
 import { ApplySteps } from './apply-steps';
@@ -32,7 +34,7 @@ function LimitChoice() {
   const selected = LIMIT_CHOICES.find((c) => c.value === choice);
   const next = () => {
     if (!selected) {
-      Toast.show('请选择您需要的借款额度');
+      toast.show('请选择您需要的借款额度');
       return;
     }
     save.mutate(

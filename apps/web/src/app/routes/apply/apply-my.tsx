@@ -1,6 +1,7 @@
 import { maskPhone } from '@lm/shared/mask';
 import { isValidPhone } from '@lm/shared/validators/phone';
-import { Button, List } from 'antd-mobile';
+import Button from 'antd-mobile/es/components/button';
+import List from 'antd-mobile/es/components/list';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useLoginUserInfo } from '@/features/account/api/get-login-user-info';
 import { useAgent } from '@/features/landing/api/get-agent';

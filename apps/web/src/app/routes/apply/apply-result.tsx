@@ -1,5 +1,5 @@
 import { formatShanghai } from '@lm/shared/time';
-import { Button } from 'antd-mobile';
+import Button from 'antd-mobile/es/components/button';
 import { lazy, Suspense } from 'react';
 import { useNavigate } from 'react-router';
 import { RequireLogin } from '@/app/flow/require-login';

@@ -1,4 +1,4 @@
-import { Steps } from 'antd-mobile';
+import Steps from 'antd-mobile/es/components/steps';
 import styles from './apply.module.css';
 
 const STEPS = ['额度评估', '身份认证', '证件上传', '审核结果'] as const;

@@ -1,4 +1,5 @@
-import { Button, InfiniteScroll } from 'antd-mobile';
+import Button from 'antd-mobile/es/components/button';
+import InfiniteScroll from 'antd-mobile/es/components/infinite-scroll';
 import { type ReactNode, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 import { EmptyState } from '@/components/empty-state';

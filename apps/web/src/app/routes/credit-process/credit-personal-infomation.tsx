@@ -1,11 +1,11 @@
 import { SPECIAL_ROUTES } from '@lm/shared/channel';
-import { Toast } from 'antd-mobile';
 import { useCallback } from 'react';
 import { RequireLogin } from '@/app/flow/require-login';
 import { PageHeader } from '@/components/page-header';
 import { CreditInfoForm } from '@/features/credit-info/components/credit-info-form';
 import { delayBefore } from '@/features/flow/waiting-pages';
 import { useDelayedNavigate } from '@/hooks/use-delayed-navigate';
+import { toast } from '@/lib/toast';
 import styles from '@/styles/forms.module.css';
 
 /** How long the "face verification first" message shows before going there. */
@@ -15,7 +15,7 @@ const IDENTITY_FIRST_MS = 2000;
 export function CreditPersonalInformationRoute() {
   const go = useDelayedNavigate();
   const onIdentityNeeded = useCallback(() => {
-    Toast.show({ content: '请先完成身份认证', duration: IDENTITY_FIRST_MS });
+    toast.show({ content: '请先完成身份认证', duration: IDENTITY_FIRST_MS });
     go(SPECIAL_ROUTES.identityVerification, { replace: true, delayMs: IDENTITY_FIRST_MS });
   }, [go]);
   // Into the waiting page at once: it holds the navigation delay after its work (issue 44.13).

@@ -1,5 +1,5 @@
 import { SPECIAL_ROUTES } from '@lm/shared/channel';
-import { Button } from 'antd-mobile';
+import Button from 'antd-mobile/es/components/button';
 import { useEffect, useReducer, useState } from 'react';
 import { RequireLogin } from '@/app/flow/require-login';
 import { decideCreditFlow, followDecision, navigateAfterDelay } from '@/app/sign-in/post-login';

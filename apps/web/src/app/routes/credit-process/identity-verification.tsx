@@ -2,7 +2,8 @@ import { SPECIAL_ROUTES } from '@lm/shared/channel';
 import { maskIdCard, maskName } from '@lm/shared/mask';
 import { UPLOAD_MAX_BYTES, UPLOAD_TOO_LARGE_MSG } from '@lm/shared/upload';
 import { useMutation } from '@tanstack/react-query';
-import { Button, Form, Toast } from 'antd-mobile';
+import Button from 'antd-mobile/es/components/button';
+import Form from 'antd-mobile/es/components/form';
 import { useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { RequireLogin } from '@/app/flow/require-login';
@@ -28,6 +29,7 @@ import { delayBefore } from '@/features/flow/waiting-pages';
 import { useDelayedNavigate } from '@/hooks/use-delayed-navigate';
 import { getStoredUid, getToken } from '@/lib/session';
 import { sessionStore } from '@/lib/storage';
+import { toast } from '@/lib/toast';
 import { uploadFile } from '@/lib/upload';
 import formStyles from '@/styles/forms.module.css';
 import styles from './credit-process.module.css';
@@ -78,16 +80,16 @@ function IdentityStep({
   const readCard = async (file: File | undefined) => {
     if (!file) return;
     if (file.size > UPLOAD_MAX_BYTES) {
-      Toast.show(UPLOAD_TOO_LARGE_MSG);
+      toast.show(UPLOAD_TOO_LARGE_MSG);
       return;
     }
     setReading(true);
-    Toast.show({ icon: 'loading', content: '正在识别身份证…', duration: 0, maskClickable: false });
+    toast.show({ icon: 'loading', content: '正在识别身份证…', duration: 0, maskClickable: false });
     try {
       const photo = await normalizePhoto(file, ID_CARD_MAX_SIDE);
       const url = await uploadFile(photo, 'idcard', { isPrivate: true });
       const read = await readIdCard(url);
-      Toast.clear();
+      toast.clear();
       const patch: IdentityValues = {};
       if (read.realName) patch.realName = read.realName;
       if (read.identity) patch.identity = normalizeIdCard(read.identity);

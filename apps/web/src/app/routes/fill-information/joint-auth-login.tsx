@@ -1,10 +1,12 @@
-import { Button, Checkbox, Toast } from 'antd-mobile';
+import Button from 'antd-mobile/es/components/button';
+import Checkbox from 'antd-mobile/es/components/checkbox';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { HomeButton } from '@/components/home-button';
 import { PageHeader } from '@/components/page-header';
 import { ResultView } from '@/components/result-view';
 import { withQuery } from '@/features/consent/query-options';
+import { toast } from '@/lib/toast';
 import styles from '../routes.module.css';
 import { usePartnerTarget } from './partner-target';
 
@@ -19,7 +21,7 @@ export function JointAuthLoginRoute() {
 
   const open = () => {
     if (!agreed) {
-      Toast.show('请先阅读并同意授权协议');
+      toast.show('请先阅读并同意授权协议');
       return;
     }
     if (target.ok) navigate(withQuery('/inline-page', { url: target.url, productName }));

@@ -1,4 +1,4 @@
-import { Button } from 'antd-mobile';
+import Button from 'antd-mobile/es/components/button';
 import { useNavigate } from 'react-router';
 import { RequireLogin } from '@/app/flow/require-login';
 import { EmptyState } from '@/components/empty-state';

@@ -1,6 +1,8 @@
 import { maskPhone } from '@lm/shared/mask';
 import { isValidPhone } from '@lm/shared/validators/phone';
-import { Button, List, Skeleton } from 'antd-mobile';
+import Button from 'antd-mobile/es/components/button';
+import List from 'antd-mobile/es/components/list';
+import Skeleton from 'antd-mobile/es/components/skeleton';
 import { useNavigate } from 'react-router';
 import { RequireLogin } from '@/app/flow/require-login';
 import { useLoginUserInfo } from '@/features/account/api/get-login-user-info';

@@ -1,8 +1,11 @@
 import { maskIdCard, maskName, maskPhone } from '@lm/shared/mask';
 import { isValidPhone } from '@lm/shared/validators/phone';
-import { Button, ErrorBlock, List, Skeleton } from 'antd-mobile';
+import Button from 'antd-mobile/es/components/button';
+import List from 'antd-mobile/es/components/list';
+import Skeleton from 'antd-mobile/es/components/skeleton';
 import { useNavigate } from 'react-router';
 import { RequireLogin } from '@/app/flow/require-login';
+import { ErrorState } from '@/components/error-state';
 import { PageHeader } from '@/components/page-header';
 import { useApplicationDraft } from '@/features/account/api/get-application-draft';
 import { useLoginUserInfo } from '@/features/account/api/get-login-user-info';
@@ -70,11 +73,11 @@ function PersonalData() {
           <Skeleton.Paragraph lineCount={4} animated />
         </div>
       ) : info.isError || !info.data ? (
-        <ErrorBlock status="default" title="加载失败" description="请稍后重试">
+        <ErrorState title="加载失败" description="请稍后重试">
           <Button size="small" onClick={() => void info.refetch()}>
             重新加载
           </Button>
-        </ErrorBlock>
+        </ErrorState>
       ) : (
         <>
           <List className={styles.section} header="账户信息">

@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
-import { Dialog } from 'antd-mobile';
 import { useNavigate } from 'react-router';
 import { api } from '@/lib/api-client';
+import { loadDialog } from '@/lib/dialog';
 import type { MutationConfig } from '@/lib/react-query';
 import { clearSession } from '@/lib/session';
 
@@ -20,6 +20,7 @@ export function useConfirmLogout() {
   const navigate = useNavigate();
   const mutation = useLogout();
   const confirmLogout = async () => {
+    const Dialog = await loadDialog();
     const confirmed = await Dialog.confirm({ content: '确定要退出登录吗？' });
     if (!confirmed) return;
     mutation.mutate(undefined, {

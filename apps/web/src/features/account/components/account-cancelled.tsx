@@ -1,4 +1,4 @@
-import { Button } from 'antd-mobile';
+import Button from 'antd-mobile/es/components/button';
 import { ResultView } from '@/components/result-view';
 import { cancellationOutcome } from '../format';
 import styles from './account.module.css';

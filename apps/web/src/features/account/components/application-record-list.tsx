@@ -1,12 +1,19 @@
 import { LEAD_STATUS_LABELS, OFFER_STATUS_LABELS } from '@lm/shared/privacy-labels';
 import type { ApplicationOffer, ApplicationRecord } from '@lm/shared/schemas/privacy';
-import { InfiniteScroll, Tag } from 'antd-mobile';
-import { type ReactNode, useState } from 'react';
+import InfiniteScroll from 'antd-mobile/es/components/infinite-scroll';
+import Tag from 'antd-mobile/es/components/tag';
+import { lazy, type ReactNode, Suspense, useState } from 'react';
+import { loadChunk } from '@/lib/chunk-load';
 import { useApplications } from '../api/get-applications';
 import { formatApr, formatDateTime, leadTone, matchTypeText, offerTone } from '../format';
 import styles from './account.module.css';
-import { ConsentTextPopup } from './consent-text-popup';
 import { LoadFailed, Loading, Row } from './list-parts';
+
+// The popup (antd-mobile's Popup and its animation library, ~27 KB gzipped) loads when a consent's text
+// is asked for, not with the record (issue 46.5).
+const ConsentTextPopup = lazy(() =>
+  loadChunk(() => import('./consent-text-popup')).then((m) => ({ default: m.ConsentTextPopup })),
+);
 
 function Offer({ offer, onReadConsent }: { offer: ApplicationOffer; onReadConsent: (id: number) => void }) {
   const { consent, delivery } = offer;
@@ -114,7 +121,11 @@ export function ApplicationRecordList({ empty }: { empty: ReactNode }) {
           '没有更多了'
         )}
       </InfiniteScroll>
-      <ConsentTextPopup consentId={consentId} onClose={() => setConsentId(null)} />
+      {consentId !== null && (
+        <Suspense fallback={null}>
+          <ConsentTextPopup consentId={consentId} onClose={() => setConsentId(null)} />
+        </Suspense>
+      )}
     </>
   );
 }

@@ -2,14 +2,16 @@ import { useCountdown } from '@lm/shared/client/use-countdown';
 import { maskPhone } from '@lm/shared/mask';
 import { isValidPhone } from '@lm/shared/validators/phone';
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, Dialog, Toast } from 'antd-mobile';
+import Button from 'antd-mobile/es/components/button';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { CodeButton } from '@/components/code-button';
 import { CodeInput } from '@/components/code-input';
 import { tapSendCode } from '@/lib/code-form';
+import { loadDialog } from '@/lib/dialog';
 import { waitAfterSendFailure } from '@/lib/send-code';
 import { clearSession, getStoredPhone } from '@/lib/session';
+import { toast } from '@/lib/toast';
 import { useCancelAccount } from '../api/cancel-account';
 import { useDataSharing } from '../api/get-data-sharing';
 import { useSendCancellationCode } from '../api/send-cancellation-code';
@@ -40,11 +42,11 @@ export function CancelAccountForm({ onCancelled }: CancelAccountFormProps) {
   const lenderCount = sharing.data?.list.length ?? 0;
 
   const onSendCode = () => {
-    if (!tapSendCode({ counting: countdown.running, sending: sendCode.isPending }, (m) => Toast.show(m)))
+    if (!tapSendCode({ counting: countdown.running, sending: sendCode.isPending }, (m) => toast.show(m)))
       return;
     sendCode.mutate(undefined, {
       onSuccess: (data) => {
-        Toast.show('验证码已发送');
+        toast.show('验证码已发送');
         countdown.start(data?.retryAfter && data.retryAfter > 0 ? data.retryAfter : CODE_RESEND_SECONDS);
       },
       // The API client showed the message; follow the server's wait after a rate limit.
@@ -55,10 +57,10 @@ export function CancelAccountForm({ onCancelled }: CancelAccountFormProps) {
   const onSubmit = async () => {
     if (cancelAccount.isPending) return;
     if (!code.trim()) {
-      Toast.show('请输入验证码');
+      toast.show('请输入验证码');
       return;
     }
-    const confirmed = await Dialog.confirm({
+    const confirmed = await (await loadDialog()).confirm({
       title: '确认注销账户？',
       content: `注销后您的账户信息将被删除且无法恢复，获得过您信息的机构将被要求在 ${DELETION_DEADLINE_WORKING_DAYS} 个工作日内删除。确定继续吗？`,
       confirmText: '确认注销',

@@ -1,4 +1,7 @@
-import { Button, ErrorBlock, Popup, Skeleton } from 'antd-mobile';
+import Button from 'antd-mobile/es/components/button';
+import Popup from 'antd-mobile/es/components/popup';
+import Skeleton from 'antd-mobile/es/components/skeleton';
+import { ErrorState } from '@/components/error-state';
 import { useConsentedText } from '../api/get-consented-text';
 import { formatDateTime } from '../format';
 import styles from './account.module.css';
@@ -25,11 +28,11 @@ export function ConsentTextPopup({ consentId, onClose }: { consentId: number | n
           {text.isPending ? (
             <Skeleton.Paragraph lineCount={8} animated />
           ) : text.isError ? (
-            <ErrorBlock status="default" title="授权书加载失败" description={text.error.message}>
+            <ErrorState title="授权书加载失败" description={text.error.message}>
               <Button size="small" onClick={() => void text.refetch()}>
                 重新加载
               </Button>
-            </ErrorBlock>
+            </ErrorState>
           ) : (
             <>
               <p className={styles.popupMeta}>

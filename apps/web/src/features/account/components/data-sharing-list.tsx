@@ -1,7 +1,10 @@
 import { LEAD_STATUS_LABELS } from '@lm/shared/privacy-labels';
 import type { DataSharingEntry } from '@lm/shared/schemas/privacy';
-import { Button, Dialog, Tag, Toast } from 'antd-mobile';
+import Button from 'antd-mobile/es/components/button';
+import Tag from 'antd-mobile/es/components/tag';
 import { EmptyState } from '@/components/empty-state';
+import { loadDialog } from '@/lib/dialog';
+import { toast } from '@/lib/toast';
 import { useDataSharing } from '../api/get-data-sharing';
 import { useWithdrawConsent } from '../api/withdraw-consent';
 import { formatDateTime, noticeText } from '../format';
@@ -18,7 +21,7 @@ function LenderCard({ entry }: { entry: DataSharingEntry }) {
   const withdraw = useWithdrawConsent();
 
   const onWithdraw = async () => {
-    const confirmed = await Dialog.confirm({
+    const confirmed = await (await loadDialog()).confirm({
       title: `撤回对「${entry.lenderName}」的授权？`,
       content: (
         <ul className={styles.dialogList}>
@@ -34,7 +37,7 @@ function LenderCard({ entry }: { entry: DataSharingEntry }) {
     if (!confirmed) return;
     withdraw.mutate(
       { partnerId: entry.partnerId },
-      { onSuccess: () => Toast.show({ icon: 'success', content: '已撤回授权' }) },
+      { onSuccess: () => toast.show({ icon: 'success', content: '已撤回授权' }) },
     );
   };
 

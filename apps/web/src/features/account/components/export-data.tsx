@@ -1,4 +1,5 @@
-import { Button, Toast } from 'antd-mobile';
+import Button from 'antd-mobile/es/components/button';
+import { toast } from '@/lib/toast';
 import { useExportMyData } from '../api/export-my-data';
 
 /** Downloads all of the person's data as a JSON file; says what happened. */
@@ -6,13 +7,13 @@ export function useExportDownload() {
   const exportData = useExportMyData();
   const run = () => {
     if (exportData.isPending) return;
-    Toast.show({ icon: 'loading', content: '正在导出…', duration: 0 });
+    toast.show({ icon: 'loading', content: '正在导出…', duration: 0 });
     exportData.mutate(undefined, {
       onSuccess: (file) => {
-        Toast.show({ icon: 'success', content: `已导出：${file.fileName}` });
+        toast.show({ icon: 'success', content: `已导出：${file.fileName}` });
       },
       onError: (error) => {
-        Toast.show({ content: error.message || '导出失败，请稍后重试', duration: 3000 });
+        toast.show({ content: error.message || '导出失败，请稍后重试', duration: 3000 });
       },
     });
   };

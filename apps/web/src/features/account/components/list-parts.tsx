@@ -1,6 +1,8 @@
 /** The account lists' shared parts: loading, failure, a labelled line of a record. */
-import { Button, ErrorBlock, Skeleton } from 'antd-mobile';
+import Button from 'antd-mobile/es/components/button';
+import Skeleton from 'antd-mobile/es/components/skeleton';
 import type { ReactNode } from 'react';
+import { ErrorState } from '@/components/error-state';
 import styles from './account.module.css';
 
 /** While a section loads: grey lines where the content will be. */
@@ -16,11 +18,11 @@ export function Loading({ lines = 4 }: { lines?: number }) {
 /** A section failed to load: say so and offer to try again (the API client has toasted the reason). */
 export function LoadFailed({ onRetry, retrying }: { onRetry: () => void; retrying?: boolean }) {
   return (
-    <ErrorBlock status="default" title="加载失败" description="网络或服务暂时不可用，请稍后重试">
+    <ErrorState title="加载失败" description="网络或服务暂时不可用，请稍后重试">
       <Button size="small" color="primary" fill="outline" loading={retrying} onClick={onRetry}>
         重新加载
       </Button>
-    </ErrorBlock>
+    </ErrorState>
   );
 }
 

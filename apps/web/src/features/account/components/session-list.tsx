@@ -1,9 +1,12 @@
 import { SESSION_REVOKE_REASON_LABELS } from '@lm/shared/privacy-labels';
 import type { SessionItem } from '@lm/shared/schemas/privacy';
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, Dialog, List, Toast } from 'antd-mobile';
+import Button from 'antd-mobile/es/components/button';
+import List from 'antd-mobile/es/components/list';
 import { useNavigate } from 'react-router';
+import { loadDialog } from '@/lib/dialog';
 import { clearSession } from '@/lib/session';
+import { toast } from '@/lib/toast';
 import { useSessions } from '../api/get-sessions';
 import { useLogoutAll } from '../api/logout-all';
 import { formatDateTime } from '../format';
@@ -56,7 +59,7 @@ export function LogoutAllButton() {
   const logoutAll = useLogoutAll();
 
   const onClick = async () => {
-    const confirmed = await Dialog.confirm({
+    const confirmed = await (await loadDialog()).confirm({
       title: '退出所有设备？',
       content:
         '所有设备上的登录（包括本机）都将失效，之后需要用短信验证码重新登录。如果您怀疑账户被他人使用，请立即操作。',
@@ -68,7 +71,7 @@ export function LogoutAllButton() {
       onSuccess: (result) => {
         clearSession();
         queryClient.clear();
-        Toast.show({ icon: 'success', content: `已退出 ${result.revoked} 个登录` });
+        toast.show({ icon: 'success', content: `已退出 ${result.revoked} 个登录` });
         navigate('/login', { replace: true });
       },
     });

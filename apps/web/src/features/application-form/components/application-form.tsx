@@ -1,6 +1,11 @@
 import { IDENTITY_VERIFIED_NOTE } from '@lm/shared/identity';
 import { useMutation } from '@tanstack/react-query';
-import { Button, Checkbox, Form, Input, Selector, Steps } from 'antd-mobile';
+import Button from 'antd-mobile/es/components/button';
+import Checkbox from 'antd-mobile/es/components/checkbox';
+import Form from 'antd-mobile/es/components/form';
+import Input from 'antd-mobile/es/components/input';
+import Selector from 'antd-mobile/es/components/selector';
+import Steps from 'antd-mobile/es/components/steps';
 import { type ReactNode, useState } from 'react';
 import { Link } from 'react-router';
 import { CityPicker, type CityValue } from '@/components/city-picker/city-picker';

@@ -1,4 +1,5 @@
-import { Form, Input } from 'antd-mobile';
+import Form from 'antd-mobile/es/components/form';
+import Input from 'antd-mobile/es/components/input';
 import { ID_CARD_RULES, normalizeIdCard, REAL_NAME_RULES } from '../identity-rules';
 
 /** The name and national ID number as on the ID card (the apply and credit-process identity pages). */

@@ -6,9 +6,15 @@ import {
   contactPairProblems,
 } from '@lm/shared/credit-info';
 import { isValidPhone } from '@lm/shared/validators/phone';
-import { Button, ErrorBlock, Form, Input, Picker, Skeleton, TextArea, Toast } from 'antd-mobile';
+import Button from 'antd-mobile/es/components/button';
+import Form from 'antd-mobile/es/components/form';
+import Input from 'antd-mobile/es/components/input';
+import Picker from 'antd-mobile/es/components/picker';
+import Skeleton from 'antd-mobile/es/components/skeleton';
+import TextArea from 'antd-mobile/es/components/text-area';
 import { type ReactNode, useEffect } from 'react';
 import { CityPicker, cityValueOf } from '@/components/city-picker/city-picker';
+import { ErrorState } from '@/components/error-state';
 import { PrimaryButton } from '@/components/primary-button';
 import {
   ANNUAL_INCOME_OPTIONS,
@@ -21,6 +27,7 @@ import {
 } from '@/config/form-options';
 import { getStoredPhone, getStoredUid } from '@/lib/session';
 import { sessionStore } from '@/lib/storage';
+import { toast } from '@/lib/toast';
 import styles from '@/styles/forms.module.css';
 import { useBaseDetail } from '../api/get-base-detail';
 import { useSaveBaseInfo } from '../api/save-base-info';
@@ -244,11 +251,11 @@ export function CreditInfoForm({ onDone, onIdentityNeeded }: CreditInfoFormProps
 
   if (detail.isError) {
     return (
-      <ErrorBlock status="default" title="加载失败" description="请稍后重试">
+      <ErrorState title="加载失败" description="请稍后重试">
         <Button size="small" onClick={() => void detail.refetch()}>
           重新加载
         </Button>
-      </ErrorBlock>
+      </ErrorState>
     );
   }
 
@@ -257,7 +264,7 @@ export function CreditInfoForm({ onDone, onIdentityNeeded }: CreditInfoFormProps
     try {
       await form.validateFields(STEP_FIELD_NAMES[step] as never);
     } catch {
-      Toast.show('请完善本页信息');
+      toast.show('请完善本页信息');
       return;
     }
     save.mutate(

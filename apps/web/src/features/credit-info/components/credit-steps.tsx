@@ -1,4 +1,4 @@
-import { Steps } from 'antd-mobile';
+import Steps from 'antd-mobile/es/components/steps';
 import { CREDIT_PROCESS_STEPS, type CreditProcessStep, creditProcessIndex } from '../steps';
 import styles from './credit-steps.module.css';
 

@@ -1,5 +1,5 @@
 import type { AppPlatform } from '@lm/shared/schemas/site';
-import { Button } from 'antd-mobile';
+import Button from 'antd-mobile/es/components/button';
 import { useState } from 'react';
 import { toast } from '@/lib/toast';
 import { useDownloadManifest } from '../api/get-download-manifest';

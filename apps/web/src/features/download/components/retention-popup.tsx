@@ -1,11 +1,16 @@
-import { Button, CenterPopup } from 'antd-mobile';
-import { useEffect, useRef } from 'react';
+import Button from 'antd-mobile/es/components/button';
+import { lazy, Suspense, useEffect, useRef } from 'react';
 import { useBlocker, useNavigate } from 'react-router';
 import { isBackNavigation } from '@/lib/back-navigation';
+import { loadChunk } from '@/lib/chunk-load';
 import { sessionStore } from '@/lib/storage';
 import styles from './download.module.css';
 
 export const RETENTION_SHOWN_KEY = 'RETENTION_POPUP_SHOWN';
+
+// antd-mobile's CenterPopup (and its animation library, ~20 KB gzipped) loads when the popup is due, not
+// with the result pages (issue 46.5).
+const CenterPopup = lazy(() => loadChunk(() => import('antd-mobile/es/components/center-popup')));
 
 /** Whether this browser session already showed the retention popup. */
 export function retentionShown(store = sessionStore): boolean {
@@ -54,32 +59,35 @@ export function RetentionPopup({ onShow, onDownload, copy = RETENTION_COPY }: Re
     }
   }, [open, onShow]);
 
+  if (!open) return null;
   return (
-    <CenterPopup visible={open} onMaskClick={() => blocker.reset?.()} aria-label="温馨提示">
-      <div className={styles.popup}>
-        <h2>确定要离开吗？</h2>
-        <p>{copy.description}</p>
-        <div className={styles.popupActions}>
-          <Button
-            block
-            color="primary"
-            shape="rounded"
-            onClick={() => {
-              blocker.reset?.();
-              if (onDownload) onDownload();
-              else navigate('/download');
-            }}
-          >
-            {copy.download}
-          </Button>
-          <Button block shape="rounded" onClick={() => blocker.reset?.()}>
-            留在本页
-          </Button>
-          <Button block fill="none" onClick={() => blocker.proceed?.()}>
-            仍要离开
-          </Button>
+    <Suspense fallback={null}>
+      <CenterPopup visible onMaskClick={() => blocker.reset?.()} aria-label="温馨提示">
+        <div className={styles.popup}>
+          <h2>确定要离开吗？</h2>
+          <p>{copy.description}</p>
+          <div className={styles.popupActions}>
+            <Button
+              block
+              color="primary"
+              shape="rounded"
+              onClick={() => {
+                blocker.reset?.();
+                if (onDownload) onDownload();
+                else navigate('/download');
+              }}
+            >
+              {copy.download}
+            </Button>
+            <Button block shape="rounded" onClick={() => blocker.reset?.()}>
+              留在本页
+            </Button>
+            <Button block fill="none" onClick={() => blocker.proceed?.()}>
+              仍要离开
+            </Button>
+          </div>
         </div>
-      </div>
-    </CenterPopup>
+      </CenterPopup>
+    </Suspense>
   );
 }

@@ -1,5 +1,5 @@
 import type { ProductItem } from '@lm/shared/schemas/product';
-import { Button } from 'antd-mobile';
+import Button from 'antd-mobile/es/components/button';
 import { Link } from 'react-router';
 import { formatAmountRange, formatApr, formatTerm, initialOf } from '../format';
 import { useExposureRef } from '../use-exposure';

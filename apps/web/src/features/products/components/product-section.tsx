@@ -1,6 +1,6 @@
 import { AD_PLACEMENTS } from '@lm/shared/placements';
 import type { ProductItem } from '@lm/shared/schemas/product';
-import { Button } from 'antd-mobile';
+import Button from 'antd-mobile/es/components/button';
 import type { ReactNode } from 'react';
 import { ProductCard } from './product-card';
 import styles from './products.module.css';
