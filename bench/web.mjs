@@ -126,7 +126,23 @@ Object.assign(settings, {
 const METHODS = values.methods.split(',');
 
 /** Routes that need the logged-in person (and, for the authorise page, a match result). */
-const LOGGED_IN_PATHS = new Set([FORM, AUTHORIZE, '/credit-process/identity-verification', '/my']);
+const LOGGED_IN_PATHS = new Set([
+  FORM,
+  AUTHORIZE,
+  // Pages the app renders that a visitor reloads or opens from a link (issue 46.5; `--routes` to measure them).
+  '/credit-process/identity-verification',
+  '/my',
+  '/my/personal-data',
+  '/my/application-record',
+  '/my/safe-center',
+  '/my/cancel-account',
+  '/my/data-sharing',
+  '/apply_home',
+  '/apply_limit',
+  '/apply_auth_form',
+  '/apply_auth_photo',
+  '/apply_my',
+]);
 const LOGGED_IN = { has: (route) => LOGGED_IN_PATHS.has(pathOf(route)) };
 
 /**
