@@ -10,7 +10,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { phonePage, shot, unexpectedErrors } from './browser.ts';
-import { choose, chooseCity, formItem, GOOD_ANSWERS, seedSession } from './form.ts';
+import { formItem, seedSession, submitGoodForm } from './form.ts';
 import { useServerAndBrowser } from './harness.ts';
 import { logInWithCode, loginPerson } from './person.ts';
 
@@ -37,14 +37,7 @@ async function landAndLogin(page: Page, channel: string) {
 /** The application form (Guangzhou, lenders of every kind match) filled and submitted; the offers. */
 async function submitForm(page: Page): Promise<Offer[]> {
   await formItem(page, '借款金额').waitFor({ timeout: 15_000 });
-  for (const [label, text] of GOOD_ANSWERS) await choose(page, label, text);
-  await chooseCity(page, '广东省', '广州市');
-  await formItem(page, '真实姓名').locator('input').fill('张三');
-  await formItem(page, '身份证号').locator('input').fill('110101199003074514');
-  await page.locator('.adm-form-footer').getByText('我已阅读并同意').click();
-  const saved = page.waitForResponse((r) => r.url().endsWith('/api/user/info/save'));
-  await page.locator('button[type=submit]').click();
-  const body = (await (await saved).json()) as {
+  const body = (await (await submitGoodForm(page)).json()) as {
     code: number;
     data: Offer & { mayAuthProductList: Offer[] };
   };

@@ -3,7 +3,7 @@
  * questions by their label, a Selector option, the city picker, and a person's session put into the
  * browser once (a later logout or re-login of the page is not undone on reload).
  */
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page, Response } from 'playwright-core';
 import { expect } from 'vitest';
 import type { Person } from './person.ts';
 
@@ -71,6 +71,21 @@ export const GOOD_ANSWERS: [string, string][] = [
   ['芝麻分', '700分以上'],
   ['信用记录', '信用良好，无逾期'],
 ];
+
+/**
+ * The application form answered with GOOD_ANSWERS (Guangzhou, 张三 with a valid ID number), its agreements
+ * ticked and submitted: the answer of POST /api/user/info/save.
+ */
+export async function submitGoodForm(page: Page): Promise<Response> {
+  for (const [label, text] of GOOD_ANSWERS) await choose(page, label, text);
+  await chooseCity(page, '广东省', '广州市');
+  await formItem(page, '真实姓名').locator('input').fill('张三');
+  await formItem(page, '身份证号').locator('input').fill('110101199003074514');
+  await page.locator('.adm-form-footer').getByText('我已阅读并同意').click();
+  const saved = page.waitForResponse((r) => r.url().endsWith('/api/user/info/save'));
+  await page.locator('button[type=submit]').click();
+  return saved;
+}
 
 export const input = (page: Page, label: string) => formItem(page, label).locator('input');
 

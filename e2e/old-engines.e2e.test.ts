@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { phonePage, shot, unexpectedErrors } from './browser.ts';
-import { chooseCity, choose as chooseOption, formItem, GOOD_ANSWERS } from './form.ts';
+import { submitGoodForm } from './form.ts';
 import { useServerAndBrowser } from './harness.ts';
 import { logInWithCode, loginPerson } from './person.ts';
 import {
@@ -190,14 +190,8 @@ describe('old engines run the legacy build (ES5, SystemJS, polyfills)', () => {
       const same = await comparePngs(legacyForm, await modernFormShot(session));
       expect(same.ratio).toBeLessThanOrEqual(MAX_DIFF_RATIO);
 
-      for (const [label, answer] of GOOD_ANSWERS) await chooseOption(page, label, answer);
-      await chooseCity(page, '广东省', '广州市');
-      await formItem(page, '真实姓名').locator('input').fill('张三');
-      await formItem(page, '身份证号').locator('input').fill('110101199003074514');
-      await page.locator('.adm-form-footer').getByText('我已阅读并同意').click();
-      const saved = page.waitForResponse((r) => r.url().endsWith('/api/user/info/save'));
-      await page.locator('button[type=submit]').click();
-      expect(((await (await saved).json()) as { code: number }).code).toBe(200);
+      const saved = await submitGoodForm(page);
+      expect(((await saved.json()) as { code: number }).code).toBe(200);
 
       await page.waitForURL(/\/fill-information\/common-authorize/, { timeout: 20_000 });
       const first = page.locator('li .adm-checkbox').first();
