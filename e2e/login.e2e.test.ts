@@ -80,8 +80,10 @@ describe('H5 login journey in Chromium', () => {
     expect(await page.evaluate(() => localStorage.getItem('ad_channel_code'))).toBe('demo');
 
     await page.getByText('退出登录').click();
-    const confirm = page.getByRole('button', { name: /确定|确认|退出/ }).last();
-    if (await confirm.isVisible().catch(() => false)) await confirm.click();
+    // The question comes in its own chunk (ADR 068): wait for it, then confirm inside it.
+    const dialog = page.locator('.adm-dialog-body');
+    await dialog.getByText('确定要退出登录吗？').waitFor({ timeout: 10_000 });
+    await dialog.getByRole('button', { name: '确定' }).click();
     await page.waitForURL(/\/login/, { timeout: 10_000 });
     expect(await page.evaluate(() => localStorage.getItem('TOKEN'))).toBeNull();
     expect(unexpectedErrors(errors)).toEqual([]);
