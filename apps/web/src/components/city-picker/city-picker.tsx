@@ -1,7 +1,8 @@
 import type { CityEntry, Region } from '@lm/shared/regions';
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
+import { usePrefetchWhenIdle } from '@/hooks/use-prefetch-when-idle';
 import { loadChunk } from '@/lib/chunk-load';
-import styles from './city-picker.module.css';
+import styles from '@/styles/picker-trigger.module.css';
 
 /** A chosen city with its province (six-digit codes and Chinese names of the region table). */
 export type CityValue = CityEntry;
@@ -19,26 +20,6 @@ interface CityPickerProps {
 const loadPicker = () => import('antd-mobile/es/components/cascade-picker');
 // Opened offline: it waits for the network (网络连接错误) instead of an error page (docs/decisions/058).
 const CascadePicker = lazy(() => loadChunk(loadPicker));
-
-/** Runs `load` a while after the page has loaded, when the browser is idle. */
-function usePrefetchWhenIdle(load: () => Promise<unknown>) {
-  useEffect(() => {
-    let idle = 0;
-    const run = () => void load().catch(() => undefined);
-    const timer = setTimeout(() => {
-      if (typeof window.requestIdleCallback === 'function')
-        idle = window.requestIdleCallback(run, { timeout: 5000 });
-      else run();
-    }, PREFETCH_DELAY_MS);
-    return () => {
-      clearTimeout(timer);
-      if (idle) window.cancelIdleCallback(idle);
-    };
-  }, [load]);
-}
-
-/** After the page's own files, its first paint and the real-user monitoring's start. */
-const PREFETCH_DELAY_MS = 2500;
 
 type RegionModule = typeof import('@lm/shared/regions');
 let regionModule: Promise<RegionModule> | null = null;

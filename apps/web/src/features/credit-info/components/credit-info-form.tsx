@@ -9,12 +9,12 @@ import { isValidPhone } from '@lm/shared/validators/phone';
 import Button from 'antd-mobile/es/components/button';
 import Form from 'antd-mobile/es/components/form';
 import Input from 'antd-mobile/es/components/input';
-import Picker from 'antd-mobile/es/components/picker';
 import Skeleton from 'antd-mobile/es/components/skeleton';
 import TextArea from 'antd-mobile/es/components/text-area';
 import { type ReactNode, useEffect } from 'react';
 import { CityPicker, cityValueOf } from '@/components/city-picker/city-picker';
 import { ErrorState } from '@/components/error-state';
+import { OptionPicker } from '@/components/option-picker/option-picker';
 import { PrimaryButton } from '@/components/primary-button';
 import {
   ANNUAL_INCOME_OPTIONS,
@@ -59,9 +59,7 @@ function optionPicker<V extends string | number>(
       key={key}
       name={name}
       label={label}
-      trigger="onConfirm"
       arrow
-      onClick={(_, picker) => picker.current?.open()}
       rules={[
         {
           validator: (_, value: unknown[] | undefined) =>
@@ -71,11 +69,7 @@ function optionPicker<V extends string | number>(
         },
       ]}
     >
-      <Picker columns={[options.map((o) => ({ label: o.label, value: o.value }))]} title={label}>
-        {(items) =>
-          items[0] ? <span>{items[0].label}</span> : <span className={own.placeholder}>请选择{label}</span>
-        }
-      </Picker>
+      <OptionPicker options={options} title={label} placeholder={`请选择${label}`} />
     </Form.Item>
   );
 }
