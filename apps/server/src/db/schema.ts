@@ -159,6 +159,32 @@ export const events = pgTable(
   ],
 );
 
+/**
+ * Ad clicks (issue 47.1, ADR 069): a click of an ad platform as the landing URL named it (the `track_report`
+ * header), first seen on a funnel event or a login, and the person it brought (the attribution rule of
+ * @lm/shared/ad-clicks). Only the platform's click parameters: nothing personal.
+ */
+export const adClicks = pgTable(
+  'ad_clicks',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    platform: text('platform').notNull(),
+    clickId: text('click_id').notNull(),
+    /** The channel whose landing it arrived on (the first seen). */
+    channelCode: text('channel_code').notNull(),
+    params: jsonb('params').$type<Record<string, string>>().notNull(),
+    firstSeenAt: ts('first_seen_at').notNull().defaultNow(),
+    lastSeenAt: ts('last_seen_at').notNull().defaultNow(),
+    /** The person credited with the click at their login; null until then. */
+    userId: bigint('user_id', { mode: 'number' }),
+    attributedAt: ts('attributed_at'),
+  },
+  (t) => [
+    uniqueIndex('ad_clicks_platform_click').on(t.platform, t.clickId),
+    index('ad_clicks_user').on(t.userId, t.attributedAt),
+  ],
+);
+
 /** Devices reported with their province and city (excluded-city flow, spec §4). */
 export const deviceReports = pgTable('device_reports', {
   id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),

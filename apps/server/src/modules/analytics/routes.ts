@@ -37,9 +37,16 @@ const analyticsRoutes: FastifyPluginAsync = async (root) => {
     async (req) => {
       const meta = clientMeta(req);
       const userId = await optionalUserId(req);
-      return ok(
-        await analytics.recordEvent(req.body, { ip: meta.ip, userId, fingerprint: meta.fingerprint }),
-      );
+      const recorded = await analytics.recordEvent(req.body, {
+        ip: meta.ip,
+        userId,
+        fingerprint: meta.fingerprint,
+      });
+      // The ad click the visit came from (ADR 069): kept with the visit; the event stands without it.
+      await app.services.adClicks
+        .seen(req.headers.track_report, req.body.adChannelCode ?? meta.channelCode)
+        .catch((err: unknown) => req.log.error({ err }, 'ad click not kept'));
+      return ok(recorded);
     },
   );
 };

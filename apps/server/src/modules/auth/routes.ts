@@ -13,7 +13,7 @@ import {
   sendPhoneVerifyCodeData,
   userDetailData,
 } from '@lm/shared/schemas/auth';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { envelope, ok } from '../../lib/envelope.ts';
@@ -34,6 +34,18 @@ function loginUserInfo(user: AuthUser) {
     coverStatus: user.coverStatus,
     createdAt: user.createdAt.toISOString(),
   };
+}
+
+/**
+ * Credits the person with the ad click their page carries in its `track_report` header (ADR 069). The login
+ * has happened: a failure here is logged, never answered.
+ */
+async function creditAdClick(req: FastifyRequest, userId: number, channelCode: string | undefined) {
+  try {
+    await req.server.services.adClicks.login(req.headers.track_report, { userId, channelCode });
+  } catch (err) {
+    req.log.error({ err }, 'ad click not credited');
+  }
 }
 
 /** Spec §7 "Login and account". */
@@ -68,7 +80,12 @@ const authRoutes: FastifyPluginAsync = async (root) => {
         response: { 200: envelope(loginData) },
       },
     },
-    async (req) => ok(await auth.login(req.body, clientMeta(req))),
+    async (req) => {
+      const meta = clientMeta(req);
+      const result = await auth.login(req.body, meta);
+      await creditAdClick(req, result.loginUser.uid, req.body.adChannelCode ?? meta.channelCode);
+      return ok(result);
+    },
   );
 
   app.get(

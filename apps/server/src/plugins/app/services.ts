@@ -46,6 +46,8 @@ import { ConsentRepository } from '../../modules/consent/repository.ts';
 import { ConsentService } from '../../modules/consent/service.ts';
 import { ContentRepository } from '../../modules/content/repository.ts';
 import { ContentService } from '../../modules/content/service.ts';
+import { AdClickRepository } from '../../modules/conversions/repository.ts';
+import { AdClickService } from '../../modules/conversions/service.ts';
 import { CreditInfoRepository } from '../../modules/credit-info/repository.ts';
 import { CreditInfoService } from '../../modules/credit-info/service.ts';
 import { PartnerCallbacks } from '../../modules/delivery/partner-callbacks.ts';
@@ -305,6 +307,7 @@ export default fp<ServicesOptions>(
       limiter,
       deviceHash,
     });
+    const adClicks = new AdClickService({ repo: new AdClickRepository(database.db) });
     const geo = new GeoService({
       repo: new GeoRepository(database.db),
       provider: createGeoProvider(config, app.log),
@@ -491,6 +494,7 @@ export default fp<ServicesOptions>(
       staff,
       channels,
       analytics,
+      adClicks,
       geo,
       realName,
       ocr,
