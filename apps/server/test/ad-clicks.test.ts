@@ -46,20 +46,20 @@ const clickRows = (platform: string, clickId: string) =>
 
 describe(`ad clicks from the track_report header (issue 47.1, ADR 069) (${BACKEND})`, () => {
   it('a visit keeps the click with its channel and only its click parameters; a repeat only its last sighting', async () => {
-    const callback = unique('cb');
-    const header = trackReport({ platform: 'oceanengine', clickid: 'C-1', callback, phone: '13800000000' });
+    const clickid = unique('cb');
+    const header = trackReport({ platform: 'oceanengine', clickid, callback: 'B-1', phone: '13800000000' });
     expect((await report('demo', header)).statusCode).toBe(200);
-    const [first] = await clickRows('oceanengine', callback);
+    const [first] = await clickRows('oceanengine', clickid);
     expect(first).toMatchObject({
       channelCode: 'demo',
-      params: { callback, clickid: 'C-1' },
+      params: { clickid, callback: 'B-1' },
       userId: null,
       attributedAt: null,
     });
     expect(JSON.stringify(first!.params)).not.toContain('13800000000');
 
     await report('demo-skin8', header);
-    const rows = await clickRows('oceanengine', callback);
+    const rows = await clickRows('oceanengine', clickid);
     expect(rows).toHaveLength(1);
     expect(rows[0]!.channelCode).toBe('demo');
     expect(rows[0]!.firstSeenAt).toEqual(first!.firstSeenAt);

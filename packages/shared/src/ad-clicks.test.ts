@@ -4,16 +4,16 @@ import { attributedClick, CLICK_PARAM_MAX, clickOfTrackReport, type SeenClick } 
 const header = (v: unknown) => JSON.stringify(v);
 
 describe('clickOfTrackReport', () => {
-  it('Ocean Engine: callback preferred, both parameters kept', () => {
+  it('Ocean Engine: clickid preferred (landing-page attribution), both parameters kept', () => {
     expect(clickOfTrackReport(header({ platform: 'oceanengine', clickid: 'C1', callback: 'B1' }))).toEqual({
       platform: 'oceanengine',
-      clickId: 'B1',
-      params: { callback: 'B1', clickid: 'C1' },
+      clickId: 'C1',
+      params: { clickid: 'C1', callback: 'B1' },
     });
   });
 
-  it('Ocean Engine with only a clickid', () => {
-    expect(clickOfTrackReport(header({ platform: 'oceanengine', clickid: 'C1' }))?.clickId).toBe('C1');
+  it('Ocean Engine with only a callback (monitoring link)', () => {
+    expect(clickOfTrackReport(header({ platform: 'oceanengine', callback: 'B1' }))?.clickId).toBe('B1');
   });
 
   it('Kuaishou callback, Baidu bd_vid', () => {
@@ -34,10 +34,10 @@ describe('clickOfTrackReport', () => {
   });
 
   it('trims values; a blank one does not count', () => {
-    expect(clickOfTrackReport(header({ platform: 'oceanengine', callback: '  ', clickid: ' C ' }))).toEqual({
+    expect(clickOfTrackReport(header({ platform: 'oceanengine', clickid: '  ', callback: ' B ' }))).toEqual({
       platform: 'oceanengine',
-      clickId: 'C',
-      params: { clickid: 'C' },
+      clickId: 'B',
+      params: { callback: 'B' },
     });
   });
 

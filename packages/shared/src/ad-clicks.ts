@@ -16,12 +16,13 @@ export const AD_PLATFORM_LABELS: Record<AdPlatform, string> = {
 };
 
 /**
- * The landing-URL parameters that name one click, in order of preference: Ocean Engine appends
- * `clickid` and `callback` (its conversion API takes either; `callback` carries the click's report
- * token), Kuaishou `callback`, Baidu `bd_vid`, Tencent `gdt_vid` (or the older `qz_gdt`).
+ * The landing-URL parameters that name one click, in order of preference: Ocean Engine `clickid` (its
+ * conversion API's `context.ad.callback` for landing-page attribution; a monitoring link's
+ * `__CALLBACK_PARAM__` arrives as `callback`), Kuaishou `callback`, Baidu `bd_vid`, Tencent `gdt_vid` (or the
+ * older `qz_gdt`).
  */
 export const CLICK_ID_PARAMS: Record<AdPlatform, readonly string[]> = {
-  oceanengine: ['callback', 'clickid'],
+  oceanengine: ['clickid', 'callback'],
   kuaishou: ['callback'],
   baidu: ['bd_vid'],
   tencent: ['gdt_vid', 'qz_gdt'],
