@@ -120,4 +120,31 @@ describe(`ad clicks from the track_report header (issue 47.1, ADR 069) (${BACKEN
     }
     expect((await app.database.db.select({ id: adClicks.id }).from(adClicks)).length).toBe(before);
   });
+
+  it('GET /api/dev/ad-clicks lists a click id’s clicks with the person credited; a bad query is a clear 400', async () => {
+    const clickid = unique('dev');
+    const header = trackReport({ platform: 'oceanengine', clickid });
+    const uid = await login(newPhone(), 'demo', header);
+    const res = await app.inject({ method: 'GET', url: `/api/dev/ad-clicks?clickId=${clickid}` });
+    expect(res.statusCode).toBe(200);
+    expect(body(res).data).toEqual([
+      expect.objectContaining({
+        platform: 'oceanengine',
+        clickId: clickid,
+        channelCode: 'demo',
+        userId: uid,
+      }),
+    ]);
+    const none = await app.inject({
+      method: 'GET',
+      url: `/api/dev/ad-clicks?clickId=${clickid}&platform=baidu`,
+    });
+    expect(body(none).data).toEqual([]);
+
+    for (const url of ['/api/dev/ad-clicks', '/api/dev/ad-clicks?clickId=x&platform=sogou']) {
+      const bad = await app.inject({ method: 'GET', url });
+      expect(bad.statusCode).toBe(400);
+      expect(body(bad).msg).toMatch(/点击 ID|广告平台/);
+    }
+  });
 });

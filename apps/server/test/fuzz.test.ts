@@ -124,6 +124,7 @@ const getEndpoints = [
   '/api/getEncryptionMobile',
   '/api/getUserLoginVO',
   '/api/dev/sms-outbox',
+  '/api/dev/ad-clicks',
   '/api/getLoginUserInfo',
   '/api/getAdChannel',
   '/api/adChannel/plan/adChannelCode',

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { attributedClick, CLICK_PARAM_MAX, clickOfTrackReport, type SeenClick } from './ad-clicks.ts';
 
@@ -59,6 +60,38 @@ describe('clickOfTrackReport', () => {
     expect(
       clickOfTrackReport(header({ platform: 'kuaishou', callback: 'K', pad: 'y'.repeat(9000) })),
     ).toBeNull();
+  });
+
+  it('never throws, and what it returns is a known platform’s click from the header’s own values', () => {
+    const value = fc.oneof(fc.string(), fc.integer(), fc.constant(null), fc.array(fc.string()));
+    const anyHeader = fc.oneof(
+      fc.string(),
+      fc
+        .record(
+          {
+            platform: fc.oneof(fc.constantFrom('oceanengine', 'kuaishou', 'baidu', 'tencent'), fc.string()),
+            clickid: value,
+            callback: value,
+            bd_vid: value,
+            gdt_vid: value,
+            qz_gdt: value,
+            other: value,
+          },
+          { requiredKeys: [] },
+        )
+        .map((o) => JSON.stringify(o)),
+    );
+    fc.assert(
+      fc.property(anyHeader, (raw) => {
+        const click = clickOfTrackReport(raw);
+        if (!click) return;
+        const parsed = JSON.parse(raw) as Record<string, unknown>;
+        expect(parsed.platform).toBe(click.platform);
+        for (const [k, v] of Object.entries(click.params)) expect(String(parsed[k]).trim()).toBe(v);
+        expect(Object.values(click.params)).toContain(click.clickId);
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('reads \\u-escaped non-ASCII text as the H5 sends it', () => {

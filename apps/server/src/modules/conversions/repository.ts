@@ -44,6 +44,19 @@ export class AdClickRepository {
     return row?.userId === userId;
   }
 
+  /** The clicks under a click id (one per platform), or of one platform. */
+  async find(clickId: string, platform?: string): Promise<AdClickRow[]> {
+    return this.db
+      .select()
+      .from(adClicks)
+      .where(
+        platform
+          ? and(eq(adClicks.clickId, clickId), eq(adClicks.platform, platform))
+          : eq(adClicks.clickId, clickId),
+      )
+      .orderBy(adClicks.id);
+  }
+
   /** The clicks credited to a person, the latest credit first. */
   async creditedTo(userId: number): Promise<AdClickRow[]> {
     return this.db

@@ -51,6 +51,10 @@ export class AdClickService {
       : null;
   }
 
+  find(clickId: string, platform?: string): Promise<AdClickRow[]> {
+    return this.d.repo.find(clickId, platform);
+  }
+
   creditedTo(userId: number): Promise<AdClickRow[]> {
     return this.d.repo.creditedTo(userId);
   }
