@@ -47,8 +47,5 @@ export default defineConfig(({ isSsrBuild }) => ({
   build: {
     // Which files and stylesheets each page needs (scripts/prerender.mjs reads it, then moves it out of dist).
     manifest: true,
-    // Terser, not Vite's default (Oxc): plugin-legacy minifies legacy chunks with Oxc at ES2015 (template
-    // literals for strings); with Terser they stay ES5. Modern chunks: 376.7 KB gz in all, as with Oxc.
-    minify: 'terser',
   },
 }));
