@@ -5,9 +5,9 @@ import { AD_PLATFORMS, CLICK_PARAM_MAX } from '../ad-clicks.ts';
 /** GET /api/dev/ad-clicks: the clicks the server keeps under a click id (dev only). */
 export const devAdClicksQuery = z.object({
   clickId: z
-    .string({ error: '请填写点击 ID（clickId）' })
+    .string({ error: '请填写点击 ID' })
     .trim()
-    .min(1, '请填写点击 ID（clickId）')
+    .min(1, '请填写点击 ID')
     .max(CLICK_PARAM_MAX, `点击 ID 最长 ${CLICK_PARAM_MAX} 个字符`),
   platform: z.enum(AD_PLATFORMS, { error: `广告平台只能是 ${AD_PLATFORMS.join('、')}` }).optional(),
 });
