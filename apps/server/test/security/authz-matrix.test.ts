@@ -53,6 +53,7 @@ const ACCESS: Record<string, Access> = {
   'GET /api/user/health': 'public',
   'GET /api/dev/sms-outbox': 'dev',
   'GET /api/dev/encrypt-mobile': 'dev',
+  'GET /api/dev/ad-clicks': 'dev',
   'POST /api/user/info/tempSave': 'user',
   'POST /api/user/info/identityNameVerify': 'user',
   'GET /api/user/info/form/show': 'user',
