@@ -85,11 +85,13 @@ export async function startServer(
   };
 }
 
+/** Runs a CLI of the server (admin-create …) on the test server's data, in development as the server runs. */
 export function runCli(args: string[], env: Record<string, string>): Promise<string> {
   return new Promise((res, rej) => {
     const child = spawn(join(ROOT, 'node_modules/.bin/tsx'), args, {
       cwd: ROOT,
-      env: { ...process.env, ...env },
+      // Not the shell's NODE_ENV: in production the CLI refuses the generated keys the test server uses.
+      env: { ...process.env, NODE_ENV: 'development', ...env },
     });
     let out = '';
     child.stdout.on('data', (d) => {
