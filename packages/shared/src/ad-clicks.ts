@@ -33,7 +33,6 @@ export const CLICK_PARAM_MAX = 1024;
 
 /** How long after a click a login is still credited to it, unless the channel says otherwise (ADR 069). */
 export const DEFAULT_ATTRIBUTION_WINDOW_DAYS = 7;
-export const ATTRIBUTION_WINDOW_DAYS_MAX = 90;
 
 /**
  * The `track_report` header as the H5 sends it: JSON with the platform and the captured parameters

@@ -1,5 +1,5 @@
 import type { AdClick } from '@lm/shared/ad-clicks';
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { adClicks } from '../../db/schema.ts';
 
@@ -55,14 +55,5 @@ export class AdClickRepository {
           : eq(adClicks.clickId, clickId),
       )
       .orderBy(adClicks.id);
-  }
-
-  /** The clicks credited to a person, the latest credit first. */
-  async creditedTo(userId: number): Promise<AdClickRow[]> {
-    return this.db
-      .select()
-      .from(adClicks)
-      .where(eq(adClicks.userId, userId))
-      .orderBy(desc(adClicks.attributedAt), desc(adClicks.id));
   }
 }

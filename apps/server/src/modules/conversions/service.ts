@@ -3,8 +3,6 @@ import type { AdClickRepository, AdClickRow } from './repository.ts';
 
 export interface AdClickServiceDeps {
   repo: AdClickRepository;
-  /** The channel's attribution window in days (ADR 069); the default until channels configure one. */
-  windowDays?: (channelCode: string) => Promise<number> | number;
 }
 
 /**
@@ -37,7 +35,8 @@ export class AdClickService {
     const now = at.now ?? new Date();
     const row = await this.seen(header, at.channelCode, now);
     if (!row || !at.channelCode) return null;
-    const windowDays = (await this.d.windowDays?.(at.channelCode)) ?? DEFAULT_ATTRIBUTION_WINDOW_DAYS;
+    // Per channel with the platform settings of issue 47.2 (ADR 069).
+    const windowDays = DEFAULT_ATTRIBUTION_WINDOW_DAYS;
     const chosen = attributedClick([{ ...row, seenAt: row.firstSeenAt }], {
       userId: at.userId,
       channelCode: at.channelCode,
@@ -53,9 +52,5 @@ export class AdClickService {
 
   find(clickId: string, platform?: string): Promise<AdClickRow[]> {
     return this.d.repo.find(clickId, platform);
-  }
-
-  creditedTo(userId: number): Promise<AdClickRow[]> {
-    return this.d.repo.creditedTo(userId);
   }
 }
