@@ -5,7 +5,9 @@
  * audit page uses it; `apps/server/test/audit-labels.test.ts` fails when the server writes an action,
  * subject or field this table does not name.
  */
+import { AD_PLATFORM_LABELS } from './ad-clicks.ts';
 import { LINK_TYPE_LABELS } from './channel.ts';
+import { CONVERSION_STEP_LABELS, CONVERSION_STEPS } from './conversions.ts';
 import { LEAD_STATUS_LABELS, NOTICE_KIND_LABELS, NOTICE_STATUS_LABELS } from './privacy-labels.ts';
 import { regionText } from './regions.ts';
 
@@ -51,6 +53,7 @@ export const AUDIT_ENTITY_LABELS: Record<string, string> = {
   staff: '员工',
   notice: '机构通知',
   operator: '运营主体',
+  channel_conversions: '渠道转化回传',
 };
 
 /** The staff name of entries made by the server itself (login locks, the worker). */
@@ -95,6 +98,12 @@ export const AUDIT_FIELD_LABELS: Record<string, string> = {
   allowedHosts: '允许跳转的域名',
   footer: '页脚备案主体',
   operatorCode: '运营主体',
+  // a channel's conversion reporting (issue 47.2)
+  enabled: '开启回传',
+  platform: '广告平台',
+  windowDays: '归因窗口',
+  events: '事件映射',
+  credentialsChanged: '修改的凭据',
   // operators (ADR 057)
   companyName: '公司名称',
   shortName: '协议简称',
@@ -245,6 +254,24 @@ export function productRulesText(value: unknown): string {
   return parts.length ? parts.join('；') : '不限';
 }
 
+/** A channel's event map (issue 47.2) in one line: each step that is on, its event code and conditions. */
+export function eventMapText(value: unknown): string {
+  const map = record(value);
+  const parts: string[] = [];
+  for (const step of CONVERSION_STEPS) {
+    const e = record(map[step]);
+    if (e.enabled !== true) continue;
+    const conds: string[] = [];
+    if (e.firstOnly === true) conds.push('仅首次');
+    if (typeof e.minAmountFen === 'number') conds.push(`不低于 ${fenText(e.minAmountFen)}`);
+    if (e.sendValue === true) conds.push('回传金额');
+    parts.push(
+      `${CONVERSION_STEP_LABELS[step]} ${String(e.eventCode ?? '')}${conds.length ? `（${conds.join('，')}）` : ''}`,
+    );
+  }
+  return list(parts, '不回传任何事件');
+}
+
 /** The text of one field's value in a snapshot of `entity` (undefined: the field is absent → ""). */
 export function auditValueText(entity: string, key: string, value: unknown): string {
   if (value === undefined) return '';
@@ -297,6 +324,14 @@ export function auditValueText(entity: string, key: string, value: unknown): str
         }),
         '不分流',
       );
+    case 'platform':
+      return labelled(AD_PLATFORM_LABELS, value);
+    case 'windowDays':
+      return `${String(value)} 天`;
+    case 'events':
+      return eventMapText(value);
+    case 'credentialsChanged':
+      return list(strings(value));
     case 'excludeCityCodes':
       return list(strings(value).map(regionText));
     case 'trackReport': {
