@@ -144,6 +144,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(consentRoutes);
   await app.register(deliveryRoutes);
   await app.register(import('./modules/conversions/routes.ts'));
+  await app.register(import('./modules/conversions/admin-routes.ts'));
   await app.register(import('./modules/catalog/routes.ts'));
   await app.register(import('./modules/uploads/routes.ts'));
   await app.register(import('./modules/credit-info/routes.ts'));
@@ -173,6 +174,10 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
 
   if (config.NODE_ENV !== 'production') {
     await seedDemoChannels(app.database.db);
+    await (await import('./modules/conversions/seed.ts')).seedDemoConversions(
+      app.database.db,
+      app.services.keys.ring,
+    );
     await (await import('./modules/content/seed.ts')).seedDemoArticles(app.database.db);
     await (await import('./modules/site/seed.ts')).seedSiteDemo(app.database.db);
     await seedDemoProducts(

@@ -21,6 +21,7 @@ import type { ChannelService } from './modules/channels/service.ts';
 import type { ConsentService } from './modules/consent/service.ts';
 import type { ContentService } from './modules/content/service.ts';
 import type { AdClickService } from './modules/conversions/service.ts';
+import type { ConversionSettingsService } from './modules/conversions/settings-service.ts';
 import type { CreditInfoService } from './modules/credit-info/service.ts';
 import type { PartnerCallbacks } from './modules/delivery/partner-callbacks.ts';
 import type { PartnerSandbox } from './modules/delivery/partner-sandbox.ts';
@@ -56,6 +57,7 @@ export interface Services {
   analytics: AnalyticsService;
   /** The ad click behind a visit and a person (issue 47.1, ADR 069). */
   adClicks: AdClickService;
+  conversionSettings: ConversionSettingsService;
   geo: GeoService;
   realName: RealNameProvider;
   /** ID-card OCR (local tesseract.js or Tencent IDCardOCR). */

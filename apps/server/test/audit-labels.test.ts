@@ -10,6 +10,7 @@ import {
   auditFieldLabel,
   auditValueText,
 } from '@lm/shared/audit-labels';
+import { defaultEventMap } from '@lm/shared/conversions';
 import type { AuditEntry } from '@lm/shared/schemas/admin';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -114,6 +115,23 @@ describe(`audit log labels (${BACKEND})`, () => {
       status: 0,
     });
     await call('DELETE', `/api/admin/channels/${channel.id}/route-codes/r-audit`);
+    // Its conversion reporting (issue 47.2): created, then edited with a credential.
+    await call('PUT', `/api/admin/channels/${channel.id}/conversions`, {
+      enabled: false,
+      platform: 'baidu',
+      windowDays: 3,
+      events: defaultEventMap('baidu'),
+    });
+    await call('PUT', `/api/admin/channels/${channel.id}/conversions`, {
+      enabled: false,
+      platform: 'baidu',
+      windowDays: 5,
+      events: {
+        ...defaultEventMap('baidu'),
+        loan: { enabled: true, eventCode: '26', firstOnly: false, minAmountFen: 100_000, sendValue: true },
+      },
+      credentials: { token: 'audit-baidu-token' },
+    });
 
     // Partners and products.
     const { partner } = (await call('POST', '/api/admin/partners', {

@@ -1,3 +1,4 @@
+import type { ConversionEventMap } from '@lm/shared/conversions';
 import { sql } from 'drizzle-orm';
 import {
   bigint,
@@ -184,6 +185,24 @@ export const adClicks = pgTable(
     index('ad_clicks_user').on(t.userId, t.attributedAt),
   ],
 );
+
+/**
+ * A channel's reporting to its ad platform (issue 47.2): the platform, the attribution window (ADR 069), the
+ * event of each of our steps, and the platform's credentials (encryptField of their JSON). One row per channel;
+ * none: the platform's defaults, reporting off, the default window.
+ */
+export const channelConversions = pgTable('channel_conversions', {
+  channelId: integer('channel_id')
+    .primaryKey()
+    .references(() => channels.id, { onDelete: 'cascade' }),
+  enabled: boolean('enabled').notNull().default(false),
+  platform: text('platform').notNull(),
+  windowDays: smallint('window_days').notNull().default(7),
+  events: jsonb('events').$type<ConversionEventMap>().notNull(),
+  /** encryptField(ring, JSON of the platform's credentials); null: none stored. */
+  credentialsEnc: text('credentials_enc'),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
 
 /** Devices reported with their province and city (excluded-city flow, spec §4). */
 export const deviceReports = pgTable('device_reports', {

@@ -120,6 +120,8 @@ const ACCESS: Record<string, Access> = {
   'GET /api/admin/channels/{id}': 'staffRead',
   'PUT /api/admin/channels/{id}': 'staffWrite',
   'PUT /api/admin/channels/{id}/status': 'staffWrite',
+  'GET /api/admin/channels/{id}/conversions': 'staffRead',
+  'PUT /api/admin/channels/{id}/conversions': 'staffWrite',
   'POST /api/admin/channels/{id}/route-codes': 'staffWrite',
   'PUT /api/admin/channels/{id}/route-codes/{routeCode}': 'staffWrite',
   'DELETE /api/admin/channels/{id}/route-codes/{routeCode}': 'staffWrite',

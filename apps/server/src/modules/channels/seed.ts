@@ -15,6 +15,8 @@ export type DemoRouteCode = typeof routeCodes.$inferInsert & { note: string };
 const PARTNER_HOST = 'partner.example.com';
 const OCEANENGINE = { platform: 'oceanengine', params: ['clickid', 'callback'] };
 const BAIDU = { platform: 'baidu', params: ['bd_vid'] };
+const KUAISHOU = { platform: 'kuaishou', params: ['callback'] };
+const TENCENT = { platform: 'tencent', params: ['gdt_vid', 'qz_gdt'] };
 
 /** A small square icon in the theme colour (data URI, no file to serve). */
 function iconFor(theme: ThemeName): string {
@@ -166,7 +168,10 @@ export const DEMO_CHANNELS: DemoChannel[] = [
       flags: colour ? `skin${n}-${colour}` : `skin${n}`,
       pageTitle: SKIN_BRANDS[n],
       pageIcon: iconFor(theme),
-      trackReport: n % 3 === 0 ? OCEANENGINE : n % 3 === 1 ? BAIDU : null,
+      // One demo channel per ad platform reports conversions (modules/conversions/seed.ts): skin 11 Kuaishou,
+      // skin 14 Tencent.
+      trackReport:
+        n === 11 ? KUAISHOU : n === 14 ? TENCENT : n % 3 === 0 ? OCEANENGINE : n % 3 === 1 ? BAIDU : null,
       operatorCode: n % 2 === 0 ? 'qianhai' : 'yunfan',
       note: `skin ${n}, ${THEMES[theme].name} (${THEMES[theme].primary})`,
     };

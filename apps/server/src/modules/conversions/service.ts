@@ -3,6 +3,8 @@ import type { AdClickRepository, AdClickRow } from './repository.ts';
 
 export interface AdClickServiceDeps {
   repo: AdClickRepository;
+  /** The attribution window of a channel in days (its conversion settings, issue 47.2). */
+  windowDays?: (adChannelCode: string) => Promise<number>;
 }
 
 /**
@@ -35,8 +37,9 @@ export class AdClickService {
     const now = at.now ?? new Date();
     const row = await this.seen(header, at.channelCode, now);
     if (!row || !at.channelCode) return null;
-    // Per channel with the platform settings of issue 47.2 (ADR 069).
-    const windowDays = DEFAULT_ATTRIBUTION_WINDOW_DAYS;
+    const windowDays = this.d.windowDays
+      ? await this.d.windowDays(at.channelCode)
+      : DEFAULT_ATTRIBUTION_WINDOW_DAYS;
     const chosen = attributedClick([{ ...row, seenAt: row.firstSeenAt }], {
       userId: at.userId,
       channelCode: at.channelCode,

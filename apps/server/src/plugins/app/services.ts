@@ -48,6 +48,8 @@ import { ContentRepository } from '../../modules/content/repository.ts';
 import { ContentService } from '../../modules/content/service.ts';
 import { AdClickRepository } from '../../modules/conversions/repository.ts';
 import { AdClickService } from '../../modules/conversions/service.ts';
+import { ConversionSettingsRepository } from '../../modules/conversions/settings-repository.ts';
+import { ConversionSettingsService } from '../../modules/conversions/settings-service.ts';
 import { CreditInfoRepository } from '../../modules/credit-info/repository.ts';
 import { CreditInfoService } from '../../modules/credit-info/service.ts';
 import { PartnerCallbacks } from '../../modules/delivery/partner-callbacks.ts';
@@ -307,7 +309,14 @@ export default fp<ServicesOptions>(
       limiter,
       deviceHash,
     });
-    const adClicks = new AdClickService({ repo: new AdClickRepository(database.db) });
+    const conversionSettings = new ConversionSettingsService({
+      repo: new ConversionSettingsRepository(database.db),
+      ring: keys.ring,
+    });
+    const adClicks = new AdClickService({
+      repo: new AdClickRepository(database.db),
+      windowDays: (code) => conversionSettings.windowDays(code),
+    });
     const geo = new GeoService({
       repo: new GeoRepository(database.db),
       provider: createGeoProvider(config, app.log),
@@ -495,6 +504,7 @@ export default fp<ServicesOptions>(
       channels,
       analytics,
       adClicks,
+      conversionSettings,
       geo,
       realName,
       ocr,
