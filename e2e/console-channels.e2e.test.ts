@@ -198,7 +198,7 @@ describe('console channels in Chromium', () => {
     const saved = page.waitForResponse(
       (r) => r.url().endsWith(`/api/admin/channels/${channelId}`) && r.request().method() === 'PUT',
     );
-    await page.getByRole('button', { name: /保\s*存/ }).click();
+    await page.getByRole('button', { name: /^保\s*存$/ }).click();
     expect((await saved).status()).toBe(403);
     await page.getByText('没有权限执行此操作').first().waitFor();
     await shot(page, 'console-channel-viewer-403');
@@ -208,7 +208,7 @@ describe('console channels in Chromium', () => {
     expect(detail.data.name).toBe('紫色春季投放');
     await page.reload();
     await page.getByText('只读：仅管理员和运营可以修改渠道').waitFor();
-    await expect.poll(() => page.getByRole('button', { name: /保\s*存/ }).isDisabled()).toBe(true);
+    await expect.poll(() => page.getByRole('button', { name: /^保\s*存$/ }).isDisabled()).toBe(true);
     await expect.poll(() => page.getByRole('textbox', { name: '渠道名称' }).isDisabled()).toBe(true);
     await shot(page, 'console-channel-viewer-readonly');
   });

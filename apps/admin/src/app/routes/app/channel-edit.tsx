@@ -6,6 +6,7 @@ import { useMe } from '@/features/auth/api/get-me';
 import { useCanEdit } from '@/features/auth/use-can-edit';
 import { useChannel } from '@/features/channels/api/get-channel';
 import { ChannelForm } from '@/features/channels/components/channel-form';
+import { ConversionSettings } from '@/features/channels/components/conversion-settings';
 
 /** 编辑渠道 (/channels/:id, /channels/new): the form with a live phone preview of the unsaved values. */
 export function ChannelEditRoute() {
@@ -33,7 +34,12 @@ export function ChannelEditRoute() {
     body = <QueryError message="渠道加载失败" error={channel.error} onRetry={() => void channel.refetch()} />;
   } else {
     // Remount on save so the form starts from what the server stored.
-    body = <ChannelForm key={channel.data.updatedAt} detail={channel.data} canEdit={canEdit} />;
+    body = (
+      <>
+        <ChannelForm key={channel.data.updatedAt} detail={channel.data} canEdit={canEdit} />
+        <ConversionSettings channelId={channel.data.id} canEdit={canEdit} />
+      </>
+    );
   }
 
   return (

@@ -442,7 +442,16 @@ export function ChannelForm({ detail, canEdit, onCreated }: ChannelFormProps) {
         </div>
       </Col>
       <Col flex="none" style={{ position: 'sticky', top: 16 }}>
-        <ChannelPreview draft={previewDraft} />
+        {readOnly ? (
+          // A preview token is signed for editors only (a viewer's request is refused): no request, a note.
+          <Card size="small" title="实时预览" style={{ width: 375 + 24 }}>
+            <Typography.Text type="secondary">
+              只读账号不生成预览；管理员和运营编辑时可看到手机上的实时效果。
+            </Typography.Text>
+          </Card>
+        ) : (
+          <ChannelPreview draft={previewDraft} />
+        )}
       </Col>
     </Row>
   );
