@@ -145,6 +145,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(deliveryRoutes);
   await app.register(import('./modules/conversions/routes.ts'));
   await app.register(import('./modules/conversions/admin-routes.ts'));
+  await app.register(import('./modules/conversions/sandbox-routes.ts'));
   await app.register(import('./modules/catalog/routes.ts'));
   await app.register(import('./modules/uploads/routes.ts'));
   await app.register(import('./modules/credit-info/routes.ts'));

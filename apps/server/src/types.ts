@@ -20,6 +20,7 @@ import type { CatalogService } from './modules/catalog/service.ts';
 import type { ChannelService } from './modules/channels/service.ts';
 import type { ConsentService } from './modules/consent/service.ts';
 import type { ContentService } from './modules/content/service.ts';
+import type { AdReportService } from './modules/conversions/reports-service.ts';
 import type { AdClickService } from './modules/conversions/service.ts';
 import type { ConversionSettingsService } from './modules/conversions/settings-service.ts';
 import type { CreditInfoService } from './modules/credit-info/service.ts';
@@ -58,6 +59,7 @@ export interface Services {
   /** The ad click behind a visit and a person (issue 47.1, ADR 069). */
   adClicks: AdClickService;
   conversionSettings: ConversionSettingsService;
+  adReports: AdReportService;
   geo: GeoService;
   realName: RealNameProvider;
   /** ID-card OCR (local tesseract.js or Tencent IDCardOCR). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type ConfigError, loadConfig } from './env.ts';
-import { outboundPolicy, partnerSandboxBase, partnerSandboxOn } from './outbound.ts';
+import { adPlatformBase, outboundPolicy, partnerSandboxBase, partnerSandboxOn } from './outbound.ts';
 
 const PROD_BASE = {
   NODE_ENV: 'production',
@@ -31,14 +31,21 @@ describe('outbound allow-list from the configuration (ADR 019)', () => {
     ]);
   });
 
-  it('in development: the sandbox paths on this server’s own address, nothing else of the loopback', () => {
+  it('in development: the sandbox paths (lenders, ad platforms) on this server’s own address, nothing else of the loopback', () => {
     const config = loadConfig({ NODE_ENV: 'development', PORT: '8080' });
     expect(partnerSandboxOn(config)).toBe(true);
     expect(partnerSandboxBase(config)).toBe('http://127.0.0.1:8080');
     expect(outboundPolicy(config).allow).toEqual([
       { origin: 'http://127.0.0.1:8080', pathPrefix: '/api/dev/partner-sandbox/' },
+      { origin: 'http://127.0.0.1:8080', pathPrefix: '/api/dev/ad-sandbox/' },
       { origin: 'http://localhost:8080', pathPrefix: '/api/dev/partner-sandbox/' },
+      { origin: 'http://localhost:8080', pathPrefix: '/api/dev/ad-sandbox/' },
     ]);
+    // The ad platforms: their sandbox on the listening port outside production, their own origin in production.
+    expect(adPlatformBase(config, 'kuaishou', { port: 9001, address: '127.0.0.1', family: 'IPv4' })).toBe(
+      'http://127.0.0.1:9001/api/dev/ad-sandbox/kuaishou',
+    );
+    expect(adPlatformBase(loadConfig(PROD_BASE), 'baidu', null)).toBe('https://ocpc.baidu.com');
     // The sandbox off: nothing at all.
     expect(outboundPolicy(loadConfig({ NODE_ENV: 'development', PARTNER_SANDBOX: 'off' })).allow).toEqual([]);
     expect(outboundPolicy(loadConfig({ NODE_ENV: 'test' })).allow).toEqual([]);
@@ -54,6 +61,7 @@ describe('outbound allow-list from the configuration (ADR 019)', () => {
     });
     expect(outboundPolicy(config).allow).toEqual([
       { origin: 'http://127.0.0.1:4100', pathPrefix: '/api/dev/partner-sandbox/' },
+      { origin: 'http://127.0.0.1:4100', pathPrefix: '/api/dev/ad-sandbox/' },
       { origin: 'http://127.0.0.1:4200', pathPrefix: '/' },
       { origin: 'http://127.0.0.1:4201', pathPrefix: '/' },
     ]);

@@ -1,5 +1,8 @@
+import type { AddressInfo } from 'node:net';
+import type { AdPlatform } from '@lm/shared/ad-clicks';
 import { type AllowEntry, parseOriginList, sandboxAllowEntries } from '../lib/outbound-address.ts';
 import { OutboundPolicy } from '../lib/partner-http.ts';
+import { PLATFORM_ADAPTERS } from '../modules/conversions/platforms/index.ts';
 import type { Env } from './env.ts';
 
 /** Where partner calls may go, from the configuration (ADR 019). */
@@ -40,4 +43,28 @@ export function outboundPolicy(config: Env): OutboundPolicy {
     if (config.PARTNER_TEST_ORIGINS) allow.push(...parseOriginList(config.PARTNER_TEST_ORIGINS));
   }
   return new OutboundPolicy({ production, allow });
+}
+
+/** The port this server listens on (PORT=0 picks one), else the configured one. */
+const listeningPort = (config: Env, address: AddressInfo | string | null) =>
+  address && typeof address === 'object' ? address.port : config.PORT;
+
+/**
+ * Where the conversion reports of `platform` go (issue 47.3): its documented origin in production; elsewhere
+ * the local ad sandbox (PARTNER_SANDBOX_URL, else this server's own address), reachable while the sandboxes
+ * are on (PARTNER_SANDBOX).
+ */
+export function adPlatformBase(
+  config: Env,
+  platform: AdPlatform,
+  address: AddressInfo | string | null,
+): string {
+  if (config.NODE_ENV === 'production') return PLATFORM_ADAPTERS[platform].origin;
+  const base = config.PARTNER_SANDBOX_URL ?? `http://127.0.0.1:${listeningPort(config, address)}`;
+  return `${base.replace(/\/+$/, '')}/api/dev/ad-sandbox/${platform}`;
+}
+
+/** Our public origin (PUBLIC_BASE_URL), else this server's own address (development). */
+export function publicOrigin(config: Env, address: AddressInfo | string | null): string {
+  return (config.PUBLIC_BASE_URL ?? `http://localhost:${listeningPort(config, address)}`).replace(/\/+$/, '');
 }

@@ -204,6 +204,65 @@ export const channelConversions = pgTable('channel_conversions', {
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });
 
+/**
+ * Conversions reported to the ad platforms (issue 47.3): one row per person × step × platform (× occurrence
+ * for a step reported every time), written when the step happens and sent by the delivery worker like leads
+ * (lease, backoff, dead letters). Only the click it is reported against, the event and its value leave.
+ */
+export const adReports = pgTable(
+  'ad_reports',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    channelCode: text('channel_code').notNull(),
+    platform: text('platform').notNull(),
+    /** Our step: register, form, consent, credit, loan. */
+    step: text('step').notNull(),
+    eventCode: text('event_code').notNull(),
+    clickId: bigint('click_id', { mode: 'number' })
+      .notNull()
+      .references(() => adClicks.id, { onDelete: 'cascade' }),
+    valueFen: bigint('value_fen', { mode: 'number' }),
+    happenedAt: ts('happened_at').notNull(),
+    /** `platform:user:step:first` (first time only) or `…:<the step's own reference>`: a repeat is a no-op. */
+    idempotencyKey: text('idempotency_key').notNull().unique(),
+    /** pending → sent; dead after the attempt limit or a refusal no retry can change. */
+    status: text('status', { enum: ['pending', 'sent', 'dead'] })
+      .notNull()
+      .default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: ts('next_attempt_at').notNull().defaultNow(),
+    lockedUntil: ts('locked_until'),
+    lastError: text('last_error'),
+    /** The platform's answer to the last attempt (at most 200 characters). */
+    answer: text('answer'),
+    sentAt: ts('sent_at'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [index('ad_reports_due').on(t.status, t.nextAttemptAt), index('ad_reports_user').on(t.userId)],
+);
+
+/** What the local ad-platform sandboxes received (dev only, issue 47.3): checked requests, newest last. */
+export const adSandboxEvents = pgTable(
+  'ad_sandbox_events',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    platform: text('platform').notNull(),
+    /** The click the event names (Ocean Engine callback, Kuaishou callback, Baidu bd_vid, Tencent click_id). */
+    clickId: text('click_id').notNull(),
+    eventType: text('event_type').notNull(),
+    /** The value as the platform received it, in fen. */
+    valueFen: bigint('value_fen', { mode: 'number' }),
+    /** The request as received (query and body). */
+    request: jsonb('request').$type<Record<string, unknown>>().notNull(),
+    receivedAt: ts('received_at').notNull().defaultNow(),
+  },
+  (t) => [index('ad_sandbox_events_click').on(t.platform, t.clickId)],
+);
+
 /** Devices reported with their province and city (excluded-city flow, spec §4). */
 export const deviceReports = pgTable('device_reports', {
   id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),

@@ -301,12 +301,14 @@ describe('allow-list values', () => {
     }
   });
 
-  it('the sandbox entry keeps the base path', () => {
+  it('the sandbox entries (partners, ad platforms) keep the base path', () => {
     expect(sandboxAllowEntries('http://localhost:8080/')).toEqual([
       { origin: 'http://localhost:8080', pathPrefix: '/api/dev/partner-sandbox/' },
+      { origin: 'http://localhost:8080', pathPrefix: '/api/dev/ad-sandbox/' },
     ]);
     expect(sandboxAllowEntries('http://127.0.0.1:4000/base')).toEqual([
       { origin: 'http://127.0.0.1:4000', pathPrefix: '/base/api/dev/partner-sandbox/' },
+      { origin: 'http://127.0.0.1:4000', pathPrefix: '/base/api/dev/ad-sandbox/' },
     ]);
   });
 });

@@ -168,7 +168,11 @@ export function isAllowListedOrigin(origin: string, rules: EndpointRules): boole
 export function sandboxAllowEntries(base: string): AllowEntry[] {
   const u = new URL(base);
   const path = u.pathname.replace(/\/+$/, '');
-  return [{ origin: u.origin, pathPrefix: `${path}/api/dev/partner-sandbox/` }];
+  return [
+    { origin: u.origin, pathPrefix: `${path}/api/dev/partner-sandbox/` },
+    // The ad platforms' local sandboxes (issue 47.3), served beside the partner sandbox.
+    { origin: u.origin, pathPrefix: `${path}/api/dev/ad-sandbox/` },
+  ];
 }
 
 /**

@@ -261,6 +261,22 @@ export class PartnerHttp implements PartnerClient {
     url: string,
     init: { headers: Record<string, string>; body: string; timeoutMs: number },
   ): Promise<PartnerAnswer> {
+    return this.call('POST', url, init);
+  }
+
+  /** GETs `url` under the same rules as `post` (an ad platform's callback taking its data in the query). */
+  async get(
+    url: string,
+    init: { headers: Record<string, string>; timeoutMs: number },
+  ): Promise<PartnerAnswer> {
+    return this.call('GET', url, init);
+  }
+
+  private async call(
+    method: 'GET' | 'POST',
+    url: string,
+    init: { headers: Record<string, string>; body?: string; timeoutMs: number },
+  ): Promise<PartnerAnswer> {
     const problem = endpointProblem(url, this.policy);
     if (problem) throw new OutboundError(`接收地址不允许：${problem}`, 'ENDPOINT_REFUSED');
     // One deadline for connect, answer and body, charging the partner only for time our loop was
@@ -274,9 +290,9 @@ export class PartnerHttp implements PartnerClient {
     });
     try {
       const res = await request(url, {
-        method: 'POST',
+        method,
         headers: init.headers,
-        body: init.body,
+        ...(init.body === undefined ? {} : { body: init.body }),
         dispatcher: this.agent,
         signal: abort.signal,
         headersTimeout: 0,

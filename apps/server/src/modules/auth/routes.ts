@@ -19,6 +19,7 @@ import { z } from 'zod';
 import { envelope, ok } from '../../lib/envelope.ts';
 import { appError } from '../../lib/errors.ts';
 import { clientMeta, requireUser } from '../../plugins/app/auth.ts';
+import { reportStep } from '../conversions/report-step.ts';
 import type { AuthUser } from './service.ts';
 
 const tags = ['login and account'];
@@ -82,8 +83,11 @@ const authRoutes: FastifyPluginAsync = async (root) => {
     },
     async (req) => {
       const meta = clientMeta(req);
-      const result = await auth.login(req.body, meta);
+      const { created, ...result } = await auth.login(req.body, meta);
       await creditAdClick(req, result.loginUser.uid, req.body.adChannelCode ?? meta.channelCode);
+      // 注册: the login of a new person (issue 47.3).
+      if (created)
+        await reportStep(req, { userId: result.loginUser.uid, step: 'register', reference: req.id });
       return ok(result);
     },
   );

@@ -130,7 +130,7 @@ export class AuthService {
     if (!input.code) throw appError('VERIFICATION_CODE_REQUIRED');
     await this.d.codes.verify('login', phone, input.code, meta.knownDevice);
 
-    const user = await this.findOrCreateUser(phone, input);
+    const { user, created } = await this.findOrCreateUser(phone, input);
     // This device is known from now on (or again): its own code budget, which strangers cannot spend (ADR 055).
     const knownDevice = await this.d.devices.remember(meta.knownDevice, {
       subjectKind: 'user',
@@ -157,6 +157,8 @@ export class AuthService {
       token,
       loginUser: { uid: user.id, userInfoStatus: user.userInfoStatus, coverStatus: user.coverStatus },
       knownDevice,
+      /** Whether this login made the person (a registration, issue 47.3); not answered. */
+      created,
     };
   }
 
@@ -164,15 +166,18 @@ export class AuthService {
     return this.d.repo.findActiveByPhoneHash(this.d.phoneIndex(phone));
   }
 
-  private async findOrCreateUser(phone: string, input: LoginInput): Promise<AuthUser> {
+  private async findOrCreateUser(
+    phone: string,
+    input: LoginInput,
+  ): Promise<{ user: AuthUser; created: boolean }> {
     const existing = await this.findActiveByPhone(phone);
-    if (existing) return existing;
+    if (existing) return { user: existing, created: false };
     let adChannelId: number | null = null;
     if (input.adChannelCode) {
       adChannelId = await this.d.repo.findChannelId(input.adChannelCode);
     }
     try {
-      return await this.d.repo.insertUser({
+      const user = await this.d.repo.insertUser({
         mobileEnc: encryptField(this.d.ring, phone),
         mobileHash: this.d.phoneIndex(phone),
         mobileMasked: maskPhone(phone),
@@ -181,10 +186,11 @@ export class AuthService {
         abTestType: input.abTestType ?? null,
         isFormReq: input.isFormReq ?? false,
       });
+      return { user, created: true };
     } catch (err) {
       // Two first logins of the same phone at once: the other one created the row.
       const again = await this.findActiveByPhone(phone);
-      if (again) return again;
+      if (again) return { user: again, created: false };
       throw err;
     }
   }

@@ -12,6 +12,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { envelope, ok } from '../../lib/envelope.ts';
 import { appError } from '../../lib/errors.ts';
 import { clientMeta, requireUser } from '../../plugins/app/auth.ts';
+import { reportStep } from '../conversions/report-step.ts';
 
 const tags = ['consent'];
 const security = [{ accessToken: [] }];
@@ -45,6 +46,8 @@ const consentRoutes: FastifyPluginAsync = async (root) => {
         { productIds: req.body.productIds, matchId: req.body.matchId },
         { ip: meta.ip, userAgent: meta.userAgent, requestId: req.id },
       );
+      // 授权 (issue 47.3): the person consented to at least one lender.
+      await reportStep(req, { userId: req.user!.id, step: 'consent', reference: req.id });
       return ok({ submitStatus: 10 as const, ...result });
     },
   );

@@ -16,7 +16,7 @@ export interface Claim {
   attempts: number;
 }
 
-export type ClaimTable = 'leads' | 'partner_notices';
+export type ClaimTable = 'leads' | 'partner_notices' | 'ad_reports';
 
 export type LeadAttemptRow = typeof leadAttempts.$inferInsert;
 export type NoticeAttemptRow = typeof partnerNoticeAttempts.$inferInsert;

@@ -34,6 +34,11 @@ export interface DeliveryDeps {
   random?: () => number;
   /** Counts deliveries by partner and outcome. */
   metrics?: Metrics | undefined;
+  /** Conversion reports to the ad platforms (issue 47.3): the third table claimed, sent by their sender. */
+  reports?: {
+    claim(batch: number, leaseMs: number): Promise<{ id: number; attempts: number }[]>;
+    send(c: Claimed): Promise<void>;
+  };
 }
 
 interface Claimed {
@@ -74,6 +79,8 @@ export class DeliveryWorker {
   /** Claims whose delivery has started and not settled (stop() releases those it stops waiting for). */
   private readonly claimedLeads = new Set<Claimed>();
   private readonly claimedNotices = new Set<Claimed>();
+  private readonly claimedReports = new Set<Claimed>();
+  private reportsInFlight = 0;
   /** stop() stopped waiting: claims are given back, new ones at once. */
   private releasing = false;
 
@@ -98,16 +105,29 @@ export class DeliveryWorker {
     return this.d.repo.claimNotices(batch, this.d.config.leaseMs);
   }
 
+  /** Claims due conversion reports the same way (none without a report sender). */
+  private async claimReports(batch = this.d.config.batch): Promise<Claimed[]> {
+    return this.d.reports ? this.d.reports.claim(batch, this.d.config.leaseMs) : [];
+  }
+
   /**
-   * One round: claim and send due leads, then due partner notices. Returns how many leads and
-   * notices were attempted.
+   * One round: claim and send due leads, then due partner notices, then due conversion reports. Returns how
+   * many were attempted.
    */
   async runOnce(): Promise<number> {
     const claimed = await this.claim();
     await Promise.all(claimed.map((c) => this.deliver(c)));
     const notices = await this.claimNotices();
     await Promise.all(notices.map((c) => this.deliverNotice(c)));
-    return claimed.length + notices.length;
+    const reports = await this.claimReports();
+    await Promise.all(reports.map((c) => this.deliverReport(c)));
+    return claimed.length + notices.length + reports.length;
+  }
+
+  private async deliverReport(c: Claimed): Promise<void> {
+    const reports = this.d.reports;
+    if (!reports) return;
+    await this.whileClaimed(c, 'ad_reports', this.claimedReports, () => reports.send(c));
   }
 
   /** Rounds until nothing is due (tests, the CLI's `--drain`). */
@@ -398,6 +418,14 @@ export class DeliveryWorker {
         });
       }
     }
+    if (this.reportsInFlight < batch && !this.stopped) {
+      for (const c of await this.claimReports(batch - this.reportsInFlight)) {
+        this.reportsInFlight++;
+        this.track(this.deliverReport(c), () => {
+          this.reportsInFlight--;
+        });
+      }
+    }
   }
 
   /** Keeps a started delivery until it ends; then frees its slot and fills the free slots again. */
@@ -448,6 +476,7 @@ export class DeliveryWorker {
     const held: { c: Claimed; table: ClaimTable }[] = [
       ...[...this.claimedLeads].map((c) => ({ c, table: 'leads' as const })),
       ...[...this.claimedNotices].map((c) => ({ c, table: 'partner_notices' as const })),
+      ...[...this.claimedReports].map((c) => ({ c, table: 'ad_reports' as const })),
     ];
     let released = 0;
     for (const { c, table } of held) released += await this.giveBack(c, table);

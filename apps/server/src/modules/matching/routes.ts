@@ -8,6 +8,7 @@ import { envelope, ok } from '../../lib/envelope.ts';
 import { appError } from '../../lib/errors.ts';
 import { requireUser } from '../../plugins/app/auth.ts';
 import { CRM_LINK_TYPE } from '../applications/rules.ts';
+import { reportStep } from '../conversions/report-step.ts';
 import { formValidationError } from '../identity/verified.ts';
 import { runOfMatchKey } from './service.ts';
 
@@ -68,6 +69,8 @@ const matchingRoutes: FastifyPluginAsync = async (root) => {
       const form = complete.data;
       // The form is stored first: nothing the person submitted is lost if matching fails.
       await drafts.tempSave(req.user!.id, form);
+      // 表单提交 (issue 47.3): the form is in; what matching makes of it is another step.
+      await reportStep(req, { userId: req.user!.id, step: 'form', reference: req.id });
       await requireFaceWhenCredit(req, form.adChannelCode);
       const result = await matching.run(req.user!, form, {
         source: autoForm ? 'auto' : 'form',

@@ -1,7 +1,13 @@
 import fp from 'fastify-plugin';
 import type { Env } from '../../config/env.ts';
 import { loadKeys } from '../../config/keys.ts';
-import { outboundPolicy, ownSandboxEntries, partnerSandboxOn } from '../../config/outbound.ts';
+import {
+  adPlatformBase,
+  outboundPolicy,
+  ownSandboxEntries,
+  partnerSandboxOn,
+  publicOrigin,
+} from '../../config/outbound.ts';
 import { blindIndex } from '../../lib/crypto.ts';
 import type { Metrics } from '../../lib/metrics.ts';
 import { PartnerHttp } from '../../lib/partner-http.ts';
@@ -46,6 +52,9 @@ import { ConsentRepository } from '../../modules/consent/repository.ts';
 import { ConsentService } from '../../modules/consent/service.ts';
 import { ContentRepository } from '../../modules/content/repository.ts';
 import { ContentService } from '../../modules/content/service.ts';
+import { AdReportRepository } from '../../modules/conversions/reports-repository.ts';
+import { AdReportSender } from '../../modules/conversions/reports-sender.ts';
+import { AdReportService } from '../../modules/conversions/reports-service.ts';
 import { AdClickRepository } from '../../modules/conversions/repository.ts';
 import { AdClickService } from '../../modules/conversions/service.ts';
 import { ConversionSettingsRepository } from '../../modules/conversions/settings-repository.ts';
@@ -374,6 +383,17 @@ export default fp<ServicesOptions>(
       metrics,
     });
     const deliveryRepo = new DeliveryRepository(database.db);
+    const adReportRepo = new AdReportRepository(database.db);
+    const adReports = new AdReportService({ repo: adReportRepo });
+    const adReportSender = new AdReportSender({
+      repo: adReportRepo,
+      ring: keys.ring,
+      http: partnerHttp,
+      log: app.log,
+      config: deliveryConfig(config),
+      base: (platform) => adPlatformBase(config, platform, app.server.address()),
+      publicOrigin: () => publicOrigin(config, app.server.address()),
+    });
     const delivery = new DeliveryWorker({
       repo: deliveryRepo,
       ring: keys.ring,
@@ -381,6 +401,10 @@ export default fp<ServicesOptions>(
       config: deliveryConfig(config),
       http: partnerHttp,
       metrics,
+      reports: {
+        claim: (batch, leaseMs) => adReportRepo.claim(batch, leaseMs),
+        send: (c) => adReportSender.send(c),
+      },
     });
     metrics.queueProbe = () => delivery.queue();
     const storage = createStorageProvider(config, {
@@ -505,6 +529,7 @@ export default fp<ServicesOptions>(
       analytics,
       adClicks,
       conversionSettings,
+      adReports,
       geo,
       realName,
       ocr,

@@ -1,0 +1,110 @@
+import { and, count, desc, eq, isNotNull, sql } from 'drizzle-orm';
+import { type Db, rowsOf } from '../../db/client.ts';
+import { adClicks, adReports, channelConversions, channels } from '../../db/schema.ts';
+
+export type AdReportRow = typeof adReports.$inferSelect;
+export type AdReportInsert = typeof adReports.$inferInsert;
+
+/** The conversion reports (`ad_reports`, issue 47.3): writing them, and the worker's claims and settling. */
+export class AdReportRepository {
+  constructor(private readonly db: Db) {}
+
+  /** The click a person was last credited with (ADR 069), with its channel's reporting settings if any. */
+  async latestCreditedClick(userId: number) {
+    const [row] = await this.db
+      .select({ click: adClicks, settings: channelConversions })
+      .from(adClicks)
+      .leftJoin(channels, eq(channels.adChannelCode, adClicks.channelCode))
+      .leftJoin(channelConversions, eq(channelConversions.channelId, channels.id))
+      .where(and(eq(adClicks.userId, userId), isNotNull(adClicks.attributedAt)))
+      .orderBy(desc(adClicks.attributedAt), desc(adClicks.id))
+      .limit(1);
+    return row ?? null;
+  }
+
+  /** How many reports of this step the person has for the platform (a first-only step reports none after one). */
+  async countOf(userId: number, step: string, platform: string): Promise<number> {
+    const [row] = await this.db
+      .select({ n: count() })
+      .from(adReports)
+      .where(and(eq(adReports.userId, userId), eq(adReports.step, step), eq(adReports.platform, platform)));
+    return Number(row?.n ?? 0);
+  }
+
+  /** Writes a report unless one with its key exists; the row written, or null for a repeat. */
+  async insertOnce(values: AdReportInsert): Promise<AdReportRow | null> {
+    const [row] = await this.db.insert(adReports).values(values).onConflictDoNothing().returning();
+    return row ?? null;
+  }
+
+  async byUserAndStep(userId: number) {
+    return this.db.select().from(adReports).where(eq(adReports.userId, userId)).orderBy(adReports.id);
+  }
+
+  /** Claims due reports with a lease, the attempt counted at claim time (as leads). */
+  async claim(batch: number, leaseMs: number): Promise<{ id: number; attempts: number }[]> {
+    const result = await this.db.execute(sql`
+      update ad_reports set locked_until = now() + ${leaseMs} * interval '1 millisecond',
+        attempts = attempts + 1, updated_at = now()
+      where id in (
+        select id from ad_reports
+        where status = 'pending' and next_attempt_at <= now()
+          and (locked_until is null or locked_until <= now())
+        order by next_attempt_at, id
+        limit ${batch}
+        for update skip locked)
+      returning id, attempts`);
+    return rowsOf<{ id: number | string; attempts: number }>(result).map((r) => ({
+      id: Number(r.id),
+      attempts: r.attempts,
+    }));
+  }
+
+  /** What a report sends: the row, its click's parameters and channel, the channel's credentials. */
+  async toSend(id: number) {
+    const [row] = await this.db
+      .select({ report: adReports, click: adClicks, credentialsEnc: channelConversions.credentialsEnc })
+      .from(adReports)
+      .innerJoin(adClicks, eq(adClicks.id, adReports.clickId))
+      .leftJoin(channels, eq(channels.adChannelCode, adReports.channelCode))
+      .leftJoin(channelConversions, eq(channelConversions.channelId, channels.id))
+      .where(eq(adReports.id, id));
+    return row ?? null;
+  }
+
+  private current(c: { id: number; attempts: number }) {
+    return and(eq(adReports.id, c.id), eq(adReports.attempts, c.attempts), eq(adReports.status, 'pending'));
+  }
+
+  async sent(c: { id: number; attempts: number }, answer: string, now: Date): Promise<void> {
+    await this.db
+      .update(adReports)
+      .set({ status: 'sent', sentAt: now, lockedUntil: null, answer, lastError: null, updatedAt: now })
+      .where(this.current(c));
+  }
+
+  async dead(
+    c: { id: number; attempts: number },
+    error: string,
+    answer: string | null,
+    now: Date,
+  ): Promise<void> {
+    await this.db
+      .update(adReports)
+      .set({ status: 'dead', lockedUntil: null, lastError: error, answer, updatedAt: now })
+      .where(this.current(c));
+  }
+
+  async retryAt(
+    c: { id: number; attempts: number },
+    nextAttemptAt: Date,
+    error: string,
+    answer: string | null,
+    now: Date,
+  ): Promise<void> {
+    await this.db
+      .update(adReports)
+      .set({ nextAttemptAt, lockedUntil: null, lastError: error, answer, updatedAt: now })
+      .where(this.current(c));
+  }
+}
