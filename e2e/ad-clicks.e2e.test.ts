@@ -1,9 +1,11 @@
 /**
  * Issue 47.1 (ADR 069): a visitor from an Ocean Engine ad (`?adChannelCode=demo&clickid=…&callback=…`) is
  * known to the server as that click from the landing on, and the login credits the new person with it.
+ * Issue 47.3: the registration and the form reach Ocean Engine (its local sandbox) once each for that click.
  */
 import { describe, expect, it } from 'vitest';
 import { phonePage, unexpectedErrors } from './browser.ts';
+import { submitGoodForm } from './form.ts';
 import { useServerAndBrowser } from './harness.ts';
 import { logInWithCode } from './person.ts';
 
@@ -17,13 +19,25 @@ interface Click {
   userId: number | null;
 }
 
+interface SandboxEvent {
+  eventType: string;
+  request: Record<string, unknown>;
+}
+
+async function oceanEngineEvents(clickid: string): Promise<string[]> {
+  const res = await fetch(
+    `${e2e.server.url}/api/dev/ad-sandbox/oceanengine/events?clickid=${encodeURIComponent(clickid)}`,
+  );
+  return ((await res.json()) as { data: SandboxEvent[] }).data.map((e) => e.eventType);
+}
+
 async function clicks(clickId: string): Promise<Click[]> {
   const res = await fetch(`${e2e.server.url}/api/dev/ad-clicks?clickId=${encodeURIComponent(clickId)}`);
   return ((await res.json()) as { data: Click[] }).data;
 }
 
 describe('ad clicks in Chromium', () => {
-  it('the landing keeps the click, the login credits the person with it; nothing else of the URL', async () => {
+  it('the landing keeps the click, the login credits the person with it; registration and form are reported once', async () => {
     const { page, errors } = await phonePage(e2e.browser);
     await page.route('**/api/banner/homeDialogBanner?*', (route) =>
       route.fulfill({ json: { code: 200, msg: 'success', data: null } }),
@@ -49,6 +63,14 @@ describe('ad clicks in Chromium', () => {
     const uid = Number(await page.evaluate(() => localStorage.getItem('user_uid')));
     expect(uid).toBeGreaterThan(0);
     await expect.poll(async () => (await clicks(clickid))[0]?.userId).toBe(uid);
+    // 注册 reaches Ocean Engine (the server's worker sends it to the local sandbox) against the clickid.
+    await expect.poll(() => oceanEngineEvents(clickid), { timeout: 20_000 }).toEqual(['active_register']);
+
+    // 表单提交: the form submitted in the page; once, however the page goes on.
+    expect((await submitGoodForm(page)).status()).toBe(200);
+    await expect
+      .poll(() => oceanEngineEvents(clickid), { timeout: 20_000 })
+      .toEqual(['active_register', 'form']);
     expect(unexpectedErrors(errors)).toEqual([]);
   });
 });
