@@ -39,6 +39,8 @@ export const ErrorCode = {
   BAD_SIGNATURE: 1103,
   /** The channel's credit process (link type 3) needs a passed face verification before matching. */
   FACE_NOT_PASSED: 1104,
+  /** A lender's outcome that cannot follow the lead's outcome so far (a declined lead funded, issue 47.4). */
+  OUTCOME_NOT_ALLOWED: 1105,
 } as const;
 
 export type ErrorCodeName = keyof typeof ErrorCode;
@@ -74,6 +76,7 @@ export const errorCatalogue: Record<ErrorCodeName, ErrorDef> = {
   OFFER_UNAVAILABLE: { status: 409, msg: '所选机构已不在您的匹配结果中，请刷新后重试' },
   BAD_SIGNATURE: { status: 401, msg: '签名校验失败' },
   FACE_NOT_PASSED: { status: 409, msg: '请先完成人脸认证' },
+  OUTCOME_NOT_ALLOWED: { status: 409, msg: '该线索的结果不能这样变更' },
 };
 
 /** Codes after which the client logs the person out and sends them to /getQuota. */

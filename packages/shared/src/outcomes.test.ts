@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { OUTCOME_STATUSES, type OutcomeStatus, outcomeTransition } from './outcomes.ts';
+
+describe('outcomeTransition (issue 47.4)', () => {
+  const table: [OutcomeStatus | null, OutcomeStatus, 'apply' | 'keep' | 'refuse'][] = [
+    [null, 'received', 'apply'],
+    ['approved', 'received', 'keep'],
+    [null, 'duplicate', 'apply'],
+    ['received', 'duplicate', 'apply'],
+    ['duplicate', 'duplicate', 'keep'],
+    ['approved', 'duplicate', 'refuse'],
+    ['received', 'declined', 'apply'],
+    ['approved', 'declined', 'apply'],
+    ['declined', 'declined', 'keep'],
+    ['funded', 'declined', 'refuse'],
+    ['duplicate', 'declined', 'refuse'],
+    [null, 'approved', 'apply'],
+    ['received', 'approved', 'apply'],
+    ['approved', 'approved', 'keep'],
+    ['funded', 'approved', 'keep'],
+    ['declined', 'approved', 'refuse'],
+    [null, 'funded', 'apply'],
+    ['approved', 'funded', 'apply'],
+    ['funded', 'funded', 'apply'],
+    ['declined', 'funded', 'refuse'],
+    ['duplicate', 'funded', 'refuse'],
+  ];
+  it.each(table)('%s then %s: %s', (current, incoming, expected) => {
+    expect(outcomeTransition(current, incoming)).toBe(expected);
+  });
+  it('covers every pair, and a funded lead is only ever funded again', () => {
+    for (const current of [null, ...OUTCOME_STATUSES])
+      for (const incoming of OUTCOME_STATUSES)
+        expect(['apply', 'keep', 'refuse']).toContain(outcomeTransition(current, incoming));
+    expect(OUTCOME_STATUSES.filter((s) => outcomeTransition('funded', s) === 'apply')).toEqual(['funded']);
+  });
+});

@@ -1,0 +1,47 @@
+/**
+ * Lender outcomes (issue 47.4): what a lender reports about a lead — received, duplicate, approved, declined,
+ * funded — and the rule that keeps a lead's outcome sane when calls repeat or arrive out of order.
+ */
+export const OUTCOME_STATUSES = ['received', 'duplicate', 'approved', 'declined', 'funded'] as const;
+export type OutcomeStatus = (typeof OUTCOME_STATUSES)[number];
+
+/** As the person's record and the console show a lead's outcome. */
+export const OUTCOME_LABELS: Record<OutcomeStatus | 'pending', string> = {
+  pending: '申请中',
+  received: '申请中',
+  duplicate: '未通过',
+  approved: '已授信',
+  declined: '未通过',
+  funded: '已放款',
+};
+
+/**
+ * What an incoming outcome does to a lead whose outcome so far is `current` (null: none yet):
+ * `apply` — the lead's outcome becomes it; `keep` — recorded, the lead stays where it is (a late or repeated
+ * step behind a later one: approved after funded, received after approved); `refuse` — it cannot happen (a
+ * declined or duplicate lead funded or approved, a funded one declined).
+ */
+export function outcomeTransition(
+  current: OutcomeStatus | null,
+  incoming: OutcomeStatus,
+): 'apply' | 'keep' | 'refuse' {
+  const closed = current === 'declined' || current === 'duplicate';
+  switch (incoming) {
+    case 'received':
+      return current === null ? 'apply' : 'keep';
+    case 'duplicate':
+      return current === null || current === 'received'
+        ? 'apply'
+        : current === 'duplicate'
+          ? 'keep'
+          : 'refuse';
+    case 'declined':
+      if (current === 'funded' || current === 'duplicate') return 'refuse';
+      return current === 'declined' ? 'keep' : 'apply';
+    case 'approved':
+      if (closed) return 'refuse';
+      return current === 'approved' || current === 'funded' ? 'keep' : 'apply';
+    case 'funded':
+      return closed ? 'refuse' : 'apply';
+  }
+}
