@@ -32,6 +32,7 @@ import type { GeoService } from './modules/geo/service.ts';
 import type { VerifiedIdentities } from './modules/identity/verified.ts';
 import type { Limiter } from './modules/limits/limiter.ts';
 import type { MatchService } from './modules/matching/service.ts';
+import type { OutcomeService } from './modules/outcomes/service.ts';
 import type { AdminNoticesService } from './modules/privacy/admin-notices.ts';
 import type { PrivacyService } from './modules/privacy/service.ts';
 import type { RumService } from './modules/rum/service.ts';
@@ -60,6 +61,7 @@ export interface Services {
   adClicks: AdClickService;
   conversionSettings: ConversionSettingsService;
   adReports: AdReportService;
+  outcomes: OutcomeService;
   geo: GeoService;
   realName: RealNameProvider;
   /** ID-card OCR (local tesseract.js or Tencent IDCardOCR). */

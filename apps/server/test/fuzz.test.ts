@@ -117,6 +117,7 @@ const postEndpoints = [
   '/api/user/info/save',
   '/api/user/info/direct/match',
   '/api/partner/callback',
+  '/api/partner/outcomes',
   '/api/product/apply',
   '/api/product/apiH5JumpUrlSuccessFlag',
 ];

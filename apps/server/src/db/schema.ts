@@ -706,6 +706,8 @@ export const leads = pgTable(
       .notNull()
       .references(() => partners.id, { onDelete: 'restrict' }),
     /** Sent as Idempotency-Key and as leadId: the partner de-duplicates on it. */
+    /** What the lender reported last that moved it (issue 47.4, outcomeTransition); null: nothing yet. */
+    outcome: text('outcome', { enum: ['received', 'duplicate', 'approved', 'declined', 'funded'] }),
     idempotencyKey: text('idempotency_key').notNull().unique(),
     mode: text('mode', { enum: ['api', 'h5Redirect', 'callback', 'jointLogin', 'none'] }).notNull(),
     /** encryptField(ring, JSON of the consented fields). */
@@ -911,6 +913,38 @@ export const partnerNotices = pgTable(
     index('partner_notices_due').on(t.status, t.nextAttemptAt),
     index('partner_notices_user').on(t.userId),
     index('partner_notices_kind_status').on(t.kind, t.status, t.dueAt),
+  ],
+);
+
+/**
+ * Outcomes lenders reported about their leads (issue 47.4), each once per lender × transaction id: received,
+ * duplicate, approved (limit, rate), declined (reason), funded (amount, term). `applied` false: recorded but
+ * it did not move the lead (late or repeated, outcomeTransition).
+ */
+export const leadOutcomes = pgTable(
+  'lead_outcomes',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    leadId: bigint('lead_id', { mode: 'number' })
+      .notNull()
+      .references(() => leads.id, { onDelete: 'cascade' }),
+    partnerId: integer('partner_id')
+      .notNull()
+      .references(() => partners.id, { onDelete: 'restrict' }),
+    transactionId: text('transaction_id').notNull(),
+    status: text('status', { enum: ['received', 'duplicate', 'approved', 'declined', 'funded'] }).notNull(),
+    limitFen: bigint('limit_fen', { mode: 'number' }),
+    rateBps: integer('rate_bps'),
+    reason: text('reason'),
+    amountFen: bigint('amount_fen', { mode: 'number' }),
+    termMonths: integer('term_months'),
+    applied: boolean('applied').notNull(),
+    occurredAt: ts('occurred_at').notNull(),
+    receivedAt: ts('received_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('lead_outcomes_partner_txn').on(t.partnerId, t.transactionId),
+    index('lead_outcomes_lead').on(t.leadId),
   ],
 );
 

@@ -73,6 +73,8 @@ const ACCESS: Record<string, Access> = {
   'GET /api/user/info/protocol/{id}': 'public',
   'GET /api/user/info/protocol2/getContent': 'user',
   'POST /api/partner/callback': 'public', // signed by the partner's secret, checked in the handler
+  'POST /api/partner/outcomes': 'public', // signed by the lender's secret, checked in the handler
+  'POST /api/dev/partner-sandbox/{code}/outcomes': 'dev',
   'GET /api/product/topRecommend': 'public',
   'GET /api/product/productList': 'public',
   'GET /api/product/detail': 'public',

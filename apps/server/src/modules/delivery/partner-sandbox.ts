@@ -3,6 +3,7 @@ import { phoneHash } from '../../lib/phone-hash.ts';
 import type { SandboxRepository } from './sandbox-repository.ts';
 
 export interface SandboxLeadSummary {
+  leadId: string;
   idempotencyKey: string;
   receivedAt: string;
   fieldNames: string[];
@@ -57,6 +58,7 @@ export class PartnerSandbox {
   async received(code: string): Promise<SandboxLeadSummary[]> {
     const rows = await this.d.repo.latest(code, 50);
     return rows.map((r) => ({
+      leadId: r.idempotencyKey,
       idempotencyKey: r.idempotencyKey,
       receivedAt: r.receivedAt.toISOString(),
       fieldNames: Object.keys((r.body.fields as Record<string, unknown> | undefined) ?? {}),

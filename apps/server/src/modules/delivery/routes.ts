@@ -1,3 +1,5 @@
+import { ErrorCode, type ErrorCodeName } from '@lm/shared/errors';
+import { lenderOutcomeBody, lenderOutcomeData, sandboxOutcomeBody } from '@lm/shared/schemas/outcomes';
 import { dupCheckBody, partnerCallbackBody, sandboxCodeParams } from '@lm/shared/schemas/partner';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -5,8 +7,9 @@ import { z } from 'zod';
 import { partnerSandboxOn } from '../../config/outbound.ts';
 import { envelope, ok } from '../../lib/envelope.ts';
 import { appError } from '../../lib/errors.ts';
+import type { OutcomeAnswer } from '../outcomes/service.ts';
 import { type SignedRequest, verifySignature } from './partner-callbacks.ts';
-import { SIGNATURE_HEADER, TIMESTAMP_HEADER } from './signing.ts';
+import { SIGNATURE_HEADER, sign, TIMESTAMP_HEADER } from './signing.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -32,7 +35,7 @@ const signed = (req: FastifyRequest): SignedRequest => ({
  */
 const deliveryRoutes: FastifyPluginAsync = async (root) => {
   const app = root.withTypeProvider<ZodTypeProvider>();
-  const { partnerCallbacks, partnerSandbox, privacy } = app.services;
+  const { partnerCallbacks, partnerSandbox, privacy, outcomes } = app.services;
 
   // Signatures cover the raw body: keep it (this plugin only).
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
@@ -74,6 +77,24 @@ const deliveryRoutes: FastifyPluginAsync = async (root) => {
       await partnerCallbacks.recordLeadCallback(partner, req.body);
       const { leadId } = req.body;
       return ok({ leadId, status: 'recorded' });
+    },
+  );
+
+  app.post(
+    '/api/partner/outcomes',
+    {
+      schema: {
+        tags: ['partners'],
+        summary:
+          'A lender reports what became of a lead (version 1: received, duplicate, approved with limitFen, declined, funded with amountFen), signed like the callback with X-LM-Partner; idempotent on transactionId',
+        body: lenderOutcomeBody,
+        refusals: [401, 404, 409],
+        response: { 200: envelope(lenderOutcomeData) },
+      },
+    },
+    async (req) => {
+      const partner = await partnerCallbacks.verified(header(req, 'x-lm-partner'), signed(req));
+      return ok(await outcomes.record(partner.id, req.body));
     },
   );
 
@@ -122,6 +143,48 @@ const deliveryRoutes: FastifyPluginAsync = async (root) => {
     async (req) => ({ exists: await partnerSandbox.exists(req.params.code, req.body.phoneHash) }),
   );
 
+  app.post(
+    '/api/dev/partner-sandbox/:code/outcomes',
+    {
+      schema: {
+        tags: sandboxTags,
+        summary:
+          'The sandbox lender reports an outcome: signs {leadId, status, …} with its secret and calls POST /api/partner/outcomes as a lender would; answers that call’s answer',
+        params: sandboxCodeParams,
+        body: sandboxOutcomeBody,
+        refusals: [401, 404, 409],
+        response: { 200: envelope(lenderOutcomeData) },
+      },
+    },
+    async (req) => {
+      const partner = await partnerCallbacks.signingPartner(req.params.code);
+      if (!partner) throw appError('NOT_FOUND', '未知的合作机构');
+      const raw = JSON.stringify({
+        version: 1,
+        transactionId: `sb-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`,
+        ...req.body,
+      });
+      const ts = Math.floor(Date.now() / 1000);
+      // Through the whole request path (hooks, validation, the signature check), as a lender's call comes.
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/partner/outcomes',
+        headers: {
+          'content-type': 'application/json',
+          'x-lm-partner': req.params.code,
+          [TIMESTAMP_HEADER]: String(ts),
+          [SIGNATURE_HEADER]: sign(partner.secret, ts, raw),
+        },
+        payload: raw,
+      });
+      const answer = res.json() as { code: number; msg: string; data: unknown };
+      if (res.statusCode === 200) return answer as { code: 200; msg: string; data: OutcomeAnswer };
+      // Our API refused the lender's call: the same refusal (code and words) to whoever triggered it.
+      const kind = (Object.keys(ErrorCode) as ErrorCodeName[]).find((k) => ErrorCode[k] === answer.code);
+      throw appError(kind ?? 'VALIDATION_FAILED', answer.msg, answer.data);
+    },
+  );
+
   app.get(
     '/api/dev/partner-sandbox/:code/leads',
     {
@@ -133,6 +196,8 @@ const deliveryRoutes: FastifyPluginAsync = async (root) => {
           200: envelope(
             z.array(
               z.object({
+                /** The lead's id as the lender knows it (its Idempotency-Key), for …/outcomes. */
+                leadId: z.string(),
                 idempotencyKey: z.string(),
                 receivedAt: z.string(),
                 fieldNames: z.array(z.string()),

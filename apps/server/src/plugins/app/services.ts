@@ -81,6 +81,8 @@ import { MatchService } from '../../modules/matching/service.ts';
 import { OperatorRepository } from '../../modules/operators/repository.ts';
 import { configuredOperator, footerOf, operatorInfo } from '../../modules/operators/rules.ts';
 import { Operators } from '../../modules/operators/service.ts';
+import { OutcomeRepository } from '../../modules/outcomes/repository.ts';
+import { OutcomeService } from '../../modules/outcomes/service.ts';
 import { AdminNoticesService } from '../../modules/privacy/admin-notices.ts';
 import { PrivacyRepository } from '../../modules/privacy/repository.ts';
 import { PrivacyService } from '../../modules/privacy/service.ts';
@@ -385,6 +387,16 @@ export default fp<ServicesOptions>(
     const deliveryRepo = new DeliveryRepository(database.db);
     const adReportRepo = new AdReportRepository(database.db);
     const adReports = new AdReportService({ repo: adReportRepo });
+    const outcomes = new OutcomeService({
+      repo: new OutcomeRepository(database.db),
+      report: async (event) => {
+        try {
+          await adReports.record(event);
+        } catch (err) {
+          app.log.error({ err, step: event.step }, 'conversion report not recorded');
+        }
+      },
+    });
     const adReportSender = new AdReportSender({
       repo: adReportRepo,
       ring: keys.ring,
@@ -530,6 +542,7 @@ export default fp<ServicesOptions>(
       adClicks,
       conversionSettings,
       adReports,
+      outcomes,
       geo,
       realName,
       ocr,

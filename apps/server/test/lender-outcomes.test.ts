@@ -1,0 +1,171 @@
+/**
+ * Issue 47.4–47.5: a lender reports what became of a lead through the signed outcomes API (the sandbox lender
+ * through `POST /api/dev/partner-sandbox/{code}/outcomes`, exactly as a lender would); repeated and late calls
+ * are safe, impossible ones refused in words; an approval and a funded loan reach the ad platform of the
+ * person's click once each, with the amount.
+ */
+import type { AdSandboxEventData } from '@lm/shared/schemas/ad-sandbox';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { leadOutcomes, leads, partners } from '../src/db/schema.ts';
+import { sign } from '../src/modules/delivery/signing.ts';
+import { consentToApiOffers } from './fixtures.ts';
+import { BACKEND, body, latestCode, newIp, newPhone, sendCode, useTestApp } from './helpers.ts';
+
+const ctx = useTestApp({ env: { PARTNER_SANDBOX: 'on' } });
+let app: FastifyInstance;
+beforeAll(async () => {
+  app = ctx.app;
+  await app.listen({ port: 0, host: '127.0.0.1' });
+});
+
+async function personWithLeads(clickid: string) {
+  const phone = newPhone();
+  await sendCode(app, phone);
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/login',
+    payload: { phone, code: await latestCode(app, phone), adChannelCode: 'demo' },
+    headers: { track_report: JSON.stringify({ platform: 'oceanengine', clickid }) },
+    remoteAddress: newIp(),
+  });
+  const { token, loginUser } = body<{ token: string; loginUser: { uid: number } }>(res).data;
+  const { auth } = await consentToApiOffers(app, token);
+  expect(auth.statusCode, auth.body).toBe(200);
+  const rows = await app.database.db
+    .select({ key: leads.idempotencyKey, partnerCode: partners.code })
+    .from(leads)
+    .innerJoin(partners, eq(partners.id, leads.partnerId))
+    .where(eq(leads.userId, loginUser.uid));
+  expect(rows.length).toBeGreaterThan(0);
+  return { uid: loginUser.uid, leads: rows };
+}
+
+const sandboxOutcome = (code: string, payload: object) =>
+  app.inject({ method: 'POST', url: `/api/dev/partner-sandbox/${code}/outcomes`, payload });
+
+async function oceanEngine(clickid: string): Promise<AdSandboxEventData[]> {
+  return body<AdSandboxEventData[]>(
+    await app.inject({ url: `/api/dev/ad-sandbox/oceanengine/events?clickid=${clickid}` }),
+  ).data;
+}
+
+describe(`lender outcomes (issue 47.4–47.5) (${BACKEND})`, () => {
+  it('approved, then funded twice: 授信 and 放款 reach Ocean Engine once each, with the amounts', async () => {
+    const clickid = `OUT${Date.now().toString(36)}`;
+    const { leads: mine } = await personWithLeads(clickid);
+    const { key, partnerCode } = mine[0]!;
+    let res = await sandboxOutcome(partnerCode, {
+      leadId: key,
+      status: 'approved',
+      limitFen: 2_000_000,
+      rateBps: 1800,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(body(res).data).toMatchObject({ leadId: key, outcome: 'approved', repeated: false });
+    for (let i = 0; i < 2; i++) {
+      res = await sandboxOutcome(partnerCode, {
+        leadId: key,
+        status: 'funded',
+        amountFen: 1_234_567,
+        termMonths: 12,
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(body(res).data).toMatchObject({ outcome: 'funded' });
+    }
+    // A late approval after the loan is recorded and moves nothing.
+    res = await sandboxOutcome(partnerCode, { leadId: key, status: 'approved', limitFen: 3_000_000 });
+    expect(body(res).data).toMatchObject({ outcome: 'funded', repeated: false });
+    await app.services.delivery.drain();
+
+    const events = await oceanEngine(clickid);
+    expect(events.map((e) => [e.eventType, e.valueFen])).toEqual([
+      ['active_register', null],
+      ['form', null],
+      ['loan_credit', 2_000_000],
+      ['loan', 1_234_567],
+    ]);
+    expect(events[3]!.request).toMatchObject({ properties: { pay_amount: 12345.67 } });
+    const [lead] = await app.database.db.select().from(leads).where(eq(leads.idempotencyKey, key));
+    expect(lead!.outcome).toBe('funded');
+    const recorded = await app.database.db
+      .select()
+      .from(leadOutcomes)
+      .where(eq(leadOutcomes.leadId, lead!.id));
+    expect(recorded.map((r) => [r.status, r.applied])).toEqual([
+      ['approved', true],
+      ['funded', true],
+      ['funded', true],
+      ['approved', false],
+    ]);
+
+    // A funded lead cannot be declined.
+    res = await sandboxOutcome(partnerCode, { leadId: key, status: 'declined', reason: '资质不符' });
+    expect(res.statusCode).toBe(409);
+    expect(body(res)).toMatchObject({ code: 1105, msg: expect.stringContaining('已放款') });
+  });
+
+  it('the same transaction id again is answered as the first time; bad input is refused in words', async () => {
+    const { leads: mine } = await personWithLeads(`TX${Date.now().toString(36)}`);
+    const { key, partnerCode } = mine[0]!;
+    const [partner] = await app.database.db.select().from(partners).where(eq(partners.code, partnerCode));
+    const secret = (await app.services.partnerCallbacks.signingPartner(partnerCode))!.secret;
+    const signedCall = (payload: object, opts: { secret?: string; code?: string } = {}) => {
+      const raw = JSON.stringify(payload);
+      const ts = Math.floor(Date.now() / 1000);
+      return app.inject({
+        method: 'POST',
+        url: '/api/partner/outcomes',
+        payload: raw,
+        headers: {
+          'content-type': 'application/json',
+          'x-lm-partner': opts.code ?? partnerCode,
+          'x-lm-timestamp': String(ts),
+          'x-lm-signature': sign(opts.secret ?? secret, ts, raw),
+        },
+      });
+    };
+    const declined = {
+      version: 1,
+      transactionId: 'T-1',
+      leadId: key,
+      status: 'declined',
+      reason: '负债过高',
+    };
+    let res = await signedCall(declined);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(body(res).data).toEqual({
+      leadId: key,
+      transactionId: 'T-1',
+      outcome: 'declined',
+      repeated: false,
+    });
+    res = await signedCall(declined);
+    expect(body(res).data).toMatchObject({ outcome: 'declined', repeated: true });
+    // Declined, then funded: refused.
+    res = await signedCall({ transactionId: 'T-2', leadId: key, status: 'funded', amountFen: 100 });
+    expect(res.statusCode).toBe(409);
+
+    // Unsigned, forged, another lender's lead, an unknown lead, an approval without its limit.
+    res = await app.inject({ method: 'POST', url: '/api/partner/outcomes', payload: declined });
+    expect(res.statusCode).toBe(401);
+    res = await signedCall({ ...declined, transactionId: 'T-3' }, { secret: 'not-the-secret' });
+    expect(res.statusCode).toBe(401);
+    expect(body(res).code).toBe(1103);
+    const other = await app.database.db.select().from(partners);
+    const someoneElse = other.find((p) => p.id !== partner!.id && p.signingSecretEnc)!;
+    const otherSecret = (await app.services.partnerCallbacks.signingPartner(someoneElse.code))!.secret;
+    res = await signedCall(
+      { ...declined, transactionId: 'T-4' },
+      { secret: otherSecret, code: someoneElse.code },
+    );
+    expect(res.statusCode).toBe(404);
+    expect(body(res).msg).toContain('线索不存在');
+    res = await signedCall({ transactionId: 'T-5', leadId: key, status: 'approved' });
+    expect(res.statusCode).toBe(400);
+    expect(body(res).msg).toContain('授信结果须包含授信额度 limitFen');
+    res = await sandboxOutcome(partnerCode, { leadId: 'no-such-lead', status: 'received' });
+    expect(res.statusCode).toBe(404);
+  });
+});
