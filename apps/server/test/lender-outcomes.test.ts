@@ -9,9 +9,9 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { leadOutcomes, leads, partners } from '../src/db/schema.ts';
-import { sign } from '../src/modules/delivery/signing.ts';
 import { consentToApiOffers } from './fixtures.ts';
 import { BACKEND, body, latestCode, newIp, newPhone, sendCode, useTestApp } from './helpers.ts';
+import { signedCallback } from './lenders.ts';
 
 const ctx = useTestApp({ env: { PARTNER_SANDBOX: 'on' } });
 let app: FastifyInstance;
@@ -111,21 +111,8 @@ describe(`lender outcomes (issue 47.4–47.5) (${BACKEND})`, () => {
     const { key, partnerCode } = mine[0]!;
     const [partner] = await app.database.db.select().from(partners).where(eq(partners.code, partnerCode));
     const secret = (await app.services.partnerCallbacks.signingPartner(partnerCode))!.secret;
-    const signedCall = (payload: object, opts: { secret?: string; code?: string } = {}) => {
-      const raw = JSON.stringify(payload);
-      const ts = Math.floor(Date.now() / 1000);
-      return app.inject({
-        method: 'POST',
-        url: '/api/partner/outcomes',
-        payload: raw,
-        headers: {
-          'content-type': 'application/json',
-          'x-lm-partner': opts.code ?? partnerCode,
-          'x-lm-timestamp': String(ts),
-          'x-lm-signature': sign(opts.secret ?? secret, ts, raw),
-        },
-      });
-    };
+    const signedCall = (payload: object, opts: { secret?: string; code?: string } = {}) =>
+      signedCallback(app, opts.code ?? partnerCode, opts.secret ?? secret, payload, '/api/partner/outcomes');
     const declined = {
       version: 1,
       transactionId: 'T-1',

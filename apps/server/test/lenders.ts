@@ -24,13 +24,22 @@ export async function pointLendersAt(app: FastifyInstance, url: string): Promise
   app.services.matching.invalidateCatalog();
 }
 
-/** A partner callback (`POST /api/partner/callback`) signed with `secret` as partner `partnerCode`. */
-export function signedCallback(app: FastifyInstance, partnerCode: string, secret: string, payload: object) {
+/**
+ * A partner's signed call (default the callback `POST /api/partner/callback`; the outcomes API with `url`)
+ * signed with `secret` as partner `partnerCode`.
+ */
+export function signedCallback(
+  app: FastifyInstance,
+  partnerCode: string,
+  secret: string,
+  payload: object,
+  url = '/api/partner/callback',
+) {
   const raw = JSON.stringify(payload);
   const ts = Math.floor(Date.now() / 1000);
   return app.inject({
     method: 'POST',
-    url: '/api/partner/callback',
+    url,
     payload: raw,
     headers: {
       'content-type': 'application/json',

@@ -1,6 +1,7 @@
-import { and, count, desc, eq, isNotNull, sql } from 'drizzle-orm';
-import { type Db, rowsOf } from '../../db/client.ts';
+import { and, count, desc, eq, isNotNull } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
 import { adClicks, adReports, channelConversions, channels } from '../../db/schema.ts';
+import { claimDue } from '../delivery/repository.ts';
 
 export type AdReportRow = typeof adReports.$inferSelect;
 export type AdReportInsert = typeof adReports.$inferInsert;
@@ -41,23 +42,9 @@ export class AdReportRepository {
     return this.db.select().from(adReports).where(eq(adReports.userId, userId)).orderBy(adReports.id);
   }
 
-  /** Claims due reports with a lease, the attempt counted at claim time (as leads). */
+  /** Claims due reports with a lease, the attempt counted at claim time (as partner notices). */
   async claim(batch: number, leaseMs: number): Promise<{ id: number; attempts: number }[]> {
-    const result = await this.db.execute(sql`
-      update ad_reports set locked_until = now() + ${leaseMs} * interval '1 millisecond',
-        attempts = attempts + 1, updated_at = now()
-      where id in (
-        select id from ad_reports
-        where status = 'pending' and next_attempt_at <= now()
-          and (locked_until is null or locked_until <= now())
-        order by next_attempt_at, id
-        limit ${batch}
-        for update skip locked)
-      returning id, attempts`);
-    return rowsOf<{ id: number | string; attempts: number }>(result).map((r) => ({
-      id: Number(r.id),
-      attempts: r.attempts,
-    }));
+    return claimDue(this.db, 'ad_reports', batch, leaseMs);
   }
 
   /** What a report sends: the row, its click's parameters and channel, the channel's credentials. */

@@ -12,7 +12,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { envelope, ok } from '../../lib/envelope.ts';
-import { AdSandbox, fenOfYuan } from './sandbox.ts';
+import { AdSandboxRepository, fenOfYuan } from './sandbox-repository.ts';
 
 const tags = ['dev'];
 
@@ -34,7 +34,7 @@ function bdVidOf(logidUrl: string): string {
 const adSandboxRoutes: FastifyPluginAsync = async (root) => {
   const app = root.withTypeProvider<ZodTypeProvider>();
   if (app.config.NODE_ENV === 'production') return;
-  const sandbox = new AdSandbox(app.database.db);
+  const sandbox = new AdSandboxRepository(app.database.db);
 
   app.post(
     '/api/dev/ad-sandbox/oceanengine/api/v2/conversion',

@@ -22,6 +22,34 @@ export type LeadAttemptRow = typeof leadAttempts.$inferInsert;
 export type NoticeAttemptRow = typeof partnerNoticeAttempts.$inferInsert;
 
 /**
+ * Claims up to `batch` due `pending` rows of an outbox table (partner notices, conversion reports) with a lease,
+ * oldest first, the attempt counted at claim time; rows another worker has locked are skipped.
+ */
+export async function claimDue(
+  db: Db,
+  table: 'partner_notices' | 'ad_reports',
+  batch: number,
+  leaseMs: number,
+): Promise<Claim[]> {
+  const t = sql.identifier(table);
+  const result = await db.execute(sql`
+    update ${t} set locked_until = now() + ${leaseMs} * interval '1 millisecond',
+      attempts = attempts + 1, updated_at = now()
+    where id in (
+      select id from ${t}
+      where status = 'pending' and next_attempt_at <= now()
+        and (locked_until is null or locked_until <= now())
+      order by next_attempt_at, id
+      limit ${batch}
+      for update skip locked)
+    returning id, attempts`);
+  return rowsOf<{ id: number | string; attempts: number }>(result).map((r) => ({
+    id: Number(r.id),
+    attempts: r.attempts,
+  }));
+}
+
+/**
  * The delivery module's data access (issue 18): claiming due leads and notices with a lease, what a
  * delivery sends, the attempts, settling a claim, giving one back, the queue's figures, and the
  * partners' signed callbacks. "Settling" writes only when the claim is still current (same attempt,
@@ -83,21 +111,7 @@ export class DeliveryRepository {
 
   /** Claims due partner notices (withdrawals, deletions) the same way as leads. */
   async claimNotices(batch: number, leaseMs: number): Promise<Claim[]> {
-    const result = await this.db.execute(sql`
-      update partner_notices set locked_until = now() + ${leaseMs} * interval '1 millisecond',
-        attempts = attempts + 1, updated_at = now()
-      where id in (
-        select id from partner_notices
-        where status = 'pending' and next_attempt_at <= now()
-          and (locked_until is null or locked_until <= now())
-        order by next_attempt_at, id
-        limit ${batch}
-        for update skip locked)
-      returning id, attempts`);
-    return rowsOf<{ id: number | string; attempts: number }>(result).map((r) => ({
-      id: Number(r.id),
-      attempts: r.attempts,
-    }));
+    return claimDue(this.db, 'partner_notices', batch, leaseMs);
   }
 
   /** Leads waiting to be delivered and the age of the oldest in seconds. */

@@ -7,7 +7,6 @@ import { z } from 'zod';
 import { partnerSandboxOn } from '../../config/outbound.ts';
 import { envelope, ok } from '../../lib/envelope.ts';
 import { appError } from '../../lib/errors.ts';
-import type { OutcomeAnswer } from '../outcomes/service.ts';
 import { type SignedRequest, verifySignature } from './partner-callbacks.ts';
 import { SIGNATURE_HEADER, sign, TIMESTAMP_HEADER } from './signing.ts';
 
@@ -178,7 +177,8 @@ const deliveryRoutes: FastifyPluginAsync = async (root) => {
         payload: raw,
       });
       const answer = res.json() as { code: number; msg: string; data: unknown };
-      if (res.statusCode === 200) return answer as { code: 200; msg: string; data: OutcomeAnswer };
+      if (res.statusCode === 200)
+        return answer as { code: 200; msg: string; data: z.infer<typeof lenderOutcomeData> };
       // Our API refused the lender's call: the same refusal (code and words) to whoever triggered it.
       const kind = (Object.keys(ErrorCode) as ErrorCodeName[]).find((k) => ErrorCode[k] === answer.code);
       throw appError(kind ?? 'VALIDATION_FAILED', answer.msg, answer.data);

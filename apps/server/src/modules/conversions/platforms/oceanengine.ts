@@ -1,4 +1,4 @@
-import { type PlatformAdapter, statusVerdict, yuanText } from './types.ts';
+import { codeZeroVerdict, type PlatformAdapter, yuanText } from './types.ts';
 
 /**
  * Ocean Engine (巨量引擎) conversion API: `POST /api/v2/conversion` with the click's `clickid` (landing-page
@@ -22,14 +22,5 @@ export const oceanengine: PlatformAdapter = {
       body: JSON.stringify(body),
     };
   },
-  verdict: (status, text) =>
-    statusVerdict(status, text, (json) => {
-      const j = json as { code?: unknown; message?: unknown };
-      if (j.code === 0) return { ok: true };
-      return {
-        ok: false,
-        retry: false,
-        error: `巨量引擎拒绝：${String(j.code)} ${String(j.message ?? '')}`.trim(),
-      };
-    }),
+  verdict: codeZeroVerdict('巨量引擎'),
 };

@@ -1,4 +1,4 @@
-import { type PlatformAdapter, statusVerdict } from './types.ts';
+import { codeZeroVerdict, type PlatformAdapter } from './types.ts';
 
 /**
  * Tencent (腾讯广告, DataNexus) `POST /v1.3/user_actions/add?access_token=…&timestamp=<s>&nonce=…` with
@@ -30,14 +30,5 @@ export const tencent: PlatformAdapter = {
       }),
     };
   },
-  verdict: (status, text) =>
-    statusVerdict(status, text, (json) => {
-      const j = json as { code?: unknown; message?: unknown };
-      if (j.code === 0) return { ok: true };
-      return {
-        ok: false,
-        retry: false,
-        error: `腾讯广告拒绝：${String(j.code)} ${String(j.message ?? '')}`.trim(),
-      };
-    }),
+  verdict: codeZeroVerdict('腾讯广告'),
 };

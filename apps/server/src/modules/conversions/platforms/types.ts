@@ -62,3 +62,17 @@ export function statusVerdict(
   }
   return body(json);
 }
+
+/** The verdict of an API that answers `{code: 0}` when it accepted (Ocean Engine, Tencent). */
+export const codeZeroVerdict =
+  (name: string) =>
+  (status: number, text: string): PlatformVerdict =>
+    statusVerdict(status, text, (json) => {
+      const j = json as { code?: unknown; message?: unknown };
+      if (j.code === 0) return { ok: true };
+      return {
+        ok: false,
+        retry: false,
+        error: `${name}拒绝：${String(j.code)} ${String(j.message ?? '')}`.trim(),
+      };
+    });

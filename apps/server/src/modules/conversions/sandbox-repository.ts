@@ -22,7 +22,7 @@ const CLOCK_SKEW_S = 600;
  * for shape by the route's schema, checks what the schema cannot (Tencent's request time), and keeps what it
  * accepted, listed back by `events`.
  */
-export class AdSandbox {
+export class AdSandboxRepository {
   constructor(private readonly db: Db) {}
 
   async accept(platform: AdPlatform, events: SandboxEvent[]): Promise<void> {
