@@ -42,6 +42,8 @@ async function personWithLeads(clickid: string) {
   return { uid: loginUser.uid, leads: rows };
 }
 
+const STEP_ORDER = ['active_register', 'form', 'loan_credit', 'loan'];
+
 const sandboxOutcome = (code: string, payload: object) =>
   app.inject({ method: 'POST', url: `/api/dev/partner-sandbox/${code}/outcomes`, payload });
 
@@ -79,7 +81,10 @@ describe(`lender outcomes (issue 47.4–47.5) (${BACKEND})`, () => {
     expect(body(res).data).toMatchObject({ outcome: 'funded', repeated: false });
     await app.services.delivery.drain();
 
-    const events = await oceanEngine(clickid);
+    // One round sends a person's due reports side by side: the platform may get them in any order.
+    const events = (await oceanEngine(clickid)).sort(
+      (a, b) => STEP_ORDER.indexOf(a.eventType) - STEP_ORDER.indexOf(b.eventType),
+    );
     expect(events.map((e) => [e.eventType, e.valueFen])).toEqual([
       ['active_register', null],
       ['form', null],
@@ -92,7 +97,8 @@ describe(`lender outcomes (issue 47.4–47.5) (${BACKEND})`, () => {
     const recorded = await app.database.db
       .select()
       .from(leadOutcomes)
-      .where(eq(leadOutcomes.leadId, lead!.id));
+      .where(eq(leadOutcomes.leadId, lead!.id))
+      .orderBy(leadOutcomes.id);
     expect(recorded.map((r) => [r.status, r.applied])).toEqual([
       ['approved', true],
       ['funded', true],
