@@ -1,7 +1,8 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launch, phonePage, shot } from './browser.ts';
-import { type RunningServer, runCli, startServer } from './server.ts';
+import { launch, shot } from './browser.ts';
+import { consolePage, startServerWithStaff } from './console.ts';
+import type { RunningServer } from './server.ts';
 
 let server: RunningServer;
 let browser: Browser;
@@ -11,24 +12,10 @@ const OPERATOR_PHONE = '13500000081';
 const OPERATOR_NAME = '产品运营';
 
 beforeAll(async () => {
-  server = await startServer();
-  // The embedded database belongs to one process: create the staff while the server is down.
-  expect(await server.stop()).toBe(0);
-  await runCli(
-    [
-      'apps/server/src/cli/admin-create.ts',
-      '--phone',
-      OPERATOR_PHONE,
-      '--name',
-      OPERATOR_NAME,
-      '--role',
-      'operator',
-      '--password',
-      PASSWORD,
-    ],
-    { DATA_DIR: server.dataDir },
+  server = await startServerWithStaff(
+    [{ phone: OPERATOR_PHONE, name: OPERATOR_NAME, role: 'operator' }],
+    PASSWORD,
   );
-  server = await startServer({}, server.dataDir);
   browser = await launch();
 });
 afterAll(async () => {
@@ -36,26 +23,12 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function consolePage() {
-  const { page, errors, context } = await phonePage(browser);
-  await page.setViewportSize({ width: 1440, height: 900 });
-  await page.goto(`${server.url}/admin/login`);
-  await page
-    .getByPlaceholder(/手机号/)
-    .first()
-    .fill(OPERATOR_PHONE);
-  await page.getByPlaceholder(/密码/).first().fill(PASSWORD);
-  await page
-    .getByRole('button', { name: /登\s*录/ })
-    .first()
-    .click();
-  await page.getByText(OPERATOR_NAME).first().waitFor({ timeout: 15_000 });
-  return { page, errors, context };
-}
+const operatorPage = () =>
+  consolePage(browser, server, { phone: OPERATOR_PHONE, name: OPERATOR_NAME, password: PASSWORD });
 
 describe('console catalogue in Chromium', () => {
   it('the rule tester shows a product excluded by its city and age rules, with the reasons', async () => {
-    const { page, context } = await consolePage();
+    const { page, context } = await operatorPage();
     await page.goto(`${server.url}/admin/rule-tester`);
     await page.getByText('样例用户资料').waitFor();
     // Chengdu, 60: 星河信用贷 serves Guangdong, Beijing and Shanghai only, ages 22–55.
@@ -79,7 +52,7 @@ describe('console catalogue in Chromium', () => {
   });
 
   it('issue 44.15: an endpoint the server refuses is marked on its field with the server’s reason', async () => {
-    const { page, errors, context } = await consolePage();
+    const { page, errors, context } = await operatorPage();
     await page.goto(`${server.url}/admin/partners/new`);
     await page.getByLabel('机构编码').fill('ssrf-e2e');
     await page.getByLabel('法定名称').fill('端点测试融资担保有限公司');
@@ -107,7 +80,7 @@ describe('console catalogue in Chromium', () => {
   });
 
   it('an APR above 24 % is saved as a draft setting, and publishing is refused with the reason', async () => {
-    const { page, context } = await consolePage();
+    const { page, context } = await operatorPage();
     await page.goto(`${server.url}/admin/products?status=paused`);
     await page.getByRole('link', { name: '星河安居贷（暂停）' }).click();
     await page.getByText('上架状态').waitFor();

@@ -3,7 +3,8 @@ import { formatShanghai } from '@lm/shared/time';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch, phonePage, shot } from './browser.ts';
-import { type RunningServer, runCli, startServer } from './server.ts';
+import { consolePage, startServerWithStaff } from './console.ts';
+import type { RunningServer } from './server.ts';
 
 let server: RunningServer;
 let browser: Browser;
@@ -18,29 +19,13 @@ const LAYOUT = 'banner-benefits';
 const PURPLE = THEMES.purple.ink;
 
 beforeAll(async () => {
-  server = await startServer();
-  // The embedded database belongs to one process: create the staff while the server is down.
-  expect(await server.stop()).toBe(0);
-  for (const [phone, name, role] of [
-    [ADMIN_PHONE, '渠道管理员', 'admin'],
-    [OPERATOR_PHONE, '渠道运营', 'operator'],
-  ] as const) {
-    await runCli(
-      [
-        'apps/server/src/cli/admin-create.ts',
-        '--phone',
-        phone,
-        '--name',
-        name,
-        '--role',
-        role,
-        '--password',
-        PASSWORD,
-      ],
-      { DATA_DIR: server.dataDir },
-    );
-  }
-  server = await startServer({}, server.dataDir);
+  server = await startServerWithStaff(
+    [
+      { phone: ADMIN_PHONE, name: '渠道管理员', role: 'admin' },
+      { phone: OPERATOR_PHONE, name: '渠道运营', role: 'operator' },
+    ],
+    PASSWORD,
+  );
   browser = await launch();
 });
 afterAll(async () => {
@@ -48,22 +33,8 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function consolePage(phone: string, name: string) {
-  const { page, errors, context } = await phonePage(browser);
-  await page.setViewportSize({ width: 1440, height: 900 });
-  await page.goto(`${server.url}/admin/login`);
-  await page
-    .getByPlaceholder(/手机号/)
-    .first()
-    .fill(phone);
-  await page.getByPlaceholder(/密码/).first().fill(PASSWORD);
-  await page
-    .getByRole('button', { name: /登\s*录/ })
-    .first()
-    .click();
-  await page.getByText(name).first().waitFor({ timeout: 15_000 });
-  return { page, errors, context };
-}
+const consolePageOf = (phone: string, name: string) =>
+  consolePage(browser, server, { phone, name, password: PASSWORD });
 
 const cssPrimary = (page: Page) =>
   page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--app-primary').trim());
@@ -129,7 +100,7 @@ describe('console channels in Chromium', () => {
   let channelId = 0;
 
   it('an operator creates a channel with a non-default skin (live preview beside the form); the H5 shows that skin', async () => {
-    const { page, errors } = await consolePage(OPERATOR_PHONE, '渠道运营');
+    const { page, errors } = await consolePageOf(OPERATOR_PHONE, '渠道运营');
     const previewCalls = recordPreviewCalls(page);
     await page.goto(`${server.url}/admin/channels`);
     await page.getByText('渠道管理').first().waitFor();
@@ -181,7 +152,7 @@ describe('console channels in Chromium', () => {
 
   it("a viewer's save is refused with 403 and the console says so; a viewer sees the form read-only", async () => {
     expect(channelId).toBeGreaterThan(0);
-    const { page } = await consolePage(OPERATOR_PHONE, '渠道运营');
+    const { page } = await consolePageOf(OPERATOR_PHONE, '渠道运营');
     await page.goto(`${server.url}/admin/channels/${channelId}`);
     await page.getByText(`编辑渠道 ${CODE}`).waitFor();
 
@@ -239,7 +210,7 @@ describe('console channels in Chromium', () => {
     const off = misses.data.list.find((m) => m.routeCode === 'r-off')!;
     expect(off.hits).toBeGreaterThanOrEqual(1);
 
-    const { page, errors } = await consolePage(ADMIN_PHONE, '渠道管理员');
+    const { page, errors } = await consolePageOf(ADMIN_PHONE, '渠道管理员');
     await page.goto(`${server.url}/admin/channels`);
     const card = page.getByTestId('dead-route-codes');
     const offRow = card.locator('.ant-table-row', { hasText: 'r-off' });
@@ -268,7 +239,7 @@ describe('console channels in Chromium', () => {
   });
 
   it('a preview whose token request failed says so; 重试 asks again and the preview comes', async () => {
-    const { page, errors } = await consolePage(ADMIN_PHONE, '渠道管理员');
+    const { page, errors } = await consolePageOf(ADMIN_PHONE, '渠道管理员');
     // The first ask for a preview token fails as a lost connection would; the next ones go through.
     let refused = 0;
     await page.route('**/api/admin/channels/preview', (route) => {

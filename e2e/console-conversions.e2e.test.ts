@@ -5,8 +5,9 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launch, phonePage, shot, unexpectedErrors } from './browser.ts';
-import { type RunningServer, runCli, startServer } from './server.ts';
+import { launch, shot, unexpectedErrors } from './browser.ts';
+import { consolePage, startServerWithStaff } from './console.ts';
+import type { RunningServer } from './server.ts';
 
 let server: RunningServer;
 let browser: Browser;
@@ -16,29 +17,13 @@ const ADMIN_PHONE = '13500000081';
 const VIEWER_PHONE = '13500000082';
 
 beforeAll(async () => {
-  server = await startServer();
-  // The embedded database belongs to one process: create the staff while the server is down.
-  expect(await server.stop()).toBe(0);
-  for (const [phone, name, role] of [
-    [ADMIN_PHONE, '回传管理员', 'admin'],
-    [VIEWER_PHONE, '回传查看员', 'viewer'],
-  ] as const) {
-    await runCli(
-      [
-        'apps/server/src/cli/admin-create.ts',
-        '--phone',
-        phone,
-        '--name',
-        name,
-        '--role',
-        role,
-        '--password',
-        PASSWORD,
-      ],
-      { DATA_DIR: server.dataDir },
-    );
-  }
-  server = await startServer({}, server.dataDir);
+  server = await startServerWithStaff(
+    [
+      { phone: ADMIN_PHONE, name: '回传管理员', role: 'admin' },
+      { phone: VIEWER_PHONE, name: '回传查看员', role: 'viewer' },
+    ],
+    PASSWORD,
+  );
   browser = await launch();
 });
 afterAll(async () => {
@@ -46,22 +31,8 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function consolePage(phone: string, name: string) {
-  const { page, errors, context } = await phonePage(browser);
-  await page.setViewportSize({ width: 1440, height: 900 });
-  await page.goto(`${server.url}/admin/login`);
-  await page
-    .getByPlaceholder(/手机号/)
-    .first()
-    .fill(phone);
-  await page.getByPlaceholder(/密码/).first().fill(PASSWORD);
-  await page
-    .getByRole('button', { name: /登\s*录/ })
-    .first()
-    .click();
-  await page.getByText(name).first().waitFor({ timeout: 15_000 });
-  return { page, errors, context };
-}
+const signIn = (phone: string, name: string) =>
+  consolePage(browser, server, { phone, name, password: PASSWORD });
 
 async function channelId(code: string): Promise<number> {
   const res = await fetch(`${server.url}/api/crm/admin/login`, {
@@ -81,7 +52,7 @@ const card = (page: Page) => page.getByTestId('conversion-settings');
 
 describe('conversion reporting in the console (issue 47.2)', () => {
   it('shows the demo channel’s Ocean Engine map as seeded', async () => {
-    const { page, errors, context } = await consolePage(ADMIN_PHONE, '回传管理员');
+    const { page, errors, context } = await signIn(ADMIN_PHONE, '回传管理员');
     await page.goto(`${server.url}/admin/channels/${await channelId('demo')}`);
     const c = card(page);
     await c.getByText('注册', { exact: true }).waitFor({ timeout: 15_000 });
@@ -99,7 +70,7 @@ describe('conversion reporting in the console (issue 47.2)', () => {
   });
 
   it('changes a Tencent channel’s token without showing the stored one; refuses to switch on without the capture', async () => {
-    const { page, errors, context } = await consolePage(ADMIN_PHONE, '回传管理员');
+    const { page, errors, context } = await signIn(ADMIN_PHONE, '回传管理员');
     await page.goto(`${server.url}/admin/channels/${await channelId('demo-skin14')}`);
     const c = card(page);
     await c.getByLabel('access_token').waitFor({ timeout: 15_000 });
@@ -139,7 +110,7 @@ describe('conversion reporting in the console (issue 47.2)', () => {
   });
 
   it('a viewer reads the settings and cannot change them; no preview request is refused', async () => {
-    const { page, errors, context } = await consolePage(VIEWER_PHONE, '回传查看员');
+    const { page, errors, context } = await signIn(VIEWER_PHONE, '回传查看员');
     await page.goto(`${server.url}/admin/channels/${await channelId('demo-location')}`);
     const c = card(page);
     await c.getByText('只读：管理员和运营可以修改。').waitFor({ timeout: 15_000 });
