@@ -3,7 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { adClicks } from '../src/db/schema.ts';
-import { BACKEND, body, latestCode, newIp, newPhone, sendCode, useTestApp } from './helpers.ts';
+import { BACKEND, body, loginAs, newIp, newPhone, useTestApp } from './helpers.ts';
 
 const ctx = useTestApp();
 let app: FastifyInstance;
@@ -24,19 +24,15 @@ const report = (channel: string, header: string | undefined) =>
     remoteAddress: newIp(),
   });
 
-async function login(phone: string, channel: string, header?: string) {
-  await sendCode(app, phone);
-  const code = await latestCode(app, phone);
-  const res = await app.inject({
-    method: 'POST',
-    url: '/api/login',
-    payload: { phone, code, adChannelCode: channel },
-    headers: header === undefined ? {} : { track_report: header },
-    remoteAddress: newIp(),
-  });
-  expect(res.statusCode).toBe(200);
-  return body<{ loginUser: { uid: number } }>(res).data.loginUser.uid;
-}
+const login = async (phone: string, channel: string, header?: string) =>
+  (
+    await loginAs(
+      app,
+      phone,
+      { adChannelCode: channel },
+      header === undefined ? {} : { track_report: header },
+    )
+  ).uid;
 
 const clickRows = (platform: string, clickId: string) =>
   app.database.db

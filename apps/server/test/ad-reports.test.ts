@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { adReports } from '../src/db/schema.ts';
 import { FORM, saveForm } from './fixtures.ts';
-import { BACKEND, body, latestCode, newIp, newPhone, sendCode, useTestApp } from './helpers.ts';
+import { BACKEND, body, loginAs, newPhone, useTestApp } from './helpers.ts';
 
 const ctx = useTestApp({
   env: { PARTNER_SANDBOX: 'on', DELIVERY_BACKOFF_BASE_MS: '10', DELIVERY_BACKOFF_MAX_MS: '40' },
@@ -25,19 +25,15 @@ let n = 0;
 const unique = (prefix: string) => `${prefix}${Date.now().toString(36)}${++n}`;
 
 async function login(phone: string, channel: string, header: Record<string, string>) {
-  await sendCode(app, phone);
-  const code = await latestCode(app, phone);
-  const res = await app.inject({
-    method: 'POST',
-    url: '/api/login',
-    payload: { phone, code, adChannelCode: channel },
-    headers: { track_report: JSON.stringify(header) },
-    remoteAddress: newIp(),
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  const data = body<{ token: string; loginUser: { uid: number } }>(res).data;
+  const { token, uid, data } = await loginAs(
+    app,
+    phone,
+    { adChannelCode: channel },
+    { track_report: JSON.stringify(header) },
+  );
+  // Whether the login made the person is the server's own business.
   expect(Object.keys(data)).not.toContain('created');
-  return { token: data.token, uid: data.loginUser.uid };
+  return { token, uid };
 }
 
 async function sandboxEvents(platform: string, clickId: string): Promise<AdSandboxEventData[]> {

@@ -254,8 +254,16 @@ export async function latestCode(app: FastifyInstance, phone: string): Promise<s
   return code;
 }
 
-/** Sends a code, reads it from the outbox and logs in; returns the token and uid. */
-export async function loginAs(app: FastifyInstance, phone = newPhone(), extra: Record<string, unknown> = {}) {
+/**
+ * Sends a code, reads it from the outbox and logs in (with `headers`, e.g. the ad click's `track_report`);
+ * returns the token, the uid and the answer's data.
+ */
+export async function loginAs(
+  app: FastifyInstance,
+  phone = newPhone(),
+  extra: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+) {
   const sent = await sendCode(app, phone);
   if (sent.statusCode !== 200) throw new Error(`send failed: ${sent.body}`);
   const code = await latestCode(app, phone);
@@ -263,11 +271,12 @@ export async function loginAs(app: FastifyInstance, phone = newPhone(), extra: R
     method: 'POST',
     url: '/api/login',
     payload: { phone, code, ...extra },
+    headers,
     remoteAddress: newIp(),
   });
   if (res.statusCode !== 200) throw new Error(`login failed: ${res.body}`);
   const data = body<{ token: string; loginUser: { uid: number } }>(res).data;
-  return { phone, token: data.token, uid: data.loginUser.uid };
+  return { phone, token: data.token, uid: data.loginUser.uid, data };
 }
 
 /** Asks for the cancellation code of the person behind `token`, from a fresh address. */

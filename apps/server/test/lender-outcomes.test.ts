@@ -10,7 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { leadOutcomes, leads, partners } from '../src/db/schema.ts';
 import { consentToApiOffers } from './fixtures.ts';
-import { BACKEND, body, latestCode, newIp, newPhone, sendCode, useTestApp } from './helpers.ts';
+import { BACKEND, body, loginAs, newPhone, useTestApp } from './helpers.ts';
 import { signedCallback } from './lenders.ts';
 
 const ctx = useTestApp({ env: { PARTNER_SANDBOX: 'on' } });
@@ -21,25 +21,21 @@ beforeAll(async () => {
 });
 
 async function personWithLeads(clickid: string) {
-  const phone = newPhone();
-  await sendCode(app, phone);
-  const res = await app.inject({
-    method: 'POST',
-    url: '/api/login',
-    payload: { phone, code: await latestCode(app, phone), adChannelCode: 'demo' },
-    headers: { track_report: JSON.stringify({ platform: 'oceanengine', clickid }) },
-    remoteAddress: newIp(),
-  });
-  const { token, loginUser } = body<{ token: string; loginUser: { uid: number } }>(res).data;
+  const { token, uid } = await loginAs(
+    app,
+    newPhone(),
+    { adChannelCode: 'demo' },
+    { track_report: JSON.stringify({ platform: 'oceanengine', clickid }) },
+  );
   const { auth } = await consentToApiOffers(app, token);
   expect(auth.statusCode, auth.body).toBe(200);
   const rows = await app.database.db
     .select({ key: leads.idempotencyKey, partnerCode: partners.code })
     .from(leads)
     .innerJoin(partners, eq(partners.id, leads.partnerId))
-    .where(eq(leads.userId, loginUser.uid));
+    .where(eq(leads.userId, uid));
   expect(rows.length).toBeGreaterThan(0);
-  return { uid: loginUser.uid, leads: rows };
+  return { uid: uid, leads: rows };
 }
 
 const STEP_ORDER = ['active_register', 'form', 'loan_credit', 'loan'];
