@@ -205,3 +205,33 @@ export function conversionProblems(
 
 /** How a stored secret is shown: its last four characters after four stars. */
 export const maskSecret = (value: string): string => `****${value.slice(-4)}`;
+
+/**
+ * What became of a conversion report (`ad_reports.status`): waiting for the worker, accepted by the platform,
+ * refused for good or out of attempts (replayable from the console), or too late for the platform's window
+ * (recorded, never sent; issue 47.5).
+ */
+export const AD_REPORT_STATUSES = ['pending', 'sent', 'dead', 'late'] as const;
+export type AdReportStatus = (typeof AD_REPORT_STATUSES)[number];
+export const AD_REPORT_STATUS_LABELS: Record<AdReportStatus, string> = {
+  pending: '待回传',
+  sent: '已回传',
+  dead: '回传失败',
+  late: '超出回传时限',
+};
+
+/**
+ * How long after the ad click a platform still takes its conversion (days): a step later than this is recorded
+ * as `late` and not sent (ADR 072 — our reading of each platform's attribution window; one place to change).
+ */
+export const PLATFORM_REPORT_WINDOW_DAYS: Record<AdPlatform, number> = {
+  oceanengine: 7,
+  kuaishou: 7,
+  baidu: 30,
+  tencent: 7,
+};
+
+/** Whether a step that happened at `happenedAt` is still inside the platform's window of a click at `clickedAt`. */
+export function withinReportWindow(platform: AdPlatform, clickedAt: Date, happenedAt: Date): boolean {
+  return happenedAt.getTime() - clickedAt.getTime() <= PLATFORM_REPORT_WINDOW_DAYS[platform] * 86_400_000;
+}

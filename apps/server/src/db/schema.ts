@@ -1,4 +1,4 @@
-import type { ConversionEventMap } from '@lm/shared/conversions';
+import { AD_REPORT_STATUSES, type ConversionEventMap } from '@lm/shared/conversions';
 import { sql } from 'drizzle-orm';
 import {
   bigint,
@@ -228,8 +228,8 @@ export const adReports = pgTable(
     happenedAt: ts('happened_at').notNull(),
     /** `platform:user:step:first` (first time only) or `…:<the step's own reference>`: a repeat is a no-op. */
     idempotencyKey: text('idempotency_key').notNull().unique(),
-    /** pending → sent; dead after the attempt limit or a refusal no retry can change. */
-    status: text('status', { enum: ['pending', 'sent', 'dead'] })
+    /** pending → sent; dead after the attempt limit or a refusal no retry can change; late: past the platform's window, never sent. */
+    status: text('status', { enum: AD_REPORT_STATUSES })
       .notNull()
       .default('pending'),
     attempts: integer('attempts').notNull().default(0),
