@@ -8,7 +8,7 @@ import type { AdSandboxEventData } from '@lm/shared/schemas/ad-sandbox';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { leadOutcomes, leads, partners } from '../src/db/schema.ts';
+import { adClicks, adReports, leadOutcomes, leads, partners } from '../src/db/schema.ts';
 import { consentToApiOffers } from './fixtures.ts';
 import { BACKEND, body, loginAs, newPhone, useTestApp } from './helpers.ts';
 import { signedCallback } from './lenders.ts';
@@ -20,12 +20,18 @@ beforeAll(async () => {
   await app.listen({ port: 0, host: '127.0.0.1' });
 });
 
-async function personWithLeads(clickid: string) {
+async function personWithLeads(
+  clickid: string,
+  via: { channel: string; trackReport: object } = {
+    channel: 'demo',
+    trackReport: { platform: 'oceanengine', clickid },
+  },
+) {
   const { token, uid } = await loginAs(
     app,
     newPhone(),
-    { adChannelCode: 'demo' },
-    { track_report: JSON.stringify({ platform: 'oceanengine', clickid }) },
+    { adChannelCode: via.channel },
+    { track_report: JSON.stringify(via.trackReport) },
   );
   const { auth } = await consentToApiOffers(app, token);
   expect(auth.statusCode, auth.body).toBe(200);
@@ -43,11 +49,12 @@ const STEP_ORDER = ['active_register', 'form', 'loan_credit', 'loan'];
 const sandboxOutcome = (code: string, payload: object) =>
   app.inject({ method: 'POST', url: `/api/dev/partner-sandbox/${code}/outcomes`, payload });
 
-async function oceanEngine(clickid: string): Promise<AdSandboxEventData[]> {
+async function sandboxEvents(platform: string, clickid: string): Promise<AdSandboxEventData[]> {
   return body<AdSandboxEventData[]>(
-    await app.inject({ url: `/api/dev/ad-sandbox/oceanengine/events?clickid=${clickid}` }),
+    await app.inject({ url: `/api/dev/ad-sandbox/${platform}/events?clickid=${clickid}` }),
   ).data;
 }
+const oceanEngine = (clickid: string) => sandboxEvents('oceanengine', clickid);
 
 describe(`lender outcomes (issue 47.4–47.5) (${BACKEND})`, () => {
   it('approved, then funded twice: 授信 and 放款 reach Ocean Engine once each, with the amounts', async () => {
@@ -156,5 +163,61 @@ describe(`lender outcomes (issue 47.4–47.5) (${BACKEND})`, () => {
     expect(body(res).msg).toContain('授信结果须包含授信额度 limitFen');
     res = await sandboxOutcome(partnerCode, { leadId: 'no-such-lead', status: 'received' });
     expect(res.statusCode).toBe(404);
+  });
+
+  it('a loan funded after the platform window is recorded as late and never sent (issue 47.5)', async () => {
+    const clickid = `LATE${Date.now().toString(36)}`;
+    const { uid, leads: mine } = await personWithLeads(clickid);
+    const { key, partnerCode } = mine[0]!;
+    // Ocean Engine takes conversions up to 7 days after the click: this click was 8 days ago.
+    const eightDaysAgo = new Date(Date.now() - 8 * 86_400_000);
+    await app.database.db.update(adClicks).set({ firstSeenAt: eightDaysAgo }).where(eq(adClicks.userId, uid));
+    let res = await sandboxOutcome(partnerCode, { leadId: key, status: 'approved', limitFen: 500_000 });
+    expect(res.statusCode, res.body).toBe(200);
+    res = await sandboxOutcome(partnerCode, { leadId: key, status: 'funded', amountFen: 300_000 });
+    expect(body(res).data).toMatchObject({ outcome: 'funded' });
+    await app.services.delivery.drain();
+    const events = await oceanEngine(clickid);
+    expect(events.map((e) => e.eventType).sort()).toEqual(['active_register', 'form']);
+    const reports = await app.database.db
+      .select({ step: adReports.step, status: adReports.status, attempts: adReports.attempts })
+      .from(adReports)
+      .where(eq(adReports.userId, uid));
+    expect(
+      reports
+        .filter((r) => r.step === 'credit' || r.step === 'loan')
+        .sort((a, b) => a.step.localeCompare(b.step)),
+    ).toEqual([
+      { step: 'credit', status: 'late', attempts: 0 },
+      { step: 'loan', status: 'late', attempts: 0 },
+    ]);
+  });
+
+  it('a duplicate lead sends the negative signal where the platform takes one, once (issue 47.3)', async () => {
+    const clickid = `DUP${Date.now().toString(36)}`;
+    const ocean = await personWithLeads(clickid);
+    const bdVid = `BDDUP${Date.now().toString(36)}`;
+    const baidu = await personWithLeads(bdVid, {
+      channel: 'demo-location',
+      trackReport: { platform: 'baidu', bd_vid: bdVid },
+    });
+    await app.services.delivery.drain();
+    for (const person of [ocean, baidu]) {
+      const { key, partnerCode } = person.leads[0]!;
+      for (const transactionId of ['D-1', 'D-2']) {
+        const res = await sandboxOutcome(partnerCode, { leadId: key, status: 'duplicate', transactionId });
+        expect(res.statusCode, res.body).toBe(200);
+      }
+    }
+    await app.services.delivery.drain();
+    expect((await oceanEngine(clickid)).map((e) => e.eventType).sort()).toEqual([
+      'active_register',
+      'failed_lead',
+      'form',
+    ]);
+    // Baidu: the lead was reported as newType 3 (表单提交); its correction goes to uploadInvalidConvertData.
+    const bd = await sandboxEvents('baidu', bdVid);
+    expect(bd.map((e) => e.eventType)).toEqual(['3', 'invalid:3']);
+    expect(JSON.stringify(bd)).not.toContain('demo-baidu-ocpc-token');
   });
 });

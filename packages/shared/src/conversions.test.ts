@@ -1,13 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { AD_PLATFORMS } from './ad-clicks.ts';
 import {
+  AD_REPORT_STATUS_LABELS,
+  AD_REPORT_STATUSES,
   CONVERSION_STEPS,
   conversionProblems,
   DEFAULT_EVENT_CODES,
   defaultEventMap,
   EVENT_CODE_PATTERNS,
   maskSecret,
+  negativeEventCode,
+  PLATFORM_REPORT_WINDOW_DAYS,
+  REPORT_STEP_LABELS,
   reportDecision,
+  withinReportWindow,
 } from './conversions.ts';
 import { channelConversionsBody } from './schemas/conversions.ts';
 
@@ -153,5 +159,39 @@ describe('conversionProblems', () => {
   });
   it('masks a secret to its last four characters', () => {
     expect(maskSecret('abcdefgh1234')).toBe('****1234');
+  });
+});
+
+describe('withinReportWindow (issue 47.5)', () => {
+  const click = new Date('2026-12-01T00:00:00Z');
+  const after = (days: number, ms = 0) => new Date(click.getTime() + days * 86_400_000 + ms);
+  it.each(AD_PLATFORMS)('%s: up to its window inclusive, not one millisecond later', (platform) => {
+    const days = PLATFORM_REPORT_WINDOW_DAYS[platform];
+    expect(withinReportWindow(platform, click, click)).toBe(true);
+    expect(withinReportWindow(platform, click, after(days))).toBe(true);
+    expect(withinReportWindow(platform, click, after(days, 1))).toBe(false);
+  });
+  it('Baidu takes a month, the others a week', () => {
+    expect(withinReportWindow('baidu', click, after(20))).toBe(true);
+    expect(withinReportWindow('oceanengine', click, after(8))).toBe(false);
+  });
+  it('labels every status', () => {
+    expect(AD_REPORT_STATUSES.map((s) => AD_REPORT_STATUS_LABELS[s])).toEqual([
+      '待回传',
+      '已回传',
+      '回传失败',
+      '超出回传时限',
+    ]);
+  });
+});
+
+describe('negative signals (issue 47.3)', () => {
+  it('Ocean Engine failed_lead, Baidu the lead’s own newType, none for Kuaishou and Tencent', () => {
+    expect(negativeEventCode('oceanengine', 'form')).toBe('failed_lead');
+    expect(negativeEventCode('baidu', '3')).toBe('3');
+    expect(negativeEventCode('kuaishou', '9')).toBeNull();
+    expect(negativeEventCode('tencent', 'COMPLETE_ORDER')).toBeNull();
+    expect(REPORT_STEP_LABELS.invalid).toBe('无效线索（负向回传）');
+    expect(REPORT_STEP_LABELS.loan).toBe('放款');
   });
 });

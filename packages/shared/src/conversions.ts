@@ -235,3 +235,29 @@ export const PLATFORM_REPORT_WINDOW_DAYS: Record<AdPlatform, number> = {
 export function withinReportWindow(platform: AdPlatform, clickedAt: Date, happenedAt: Date): boolean {
   return happenedAt.getTime() - clickedAt.getTime() <= PLATFORM_REPORT_WINDOW_DAYS[platform] * 86_400_000;
 }
+
+/**
+ * A negative signal (issue 47.3): the lead a platform was told about (表单提交) turned out invalid — a lender
+ * reported it a duplicate (later: returned, issue 48). Only where the platform takes one: Ocean Engine as the
+ * event `failed_lead`, Baidu through `uploadInvalidConvertData` with the lead's own `newType`. Kuaishou and
+ * Tencent have no such call: nothing is sent.
+ */
+export const NEGATIVE_STEP = 'invalid' as const;
+export type ReportStep = ConversionStep | typeof NEGATIVE_STEP;
+export const REPORT_STEP_LABELS: Record<ReportStep, string> = {
+  ...CONVERSION_STEP_LABELS,
+  invalid: '无效线索（负向回传）',
+};
+
+/** The event code a negative signal goes under, given the code the lead (表单提交) was reported with; null: none. */
+export function negativeEventCode(platform: AdPlatform, formEventCode: string): string | null {
+  switch (platform) {
+    case 'oceanengine':
+      return 'failed_lead';
+    case 'baidu':
+      return formEventCode;
+    case 'kuaishou':
+    case 'tencent':
+      return null;
+  }
+}

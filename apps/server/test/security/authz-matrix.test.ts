@@ -57,6 +57,7 @@ const ACCESS: Record<string, Access> = {
   'POST /api/dev/ad-sandbox/oceanengine/api/v2/conversion': 'dev',
   'GET /api/dev/ad-sandbox/kuaishou/track/activate': 'dev',
   'POST /api/dev/ad-sandbox/baidu/ocpcapi/api/uploadConvertData': 'dev',
+  'POST /api/dev/ad-sandbox/baidu/ocpcapi/api/uploadInvalidConvertData': 'dev',
   'POST /api/dev/ad-sandbox/tencent/v1.3/user_actions/add': 'dev',
   'GET /api/dev/ad-sandbox/{platform}/events': 'dev',
   'POST /api/user/info/tempSave': 'user',

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, isNotNull } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNotNull } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { adClicks, adReports, channelConversions, channels } from '../../db/schema.ts';
 import { claimDue } from '../delivery/repository.ts';
@@ -30,6 +30,24 @@ export class AdReportRepository {
       .from(adReports)
       .where(and(eq(adReports.userId, userId), eq(adReports.step, step), eq(adReports.platform, platform)));
     return Number(row?.n ?? 0);
+  }
+
+  /** The person's 表单提交 report that went or is going to a platform (sent or pending), with its click's time. */
+  async formReportOf(userId: number) {
+    const [row] = await this.db
+      .select({ report: adReports, clickedAt: adClicks.firstSeenAt })
+      .from(adReports)
+      .innerJoin(adClicks, eq(adClicks.id, adReports.clickId))
+      .where(
+        and(
+          eq(adReports.userId, userId),
+          eq(adReports.step, 'form'),
+          inArray(adReports.status, ['sent', 'pending']),
+        ),
+      )
+      .orderBy(desc(adReports.id))
+      .limit(1);
+    return row ?? null;
   }
 
   /** Writes a report unless one with its key exists; the row written, or null for a repeat. */

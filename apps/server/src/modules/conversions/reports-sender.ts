@@ -1,4 +1,5 @@
 import type { AdPlatform } from '@lm/shared/ad-clicks';
+import { NEGATIVE_STEP } from '@lm/shared/conversions';
 import type { FastifyBaseLogger } from 'fastify';
 import { decryptField, type KeyRing } from '../../lib/crypto.ts';
 import { failureReason, type PartnerAnswer } from '../../lib/partner-http.ts';
@@ -64,6 +65,7 @@ export class AdReportSender {
       {
         platform,
         eventCode: report.eventCode,
+        negative: report.step === NEGATIVE_STEP,
         clickParams: click.params,
         valueFen: report.valueFen,
         happenedAt: report.happenedAt,

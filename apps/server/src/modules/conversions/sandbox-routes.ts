@@ -115,6 +115,34 @@ const adSandboxRoutes: FastifyPluginAsync = async (root) => {
   );
 
   app.post(
+    '/api/dev/ad-sandbox/baidu/ocpcapi/api/uploadInvalidConvertData',
+    {
+      schema: {
+        tags,
+        summary:
+          'Baidu sandbox: uploadInvalidConvertData, a lead found invalid (same shape; recorded as invalid:<newType>)',
+        body: baiduUploadBody,
+        response: {
+          200: z.object({ header: z.object({ status: z.literal(0), desc: z.string() }) }),
+        },
+      },
+    },
+    async (req) => {
+      const { token: _token, ...rest } = req.body;
+      await sandbox.accept(
+        'baidu',
+        req.body.conversionTypes.map((c) => ({
+          clickId: bdVidOf(c.logidUrl),
+          eventType: `invalid:${c.newType}`,
+          valueFen: null,
+          request: { ...rest, conversionTypes: [c] },
+        })),
+      );
+      return { header: { status: 0 as const, desc: 'success' } };
+    },
+  );
+
+  app.post(
     '/api/dev/ad-sandbox/tencent/v1.3/user_actions/add',
     {
       schema: {

@@ -70,6 +70,14 @@ export class OutcomeService {
       const outcome = verdict === 'apply' ? body.status : (lead.outcome as OutcomeStatus);
       return { lead, outcome, repeated: false, applied: verdict === 'apply' };
     });
+    // A duplicate is an invalid lead: where the platform takes it, a negative signal corrects its 表单提交.
+    if (done.applied && body.status === 'duplicate')
+      await this.d.report({
+        userId: done.lead.userId,
+        step: 'invalid',
+        reference: `${partnerId}:${body.transactionId}`,
+        now,
+      });
     if (done.applied && (body.status === 'approved' || body.status === 'funded')) {
       await this.d.report({
         userId: done.lead.userId,

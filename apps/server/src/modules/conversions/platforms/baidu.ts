@@ -3,7 +3,8 @@ import { type PlatformAdapter, statusVerdict } from './types.ts';
 /**
  * Baidu oCPC (百度营销) `POST /ocpcapi/api/uploadConvertData`: `{token, conversionTypes: [{logidUrl, newType,
  * convertValue?}]}` — the landing URL carrying `bd_vid` (≤ 1024 characters), the account's `newType` code, the
- * value in fen. Accepted: `header.status: 0`.
+ * value in fen. Accepted: `header.status: 0`. A negative signal (an invalid lead) goes to
+ * `uploadInvalidConvertData` in the same shape, under the lead's own `newType`.
  */
 export const baidu: PlatformAdapter = {
   origin: 'https://ocpc.baidu.com',
@@ -15,7 +16,7 @@ export const baidu: PlatformAdapter = {
     if (r.valueFen !== null) conversion.convertValue = r.valueFen;
     return {
       method: 'POST',
-      url: `${base}/ocpcapi/api/uploadConvertData`,
+      url: `${base}/ocpcapi/api/${r.negative ? 'uploadInvalidConvertData' : 'uploadConvertData'}`,
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ token: r.credentials.token ?? '', conversionTypes: [conversion] }),
     };

@@ -7,6 +7,7 @@ import { type ReportToSend, yuanText } from './types.ts';
 
 const at = new Date('2026-12-05T10:00:00.123Z');
 const base: Omit<ReportToSend, 'platform' | 'eventCode' | 'clickParams'> = {
+  negative: false,
   valueFen: null,
   happenedAt: at,
   credentials: {},
@@ -85,6 +86,25 @@ describe('platform adapters (issue 47.3)', () => {
     expect(json(r.body)).toEqual({
       token: 'TOKEN',
       conversionTypes: [{ logidUrl: base.landingUrl, newType: 3, convertValue: 99 }],
+    });
+  });
+
+  it('Baidu: a negative signal goes to uploadInvalidConvertData under the lead’s newType', () => {
+    const r = baidu.request(
+      {
+        ...base,
+        platform: 'baidu',
+        eventCode: '3',
+        negative: true,
+        clickParams: { bd_vid: 'BD1' },
+        credentials: { token: 'TOKEN' },
+      },
+      'https://sb/bd',
+    );
+    expect(r.url).toBe('https://sb/bd/ocpcapi/api/uploadInvalidConvertData');
+    expect(json(r.body)).toEqual({
+      token: 'TOKEN',
+      conversionTypes: [{ logidUrl: base.landingUrl, newType: 3 }],
     });
   });
 

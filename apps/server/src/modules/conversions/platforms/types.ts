@@ -4,6 +4,8 @@ import type { AdPlatform } from '@lm/shared/ad-clicks';
 export interface ReportToSend {
   platform: AdPlatform;
   eventCode: string;
+  /** A negative signal (an invalid lead, issue 47.3): Baidu takes it at its own endpoint. */
+  negative: boolean;
   /** The click's parameters from the landing URL (CLICK_ID_PARAMS of the platform). */
   clickParams: Record<string, string>;
   /** The value in fen, null when none goes. */
