@@ -78,6 +78,29 @@ export const baiduUploadBody = z.object({
     .max(100, 'conversionTypes 每次最多 100 条'),
 });
 
+/** Baidu `POST /ocpcapi/api/uploadInvalidConvertData`: conversions found invalid (a duplicate or returned lead). */
+export const baiduInvalidBody = z.object({
+  token: text('token', 256),
+  invalidConversionTypes: z
+    .array(
+      z.object({
+        logidUrl: text('logidUrl', 1024).refine(
+          (u) => /[?&]bd_vid=[^&]+/.test(u),
+          'logidUrl 须含 bd_vid 参数',
+        ),
+        convertType: z
+          .number({ error: 'convertType 须为整数' })
+          .int('convertType 须为整数')
+          .positive('convertType 须为正整数'),
+        convertTime: sTime('convertTime'),
+        invalidReason: z.string().max(256, 'invalidReason 过长').optional(),
+      }),
+      { error: '缺少 invalidConversionTypes' },
+    )
+    .min(1, 'invalidConversionTypes 不能为空')
+    .max(100, 'invalidConversionTypes 每次最多 100 条'),
+});
+
 /** Tencent `POST /v1.3/user_actions/add` — the query. */
 export const tencentUserActionsQuery = z.object({
   access_token: text('access_token', 256),

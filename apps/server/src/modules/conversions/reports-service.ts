@@ -99,7 +99,8 @@ export class AdReportService {
       eventCode,
       clickId: form.report.clickId,
       valueFen: null,
-      happenedAt: now,
+      // The conversion it corrects: Baidu names it by its time; Ocean Engine's failed_lead is about that lead.
+      happenedAt: form.report.happenedAt,
       idempotencyKey: `${platform}:${e.userId}:${NEGATIVE_STEP}:first`,
       nextAttemptAt: now,
       ...(late ? { status: 'late' as const, lastError: '超出平台回传时限，未回传' } : {}),

@@ -2,6 +2,7 @@ import {
   adSandboxEventData,
   adSandboxEventsQuery,
   adSandboxPlatformParams,
+  baiduInvalidBody,
   baiduUploadBody,
   kuaishouActivateQuery,
   oceanengineConversionBody,
@@ -120,8 +121,8 @@ const adSandboxRoutes: FastifyPluginAsync = async (root) => {
       schema: {
         tags,
         summary:
-          'Baidu sandbox: uploadInvalidConvertData, a lead found invalid (same shape; recorded as invalid:<newType>)',
-        body: baiduUploadBody,
+          'Baidu sandbox: uploadInvalidConvertData (token, invalidConversionTypes: logidUrl, convertType, convertTime in s); listed as invalid:<convertType>',
+        body: baiduInvalidBody,
         response: {
           200: z.object({ header: z.object({ status: z.literal(0), desc: z.string() }) }),
         },
@@ -131,11 +132,11 @@ const adSandboxRoutes: FastifyPluginAsync = async (root) => {
       const { token: _token, ...rest } = req.body;
       await sandbox.accept(
         'baidu',
-        req.body.conversionTypes.map((c) => ({
+        req.body.invalidConversionTypes.map((c) => ({
           clickId: bdVidOf(c.logidUrl),
-          eventType: `invalid:${c.newType}`,
+          eventType: `invalid:${c.convertType}`,
           valueFen: null,
-          request: { ...rest, conversionTypes: [c] },
+          request: { ...rest, invalidConversionTypes: [c] },
         })),
       );
       return { header: { status: 0 as const, desc: 'success' } };

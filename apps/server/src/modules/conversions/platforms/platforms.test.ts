@@ -89,7 +89,7 @@ describe('platform adapters (issue 47.3)', () => {
     });
   });
 
-  it('Baidu: a negative signal goes to uploadInvalidConvertData under the lead’s newType', () => {
+  it('Baidu: a negative signal goes to uploadInvalidConvertData: the lead’s type, the time it corrects in s', () => {
     const r = baidu.request(
       {
         ...base,
@@ -104,7 +104,9 @@ describe('platform adapters (issue 47.3)', () => {
     expect(r.url).toBe('https://sb/bd/ocpcapi/api/uploadInvalidConvertData');
     expect(json(r.body)).toEqual({
       token: 'TOKEN',
-      conversionTypes: [{ logidUrl: base.landingUrl, newType: 3 }],
+      invalidConversionTypes: [
+        { logidUrl: base.landingUrl, convertType: 3, convertTime: Math.floor(at.getTime() / 1000) },
+      ],
     });
   });
 
