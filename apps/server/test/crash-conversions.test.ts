@@ -80,7 +80,7 @@ describe(`conversion reports survive kill -9 between the steps (${BACKEND})`, ()
 
     // 3. The consent to the lenders that take leads by API.
     const ids = [match.data, ...match.data.mayAuthProductList]
-      .filter((o) => o.id && API_MODES.has(o.linkType))
+      .filter((o) => o.id && API_MODES.has(o.linkType ?? -1))
       .map((o) => o.id!);
     expect(ids.length).toBeGreaterThan(0);
     const auth = await call('PUT', '/api/user/info/auth', { productIds: ids }, token);

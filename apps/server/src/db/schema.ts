@@ -229,9 +229,7 @@ export const adReports = pgTable(
     /** `platform:user:step:first` (first time only) or `…:<the step's own reference>`: a repeat is a no-op. */
     idempotencyKey: text('idempotency_key').notNull().unique(),
     /** pending → sent; dead after the attempt limit or a refusal no retry can change; late: past the platform's window, never sent. */
-    status: text('status', { enum: AD_REPORT_STATUSES })
-      .notNull()
-      .default('pending'),
+    status: text('status', { enum: AD_REPORT_STATUSES }).notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: ts('next_attempt_at').notNull().defaultNow(),
     lockedUntil: ts('locked_until'),
