@@ -1,5 +1,6 @@
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { phonePage, shot, unexpectedErrors } from './browser.ts';
+import { phonePage, SCREENSHOT_DIR, shot, unexpectedErrors } from './browser.ts';
 import { useServerAndBrowser } from './harness.ts';
 import { runCli, startServer } from './server.ts';
 
@@ -61,6 +62,32 @@ describe('H5 login journey in Chromium', () => {
     await page.getByText('《注册协议》').click();
     await page.getByText('一、服务内容').waitFor();
     await shot(page, 'web-register-agreement');
+    await page.goBack();
+    await page.getByPlaceholder('请输入验证码').waitFor();
+    expect(await page.getByPlaceholder('请输入手机号').inputValue()).toBe(phone);
+    // The privacy policy agreed to here names the ad platforms conversions are reported to (issue 47.7;
+    // version 2026-12-06, in force from that day), and its text wraps within the phone's width.
+    await page.getByText('《隐私政策》').click();
+    const adReporting = page.locator('section', {
+      has: page.getByRole('heading', { name: '六、广告效果回传' }),
+    });
+    await adReporting.waitFor();
+    expect(await page.getByText(/^版本：2026-12-06/).count()).toBe(1);
+    const adText = await adReporting.innerText();
+    for (const company of [
+      '北京巨量引擎网络技术有限公司',
+      '北京快手广告有限公司',
+      '北京百度网讯科技有限公司',
+      '深圳市腾讯计算机系统有限公司',
+    ]) {
+      expect(adText).toContain(company);
+    }
+    expect(adText).toContain('不会向广告平台发送您的手机号码、姓名、身份证号码');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    // The login form's toast (no tick yet) has gone before the picture is taken.
+    await page.getByText('请先阅读并同意协议').waitFor({ state: 'hidden' });
+    await shot(page, 'web-privacy-agreement');
+    await adReporting.screenshot({ path: resolve(SCREENSHOT_DIR, 'web-privacy-agreement-ad-reporting.png') });
     await page.goBack();
     await page.getByPlaceholder('请输入验证码').waitFor();
     expect(await page.getByPlaceholder('请输入手机号').inputValue()).toBe(phone);

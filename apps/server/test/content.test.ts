@@ -2,8 +2,9 @@ import { createHash } from 'node:crypto';
 import { AGREEMENT_PAGES } from '@lm/shared/channel';
 import { INFO_AGREEMENT, type ProtocolData } from '@lm/shared/schemas/matching';
 import { and, count, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { agreementDocuments, articles, products } from '../src/db/schema.ts';
+import { AGREEMENT_SEEDS } from '../src/modules/content/agreements.ts';
 import { ARTICLE_SEEDS } from '../src/modules/content/articles.ts';
 import { BACKEND, body, createTestApp, secondInstance, type TestContext } from './helpers.ts';
 
@@ -71,18 +72,31 @@ beforeAll(async () => {
   ctx = await createTestApp({ env: OPERATOR });
 });
 afterAll(async () => ctx?.close());
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+/** The server's clock (Date only: timers, the database and the network run as usual). */
+const clockAt = (at: string) => vi.useFakeTimers({ toFake: ['Date'], now: new Date(at) });
+
+/** The privacy texts that name the ad platforms (issue 47.7) take effect at the start of this Shanghai day. */
+const AD_REPORTING = { version: '2026-12-06', date: '2026年12月6日' };
+const FIRST = { version: '2026-11-22', date: '2026年11月22日' };
+const AD_REPORTING_CODES = ['privacy-agreement', 'jkr-privacy-agreement'];
 
 describe(`agreements (${BACKEND})`, () => {
   it.each(
     AGREEMENT_PAGES.map((p) => [p.key, p.title] as const),
   )('GET /api/agreement/%s serves the text in force with the configured operator', async (code, title) => {
+    clockAt('2026-12-06T12:00:00+08:00');
+    const expected = AD_REPORTING_CODES.includes(code) ? AD_REPORTING : FIRST;
     const res = await get(`/api/agreement/${code}`);
     expect(res.statusCode).toBe(200);
     const a = body<Agreement>(res).data;
     expect(a.code).toBe(code);
     expect(a.title).toBe(title);
-    expect(a.version).toBe('2026-11-22');
-    expect(a.effectiveDate).toBe('2026年11月22日');
+    expect(a.version).toBe(expected.version);
+    expect(a.effectiveDate).toBe(expected.date);
     expect(a.operator).toEqual(OPERATOR_ANSWER);
     const text = allText(a);
     for (const value of [
@@ -99,13 +113,15 @@ describe(`agreements (${BACKEND})`, () => {
     // answers 304 without a body.
     expect(res.headers['cache-control']).toBe('public, max-age=300');
     const etag = res.headers.etag as string;
-    expect(etag).toMatch(/^"2026-11-22\.[0-9a-f]{12}"$/);
+    expect(etag).toMatch(new RegExp(`^"${expected.version}\\.[0-9a-f]{12}"$`));
     const again = await get(`/api/agreement/${code}`, { 'if-none-match': etag });
     expect(again.statusCode).toBe(304);
     expect(again.body).toBe('');
     expect((await get(`/api/agreement/${code}`, { 'if-none-match': '"2025-01-01"' })).statusCode).toBe(200);
     // The version alone (an ETag of before operators) names no operator: the text is sent again.
-    expect((await get(`/api/agreement/${code}`, { 'if-none-match': '"2026-11-22"' })).statusCode).toBe(200);
+    expect(
+      (await get(`/api/agreement/${code}`, { 'if-none-match': `"${expected.version}"` })).statusCode,
+    ).toBe(200);
   });
 
   it('the deletion deadline in the texts comes from configuration', async () => {
@@ -247,12 +263,129 @@ describe(`agreements (${BACKEND})`, () => {
       .from(agreementDocuments)
       .where(eq(agreementDocuments.version, '2026-11-22'));
     expect(row!.n).toBe(AGREEMENT_PAGES.length);
+    const [later] = await db()
+      .select({ n: count() })
+      .from(agreementDocuments)
+      .where(eq(agreementDocuments.version, AD_REPORTING.version));
+    expect(later!.n).toBe(AD_REPORTING_CODES.length);
   });
 
   it('GET /api/content/operator answers the configured operator', async () => {
     const res = await get('/api/content/operator');
     expect(res.statusCode).toBe(200);
     expect(body(res).data).toEqual(OPERATOR_ANSWER);
+  });
+});
+
+/** The ad platforms and the companies that run them, as the privacy texts name them (issue 47.7). */
+const AD_PLATFORM_COMPANIES = [
+  '北京巨量引擎网络技术有限公司',
+  '北京快手广告有限公司',
+  '北京百度网讯科技有限公司',
+  '深圳市腾讯计算机系统有限公司',
+];
+const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+
+describe(`the privacy texts that name the ad platforms (issue 47.7, ${BACKEND})`, () => {
+  /** Everything a reader (or a consent) gets of `code` at `at`: the page, its ETag, the plain text, the versions. */
+  async function servedAt(code: string, at: string) {
+    clockAt(at);
+    const res = await get(`/api/agreement/${code}`);
+    expect(res.statusCode).toBe(200);
+    const protocol = body<ProtocolData>(await get(`/api/user/info/protocol/${code}`)).data;
+    const versions = body<{ current: string; list: { version: string; state: string }[] }>(
+      await get(`/api/agreement/${code}/versions`),
+    ).data;
+    return { page: body<Agreement>(res).data, etag: res.headers.etag as string, protocol, versions };
+  }
+
+  it('until 6 December (Shanghai) the privacy policy of 2026-11-22 is served; from its first instant the new one', async () => {
+    const code = 'privacy-agreement';
+    const before = await servedAt(code, '2026-12-05T23:59:59.999+08:00');
+    expect(before.page.version).toBe(FIRST.version);
+    expect(allText(before.page)).toContain('不使用第三方广告跟踪');
+    expect(allText(before.page)).not.toContain('广告效果回传');
+    expect(before.protocol).toMatchObject({ version: FIRST.version, consentedAt: null });
+    expect(before.protocol.textHash).toBe(sha256(before.protocol.content));
+    expect(before.versions.current).toBe(FIRST.version);
+    expect(before.versions.list.map((v) => [v.version, v.state])).toEqual([
+      [AD_REPORTING.version, 'scheduled'],
+      [FIRST.version, 'in_force'],
+    ]);
+    // A version not yet in force is not served, even by name.
+    expect((await get(`/api/agreement/${code}?version=${AD_REPORTING.version}`)).statusCode).toBe(404);
+
+    const after = await servedAt(code, '2026-12-06T00:00:00+08:00');
+    expect(after.page.version).toBe(AD_REPORTING.version);
+    expect(after.page.effectiveDate).toBe(AD_REPORTING.date);
+    expect(after.page.effectiveAt).toBe('2026-12-05T16:00:00.000Z');
+    const section = after.page.sections.find((s) => s.heading === '六、广告效果回传');
+    expect(section).toBeDefined();
+    const text = section!.paragraphs.join('\n');
+    for (const company of AD_PLATFORM_COMPANIES) expect(text).toContain(company);
+    expect(text).toContain('点击编号');
+    expect(text).toContain('不会向广告平台发送您的手机号码、姓名、身份证号码');
+    // Filled like every text: the configured operator, its contacts, the deletion deadline.
+    const all = allText(after.page);
+    expect(all).toContain(`个人信息处理者：${OPERATOR.OPERATOR_NAME}`);
+    expect(all).toContain(OPERATOR.OPERATOR_EMAIL);
+    expect(all).toContain('12个工作日内删除');
+    expect(all).not.toMatch(/\{\{|\}\}/);
+    expect(all).not.toContain('不使用第三方广告跟踪');
+
+    // A browser holding the old text revalidates and gets the new one (the ETag names the version).
+    expect(after.etag).toMatch(/^"2026-12-06\.[0-9a-f]{12}"$/);
+    const revalidated = await get(`/api/agreement/${code}`, { 'if-none-match': before.etag });
+    expect(revalidated.statusCode).toBe(200);
+    expect(body<Agreement>(revalidated).data.version).toBe(AD_REPORTING.version);
+
+    // The plain text (what a consent records, with its SHA-256) is the new version's.
+    expect(after.protocol.version).toBe(AD_REPORTING.version);
+    expect(after.protocol.content).toContain(`版本：${AD_REPORTING.version}　生效日期：${AD_REPORTING.date}`);
+    expect(after.protocol.content).toContain('六、广告效果回传');
+    for (const company of AD_PLATFORM_COMPANIES) expect(after.protocol.content).toContain(company);
+    expect(after.protocol.textHash).toBe(sha256(after.protocol.content));
+    expect(after.protocol.textHash).not.toBe(before.protocol.textHash);
+
+    // The old version stays readable, unchanged, for those who agreed to it.
+    const old = await get(`/api/agreement/${code}?version=${FIRST.version}`);
+    expect(old.statusCode).toBe(200);
+    expect(body<Agreement>(old).data).toMatchObject({ version: FIRST.version, intro: before.page.intro });
+    expect(body<Agreement>(old).data.sections).toEqual(before.page.sections);
+    expect(after.versions.current).toBe(AD_REPORTING.version);
+    expect(after.versions.list.map((v) => [v.version, v.state])).toEqual([
+      [AD_REPORTING.version, 'in_force'],
+      [FIRST.version, 'superseded'],
+    ]);
+  });
+
+  it('the stored rows are the texts of agreements.ts, and a restart leaves them as they are', async () => {
+    const rows = await db()
+      .select()
+      .from(agreementDocuments)
+      .where(eq(agreementDocuments.version, AD_REPORTING.version));
+    const seeds = AGREEMENT_SEEDS.filter((s) => s.version === AD_REPORTING.version);
+    expect(rows.map((r) => r.code).sort()).toEqual(seeds.map((s) => s.code).sort());
+    for (const s of seeds) {
+      const row = rows.find((r) => r.code === s.code)!;
+      expect(row.body).toEqual(s.body);
+      expect(row.effectiveAt).toEqual(s.effectiveAt);
+    }
+  });
+
+  it('the borrower’s privacy agreement names the platforms from the same day; other texts keep their version', async () => {
+    const before = await servedAt('jkr-privacy-agreement', '2026-12-05T23:59:00+08:00');
+    expect(before.page.version).toBe(FIRST.version);
+    const after = await servedAt('jkr-privacy-agreement', '2026-12-06T00:01:00+08:00');
+    expect(after.page.version).toBe(AD_REPORTING.version);
+    const section = after.page.sections.find((s) => s.heading === '四、广告效果回传');
+    for (const company of AD_PLATFORM_COMPANIES) expect(section!.paragraphs.join('')).toContain(company);
+    expect(after.protocol.textHash).not.toBe(before.protocol.textHash);
+    for (const code of ['audit-agreement-privacy', 'register-agreement', 'information-agreement']) {
+      const later = await servedAt(code, '2027-06-01T12:00:00+08:00');
+      expect(later.page.version, code).toBe(FIRST.version);
+      expect(allText(later.page), code).not.toContain('广告效果回传');
+    }
   });
 });
 

@@ -1,9 +1,11 @@
 /**
- * The 13 agreement pages of spec §2 (packages/shared/src/channel.ts AGREEMENT_PAGES), version 2026-11-22.
+ * The 13 agreement pages of spec §2 (packages/shared/src/channel.ts AGREEMENT_PAGES): version 2026-11-22 of
+ * each (FIRST_VERSIONS), then the later versions (LATER_VERSIONS; 2026-12-06: the privacy policy and the
+ * borrower's privacy agreement name the ad platforms conversions are reported to, issue 47.7).
  * Stored in agreement_documents by `ensureAgreements`; placeholders ({{operatorName}} …, see rules.ts
  * PLACEHOLDERS) are filled from configuration when served. A changed text is a NEW version (new entry
  * here with a later effectiveAt, or a row inserted by an operator): a stored version is never rewritten,
- * because consents and audits refer to it.
+ * because consents and audits refer to it (rules.test.ts pins the hash of every published text).
  */
 
 import type { AgreementCode } from '@lm/shared/schemas/content';
@@ -20,6 +22,8 @@ export interface AgreementSeed {
 
 const V1 = '2026-11-22';
 const V1_AT = shanghaiDayStart(V1);
+/** The privacy texts naming the ad platforms conversions are reported to (issue 47.7). */
+const AD_REPORTING_VERSION = '2026-12-06';
 
 /** Who we are and how to reach us: closes every agreement. */
 function contactSection(heading: string): AgreementBody['sections'][number] {
@@ -32,25 +36,29 @@ function contactSection(heading: string): AgreementBody['sections'][number] {
   };
 }
 
+/** One version of an agreement, in force from the start of the Shanghai day `version` (YYYY-MM-DD). */
 function doc(
   code: AgreementCode,
   title: string,
   intro: string,
   sections: AgreementBody['sections'],
+  version: string = V1,
 ): AgreementSeed {
+  const effectiveAt = version === V1 ? V1_AT : shanghaiDayStart(version);
   return {
     code,
-    version: V1,
+    version,
     title,
-    effectiveAt: V1_AT,
-    body: { effectiveDate: shanghaiDateText(V1_AT), intro, sections },
+    effectiveAt,
+    body: { effectiveDate: shanghaiDateText(effectiveAt), intro, sections },
   };
 }
 
 const PLATFORM_NATURE =
   '{{operatorShortName}}是贷款信息撮合服务平台：根据您填写的信息为您展示可能适合的持牌金融机构及其合作机构（以下简称“合作机构”）的借款产品，并在您逐一同意后，将您的申请信息提供给您选择的合作机构。我们不是贷款人，不发放贷款，不经手借款资金。';
 
-export const AGREEMENT_SEEDS: AgreementSeed[] = [
+/** Version 2026-11-22 of the 13 agreements: published, never to be edited (add a later version instead). */
+const FIRST_VERSIONS: AgreementSeed[] = [
   doc(
     'register-agreement',
     '注册协议',
@@ -700,3 +708,178 @@ export const AGREEMENT_SEEDS: AgreementSeed[] = [
     ],
   ),
 ];
+
+/**
+ * The ad platforms a conversion may be reported to (docs/conversions.md, `AD_PLATFORMS` of @lm/shared/ad-clicks),
+ * each with the company that operates it, as the privacy texts of 2026-12-06 name them.
+ */
+const AD_PLATFORM_RECIPIENTS =
+  '巨量引擎（抖音、今日头条等的广告平台），运营者为北京巨量引擎网络技术有限公司；磁力引擎（快手的广告平台），运营者为北京快手广告有限公司；百度营销（百度的广告平台），运营者为北京百度网讯科技有限公司；腾讯广告（微信、QQ等的广告平台），运营者为深圳市腾讯计算机系统有限公司。';
+
+/** What never leaves for an ad platform (issue 47.7): the same words in both privacy texts. */
+const AD_REPORTING_NEVER =
+  '我们不会向广告平台发送您的手机号码、姓名、身份证号码，也不会发送它们经过加密、摘要（哈希）或其他方式处理后的值；不会发送您填写的申请表及资料审核中的任何内容，也不会发送您的设备标识。';
+
+/** Later versions: each a complete text, in force from the start of its Shanghai day. */
+const LATER_VERSIONS: AgreementSeed[] = [
+  doc(
+    'privacy-agreement',
+    '隐私政策',
+    '{{operatorName}}（以下简称“我们”）深知个人信息对您的重要性，依据《中华人民共和国个人信息保护法》等法律法规处理您的个人信息。本政策说明{{operatorShortName}}收集哪些信息、为何收集、如何保护、向谁提供以及您如何行使权利。请您仔细阅读，特别是关于敏感个人信息、向合作机构提供信息和向广告平台回传广告效果（第六条）的内容。',
+    [
+      {
+        heading: '一、我们是谁',
+        paragraphs: [
+          '个人信息处理者：{{operatorName}}，注册地址：{{operatorAddress}}，备案/许可证号：{{operatorLicence}}。',
+          PLATFORM_NATURE,
+        ],
+      },
+      {
+        heading: '二、我们收集的信息及用途',
+        paragraphs: [
+          '注册与登录：您的手机号码和短信验证码，用于创建账户和验证本人操作。验证码只保存其不可逆的摘要，5分钟内有效，用后即失效。',
+          '借款申请表：借款金额、工作城市、职业身份、工资发放形式、社保、公积金、商业保险、房产、车产、芝麻分区间、信用记录情况，以及姓名和身份证号码。用于判断您符合哪些合作机构的准入条件，并在您同意后提供给您选择的机构。',
+          '资料审核（仅部分流程，且在您主动进入时收集）：身份证照片（用于识别并预填姓名和号码，需您确认）、人脸照片（用于确认本人操作）、学历、婚姻状况、年收入、所属行业、借款用途、居住和单位地址、两位紧急联系人的姓名、关系和手机号。',
+          '位置（仅部分渠道，需您在浏览器中允许）：用于判断您所在城市是否在服务范围内。我们只保存由此得到的省份和城市，不保存精确坐标；您拒绝授权时，我们按网络地址粗略判断城市。',
+          '设备与访问信息：设备品牌、浏览器信息、设备标识（由浏览器特征计算的随机编号）、IP 地址、访问渠道编号和页面访问步骤。用于保障账户安全、防止短信被滥用、统计各渠道的服务效果。',
+          '广告点击信息（仅当您通过广告链接进入本平台时）：广告链接携带的点击编号（由广告平台生成，如 clickid、callback、bd_vid、gdt_vid），以及该广告所属的平台和访问渠道。用于确认您是经哪一次广告点击来到本平台的，并按第六条向该广告平台回传广告效果。',
+        ],
+      },
+      {
+        heading: '三、敏感个人信息',
+        paragraphs: [
+          '身份证号码、人脸照片、身份证照片以及借款、信用相关信息属于敏感个人信息。我们仅在实现匹配和机构审核目的所必需时处理，并在收集前单独告知。拒绝提供不影响您浏览公开内容，但相应的申请流程将无法继续。',
+        ],
+      },
+      {
+        heading: '四、存储与保护',
+        paragraphs: [
+          '您的个人信息存储于中华人民共和国境内，不向境外提供。',
+          '手机号、姓名、身份证号码、紧急联系人等信息采用 AES-256 加密存储，查找手机号使用不可逆的密钥摘要；页面和管理后台只显示脱敏后的信息（如 138****5678），系统日志不记录明文。',
+          '身份证照片和人脸照片存放在私有存储空间，不能通过公开链接访问，仅您本人和经授权的审核人员在审核需要时可以查看，访问均有记录。我们对员工实行最小权限管理。',
+        ],
+      },
+      {
+        heading: '五、向合作机构提供：逐一单独同意',
+        paragraphs: [
+          '匹配完成后，授权页面逐一列明每家合作机构的法定名称、许可证号、产品年化利率、将提供的信息项和目的。只有您针对某一家机构单独勾选并确认后，我们才会通过加密通道向该机构提供所列信息；您未勾选的机构不会收到您的任何信息。',
+          '每一次同意，我们都记录同意时间、协议版本和协议文本的校验码，您可以随时查看当时同意的原文。',
+          '为避免重复打扰，部分机构支持在您授权前查询“是否已是该机构用户”，此时我们只发送以该机构密钥计算的手机号摘要，无法还原为手机号，也不发送其他信息。',
+          '除上述情形、第六条所述的广告效果回传以及法律法规规定的情形外，我们不会向任何第三方出售或提供您的个人信息。',
+        ],
+      },
+      {
+        heading: '六、广告效果回传',
+        paragraphs: [
+          '如果您是点击广告平台上的广告链接来到本平台的，我们会把这次点击之后是否带来了注册、申请等结果告知投放该广告的平台（即“广告效果回传”），目的仅为衡量和优化广告投放效果，例如统计广告带来的有效申请、减少向没有借款需求的人展示广告。我们只向您所点击的广告所属的平台回传，不向其他平台回传；您点击广告后在投放渠道设定的期限（不超过30日）内登录本平台的，该次点击才会与您关联；不是通过广告链接进入本平台的，不会发生回传。',
+          `可能接收回传的广告平台：${AD_PLATFORM_RECIPIENTS}`,
+          '回传的信息仅包括：该广告链接携带的点击编号（百度营销要求以带有该编号的本平台落地页网址回传，网址中只有渠道编号和点击编号）；事件类型，即注册、表单提交、授权（您同意向某一合作机构提供信息）、授信（合作机构批准了额度）或放款；事件发生的时间；以及授信、放款事件的金额（授信额度或放款金额，仅在投放渠道设置回传金额时发送）。实际回传哪些事件、是否只回传第一次，以投放渠道的设置和该平台支持的事件为准。',
+          `${AD_REPORTING_NEVER}广告平台凭点击编号只能把结果对应到它自己记录的那一次广告点击，不能从我们这里得知您的身份。`,
+          '广告平台收到上述信息后，作为独立的个人信息处理者，依照其向用户公布的规则处理。我们保存点击编号和每次回传的记录（事件、时间、金额及平台的答复），用于核对回传结果和处理您的异议。',
+          '您可以通过第十三条所列的客服电话或个人信息保护邮箱，反对对您进行广告效果回传。我们将在核实身份后15个工作日内处理，此后不再就您的行为向广告平台回传。拒绝回传不影响您使用本平台的任何服务。',
+        ],
+      },
+      {
+        heading: '七、撤回同意',
+        paragraphs: [
+          '您可以在“我的—谁在使用我的数据”页面查看收到您信息的每一家机构、收到的信息项和时间，并随时撤回对某一机构的授权。撤回后，尚未发送给该机构的信息将不再发送；已发送的，我们会通知该机构停止处理。撤回不影响撤回前基于您同意已进行的处理。',
+        ],
+      },
+      {
+        heading: '八、保存期限',
+        paragraphs: [
+          '账户存续期间，我们保存您的账户和申请信息，以便您查看申请记录和再次申请。',
+          '注销账户时，我们立即删除您的手机号（加密值和摘要），删除申请表草稿和信用资料内容，结束全部登录状态，并通知曾收到您信息的每一家合作机构在{{deletionWorkingDays}}个工作日内删除，跟踪至其确认删除。',
+          '作为您曾同意向机构提供信息的证明，授权记录（时间、机构、协议版本和文本校验码）在法律法规要求的期限内保存，不再用于其他目的；安全日志按网络安全法律要求保存不少于6个月。期满后删除或匿名化处理。',
+        ],
+      },
+      {
+        heading: '九、您的权利',
+        paragraphs: [
+          '查阅与复制：在“我的—个人资料”中查看您的信息，并可导出您在本平台的全部数据（JSON 文件）。',
+          '更正与补充：在申请页面重新填写或在资料审核中更新。',
+          '撤回同意：见第七条。注销账户与删除：在“我的—注销账户”中操作，见第八条。反对广告效果回传：见第六条。',
+          '您也可以通过客服电话或个人信息保护邮箱行使上述权利，我们将在核实身份后15个工作日内处理。',
+        ],
+      },
+      {
+        heading: '十、本地存储与第三方服务',
+        paragraphs: [
+          '我们在您的浏览器本地存储中保存登录凭证、渠道编号、设备标识，以及广告链接携带的点击编号，用于保持登录、识别访问来源和第六条所述的广告效果回传。我们不在页面中嵌入广告平台或其他第三方的跟踪代码（如统计脚本、像素），广告效果只由我们的服务器按第六条回传。您清除浏览器数据后需重新登录。',
+          '短信由依法取得资质的短信服务商发送；开启在线身份核验的流程由依法取得资质的核验服务商完成，我们仅向其提供完成服务所必需的信息，并要求其不得用于其他目的。',
+        ],
+      },
+      {
+        heading: '十一、未成年人',
+        paragraphs: [
+          '本平台服务仅面向年满18周岁的成年人，不向在校学生提供借款服务。我们不会在知情的情况下收集未成年人的个人信息；如发现误收集，将立即删除。',
+        ],
+      },
+      {
+        heading: '十二、本政策的更新',
+        paragraphs: [
+          '本政策更新时，我们会发布新版本并注明生效日期，历史版本可供查阅；重大变更会在您下次登录时提示并请您重新确认。',
+          '本版本相对2026年11月22日版本的变更：新增第六条“广告效果回传”，并相应说明广告点击信息的收集（第二条）和本地存储（第十条）。',
+        ],
+      },
+      contactSection('十三、联系我们'),
+    ],
+    AD_REPORTING_VERSION,
+  ),
+
+  doc(
+    'jkr-privacy-agreement',
+    '借款人隐私协议',
+    '本协议是《隐私政策》在借款申请环节的补充说明，专门说明您作为借款申请人时，{{operatorName}}如何处理您的个人信息，以及您如何行使相关权利。本协议与《隐私政策》不一致的，以对您保护更充分的条款为准。',
+    [
+      {
+        heading: '一、申请环节收集的信息',
+        paragraphs: [
+          '借款需求与资质信息：借款金额、工作城市、职业身份、工资发放形式、社保、公积金、商业保险、房产、车产、芝麻分区间、信用记录情况。',
+          '身份信息：姓名、身份证号码。部分流程中还包括人脸照片、身份证照片、学历、婚姻状况、年收入、行业、借款用途、居住与单位地址及两位紧急联系人。',
+          '每一项信息都对应具体的匹配或审核用途，不需要的信息我们不会要求您填写。',
+        ],
+      },
+      {
+        heading: '二、信息的使用',
+        paragraphs: [
+          '依据您填写的信息，在合作机构公布的准入规则范围内为您筛选可申请的产品；匹配只使用您提供的信息，不使用与借款无关的信息，不进行自动化决策拒绝您的借款——是否放款由合作机构决定。',
+          '我们可能基于去标识化的统计数据改进匹配效果，统计结果不能识别到您个人。',
+        ],
+      },
+      {
+        heading: '三、向合作机构提供',
+        paragraphs: [
+          '我们仅向您在授权页逐一勾选同意的合作机构，提供该机构所列明的信息项。您可以不向任何机构提供信息，也可以随时在“我的—谁在使用我的数据”中撤回对某一机构的授权。',
+          '部分机构支持在您授权前查询“是否已是该机构用户”，此时我们只发送经过加密处理、无法还原的手机号摘要，不发送其他信息。',
+        ],
+      },
+      {
+        heading: '四、广告效果回传',
+        paragraphs: [
+          '如果您是点击广告链接来到本平台的，申请环节中的表单提交、授权，以及合作机构告知我们的授信和放款结果，可能作为事件回传给投放该广告的平台，目的仅为衡量和优化广告投放效果。',
+          `可能接收回传的广告平台：${AD_PLATFORM_RECIPIENTS}`,
+          `回传的只有该广告链接携带的点击编号、事件类型（注册、表单提交、授权、授信或放款）、事件发生的时间，以及授信额度或放款金额。${AD_REPORTING_NEVER}`,
+          '回传的具体规则和反对方式见《隐私政策》第六条；您可以通过下方联系方式反对回传，拒绝回传不影响您申请借款。',
+        ],
+      },
+      {
+        heading: '五、征信与信用信息',
+        paragraphs: [
+          '本平台本身不查询、不报送您的征信信息。合作机构在取得您单独授权后，可能依法查询或报送您的信用信息，具体以该机构与您签署的授权文件为准。',
+        ],
+      },
+      {
+        heading: '六、保存、删除与安全',
+        paragraphs: [
+          '您的申请信息以加密方式存储于中华人民共和国境内，并以脱敏方式展示。注销账户时，我们删除您的申请信息，并通知曾经接收您信息的合作机构在{{deletionWorkingDays}}个工作日内删除，跟踪至其确认。',
+        ],
+      },
+      contactSection('七、联系我们'),
+    ],
+    AD_REPORTING_VERSION,
+  ),
+];
+
+/** Every built-in version, inserted by `ensureAgreements` when missing; the served one is picked by effectiveAt. */
+export const AGREEMENT_SEEDS: AgreementSeed[] = [...FIRST_VERSIONS, ...LATER_VERSIONS];
