@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch, phonePage, shot, unexpectedErrors } from './browser.ts';
+import { apiCall, DEMO_FORM, loginPerson } from './person.ts';
 import { newDataDir, type RunningServer, runCli, startServer } from './server.ts';
 
 let server: RunningServer;
@@ -72,9 +73,62 @@ async function consoleLogin(page: Page, who: { phone: string; password: string }
   await page.waitForURL((url) => !url.pathname.endsWith('/login'), { timeout: 15_000 });
 }
 
+/**
+ * Issue 47.6: a person of channel demo consents to the lenders offered (the H5 reports 授权 signed in, as it
+ * does after the consent); the sandbox lenders receive the leads; one approves and funds, a second funds too.
+ */
+async function personApprovedAndFunded() {
+  const person = await loginPerson(server.url, '136');
+  const match = await apiCall<{ id: string | null; mayAuthProductList: { id: string }[] }>(
+    server.url,
+    '/api/user/info/save',
+    { token: person.token, body: DEMO_FORM },
+  );
+  const productIds = [...(match.id ? [match.id] : []), ...match.mayAuthProductList.map((p) => p.id)];
+  await apiCall(server.url, '/api/user/info/auth', {
+    method: 'PUT',
+    token: person.token,
+    body: { productIds },
+  });
+  await apiCall(server.url, '/api/report/event', {
+    token: person.token,
+    body: {
+      step: 'authorize',
+      sessionId: `s-outcomes-${person.uid}`,
+      adChannelCode: 'demo',
+      skin: 17,
+      fingerprint: `fp-outcomes-${person.uid}`,
+      source: 'H5',
+    },
+  });
+  // The delivery worker sends the leads to the sandbox lenders; each lists the lead ids it received.
+  const received = async () => {
+    const all: { code: string; leadId: string }[] = [];
+    for (const letter of 'abcdefgh') {
+      const code = `partner-${letter}`;
+      const list = await apiCall<{ leadId: string }[]>(server.url, `/api/dev/partner-sandbox/${code}/leads`);
+      all.push(...list.map((l) => ({ code, leadId: l.leadId })));
+    }
+    return all;
+  };
+  await expect.poll(async () => (await received()).length, { timeout: 20_000 }).toBeGreaterThanOrEqual(2);
+  const [first, second] = await received();
+  const outcome = (lead: { code: string; leadId: string }, body: object) =>
+    apiCall(server.url, `/api/dev/partner-sandbox/${lead.code}/outcomes`, {
+      body: { leadId: lead.leadId, ...body },
+    });
+  await outcome(first!, { status: 'approved', limitFen: 2_000_000 });
+  await outcome(first!, { status: 'funded', amountFen: 1_500_000, termMonths: 12 });
+  await outcome(second!, { status: 'funded', amountFen: 800_000, termMonths: 6 });
+}
+
 /** The number in the 人数 column of a step's row in the steps table. */
 async function stepCount(page: Page, label: string): Promise<number> {
-  const row = page.locator('.ant-table-row', { hasText: label }).first();
+  // The step's own row: 授权 is also in 访问授权页.
+  const row = page
+    .locator('.ant-table-row')
+    .filter({ has: page.locator('td:first-child', { hasText: new RegExp(`^${label}$`) }) })
+    .first();
   const text = await row.locator('td').nth(1).innerText();
   return Number(text.replace(/,/g, ''));
 }
@@ -103,6 +157,7 @@ describe('console funnel in Chromium', () => {
     await h5.waitForURL(/\/fill-information(\?|$)/, { timeout: 15_000 });
     await h5.waitForLoadState('networkidle');
     expect(unexpectedErrors(h5Errors)).toEqual([]);
+    await personApprovedAndFunded();
 
     const { page, errors } = await consolePage();
     await consoleLogin(page, OPERATOR);
@@ -116,9 +171,16 @@ describe('console funnel in Chromium', () => {
     expect(await stepCount(page, '访问落地页')).toBeGreaterThanOrEqual(1);
     expect(await stepCount(page, '获取验证码')).toBeGreaterThanOrEqual(1);
     expect(await stepCount(page, '访问表单')).toBeGreaterThanOrEqual(1);
+    // Issue 47.6: after 授权, the lenders' 授信 and 放款 — one person, though two lenders funded them.
+    expect(await stepCount(page, '授权')).toBe(1);
+    expect(await stepCount(page, '授信')).toBe(1);
+    expect(await stepCount(page, '放款')).toBe(1);
+    expect(await page.getByTestId('funnel-side-steps').innerText()).toContain('访问结果页');
     await page.getByRole('img', { name: '转化漏斗图' }).locator('canvas').waitFor();
     await page.getByRole('img', { name: '每日转化趋势图' }).locator('canvas').waitFor();
     await shot(page, 'console-funnel');
+    await page.getByText('各步骤明细').scrollIntoViewIfNeeded();
+    await shot(page, 'issue47-funnel-steps-table');
 
     // The CSV export of the steps table downloads a file named after the range and channel.
     const [download] = await Promise.all([
@@ -130,6 +192,10 @@ describe('console funnel in Chromium', () => {
     await page.getByRole('tab', { name: '渠道对比' }).click();
     const demoRow = page.locator('.ant-table-row', { hasText: '（demo）' }).first();
     await demoRow.waitFor();
+    const header = await page.locator('.ant-table-thead th').allInnerTexts();
+    const cells = await demoRow.locator('td').allInnerTexts();
+    const cell = (title: string) => cells[header.findIndex((h) => h.trim() === title)];
+    expect([cell('授权'), cell('授信'), cell('放款')]).toEqual(['1', '1', '1']);
     await shot(page, 'console-funnel-channels');
 
     await page.getByRole('tab', { name: 'A/B 测试' }).click();

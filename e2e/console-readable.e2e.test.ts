@@ -157,18 +157,21 @@ describe('console: readable answers and times, people counted, a real funnel, us
     expect(await value('leads')).toBeGreaterThan(1);
     await shot(page, 'issue16-dashboard-1280');
 
-    // Funnel: the steps every path passes; 挽留弹窗 (2 devices, more than reached the result) beside it.
+    // Funnel: the steps every path passes, down to the lenders' 授信 and 放款 (issue 47.6); 挽留弹窗 (2 devices,
+    // more than authorised) and the result page beside it.
     await page.goto(`${server.url}/admin/funnel`);
     const table = page.locator('.ant-table-tbody').first();
-    await table.getByText('访问结果页').waitFor({ timeout: 15_000 });
+    await table.getByText('放款').waitFor({ timeout: 15_000 });
     const tableText = await table.innerText();
     expect(tableText).not.toContain('挽留弹窗');
     expect(tableText).not.toContain('二次授权');
+    expect(tableText).not.toContain('访问结果页');
     expect(tableText).not.toMatch(/(^|\s)[-−]\d/);
     const side = page.getByTestId('funnel-side-steps');
     await expect.poll(() => side.innerText()).toContain('挽留弹窗');
     expect(await side.innerText()).toMatch(/挽留弹窗\s*2\s*人/);
     expect(await side.innerText()).toContain('不是每个人都会经过');
+    expect(await side.innerText()).toContain('访问结果页');
     expect(await pageFitsWidth(page)).toBe(true);
     await page.getByLabel('转化漏斗图').locator('canvas').first().waitFor();
     await shot(page, 'issue16-funnel-1280');
@@ -404,7 +407,7 @@ describe('console: readable answers and times, people counted, a real funnel, us
     await shot(page, 'issue16-menu-390');
     await menu.getByText('转化漏斗').click();
     await page.waitForURL(/\/admin\/funnel/);
-    await page.locator('.ant-table-tbody').first().getByText('访问结果页').waitFor({ timeout: 15_000 });
+    await page.locator('.ant-table-tbody').first().getByText('放款').waitFor({ timeout: 15_000 });
     await expect.poll(() => page.locator('.ant-drawer-open').count()).toBe(0);
     expect(await pageFitsWidth(page)).toBe(true);
     await page.getByLabel('转化漏斗图').locator('canvas').first().waitFor();

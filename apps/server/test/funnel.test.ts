@@ -124,10 +124,13 @@ describe(`funnel (${BACKEND})`, () => {
       'submit_form',
       'visit_authorization',
       'authorize',
-      'visit_result',
+      'credit',
+      'loan',
     ]);
-    // Steps not on every path sit beside the funnel, not in it.
+    // Steps not on every path sit beside the funnel, not in it (the result page also opens when nothing
+    // matched: no subset of 授权).
     expect(body<{ sideSteps: { step: string }[] }>(res).data.sideSteps.map((s) => s.step)).toEqual([
+      'visit_result',
       'download_app',
       'retention_popup',
       're_authorization',
@@ -280,6 +283,8 @@ describe(`funnel (${BACKEND})`, () => {
       logins: 1,
       submits: 1,
       authorizations: 0,
+      credits: 0,
+      loans: 0,
       conversion: 0,
     });
     expect(data.list[1]).toMatchObject({ adChannelCode: B, clicks: 1, logins: 1 });
@@ -509,6 +514,8 @@ describe(`funnel (${BACKEND})`, () => {
       submits: 'people',
       authorizations: 'people',
       leads: 'leads',
+      credits: 'people',
+      loans: 'people',
     });
     for (const f of data.figures) expect(f.hint.length, f.key).toBeGreaterThan(8);
   });

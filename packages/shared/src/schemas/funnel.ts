@@ -1,7 +1,8 @@
 /**
  * The console's funnel (issue 7): per channel and Shanghai day, the steps of spec §1 from the channel
- * click to re-authorisation, conversion between steps, drop-off, a daily trend, one row per channel,
- * and the A/B comparison of a channel's skin arms with a two-proportion z-test.
+ * click to re-authorisation, then the lenders' outcomes 授信 and 放款 (issue 47.6), conversion between
+ * steps, drop-off, a daily trend, one row per channel, and the A/B comparison of a channel's skin arms
+ * with a two-proportion z-test.
  */
 import { z } from 'zod';
 import { FUNNEL_STEP_LABELS, FUNNEL_STEPS, type FunnelStep } from '../channel.ts';
@@ -13,11 +14,24 @@ export const FUNNEL_MAX_DAYS = 92;
 /** Days shown when the query names no range: today and the 6 days before. */
 export const FUNNEL_DEFAULT_DAYS = 7;
 
-/** The funnel's steps in spec §1 order: the channel click, then every reported step after `init`. */
+/**
+ * The lenders' outcomes as funnel steps (issue 47.6), never reported by the H5: 授信 — a person with at least
+ * one lead its lender reported `approved` or `funded`; 放款 — at least one lead `funded`. Counted in the cohort of
+ * the authorisation that made the lead (its day, channel and skin): see the funnel service.
+ */
+export const FUNNEL_OUTCOME_STEPS = ['credit', 'loan'] as const;
+export type FunnelOutcomeStep = (typeof FUNNEL_OUTCOME_STEPS)[number];
+
+/**
+ * The funnel's steps: the channel click, every reported step after `init` in spec §1 order, with the lenders'
+ * outcomes right after 授权.
+ */
 export const FUNNEL_VIEW_STEPS = [
   'click',
-  ...FUNNEL_STEPS.filter((s) => s !== 'init'),
-] as const satisfies readonly ('click' | FunnelStep)[];
+  ...FUNNEL_STEPS.filter((s) => s !== 'init').flatMap((s) =>
+    s === 'authorize' ? [s, ...FUNNEL_OUTCOME_STEPS] : [s],
+  ),
+] as const satisfies readonly ('click' | FunnelStep | FunnelOutcomeStep)[];
 export type FunnelViewStep = (typeof FUNNEL_VIEW_STEPS)[number];
 export const FUNNEL_VIEW_STEP_LABELS: Record<FunnelViewStep, string> = {
   click: '渠道点击',
@@ -28,6 +42,8 @@ export const FUNNEL_VIEW_STEP_LABELS: Record<FunnelViewStep, string> = {
   submit_form: FUNNEL_STEP_LABELS.submit_form,
   visit_authorization: FUNNEL_STEP_LABELS.visit_authorization,
   authorize: FUNNEL_STEP_LABELS.authorize,
+  credit: '授信',
+  loan: '放款',
   visit_result: FUNNEL_STEP_LABELS.visit_result,
   download_app: FUNNEL_STEP_LABELS.download_app,
   retention_popup: FUNNEL_STEP_LABELS.retention_popup,
@@ -36,8 +52,10 @@ export const FUNNEL_VIEW_STEP_LABELS: Record<FunnelViewStep, string> = {
 };
 
 /**
- * The funnel proper: the steps every journey passes, in order (each reached only after the one
- * before). Conversion and drop-off are measured along these.
+ * The funnel proper: the steps every journey passes, in order, each reached only after the one before —
+ * down to the lenders' outcomes: 授权 → 授信 → 放款 (issue 47.6; a person counts at 授信 only in the cohort of
+ * an authorisation of theirs, so each step is a subset of the one before). Conversion and drop-off are
+ * measured along these.
  */
 export const FUNNEL_PATH_STEPS = [
   'click',
@@ -48,16 +66,19 @@ export const FUNNEL_PATH_STEPS = [
   'submit_form',
   'visit_authorization',
   'authorize',
-  'visit_result',
+  'credit',
+  'loan',
 ] as const satisfies readonly FunnelViewStep[];
 
 /**
- * Steps only some journeys reach, not after a fixed step (the download button is on the landing page
- * too; the retention popup shows when someone leaves; re-authorisation follows the popup; the second
- * match's authorisation page opens after a first consent on some channels only): shown beside the
- * funnel, never as a funnel step.
+ * Steps only some journeys reach, or not after a fixed step (the result page opens after a consent and also
+ * when nothing matched, so it is no subset of 授权 and comes before the lenders' answers; the download button
+ * is on the landing page too; the retention popup shows when someone leaves; re-authorisation follows the
+ * popup; the second match's authorisation page opens after a first consent on some channels only): shown
+ * beside the funnel, never as a funnel step.
  */
 export const FUNNEL_SIDE_STEPS = [
+  'visit_result',
   'download_app',
   'retention_popup',
   're_authorization',
@@ -69,6 +90,7 @@ export const FUNNEL_SIDE_STEP_INFO: Record<
   (typeof FUNNEL_SIDE_STEPS)[number],
   { hint: string; base: FunnelViewStep | null }
 > = {
+  visit_result: { hint: '打开结果页的人数（授权后，以及没有匹配到产品时，都会打开结果页）', base: null },
   download_app: { hint: '点了下载App的人数（落地页和结果页都有下载按钮）', base: null },
   retention_popup: { hint: '离开授权页或结果页时看到挽留弹窗的人数', base: null },
   re_authorization: { hint: '看到挽留弹窗后又打开授权页的人数', base: 'retention_popup' },
@@ -137,6 +159,8 @@ export const FUNNEL_CHANNEL_SORTS = [
   'logins',
   'submits',
   'authorizations',
+  'credits',
+  'loans',
   'conversion',
 ] as const;
 
@@ -168,9 +192,15 @@ const rangeData = {
 export const funnelStepRow = z.object({
   step: viewStepSchema,
   label: z.string(),
-  /** Visitors reaching the step: distinct devices per day (a session without a device id counts alone). */
+  /**
+   * Visitors reaching the step: distinct devices per day (a session without a device id counts alone); 授信 and
+   * 放款: distinct persons per day of their authorisation.
+   */
   count: z.number().int(),
-  /** Analytics sessions that reported the step (clicks: counted clicks). */
+  /**
+   * Analytics sessions that reported the step (clicks: counted clicks; 授信 and 放款: the authorisation
+   * sessions whose person reached it).
+   */
   sessions: z.number().int(),
   /** count / previous step's count, 0–1; null for the first step or when the previous step has none. */
   fromPrevious: z.number().nullable(),
@@ -227,6 +257,9 @@ export const funnelChannelRow = z.object({
   logins: z.number().int(),
   submits: z.number().int(),
   authorizations: z.number().int(),
+  /** Persons who authorised through the channel and got a lender's approval (授信) / a funded loan (放款). */
+  credits: z.number().int(),
+  loans: z.number().int(),
   /** authorizations / clicks; null without clicks. */
   conversion: z.number().nullable(),
 });
@@ -305,7 +338,10 @@ export type DashboardFigure = z.infer<typeof dashboardFigure>;
 export const dashboardData = z.object({
   today: z.string(),
   figures: z.array(dashboardFigure),
-  /** Clicks count devices; logins, submits and authorizations count persons (as the figures do). */
+  /**
+   * Clicks count devices; logins, submits and authorizations count persons (as the figures do); credits and
+   * loans count persons on the day of their authorisation (as the funnel's 授信 and 放款).
+   */
   trend: z.array(
     z.object({
       day: z.string(),
@@ -313,6 +349,8 @@ export const dashboardData = z.object({
       logins: z.number().int(),
       submits: z.number().int(),
       authorizations: z.number().int(),
+      credits: z.number().int(),
+      loans: z.number().int(),
     }),
   ),
 });

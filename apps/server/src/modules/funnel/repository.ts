@@ -1,3 +1,4 @@
+import type { OutcomeStatus } from '@lm/shared/outcomes';
 import { and, asc, between, count, eq, gte, inArray, isNotNull, lt, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import {
@@ -131,6 +132,34 @@ export class FunnelRepository {
       .from(channelClicks)
       .where(this.clickWhere(f))
       .groupBy(channelClicks.abTestType);
+  }
+
+  /**
+   * The cohorts of the filter's authorisations (issue 47.6): for each `authorize` event of the filter's days,
+   * channels and skin that carries its person (the H5 reports it signed in), the outcome of every lead that
+   * person's consents made the same Shanghai day, among `outcomes` — one row per distinct (day, session,
+   * channel, skin, person, outcome). The funnel's rules count persons from them.
+   */
+  cohortLeads(f: FunnelFilter, outcomes: readonly OutcomeStatus[]) {
+    if (outcomes.length === 0) return Promise.resolve([]);
+    return this.db
+      .selectDistinct({
+        day: events.day,
+        sessionId: events.sessionId,
+        adChannelCode: events.adChannelCode,
+        skin: events.skin,
+        userId: leads.userId,
+        outcome: leads.outcome,
+      })
+      .from(events)
+      .innerJoin(
+        leads,
+        and(
+          eq(leads.userId, events.userId),
+          sql`(${leads.createdAt} at time zone 'Asia/Shanghai')::date = ${events.day}`,
+        ),
+      )
+      .where(and(this.eventWhere(f, ['authorize']), inArray(leads.outcome, [...outcomes])));
   }
 
   /** A channel's flags and skin arms. */

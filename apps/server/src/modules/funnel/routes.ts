@@ -104,7 +104,8 @@ const funnelRoutes: FastifyPluginAsync = async (root) => {
         schema: {
           tags,
           security,
-          summary: 'One row per channel: clicks, visits, logins, submits, authorizations, conversion',
+          summary:
+            'One row per channel: clicks, visits, logins, submits, authorizations, 授信 (credits), 放款 (loans), conversion',
           querystring: funnelByChannelQuery,
           response: { 200: envelope(funnelByChannelData) },
         },
@@ -182,13 +183,22 @@ const funnelRoutes: FastifyPluginAsync = async (root) => {
         const at = (step: FunnelViewStep) => FUNNEL_VIEW_STEPS.indexOf(step);
         const stepOf = (rows: typeof todayFunnel.steps, step: FunnelViewStep) =>
           rows.find((r) => r.step === step)?.count ?? 0;
-        /** Devices the H5 reported at a step (nobody has logged in yet, so there is no person). */
-        const deviceFigure = (key: string, label: string, step: FunnelViewStep, hint: string) => ({
+        /**
+         * A step of the funnel: devices the H5 reported (nobody has logged in yet, so there is no person), or
+         * persons at 授信 / 放款, on the day of their authorisation (the funnel's rule, FunnelService).
+         */
+        const funnelFigure = (
+          key: string,
+          label: string,
+          step: FunnelViewStep,
+          counts: 'devices' | 'people',
+          hint: string,
+        ) => ({
           key,
           label,
           today: stepOf(todayFunnel.steps, step),
           yesterday: stepOf(yesterdayFunnel.steps, step),
-          counts: 'devices' as const,
+          counts,
           hint,
         });
         const dayFigure = (
@@ -208,8 +218,20 @@ const funnelRoutes: FastifyPluginAsync = async (root) => {
         return ok({
           today,
           figures: [
-            deviceFigure('clicks', '渠道点击', 'click', '点击渠道链接的设备数，同一设备同一渠道每天只算一次'),
-            deviceFigure('visits', '落地页访问', 'visit_landing', '打开落地页的设备数，同一设备每天只算一次'),
+            funnelFigure(
+              'clicks',
+              '渠道点击',
+              'click',
+              'devices',
+              '点击渠道链接的设备数，同一设备同一渠道每天只算一次',
+            ),
+            funnelFigure(
+              'visits',
+              '落地页访问',
+              'visit_landing',
+              'devices',
+              '打开落地页的设备数，同一设备每天只算一次',
+            ),
             dayFigure(
               'logins',
               '登录用户',
@@ -245,6 +267,20 @@ const funnelRoutes: FastifyPluginAsync = async (root) => {
               'leads',
               '今天生成的线索条数：每个授权的产品一条，一人可有多条',
             ),
+            funnelFigure(
+              'credits',
+              '授信用户',
+              'credit',
+              'people',
+              '今天授权、已获机构授信（含已放款）的人数，一人只算一次；机构晚些回传也计入授权当天',
+            ),
+            funnelFigure(
+              'loans',
+              '放款用户',
+              'loan',
+              'people',
+              '今天授权、已获机构放款的人数，一人只算一次；机构晚些回传也计入授权当天',
+            ),
           ],
           trend: trend.map((d) => ({
             day: d.day,
@@ -252,6 +288,8 @@ const funnelRoutes: FastifyPluginAsync = async (root) => {
             logins: people.logins.get(d.day) ?? 0,
             submits: people.submits.get(d.day) ?? 0,
             authorizations: people.authorizations.get(d.day) ?? 0,
+            credits: d.counts[at('credit')] ?? 0,
+            loans: d.counts[at('loan')] ?? 0,
           })),
         });
       },

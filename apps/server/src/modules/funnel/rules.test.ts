@@ -1,14 +1,19 @@
+import { OUTCOME_STATUSES } from '@lm/shared/outcomes';
 import { FUNNEL_PATH_STEPS, FUNNEL_SIDE_STEPS, FUNNEL_VIEW_STEPS } from '@lm/shared/schemas/funnel';
 import { describe, expect, it } from 'vitest';
 import {
   assembleFunnel,
   assembleTrend,
+  COUNTED_OUTCOMES,
+  type CohortLead,
   channelRows,
   compareArm,
   eachDay,
   erfc,
   MIN_SAMPLE,
   normalCdf,
+  outcomeStepRows,
+  outcomeStepsOf,
   resolveRange,
   scopeChannels,
   twoProportionZTest,
@@ -197,17 +202,20 @@ describe('funnel assembly', () => {
       re_authorization: { count: 1, sessions: 1 },
     });
     expect(steps.map((r) => r.step)).not.toContain('retention_popup');
-    expect(steps.at(-1)?.step).toBe('visit_result');
+    // The result page opens after a consent and also when nothing matched: beside the funnel, no rate.
+    expect(steps.map((r) => r.step)).not.toContain('visit_result');
+    expect(steps.at(-1)?.step).toBe('loan');
     expect(steps.every((r) => r.dropOff === null || r.dropOff >= 0)).toBe(true);
     expect(sideSteps.map((r) => r.step)).toEqual([...FUNNEL_SIDE_STEPS]);
-    expect(sideSteps[1]).toMatchObject({
+    expect(sideSteps[0]).toMatchObject({ step: 'visit_result', label: '访问结果页', count: 2, rate: null });
+    expect(sideSteps[2]).toMatchObject({
       step: 'retention_popup',
       label: '挽留弹窗',
       count: 4,
       sessions: 5,
       rate: null,
     });
-    expect(sideSteps[2]).toMatchObject({ step: 're_authorization', base: 'retention_popup', rate: 0.25 });
+    expect(sideSteps[3]).toMatchObject({ step: 're_authorization', base: 'retention_popup', rate: 0.25 });
   });
   it('counts the second match’s authorisation page apart from 二次授权, from the first authorisation (issue 44.14)', () => {
     // Skin 8's /seconed-match-authorize with no retention popup at all: 二次匹配授权, not 二次授权.
@@ -279,6 +287,155 @@ describe('per-channel rows', () => {
     const asc = channelRows(channels, data, { sort: 'conversion', order: 'asc', page: 2, pageSize: 2 });
     expect(asc.total).toBe(4);
     expect(asc.list.map((x) => x.conversion)).toEqual([null, null]);
+  });
+});
+
+describe('the lenders’ outcomes as steps (issue 47.6)', () => {
+  it('授信 and 放款 follow 授权 in the funnel, with rates from the step before and the first', () => {
+    const authorize = FUNNEL_PATH_STEPS.indexOf('authorize');
+    expect(FUNNEL_PATH_STEPS.slice(authorize)).toEqual(['authorize', 'credit', 'loan']);
+    const inView = FUNNEL_VIEW_STEPS.indexOf('authorize');
+    expect(FUNNEL_VIEW_STEPS.slice(inView, inView + 3)).toEqual(['authorize', 'credit', 'loan']);
+    const { steps } = assembleFunnel({
+      click: { count: 200, sessions: 200 },
+      authorize: { count: 40, sessions: 44 },
+      credit: { count: 10, sessions: 11 },
+      loan: { count: 4, sessions: 4 },
+    });
+    const row = (step: string) => steps.find((r) => r.step === step);
+    expect(row('credit')).toMatchObject({
+      label: '授信',
+      count: 10,
+      fromPrevious: 0.25,
+      fromFirst: 0.05,
+      dropOff: 30,
+    });
+    expect(row('credit')?.dropOffRate).toBeCloseTo(0.75, 10);
+    expect(row('loan')).toMatchObject({
+      label: '放款',
+      count: 4,
+      fromPrevious: 0.4,
+      fromFirst: 0.02,
+      dropOff: 6,
+    });
+  });
+
+  it('approved or funded reaches 授信, funded also 放款; received, duplicate, declined and no answer reach nothing', () => {
+    const reached = Object.fromEntries(
+      [...OUTCOME_STATUSES, null].map((o) => [String(o), outcomeStepsOf(o)]),
+    );
+    expect(reached).toEqual({
+      received: [],
+      duplicate: [],
+      approved: ['credit'],
+      declined: [],
+      funded: ['credit', 'loan'],
+      null: [],
+    });
+    expect([...COUNTED_OUTCOMES].sort()).toEqual(['approved', 'funded']);
+    expect(outcomeStepsOf('something else')).toEqual([]);
+  });
+
+  const lead = (over: Partial<CohortLead>): CohortLead => ({
+    day: '2025-03-10',
+    sessionId: 's1',
+    adChannelCode: 'a',
+    skin: 17,
+    userId: 1,
+    outcome: 'approved',
+    ...over,
+  });
+  const whole = (leads: CohortLead[]) =>
+    Object.fromEntries(outcomeStepRows(leads, () => 'all').map((r) => [r.step, [r.count, r.sessions]]));
+
+  it('a person funded by two lenders counts once at 授信 and once at 放款', () => {
+    expect(
+      whole([
+        lead({ outcome: 'funded' }),
+        // The second lender's lead of the same consent session …
+        lead({ outcome: 'funded' }),
+        // … and a third lender's lead of a second authorisation session that day (二次匹配).
+        lead({ sessionId: 's2', outcome: 'approved' }),
+      ]),
+    ).toEqual({ credit: [1, 2], loan: [1, 1] });
+  });
+
+  it('a declined, duplicate or unanswered lead is not counted; another lender’s approval of the person is', () => {
+    expect(
+      whole([
+        lead({ userId: 1, outcome: 'declined' }),
+        lead({ userId: 2, outcome: 'duplicate' }),
+        lead({ userId: 3, outcome: 'received' }),
+        lead({ userId: 4, outcome: null }),
+      ]),
+    ).toEqual({});
+    expect(
+      whole([lead({ userId: 5, outcome: 'declined' }), lead({ userId: 5, outcome: 'approved' })]),
+    ).toEqual({
+      credit: [1, 1],
+    });
+  });
+
+  it('counts distinct persons per day of authorisation, grouped by day, channel or skin', () => {
+    const leads = [
+      lead({ userId: 1, outcome: 'funded' }),
+      lead({ userId: 2, sessionId: 's2', outcome: 'approved' }),
+      lead({ userId: 3, sessionId: 's3', adChannelCode: 'b', skin: 8, outcome: 'funded' }),
+      // Person 1 authorised again the next day and was approved for that lead too: counted on both days.
+      lead({ userId: 1, sessionId: 's4', day: '2025-03-11', outcome: 'approved' }),
+      lead({ userId: 6, sessionId: 's6', adChannelCode: null, skin: null, outcome: 'approved' }),
+    ];
+    expect(whole(leads)).toEqual({ credit: [5, 5], loan: [2, 2] });
+    const by = <K>(groupOf: (l: CohortLead) => K) =>
+      outcomeStepRows(leads, groupOf).map((r) => [r.key, r.step, r.count]);
+    expect(by((l) => l.day)).toEqual([
+      ['2025-03-10', 'credit', 4],
+      ['2025-03-10', 'loan', 2],
+      ['2025-03-11', 'credit', 1],
+    ]);
+    expect(by((l) => l.adChannelCode ?? '')).toEqual([
+      ['a', 'credit', 3],
+      ['a', 'loan', 1],
+      ['b', 'credit', 1],
+      ['b', 'loan', 1],
+      ['', 'credit', 1],
+    ]);
+    expect(by((l) => l.skin)).toEqual([
+      [17, 'credit', 3],
+      [17, 'loan', 1],
+      [8, 'credit', 1],
+      [8, 'loan', 1],
+      [null, 'credit', 1],
+    ]);
+  });
+
+  it('the trend and the channel rows carry 授信 and 放款', () => {
+    const days = assembleTrend('2025-03-10', '2025-03-11', [
+      { day: '2025-03-10', step: 'authorize', count: 5 },
+      { day: '2025-03-10', step: 'credit', count: 2 },
+      { day: '2025-03-11', step: 'loan', count: 1 },
+    ]);
+    const at = (step: (typeof FUNNEL_VIEW_STEPS)[number]) => FUNNEL_VIEW_STEPS.indexOf(step);
+    expect(
+      days.map((d) => [d.counts[at('authorize')], d.counts[at('credit')], d.counts[at('loan')]]),
+    ).toEqual([
+      [5, 2, 0],
+      [0, 0, 1],
+    ]);
+    const rows = channelRows(
+      [{ adChannelCode: 'a', name: 'A' }],
+      [
+        { adChannelCode: 'a', step: 'click', count: 10 },
+        { adChannelCode: 'a', step: 'credit', count: 3 },
+        { adChannelCode: 'a', step: 'loan', count: 1 },
+        { adChannelCode: 'b', step: 'loan', count: 2 },
+      ],
+      { sort: 'loans', order: 'desc', page: 1, pageSize: 20 },
+    );
+    expect(rows.list.map((r) => [r.adChannelCode, r.credits, r.loans])).toEqual([
+      ['b', 0, 2],
+      ['a', 3, 1],
+    ]);
   });
 });
 

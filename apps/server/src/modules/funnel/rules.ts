@@ -1,17 +1,21 @@
 /**
- * Funnel arithmetic (issue 7), pure: the date range, the funnel from per-step counts, the daily trend,
- * per-channel rows, and the two-proportion z-test of A/B skin arms with its normal CDF.
+ * Funnel arithmetic (issue 7), pure: the date range, the funnel from per-step counts, the lenders' outcomes as
+ * steps (issue 47.6), the daily trend, per-channel rows, and the two-proportion z-test of A/B skin arms with its
+ * normal CDF.
  */
+import type { OutcomeStatus } from '@lm/shared/outcomes';
 import {
   daysBetween,
   FUNNEL_DEFAULT_DAYS,
   FUNNEL_MAX_DAYS,
+  FUNNEL_OUTCOME_STEPS,
   FUNNEL_PATH_STEPS,
   FUNNEL_SIDE_STEP_INFO,
   FUNNEL_SIDE_STEPS,
   FUNNEL_VIEW_STEP_LABELS,
   FUNNEL_VIEW_STEPS,
   type FunnelChannelRow,
+  type FunnelOutcomeStep,
   type FunnelSideStepRow,
   type FunnelStepRow,
   type FunnelViewStep,
@@ -46,6 +50,73 @@ export interface StepCount {
   sessions: number;
 }
 export type StepCounts = Partial<Record<FunnelViewStep, StepCount>>;
+
+/**
+ * The lead outcomes that put a person at each outcome step (issue 47.6): 授信 — the lender approved the lead
+ * or funded it (a loan is paid out on an approval, even when the lender reported only the loan); 放款 — funded.
+ * A lead received, duplicate, declined or not answered yet reaches neither. The lead's outcome is its current
+ * one (outcomeTransition): an approval later declined no longer counts.
+ */
+export const OUTCOME_STEP_STATUSES: Record<FunnelOutcomeStep, readonly OutcomeStatus[]> = {
+  credit: ['approved', 'funded'],
+  loan: ['funded'],
+};
+
+/** Every outcome that reaches some outcome step: the only leads the repository needs to read. */
+export const COUNTED_OUTCOMES: readonly OutcomeStatus[] = [
+  ...new Set(Object.values(OUTCOME_STEP_STATUSES).flat()),
+];
+
+/** The outcome steps a lead with this outcome reaches (none for null: nothing reported yet). */
+export function outcomeStepsOf(outcome: string | null): FunnelOutcomeStep[] {
+  return FUNNEL_OUTCOME_STEPS.filter((step) =>
+    (OUTCOME_STEP_STATUSES[step] as readonly string[]).includes(outcome ?? ''),
+  );
+}
+
+/**
+ * One lead in the cohort of an authorisation: the funnel's `authorize` event (its Shanghai day, analytics
+ * session, channel and skin) of the person who consented, and the outcome of a lead that person's consent made
+ * that day. A person with several leads (lenders) or several authorisation sessions that day gives several.
+ */
+export interface CohortLead {
+  day: string;
+  sessionId: string;
+  adChannelCode: string | null;
+  skin: number | null;
+  userId: number;
+  outcome: string | null;
+}
+
+/**
+ * 授信 and 放款 per group (the whole range, a day, a channel, a skin): `count` distinct persons per day of
+ * authorisation — a person approved or funded by two lenders counts once, as a device counts once a day at the
+ * other steps — and `sessions` the distinct authorisation sessions behind them. Groups and steps nobody reached
+ * are left out.
+ */
+export function outcomeStepRows<K>(
+  leads: readonly CohortLead[],
+  groupOf: (lead: CohortLead) => K,
+): { key: K; step: FunnelOutcomeStep; count: number; sessions: number }[] {
+  const groups = new Map<K, Map<FunnelOutcomeStep, { people: Set<string>; sessions: Set<string> }>>();
+  for (const lead of leads) {
+    for (const step of outcomeStepsOf(lead.outcome)) {
+      const key = groupOf(lead);
+      const steps = groups.get(key) ?? new Map();
+      groups.set(key, steps);
+      const seen = steps.get(step) ?? { people: new Set<string>(), sessions: new Set<string>() };
+      steps.set(step, seen);
+      seen.people.add(`${lead.day}:${lead.userId}`);
+      seen.sessions.add(lead.sessionId);
+    }
+  }
+  return [...groups].flatMap(([key, steps]) =>
+    FUNNEL_OUTCOME_STEPS.flatMap((step) => {
+      const seen = steps.get(step);
+      return seen ? [{ key, step, count: seen.people.size, sessions: seen.sessions.size }] : [];
+    }),
+  );
+}
 
 /** `day` plus `n` calendar days (YYYY-MM-DD arithmetic in UTC, no time zone involved). */
 export function addDays(day: string, n: number): string {
@@ -169,6 +240,8 @@ export function channelRows(
         logins: 0,
         submits: 0,
         authorizations: 0,
+        credits: 0,
+        loans: 0,
         conversion: null,
       };
       byCode.set(code, row);
@@ -176,12 +249,14 @@ export function channelRows(
     return row;
   };
   for (const c of channels) get(c.adChannelCode, c.name);
-  const field: Partial<Record<string, 'clicks' | 'visits' | 'logins' | 'submits' | 'authorizations'>> = {
+  const field: Partial<Record<string, Exclude<ChannelSort, 'adChannelCode' | 'conversion'>>> = {
     click: 'clicks',
     visit_landing: 'visits',
     login: 'logins',
     submit_form: 'submits',
     authorize: 'authorizations',
+    credit: 'credits',
+    loan: 'loans',
   };
   for (const r of rows) {
     const f = field[r.step];

@@ -22,11 +22,15 @@ export function DashboardRoute() {
             { name: '登录（人）', values: data.trend.map((d) => d.logins) },
             { name: '提交资料（人）', values: data.trend.map((d) => d.submits) },
             { name: '授权（人）', values: data.trend.map((d) => d.authorizations) },
+            { name: '授信（人）', values: data.trend.map((d) => d.credits) },
+            { name: '放款（人）', values: data.trend.map((d) => d.loans) },
           ]
         : [],
     [data],
   );
-  const empty = data?.trend.every((d) => d.clicks + d.logins + d.submits + d.authorizations === 0);
+  const empty = data?.trend.every(
+    (d) => d.clicks + d.logins + d.submits + d.authorizations + d.credits + d.loans === 0,
+  );
   return (
     <>
       <Typography.Title level={4} style={{ marginTop: 0 }}>
@@ -35,7 +39,8 @@ export function DashboardRoute() {
       <Typography.Paragraph type="secondary">
         {data ? `今天是 ${data.today}（上海时间）。` : ''}
         各项为今天截至目前的数字，与昨天全天对比；每分钟自动刷新。登录、提交资料、授权按人计（一人只算一次）；
-        渠道点击和落地页访问发生在登录前，按设备计；线索按条计（一人授权几个产品就有几条）。
+        渠道点击和落地页访问发生在登录前，按设备计；线索按条计（一人授权几个产品就有几条）；
+        {'授信、放款按人计，计入授权当天（机构之后回传的结果也算在授权那天）。'}
       </Typography.Paragraph>
       <KeyFigures
         data={data}

@@ -34,7 +34,17 @@ export function KeyFigures({ data, loading, error, onRetry }: KeyFiguresProps) {
       {data.figures.map((f) => {
         const c = changeText(f.today, f.yesterday);
         return (
-          <Col key={f.key} xs={12} sm={8} md={6} xl={{ flex: '1 1 0' }} style={{ minWidth: 0 }}>
+          // Nine figures: five and four a row on a laptop (the funnel's first steps, then 授权 onwards), one
+          // row on a wide screen.
+          <Col
+            key={f.key}
+            xs={12}
+            sm={8}
+            md={6}
+            xl={{ flex: '0 0 20%' }}
+            xxl={{ flex: '1 1 0' }}
+            style={{ minWidth: 0 }}
+          >
             <Card size="small" style={{ height: '100%' }} data-testid={`figure-${f.key}`}>
               <Statistic
                 title={

@@ -21,6 +21,8 @@ const SORTABLE: ChannelSort[] = [
   'logins',
   'submits',
   'authorizations',
+  'credits',
+  'loans',
   'conversion',
 ];
 
@@ -32,10 +34,12 @@ const CSV_COLUMNS: CsvColumn<FunnelChannelRow>[] = [
   { title: '登录', value: (r) => r.logins },
   { title: '提交表单', value: (r) => r.submits },
   { title: '授权', value: (r) => r.authorizations },
+  { title: '授信', value: (r) => r.credits },
+  { title: '放款', value: (r) => r.loans },
   { title: '点击→授权转化率', value: (r) => percent(r.conversion) },
 ];
 
-/** One row per channel: clicks, landing visits, logins, submits, authorizations and conversion. */
+/** One row per channel: clicks, landing visits, logins, submits, authorizations, 授信, 放款 and conversion. */
 export function ChannelTable({ filters }: { filters: FunnelFilters }) {
   const { message } = App.useApp();
   const [paging, setPaging] = useState<ByChannelPaging>({
@@ -70,6 +74,8 @@ export function ChannelTable({ filters }: { filters: FunnelFilters }) {
     num('logins', '登录'),
     num('submits', '提交表单'),
     num('authorizations', '授权'),
+    num('credits', '授信'),
+    num('loans', '放款'),
     num('conversion', '点击→授权转化率', (v) => percent(v)),
   ];
 
@@ -115,6 +121,9 @@ export function ChannelTable({ filters }: { filters: FunnelFilters }) {
           });
         }}
       />
+      <div style={{ marginTop: 8, color: 'rgba(0,0,0,0.45)', fontSize: 12 }}>
+        授信、放款：经该渠道授权、之后获机构授信（含已放款）或放款的人数，一人多家机构只算一人，计入授权当天。
+      </div>
     </Card>
   );
 }

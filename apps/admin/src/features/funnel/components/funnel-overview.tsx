@@ -144,7 +144,7 @@ export function FunnelOverview({ filters }: { filters: FunnelFilters }) {
             option && <EChart option={option} height={380} ariaLabel="转化漏斗图" />
           )}
           <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-            漏斗只含每个人都要依次经过的步骤，到访问结果页为止。
+            漏斗只含依次经过的步骤：从渠道点击到授权，再到机构回传的授信、放款。
           </Typography.Text>
         </Card>
       </Col>
@@ -172,7 +172,7 @@ export function FunnelOverview({ filters }: { filters: FunnelFilters }) {
             locale={{ emptyText: <Empty description="暂无数据" /> }}
           />
           <div style={{ marginTop: 8, color: 'rgba(0,0,0,0.45)', fontSize: 12 }}>
-            人数：同一设备同一天只算一人（渠道点击同样按设备每天一次）；会话数：每个浏览器会话每步只上报一次。流失人数为「—」：到达这一步的比上一步多（有人从别的入口进入），不算流失。
+            人数：同一设备同一天只算一人（渠道点击同样按设备每天一次）；会话数：每个浏览器会话每步只上报一次。授信、放款按人计（一人获多家机构授信或放款只算一人），计入此人授权的那一天及当时的渠道和皮肤：机构之后才回传的结果也算在授权那天，所以近几天的授信、放款还会增加。流失人数为「—」：到达这一步的比上一步多（有人从别的入口进入），不算流失。
           </div>
         </Card>
       </Col>

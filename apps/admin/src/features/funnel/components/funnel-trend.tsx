@@ -10,7 +10,7 @@ import { TrendChart } from './trend-chart';
 type DayRow = FunnelTrendData['days'][number];
 
 /** Shown at first; the other steps can be switched on in the legend. */
-const DEFAULT_SHOWN = ['渠道点击', '访问落地页', '登录', '提交表单', '授权'];
+const DEFAULT_SHOWN = ['渠道点击', '访问落地页', '登录', '提交表单', '授权', '授信', '放款'];
 
 function exportTrend(data: FunnelTrendData, f: FunnelFilters) {
   const csv = toCsv(data.days, [
