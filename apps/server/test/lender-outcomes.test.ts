@@ -10,7 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { adClicks, adReports, leadOutcomes, leads, partners } from '../src/db/schema.ts';
 import { consentToApiOffers } from './fixtures.ts';
-import { BACKEND, body, loginAs, newPhone, useTestApp } from './helpers.ts';
+import { BACKEND, body, devOutbox, loginAs, newPhone, sendCancellationCode, useTestApp } from './helpers.ts';
 import { signedCallback } from './lenders.ts';
 
 const ctx = useTestApp({ env: { PARTNER_SANDBOX: 'on' } });
@@ -27,7 +27,7 @@ async function personWithLeads(
     trackReport: { platform: 'oceanengine', clickid },
   },
 ) {
-  const { token, uid } = await loginAs(
+  const { token, uid, phone } = await loginAs(
     app,
     newPhone(),
     { adChannelCode: via.channel },
@@ -41,7 +41,7 @@ async function personWithLeads(
     .innerJoin(partners, eq(partners.id, leads.partnerId))
     .where(eq(leads.userId, uid));
   expect(rows.length).toBeGreaterThan(0);
-  return { uid: uid, leads: rows };
+  return { uid, token, phone, leads: rows };
 }
 
 const STEP_ORDER = ['active_register', 'form', 'loan_credit', 'loan'];
@@ -219,5 +219,32 @@ describe(`lender outcomes (issue 47.4–47.5) (${BACKEND})`, () => {
     const bd = await sandboxEvents('baidu', bdVid);
     expect(bd.map((e) => e.eventType)).toEqual(['3', 'invalid:3']);
     expect(JSON.stringify(bd)).not.toContain('demo-baidu-ocpc-token');
+  });
+
+  it('a cancelled account is reported to no one: pending reports dropped, later outcomes not sent (47.7)', async () => {
+    const clickid = `CXL${Date.now().toString(36)}`;
+    const person = await personWithLeads(clickid);
+    const { key, partnerCode } = person.leads[0]!;
+    const pending = await app.database.db.select().from(adReports).where(eq(adReports.userId, person.uid));
+    expect(pending.map((r) => r.status)).toContain('pending');
+    expect(body(await sendCancellationCode(app, person.token)).code).toBe(200);
+    const code = (await devOutbox(app, person.phone))[0]!.code;
+    const done = await app.inject({
+      method: 'POST',
+      url: '/api/cancellation',
+      payload: { code },
+      headers: { accesstoken: person.token },
+    });
+    expect(body(done).code, done.body).toBe(200);
+    // The lender still reports what became of the lead: recorded, reported to no platform.
+    const res = await sandboxOutcome(partnerCode, { leadId: key, status: 'approved', limitFen: 800_000 });
+    expect(res.statusCode, res.body).toBe(200);
+    await app.services.delivery.drain();
+    expect(await oceanEngine(clickid)).toEqual([]);
+    expect(await app.database.db.select().from(adReports).where(eq(adReports.userId, person.uid))).toEqual(
+      [],
+    );
+    const clicks = await app.database.db.select().from(adClicks).where(eq(adClicks.clickId, clickid));
+    expect(clicks.map((c) => [c.userId, c.attributedAt])).toEqual([[null, null]]);
   });
 });

@@ -223,7 +223,8 @@ export class AuthService {
   /**
    * Cancels the account: the phone (encrypted value, blind index) is erased, the row keeps only
    * what is not personal, every session is revoked, the application draft, the credit information
-   * and the codes of that phone are deleted; `onCancel` (the privacy module) withdraws the consents,
+   * and the codes of that phone are deleted, the reports not yet sent to an ad platform dropped and the
+   * person's ad clicks unlinked; `onCancel` (the privacy module) withdraws the consents,
    * stops pending leads and asks each lender that received data to delete it (docs/privacy.md).
    * The same phone can register again as a new person.
    */
@@ -247,6 +248,8 @@ export class AuthService {
       await repo.deleteApplicationDraft(user.id);
       // The credit information holds two other people's names and phones (and the face status).
       await repo.deleteCreditProfile(user.id);
+      // No more conversion reports about this person (隐私政策 第六条, 第八条).
+      await repo.endAdAttribution(user.id);
       await this.d.onCancel?.(tx, user.id, now, requestId);
     });
     await this.d.codes.forget(phoneHash);
