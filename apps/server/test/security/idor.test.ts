@@ -208,6 +208,8 @@ describe(`console ids of nothing answer 404, never 500 (${BACKEND})`, () => {
     ['POST', '/api/admin/partners/{id}/rotate-secret', {}],
     ['GET', '/api/admin/products/{id}'],
     ['GET', '/api/admin/channels/{id}'],
+    ['GET', '/api/admin/channels/{id}/conversion-reports'],
+    ['POST', '/api/admin/conversion-reports/{id}/replay', {}],
     ['POST', '/api/admin/privacy/notices/{id}/retry', {}],
     ['POST', '/api/admin/staff/{id}/reset-password', {}],
   ];

@@ -1,6 +1,8 @@
 import { and, count, desc, eq, inArray, isNotNull } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { adClicks, adReports, channelConversions, channels } from '../../db/schema.ts';
+import type { Actor } from '../../lib/actor.ts';
+import { type AuditInput, recordAudit } from '../audit/service.ts';
 import { claimDue } from '../delivery/repository.ts';
 
 export type AdReportRow = typeof adReports.$inferSelect;
@@ -58,6 +60,95 @@ export class AdReportRepository {
 
   async byUserAndStep(userId: number) {
     return this.db.select().from(adReports).where(eq(adReports.userId, userId)).orderBy(adReports.id);
+  }
+
+  // ---- The console's view (issue 47.6) and replay of a dead report (47.3) ----
+
+  /** Runs `fn` in one transaction, with this repository bound to it. */
+  transaction<T>(fn: (tx: AdReportRepository) => Promise<T>): Promise<T> {
+    return this.db.transaction((tx) => fn(new AdReportRepository(tx as unknown as Db)));
+  }
+
+  recordAudit(actor: Actor, input: AuditInput): Promise<void> {
+    return recordAudit(this.db, actor, input);
+  }
+
+  /** A channel's id and code (null: no such channel). */
+  async channelById(id: number): Promise<{ id: number; adChannelCode: string } | null> {
+    const [row] = await this.db
+      .select({ id: channels.id, adChannelCode: channels.adChannelCode })
+      .from(channels)
+      .where(eq(channels.id, id));
+    return row ?? null;
+  }
+
+  /** A channel's reports per status, of one step or all. */
+  async countsByStatus(channelCode: string, step?: string): Promise<{ status: string; n: number }[]> {
+    const rows = await this.db
+      .select({ status: adReports.status, n: count() })
+      .from(adReports)
+      .where(
+        and(
+          eq(adReports.channelCode, channelCode),
+          step === undefined ? undefined : eq(adReports.step, step),
+        ),
+      )
+      .groupBy(adReports.status);
+    return rows.map((r) => ({ status: r.status, n: Number(r.n) }));
+  }
+
+  /** A page of a channel's reports, newest first, with the click parameter each names; and how many match. */
+  async pageOfChannel(
+    channelCode: string,
+    filter: { status?: string | undefined; step?: string | undefined },
+    page: { limit: number; offset: number },
+  ) {
+    const where = and(
+      eq(adReports.channelCode, channelCode),
+      filter.status === undefined ? undefined : eq(adReports.status, filter.status as AdReportRow['status']),
+      filter.step === undefined ? undefined : eq(adReports.step, filter.step),
+    );
+    const [rows, [total]] = await Promise.all([
+      this.db
+        .select({ report: adReports, clickId: adClicks.clickId })
+        .from(adReports)
+        .innerJoin(adClicks, eq(adClicks.id, adReports.clickId))
+        .where(where)
+        .orderBy(desc(adReports.id))
+        .limit(page.limit)
+        .offset(page.offset),
+      this.db.select({ n: count() }).from(adReports).where(where),
+    ]);
+    return { rows, total: Number(total?.n ?? 0) };
+  }
+
+  /** One report with the click parameter it names (null: none). */
+  async withClick(id: number) {
+    const [row] = await this.db
+      .select({ report: adReports, clickId: adClicks.clickId })
+      .from(adReports)
+      .innerJoin(adClicks, eq(adClicks.id, adReports.clickId))
+      .where(eq(adReports.id, id));
+    return row ?? null;
+  }
+
+  /** A report locked for the rest of the transaction (null: none). */
+  async lockReport(id: number): Promise<AdReportRow | null> {
+    const [row] = await this.db.select().from(adReports).where(eq(adReports.id, id)).for('update');
+    return row ?? null;
+  }
+
+  /**
+   * A dead report back in the queue: `pending`, attempts from zero, due now. Its last error and the platform's
+   * answer stay until the next attempt replaces them. True when it was dead (and now is pending).
+   */
+  async requeueDead(id: number, now: Date): Promise<boolean> {
+    const rows = await this.db
+      .update(adReports)
+      .set({ status: 'pending', attempts: 0, nextAttemptAt: now, lockedUntil: null, updatedAt: now })
+      .where(and(eq(adReports.id, id), eq(adReports.status, 'dead')))
+      .returning({ id: adReports.id });
+    return rows.length === 1;
   }
 
   /** Claims due reports with a lease, the attempt counted at claim time (as partner notices). */

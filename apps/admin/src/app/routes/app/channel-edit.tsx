@@ -6,6 +6,7 @@ import { useMe } from '@/features/auth/api/get-me';
 import { useCanEdit } from '@/features/auth/use-can-edit';
 import { useChannel } from '@/features/channels/api/get-channel';
 import { ChannelForm } from '@/features/channels/components/channel-form';
+import { ConversionReports } from '@/features/channels/components/conversion-reports';
 import { ConversionSettings } from '@/features/channels/components/conversion-settings';
 
 /** 编辑渠道 (/channels/:id, /channels/new): the form with a live phone preview of the unsaved values. */
@@ -38,6 +39,7 @@ export function ChannelEditRoute() {
       <>
         <ChannelForm key={channel.data.updatedAt} detail={channel.data} canEdit={canEdit} />
         <ConversionSettings channelId={channel.data.id} canEdit={canEdit} />
+        <ConversionReports channelId={channel.data.id} canReplay={canEdit} />
       </>
     );
   }
