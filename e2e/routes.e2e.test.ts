@@ -21,7 +21,10 @@ let session: { token: string; uid: number; phone: string; productId: string; mat
 
 const api = <T>(path: string, init?: ApiInit) => apiCall<T>(server.url, path, init);
 
-/** A person who logged in on the demo channel, submitted the form and consented to one lender. */
+/**
+ * A person who logged in on the demo channel, submitted the form and consented to one lender, which received
+ * the lead and approved it (issue 47.6: the application record shows 已授信 with the limit).
+ */
 async function preparePerson() {
   const person = await loginPerson(server.url);
   const token = person.token;
@@ -30,6 +33,23 @@ async function preparePerson() {
   if (!offers?.length) throw new Error(`no offers for the demo form: ${JSON.stringify(match)}`);
   const productId = String(offers[0]!.id);
   await api('/api/user/info/auth', { method: 'PUT', token, body: { productIds: [productId] } });
+  // The delivery worker sends the lead to its sandbox lender, which approves it.
+  const received = async () => {
+    for (const letter of 'abcdefgh') {
+      const code = `partner-${letter}`;
+      const [lead] = await api<{ leadId: string }[]>(`/api/dev/partner-sandbox/${code}/leads`);
+      if (lead) return { code, leadId: lead.leadId };
+    }
+    return null;
+  };
+  let lead = await received();
+  for (const until = Date.now() + 30_000; !lead; lead = await received()) {
+    if (Date.now() > until) throw new Error('the lead did not reach its sandbox lender in 30 s');
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  await api(`/api/dev/partner-sandbox/${lead.code}/outcomes`, {
+    body: { leadId: lead.leadId, status: 'approved', limitFen: 3_000_000 },
+  });
   return { ...person, productId, match };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { OUTCOME_STATUSES, type OutcomeStatus, outcomeTransition } from './outcomes.ts';
+import { OUTCOME_STATUSES, type OutcomeStatus, outcomeTransition, outcomeYuan } from './outcomes.ts';
 
 describe('outcomeTransition (issue 47.4)', () => {
   const table: [OutcomeStatus | null, OutcomeStatus, 'apply' | 'keep' | 'refuse'][] = [
@@ -33,5 +33,15 @@ describe('outcomeTransition (issue 47.4)', () => {
       for (const incoming of OUTCOME_STATUSES)
         expect(['apply', 'keep', 'refuse']).toContain(outcomeTransition(current, incoming));
     expect(OUTCOME_STATUSES.filter((s) => outcomeTransition('funded', s) === 'apply')).toEqual(['funded']);
+  });
+});
+
+describe('outcomeYuan', () => {
+  it('writes fen as yuan with thousands separators, cents only when there are any', () => {
+    expect(outcomeYuan(2_000_000)).toBe('20,000 元');
+    expect(outcomeYuan(1_234_567)).toBe('12,345.67 元');
+    expect(outcomeYuan(5)).toBe('0.05 元');
+    expect(outcomeYuan(0)).toBe('0 元');
+    expect(outcomeYuan(1_000_000_000_00)).toBe('1,000,000,000 元');
   });
 });

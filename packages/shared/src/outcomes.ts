@@ -16,6 +16,19 @@ export const OUTCOME_LABELS: Record<OutcomeStatus | 'pending', string> = {
 };
 
 /**
+ * What exactly the lender said, for the console beside OUTCOME_LABELS (which merge 已受理 with 未反馈 as 申请中,
+ * and a duplicate with a decline as 未通过); `pending`: nothing reported yet.
+ */
+export const OUTCOME_DETAIL_LABELS: Record<OutcomeStatus | 'pending', string> = {
+  pending: '未反馈',
+  received: '已受理',
+  duplicate: '重复线索',
+  approved: '授信通过',
+  declined: '审批拒绝',
+  funded: '已放款',
+};
+
+/**
  * What an incoming outcome does to a lead whose outcome so far is `current` (null: none yet):
  * `apply` — the lead's outcome becomes it; `keep` — recorded, the lead stays where it is (a late or repeated
  * step behind a later one: approved after funded, received after approved); `refuse` — it cannot happen (a
@@ -44,4 +57,17 @@ export function outcomeTransition(
     case 'funded':
       return closed ? 'refuse' : 'apply';
   }
+}
+
+/**
+ * An outcome's amount (integer fen) in yuan as the console and the person's record write it: 2000000 →
+ * "20,000 元", 1234567 → "12,345.67 元" (cents only when there are any).
+ */
+export function outcomeYuan(fen: number): string {
+  // By hand, not Intl: the H5's oldest engines may lack it.
+  const whole = Math.floor(Math.abs(fen) / 100);
+  const cents = Math.abs(fen) % 100;
+  const grouped = String(whole).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  const sign = fen < 0 ? '-' : '';
+  return `${sign}${grouped}${cents ? `.${cents < 10 ? '0' : ''}${cents}` : ''} 元`;
 }

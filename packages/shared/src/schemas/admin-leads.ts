@@ -5,6 +5,7 @@
  * dead letters. Times are ISO-8601 UTC strings; list filters `from`/`to` are Shanghai calendar days.
  */
 import { z } from 'zod';
+import { OUTCOME_STATUSES } from '../outcomes.ts';
 import { PHONE_PATTERN } from '../validators/phone.ts';
 import { pageData, pageQuery, revealBody } from './admin.ts';
 import { dayFilterSchema } from './common.ts';
@@ -98,6 +99,8 @@ export const adminLeadItemSchema = z.object({
   lastError: z.string().nullable(),
   partnerRef: z.string().nullable(),
   autoForm: z.boolean(),
+  /** What the lender reported that moved the lead last (issue 47.6); null: nothing yet. */
+  outcome: z.enum(OUTCOME_STATUSES).nullable(),
   createdAt: iso,
   deliveredAt: iso.nullable(),
   updatedAt: iso,
@@ -106,7 +109,24 @@ export type AdminLeadItem = z.infer<typeof adminLeadItemSchema>;
 export const adminLeadListData = pageData(adminLeadItemSchema);
 export type AdminLeadList = z.infer<typeof adminLeadListData>;
 
-/** A lead with its consent evidence and every delivery attempt. */
+/** One report of the lead's lender (POST /api/partner/outcomes), as received. */
+export const adminLeadOutcomeSchema = z.object({
+  id: z.number().int(),
+  transactionId: z.string(),
+  status: z.enum(OUTCOME_STATUSES),
+  limitFen: z.number().int().nullable(),
+  rateBps: z.number().int().nullable(),
+  amountFen: z.number().int().nullable(),
+  termMonths: z.number().int().nullable(),
+  reason: z.string().nullable(),
+  /** It moved the lead's outcome (false: recorded only, a late or repeated report). */
+  applied: z.boolean(),
+  occurredAt: iso,
+  receivedAt: iso,
+});
+export type AdminLeadOutcome = z.infer<typeof adminLeadOutcomeSchema>;
+
+/** A lead with its consent evidence, every delivery attempt and every report of its lender. */
 export const adminLeadDetailSchema = adminLeadItemSchema.extend({
   idempotencyKey: z.string(),
   consent: z.object({
@@ -122,6 +142,8 @@ export const adminLeadDetailSchema = adminLeadItemSchema.extend({
   /** Whether an operator may put it back in the queue (dead, consent in force, account active). */
   retryable: z.boolean(),
   attemptList: z.array(adminLeadAttemptSchema),
+  /** The lender's reports, oldest first (issue 47.6). */
+  outcomeList: z.array(adminLeadOutcomeSchema),
 });
 export type AdminLeadDetail = z.infer<typeof adminLeadDetailSchema>;
 

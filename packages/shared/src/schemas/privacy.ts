@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { OUTCOME_STATUSES } from '../outcomes.ts';
 import {
   LEAD_STATUS_LABELS,
   LEAD_STATUSES,
@@ -112,6 +113,21 @@ export const applicationOfferSchema = z.object({
     .object({
       status: z.enum(LEAD_STATUSES),
       deliveredAt: iso.nullable(),
+    })
+    .nullable(),
+  /**
+   * What the lender reported (issue 47.6; OUTCOME_LABELS: 申请中 / 已授信 / 已放款 / 未通过), only for a lender
+   * the lead went to: `pending` until it reports; null when no data went to it.
+   */
+  outcome: z
+    .object({
+      status: z.enum(['pending', ...OUTCOME_STATUSES]),
+      /** The latest approval's credit limit, in fen. */
+      limitFen: z.number().int().nullable(),
+      /** The latest funding's amount, in fen. */
+      amountFen: z.number().int().nullable(),
+      /** When the lender's latest report arrived; null: none yet. */
+      reportedAt: iso.nullable(),
     })
     .nullable(),
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatShanghai, leadCountsText, noticeOverdue } from './format';
+import { formatShanghai, leadCountsText, noticeOverdue, outcomeText } from './format';
 
 describe('people and leads wording', () => {
   it('shows times in Shanghai', () => {
@@ -22,5 +22,14 @@ describe('people and leads wording', () => {
     expect(noticeOverdue({ kind: 'deletion', status: 'pending', dueAt: '2026-03-20T00:00:00Z' }, now)).toBe(
       false,
     );
+  });
+
+  it('names a lead’s outcome in the person’s word and the lender’s', () => {
+    expect(outcomeText(null)).toBe('申请中（未反馈）');
+    expect(outcomeText('received')).toBe('申请中（已受理）');
+    expect(outcomeText('approved')).toBe('已授信（授信通过）');
+    expect(outcomeText('funded')).toBe('已放款');
+    expect(outcomeText('declined')).toBe('未通过（审批拒绝）');
+    expect(outcomeText('duplicate')).toBe('未通过（重复线索）');
   });
 });

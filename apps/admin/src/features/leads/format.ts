@@ -1,3 +1,4 @@
+import { OUTCOME_DETAIL_LABELS, OUTCOME_LABELS, type OutcomeStatus } from '@lm/shared/outcomes';
 import { applicationFieldLabel } from '@lm/shared/schemas/admin-catalog';
 import type { AdminLeadStatus, RevealField } from '@lm/shared/schemas/admin-leads';
 
@@ -39,6 +40,26 @@ export const ATTEMPT_OUTCOME_TEXT: Record<string, string> = {
   duplicate: '机构已有（视为成功）',
   retry: '失败，稍后重试',
   dead: '失败，停止重试',
+};
+
+/**
+ * A lead's outcome as its lender reported it (issue 47.6): the person's word and, where it differs, the lender's —
+ * "已授信", "未通过（审批拒绝）"; null (nothing reported) → "申请中（未反馈）".
+ */
+export function outcomeText(outcome: OutcomeStatus | null): string {
+  const key = outcome ?? 'pending';
+  const label = OUTCOME_LABELS[key];
+  const detail = OUTCOME_DETAIL_LABELS[key];
+  return label === detail ? label : `${label}（${detail}）`;
+}
+
+export const LEAD_OUTCOME_COLOR: Record<OutcomeStatus | 'pending', string> = {
+  pending: 'default',
+  received: 'processing',
+  duplicate: 'warning',
+  approved: 'cyan',
+  declined: 'error',
+  funded: 'success',
 };
 
 export const USER_STATUS_TEXT: Record<string, string> = { active: '正常', cancelled: '已注销' };

@@ -1,6 +1,6 @@
-import type { AdminLeadItem } from '@lm/shared/schemas/admin-leads';
+import type { AdminLeadItem, AdminLeadOutcome } from '@lm/shared/schemas/admin-leads';
 import type { Actor } from '../../lib/actor.ts';
-import type { LeadAttemptRow, LeadRow } from './repository.ts';
+import type { LeadAttemptRow, LeadOutcomeRow, LeadRow } from './repository.ts';
 
 export const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 export const RUN_LIMIT = 50;
@@ -57,5 +57,22 @@ export function attemptItem(a: LeadAttemptRow, details: boolean) {
     httpStatus: a.httpStatus,
     outcome: a.outcome,
     error: details ? a.error : null,
+  };
+}
+
+/** One report of the lead's lender for the console (issue 47.6). */
+export function outcomeItem(o: LeadOutcomeRow): AdminLeadOutcome {
+  return {
+    id: o.id,
+    transactionId: o.transactionId,
+    status: o.status,
+    limitFen: o.limitFen,
+    rateBps: o.rateBps,
+    amountFen: o.amountFen,
+    termMonths: o.termMonths,
+    reason: o.reason,
+    applied: o.applied,
+    occurredAt: o.occurredAt.toISOString(),
+    receivedAt: o.receivedAt.toISOString(),
   };
 }

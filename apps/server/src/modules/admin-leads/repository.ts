@@ -4,6 +4,7 @@ import { type Db, rowsOf } from '../../db/client.ts';
 import {
   consents,
   leadAttempts,
+  leadOutcomes,
   leads,
   matchOffers,
   matchRuns,
@@ -16,6 +17,7 @@ import { type AuditInput, recordAudit } from '../audit/service.ts';
 import type { LastAttempt, LeadCountRow } from './rules.ts';
 
 export type LeadAttemptRow = typeof leadAttempts.$inferSelect;
+export type LeadOutcomeRow = typeof leadOutcomes.$inferSelect;
 export type ConsentRow = typeof consents.$inferSelect;
 
 /** Columns of a lead row in the console (masked). */
@@ -35,6 +37,7 @@ const leadColumns = {
   lastError: leads.lastError,
   partnerRef: leads.partnerRef,
   autoForm: leads.autoForm,
+  outcome: leads.outcome,
   createdAt: leads.createdAt,
   deliveredAt: leads.deliveredAt,
   updatedAt: leads.updatedAt,
@@ -153,6 +156,15 @@ export class AdminLeadsRepository {
       .from(leadAttempts)
       .where(eq(leadAttempts.leadId, leadId))
       .orderBy(leadAttempts.id);
+  }
+
+  /** The reports of a lead's lender (issue 47.6), oldest first. */
+  outcomesOf(leadId: number): Promise<LeadOutcomeRow[]> {
+    return this.db
+      .select()
+      .from(leadOutcomes)
+      .where(eq(leadOutcomes.leadId, leadId))
+      .orderBy(leadOutcomes.id);
   }
 
   /**

@@ -8,7 +8,14 @@ import type {
 import { startOfShanghaiDay } from '@lm/shared/time';
 import type { Actor } from '../../lib/actor.ts';
 import { appError } from '../../lib/errors.ts';
-import { attemptItem, BULK_RETRY_LIMIT, consentEvidence, leadItem, seesAttemptDetails } from './lead-rows.ts';
+import {
+  attemptItem,
+  BULK_RETRY_LIMIT,
+  consentEvidence,
+  leadItem,
+  outcomeItem,
+  seesAttemptDetails,
+} from './lead-rows.ts';
 import type { AdminLeadsRepository } from './repository.ts';
 import { deliverySummary, discardRefusal, retryRefusal, shanghaiDayRange } from './rules.ts';
 
@@ -33,7 +40,7 @@ export class AdminLeadsService {
   ): Promise<AdminLeadDetail> {
     const row = await repo.findLeadDetail(leadId);
     if (!row) throw appError('NOT_FOUND', '线索不存在');
-    const attempts = await repo.attemptsOf(leadId);
+    const [attempts, outcomes] = await Promise.all([repo.attemptsOf(leadId), repo.outcomesOf(leadId)]);
     const { idempotencyKey, callback, userStatus, consent: c, ...item } = row;
     return {
       ...leadItem(item),
@@ -42,6 +49,7 @@ export class AdminLeadsService {
       consent: consentEvidence(c),
       retryable: retryRefusal({ status: row.status, consentWithdrawnAt: c.withdrawnAt, userStatus }) === null,
       attemptList: attempts.map((a) => attemptItem(a, opts.attemptDetails)),
+      outcomeList: outcomes.map(outcomeItem),
     };
   }
 

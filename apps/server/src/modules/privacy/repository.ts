@@ -105,6 +105,22 @@ export class PrivacyRepository {
         withdrawnAt: consents.withdrawnAt,
         leadStatus: leads.status,
         deliveredAt: leads.deliveredAt,
+        leadOutcome: leads.outcome,
+        // The lender's latest approval limit, latest funding amount and latest report (issue 47.6).
+        limitFen: sql<
+          number | null
+        >`(select o.limit_fen from lead_outcomes o where o.lead_id = ${leads.id} and o.status = 'approved' order by o.id desc limit 1)`.mapWith(
+          Number,
+        ),
+        amountFen: sql<
+          number | null
+        >`(select o.amount_fen from lead_outcomes o where o.lead_id = ${leads.id} and o.status = 'funded' order by o.id desc limit 1)`.mapWith(
+          Number,
+        ),
+        reportedAt:
+          sql<Date | null>`(select max(o.received_at) from lead_outcomes o where o.lead_id = ${leads.id})`.mapWith(
+            (v: Date | string) => new Date(v),
+          ),
       })
       .from(matchOffers)
       .innerJoin(products, eq(matchOffers.productId, products.id))

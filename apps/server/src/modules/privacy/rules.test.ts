@@ -10,6 +10,7 @@ import {
   noticeOutcome,
   noticePayload,
   planWithdrawal,
+  recordOutcome,
   type SharingRow,
   workingDaysLeft,
 } from './rules.ts';
@@ -290,5 +291,25 @@ describe('groupSharing', () => {
     expect(b.withdrawnAt).toBeNull();
     expect(b.lastSharedAt).toBeNull();
     expect(b.notice).toBeNull();
+  });
+});
+
+describe('recordOutcome (the application record, issue 47.6)', () => {
+  it('shows what the lender reported', () => {
+    expect(recordOutcome({ status: 'delivered', outcome: 'funded' })).toBe('funded');
+    expect(recordOutcome({ status: 'delivered', outcome: 'declined' })).toBe('declined');
+    // The lender reported on a lead whose delivery we have not recorded: it got it.
+    expect(recordOutcome({ status: 'pending', outcome: 'received' })).toBe('received');
+  });
+
+  it('is 申请中 (pending) for a lead the lender got and has not reported on', () => {
+    for (const status of ['delivered', 'redirect', 'awaiting_callback'] as const)
+      expect(recordOutcome({ status, outcome: null })).toBe('pending');
+  });
+
+  it('is nothing for an offer whose data never went to the lender', () => {
+    expect(recordOutcome(null)).toBeNull();
+    for (const status of ['pending', 'dead', 'withdrawn', 'discarded'] as const)
+      expect(recordOutcome({ status, outcome: null })).toBeNull();
   });
 });

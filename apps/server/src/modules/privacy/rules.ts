@@ -3,6 +3,8 @@
  * (Asia/Shanghai), masking of session details, which leads a withdrawal stops and which the lender
  * must be told about, the outcome of a notice delivery, the "who has my data" aggregation.
  */
+
+import type { OutcomeStatus } from '@lm/shared/outcomes';
 import { SHAREABLE_FIELD_LABELS } from '@lm/shared/schemas/matching';
 import type { LeadStatusValue, NoticeKind, NoticeStatus } from '@lm/shared/schemas/privacy';
 import { shanghaiCompactDate, shanghaiDayNumber, startOfShanghaiDayNumber } from '@lm/shared/time';
@@ -294,4 +296,20 @@ export function groupSharing(rows: readonly SharingRow[], notices: readonly Shar
   });
   entries.sort((a, b) => b._latest - a._latest || a.partnerId - b.partnerId);
   return entries.map(({ _latest, ...e }) => e);
+}
+
+/** Lead statuses in which the person's data went to the lender (sent, handed over on its page, or awaiting its call). */
+const WENT_TO_LENDER: ReadonlySet<LeadStatusValue> = new Set(['delivered', 'redirect', 'awaiting_callback']);
+
+/**
+ * A lender's outcome as the person's application record shows it (issue 47.6): what the lender reported, or
+ * `pending` (申请中) while it has reported nothing about a lead it got; null for an offer whose data never went
+ * to the lender (no consent, not sent yet, failed, withdrawn) — unless the lender reported on it anyway.
+ */
+export function recordOutcome(
+  lead: { status: LeadStatusValue; outcome: OutcomeStatus | null } | null,
+): OutcomeStatus | 'pending' | null {
+  if (!lead) return null;
+  if (lead.outcome) return lead.outcome;
+  return WENT_TO_LENDER.has(lead.status) ? 'pending' : null;
 }

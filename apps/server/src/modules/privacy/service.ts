@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { OutcomeStatus } from '@lm/shared/outcomes';
 import type {
   ApplicationList,
   DataSharingEntry,
@@ -15,6 +16,7 @@ import {
   groupSharing,
   maskIp,
   planWithdrawal,
+  recordOutcome,
   type SharingRow,
 } from './rules.ts';
 
@@ -70,6 +72,18 @@ export class PrivacyService {
   // Application record
 
   async applications(userId: number, page: number, pageSize: number): Promise<ApplicationList> {
+    const outcomeOf = (o: {
+      leadStatus: LeadStatusValue | null;
+      leadOutcome: OutcomeStatus | null;
+      limitFen: number | null;
+      amountFen: number | null;
+      reportedAt: Date | null;
+    }) => {
+      const status = recordOutcome(o.leadStatus ? { status: o.leadStatus, outcome: o.leadOutcome } : null);
+      return status === null
+        ? null
+        : { status, limitFen: o.limitFen, amountFen: o.amountFen, reportedAt: iso(o.reportedAt) };
+    };
     const total = await this.d.repo.countRuns(userId);
     const runs = await this.d.repo.runsPage(userId, pageSize, (page - 1) * pageSize);
     const offers = await this.d.repo.offersOfRuns(
@@ -104,6 +118,7 @@ export class PrivacyService {
                   }
                 : null,
             delivery: o.leadStatus ? { status: o.leadStatus, deliveredAt: iso(o.deliveredAt) } : null,
+            outcome: outcomeOf(o),
           })),
       })),
     };

@@ -12,6 +12,7 @@ import {
   leadTone,
   matchTypeText,
   noticeText,
+  outcomeView,
 } from './format';
 
 describe('status words', () => {
@@ -143,5 +144,44 @@ describe('what a cancellation did (issue 44.17)', () => {
     expect(lines[1]).toContain('每一家获得过您信息的机构');
     expect(lines[1]).toContain(`${DELETION_DEADLINE_WORKING_DAYS} 个工作日内删除`);
     expect(lines[1]).not.toMatch(/\d+ 家/);
+  });
+});
+
+describe('outcomeView (a lender’s outcome in the application record, issue 47.6)', () => {
+  const none = { limitFen: null, amountFen: null };
+  it('is 申请中 until the lender says otherwise', () => {
+    expect(outcomeView({ status: 'pending', ...none })).toEqual({
+      label: '申请中',
+      amount: null,
+      tone: 'warning',
+    });
+    expect(outcomeView({ status: 'received', ...none })).toEqual({
+      label: '申请中',
+      amount: null,
+      tone: 'warning',
+    });
+  });
+
+  it('shows the limit when approved and the amount lent when funded, in 元', () => {
+    expect(outcomeView({ status: 'approved', limitFen: 2_000_000, amountFen: null })).toEqual({
+      label: '已授信',
+      amount: '额度 20,000 元',
+      tone: 'success',
+    });
+    expect(outcomeView({ status: 'funded', limitFen: 2_000_000, amountFen: 1_234_567 })).toEqual({
+      label: '已放款',
+      amount: '放款 12,345.67 元',
+      tone: 'success',
+    });
+    expect(outcomeView({ status: 'approved', ...none }).amount).toBeNull();
+  });
+
+  it('is 未通过 for a decline and a duplicate, without an amount', () => {
+    for (const status of ['declined', 'duplicate'] as const)
+      expect(outcomeView({ status, limitFen: 500_000, amountFen: null })).toEqual({
+        label: '未通过',
+        amount: null,
+        tone: 'default',
+      });
   });
 });

@@ -3,6 +3,8 @@
  * name. Pure, so they are unit-tested. The status words are the server contract's own, from the
  * zod-free @lm/shared/privacy-labels.
  */
+
+import { OUTCOME_LABELS, type OutcomeStatus, outcomeYuan } from '@lm/shared/outcomes';
 import {
   type LeadStatusValue,
   NOTICE_KIND_LABELS,
@@ -49,6 +51,41 @@ export function leadTone(status: LeadStatusValue): Tone {
       return 'danger';
     default:
       return 'default';
+  }
+}
+
+export interface OfferOutcome {
+  status: OutcomeStatus | 'pending';
+  limitFen: number | null;
+  amountFen: number | null;
+}
+
+/**
+ * A lender's outcome as the person reads it (issue 47.6): 申请中 until the lender says otherwise, 已授信 with the
+ * limit, 已放款 with the amount lent, 未通过 for a decline or a duplicate — the label, the amount line (null:
+ * none) and the tag's tone.
+ */
+export function outcomeView(outcome: OfferOutcome): { label: string; amount: string | null; tone: Tone } {
+  const label = OUTCOME_LABELS[outcome.status];
+  switch (outcome.status) {
+    case 'approved':
+      return {
+        label,
+        amount: outcome.limitFen !== null ? `额度 ${outcomeYuan(outcome.limitFen)}` : null,
+        // Good news in green: a skin's primary colour may be red, which reads as a refusal.
+        tone: 'success',
+      };
+    case 'funded':
+      return {
+        label,
+        amount: outcome.amountFen !== null ? `放款 ${outcomeYuan(outcome.amountFen)}` : null,
+        tone: 'success',
+      };
+    case 'declined':
+    case 'duplicate':
+      return { label, amount: null, tone: 'default' };
+    default:
+      return { label, amount: null, tone: 'warning' };
   }
 }
 

@@ -1,4 +1,5 @@
-import type { AdminLeadAttempt, AdminLeadDetail } from '@lm/shared/schemas/admin-leads';
+import { outcomeYuan } from '@lm/shared/outcomes';
+import type { AdminLeadAttempt, AdminLeadDetail, AdminLeadOutcome } from '@lm/shared/schemas/admin-leads';
 import {
   Alert,
   Descriptions,
@@ -18,8 +19,10 @@ import {
   fieldText,
   formatShanghai,
   LEAD_MODE_TEXT,
+  LEAD_OUTCOME_COLOR,
   LEAD_STATUS_COLOR,
   LEAD_STATUS_TEXT,
+  outcomeText,
 } from '../format';
 
 const OUTCOME_COLOR: Record<string, string> = {
@@ -53,6 +56,39 @@ const attemptColumns: TableColumnsType<AdminLeadAttempt> = [
   },
 ];
 
+/** The money and terms of a report: "额度 20,000 元 · 年化 18.00%", "放款 12,345.67 元 · 12 期". */
+function reportTerms(o: AdminLeadOutcome): string {
+  const parts: string[] = [];
+  if (o.limitFen !== null) parts.push(`额度 ${outcomeYuan(o.limitFen)}`);
+  if (o.rateBps !== null) parts.push(`年化 ${(o.rateBps / 100).toFixed(2)}%`);
+  if (o.amountFen !== null) parts.push(`放款 ${outcomeYuan(o.amountFen)}`);
+  if (o.termMonths !== null) parts.push(`${o.termMonths} 期`);
+  return parts.length ? parts.join(' · ') : '—';
+}
+
+const outcomeColumns: TableColumnsType<AdminLeadOutcome> = [
+  {
+    title: '收到时间',
+    dataIndex: 'receivedAt',
+    width: 160,
+    render: (v: string) => formatShanghai(v, 'second'),
+  },
+  {
+    title: '反馈',
+    dataIndex: 'status',
+    width: 150,
+    render: (v: AdminLeadOutcome['status']) => <Tag color={LEAD_OUTCOME_COLOR[v]}>{outcomeText(v)}</Tag>,
+  },
+  { title: '额度 / 金额', key: 'terms', width: 200, render: (_, o) => reportTerms(o) },
+  { title: '原因', dataIndex: 'reason', render: (v: string | null) => v ?? '—' },
+  {
+    title: '更新线索',
+    dataIndex: 'applied',
+    width: 90,
+    render: (v: boolean) => (v ? <Tag color="success">是</Tag> : <Tag>仅记录</Tag>),
+  },
+];
+
 function LeadBody({ lead, actions }: { lead: AdminLeadDetail; actions?: ReactNode }) {
   return (
     <>
@@ -67,6 +103,9 @@ function LeadBody({ lead, actions }: { lead: AdminLeadDetail; actions?: ReactNod
           <Tag color={LEAD_STATUS_COLOR[lead.status]}>{LEAD_STATUS_TEXT[lead.status]}</Tag>
         </Descriptions.Item>
         <Descriptions.Item label="发送方式">{LEAD_MODE_TEXT[lead.mode] ?? lead.mode}</Descriptions.Item>
+        <Descriptions.Item label="机构反馈" span="filled">
+          <Tag color={LEAD_OUTCOME_COLOR[lead.outcome ?? 'pending']}>{outcomeText(lead.outcome)}</Tag>
+        </Descriptions.Item>
         <Descriptions.Item label="用户">
           <Link to={`/leads/${lead.userId}`}>
             {lead.phoneMasked}（ID {lead.userId}）
@@ -126,6 +165,21 @@ function LeadBody({ lead, actions }: { lead: AdminLeadDetail; actions?: ReactNod
       />
       <Typography.Text type="secondary" style={{ fontSize: 12 }}>
         机构的应答内容不保存；每次发送的失败原因仅管理员可见。
+      </Typography.Text>
+      <Typography.Title level={5} style={{ marginTop: 16 }}>
+        机构反馈记录
+      </Typography.Title>
+      <Table<AdminLeadOutcome>
+        rowKey="id"
+        size="small"
+        columns={outcomeColumns}
+        dataSource={lead.outcomeList}
+        pagination={false}
+        scroll={{ x: 640 }}
+        locale={{ emptyText: <Empty description="机构还没有反馈" /> }}
+      />
+      <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+        「仅记录」：迟到或重复的反馈，已保存但没有改变线索的结果。
       </Typography.Text>
     </>
   );

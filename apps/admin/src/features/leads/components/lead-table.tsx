@@ -6,7 +6,14 @@ import { lastErrorColumn } from '@/components/list-table';
 import { listFilters } from '@/components/table-pagination';
 import type { CsvColumn } from '@/lib/csv';
 import { getLeads, type LeadFilters, useLeads } from '../api/get-leads';
-import { formatShanghai, LEAD_MODE_TEXT, LEAD_STATUS_COLOR, LEAD_STATUS_TEXT } from '../format';
+import {
+  formatShanghai,
+  LEAD_MODE_TEXT,
+  LEAD_OUTCOME_COLOR,
+  LEAD_STATUS_COLOR,
+  LEAD_STATUS_TEXT,
+  outcomeText,
+} from '../format';
 import { ChannelCodeFilter, PeopleList } from './people-list';
 import { sortedColumn, sortedTimeColumn } from './sorted-column';
 
@@ -24,6 +31,7 @@ const CSV_COLUMNS: CsvColumn<AdminLeadItem>[] = [
   { title: '产品', value: (r) => r.productName },
   { title: '发送方式', value: (r) => LEAD_MODE_TEXT[r.mode] ?? r.mode },
   { title: '状态', value: (r) => LEAD_STATUS_TEXT[r.status] },
+  { title: '机构反馈', value: (r) => outcomeText(r.outcome) },
   { title: '发送次数', value: (r) => r.attempts },
   { title: '最近错误', value: (r) => r.lastError },
   { title: '机构编号', value: (r) => r.partnerRef },
@@ -68,6 +76,18 @@ export function LeadTable({ filters, onFiltersChange, onOpen }: LeadTableProps) 
       width: 120,
       render: (v: AdminLeadStatus) => <Tag color={LEAD_STATUS_COLOR[v]}>{LEAD_STATUS_TEXT[v]}</Tag>,
     },
+    {
+      title: '机构反馈',
+      dataIndex: 'outcome',
+      width: 150,
+      render: (v: AdminLeadItem['outcome'], r) =>
+        // Before delivery the lender has nothing to report on.
+        v === null && r.deliveredAt === null ? (
+          '—'
+        ) : (
+          <Tag color={LEAD_OUTCOME_COLOR[v ?? 'pending']}>{outcomeText(v)}</Tag>
+        ),
+    },
     sortedColumn(filters, { title: '次数', dataIndex: 'attempts', width: 80 }),
     sortedColumn(filters, {
       title: '下次发送',
@@ -88,7 +108,7 @@ export function LeadTable({ filters, onFiltersChange, onOpen }: LeadTableProps) 
       dateLabel="创建日期"
       columns={columns}
       csvColumns={CSV_COLUMNS}
-      width={1300}
+      width={1450}
     >
       <SelectFilter
         label="线索状态"

@@ -23,6 +23,7 @@ import {
   FACE_STATUS_TEXT,
   fieldText,
   formatShanghai,
+  LEAD_OUTCOME_COLOR,
   LEAD_STATUS_COLOR,
   LEAD_STATUS_TEXT,
   MATCH_SOURCE_TEXT,
@@ -31,6 +32,7 @@ import {
   NOTICE_STATUS_TEXT,
   noticeOverdue,
   OFFER_STATUS_TEXT,
+  outcomeText,
   RELATIONSHIP_TEXT,
   USER_INFO_STATUS_TEXT,
   USER_STATUS_TEXT,
@@ -189,12 +191,17 @@ function Journey({ d, onOpenLead }: { d: Detail; onOpenLead: (id: number) => voi
                         <Space wrap>
                           <span>线索 #{lead.id}</span>
                           <Tag color={LEAD_STATUS_COLOR[lead.status]}>{LEAD_STATUS_TEXT[lead.status]}</Tag>
+                          {lead.outcome !== null || lead.deliveredAt !== null ? (
+                            <Tag color={LEAD_OUTCOME_COLOR[lead.outcome ?? 'pending']}>
+                              机构反馈：{outcomeText(lead.outcome)}
+                            </Tag>
+                          ) : null}
                           <span>发送 {lead.attempts} 次</span>
                           {lead.lastError ? (
                             <Typography.Text type="danger">{lead.lastError}</Typography.Text>
                           ) : null}
                           <Button size="small" type="link" onClick={() => onOpenLead(lead.id)}>
-                            发送记录
+                            发送与反馈记录
                           </Button>
                         </Space>
                       </div>

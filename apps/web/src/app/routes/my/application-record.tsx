@@ -29,7 +29,7 @@ function ApplicationRecord() {
   );
 }
 
-/** `/my/application-record`: every application with its products, lenders, APR, consents and deliveries. */
+/** `/my/application-record`: every application with its products, lenders, APR, consents, deliveries and outcomes. */
 export function ApplicationRecordRoute() {
   return (
     <RequireLogin>

@@ -5,7 +5,7 @@ import Tag from 'antd-mobile/es/components/tag';
 import { lazy, type ReactNode, Suspense, useState } from 'react';
 import { loadChunk } from '@/lib/chunk-load';
 import { useApplications } from '../api/get-applications';
-import { formatApr, formatDateTime, leadTone, matchTypeText, offerTone } from '../format';
+import { formatApr, formatDateTime, leadTone, matchTypeText, offerTone, outcomeView } from '../format';
 import styles from './account.module.css';
 import { LoadFailed, Loading, Row } from './list-parts';
 
@@ -16,7 +16,8 @@ const ConsentTextPopup = lazy(() =>
 );
 
 function Offer({ offer, onReadConsent }: { offer: ApplicationOffer; onReadConsent: (id: number) => void }) {
-  const { consent, delivery } = offer;
+  const { consent, delivery, outcome } = offer;
+  const result = outcome ? outcomeView(outcome) : null;
   return (
     <div className={styles.offer}>
       <div className={styles.offerHead}>
@@ -46,6 +47,12 @@ function Offer({ offer, onReadConsent }: { offer: ApplicationOffer; onReadConsen
               {LEAD_STATUS_LABELS[delivery.status]}
             </Tag>
             {delivery.deliveredAt && ` ${formatDateTime(delivery.deliveredAt)}`}
+          </Row>
+        )}
+        {result && (
+          <Row label="机构审批">
+            <Tag color={result.tone}>{result.label}</Tag>
+            {result.amount && <span className={styles.outcomeAmount}>{result.amount}</span>}
           </Row>
         )}
       </dl>
@@ -82,7 +89,10 @@ function RecordCard({
   );
 }
 
-/** Every application of the person, newest first: products, lenders, APR, consents and deliveries. */
+/**
+ * Every application of the person, newest first: products, lenders, APR, consents, deliveries and each lender's
+ * outcome as it reported it (申请中 / 已授信 / 已放款 / 未通过, issue 47.6).
+ */
 export function ApplicationRecordList({ empty }: { empty: ReactNode }) {
   const query = useApplications();
   const [consentId, setConsentId] = useState<number | null>(null);
@@ -98,7 +108,8 @@ export function ApplicationRecordList({ empty }: { empty: ReactNode }) {
   return (
     <>
       <p className={styles.intro}>
-        共 <strong>{total}</strong> 次申请。每个产品的授权时间、授权协议版本和资料发送情况都记录在这里。
+        共 <strong>{total}</strong>{' '}
+        次申请。每个产品的授权时间、授权协议版本、资料发送情况和机构的审批结果都记录在这里。
       </p>
       <section className={styles.cards} aria-label="申请记录">
         {records.map((record) => (
