@@ -145,6 +145,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(deliveryRoutes);
   await app.register(import('./modules/conversions/routes.ts'));
   await app.register(import('./modules/conversions/admin-routes.ts'));
+  await app.register(import('./modules/conversions/reports-admin-routes.ts'));
   await app.register(import('./modules/conversions/sandbox-routes.ts'));
   await app.register(import('./modules/catalog/routes.ts'));
   await app.register(import('./modules/uploads/routes.ts'));
@@ -156,6 +157,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(import('./modules/admin-channels/routes.ts'));
   await app.register(import('./modules/admin-operators/routes.ts'));
   await app.register(import('./modules/admin-catalog/routes.ts'));
+  await app.register(import('./modules/outcomes/reconcile-routes.ts'));
+  await app.register(import('./modules/outcomes/admin-routes.ts'));
   await app.register(import('./modules/admin-leads/routes.ts'));
   await app.register(import('./modules/funnel/routes.ts'));
   await app.register(import('./modules/rum/routes.ts'));

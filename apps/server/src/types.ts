@@ -32,6 +32,8 @@ import type { GeoService } from './modules/geo/service.ts';
 import type { VerifiedIdentities } from './modules/identity/verified.ts';
 import type { Limiter } from './modules/limits/limiter.ts';
 import type { MatchService } from './modules/matching/service.ts';
+import type { PartnerOutcomesService } from './modules/outcomes/admin-service.ts';
+import type { ReconcileService } from './modules/outcomes/reconcile-service.ts';
 import type { OutcomeService } from './modules/outcomes/service.ts';
 import type { AdminNoticesService } from './modules/privacy/admin-notices.ts';
 import type { PrivacyService } from './modules/privacy/service.ts';
@@ -62,6 +64,9 @@ export interface Services {
   conversionSettings: ConversionSettingsService;
   adReports: AdReportService;
   outcomes: OutcomeService;
+  /** A lender's CSV of outcomes compared with its reports (issue 47.4). */
+  reconcile: ReconcileService;
+  partnerOutcomes: PartnerOutcomesService;
   geo: GeoService;
   realName: RealNameProvider;
   /** ID-card OCR (local tesseract.js or Tencent IDCardOCR). */

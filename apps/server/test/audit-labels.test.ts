@@ -154,6 +154,11 @@ describe(`audit log labels (${BACKEND})`, () => {
       status: 'suspended',
     });
     await call('POST', `/api/admin/partners/${partner.id}/rotate-secret`);
+    await call('POST', `/api/admin/partners/${partner.id}/outcomes/reconcile`, {
+      csv: 'leadId,status\nL-unknown,funded\n',
+      from: '2026-03-01',
+      to: '2026-03-31',
+    });
     const product = await call('POST', '/api/admin/products', {
       code: 'audit-product',
       partnerId: partner.id,
@@ -248,6 +253,7 @@ describe(`audit log labels (${BACKEND})`, () => {
       'partner:create',
       'partner:update',
       'partner:rotate-secret',
+      'partner:reconcile',
       'product:create',
       'product:update',
       'product:status',

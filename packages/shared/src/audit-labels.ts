@@ -7,7 +7,12 @@
  */
 import { AD_PLATFORM_LABELS } from './ad-clicks.ts';
 import { LINK_TYPE_LABELS } from './channel.ts';
-import { CONVERSION_STEP_LABELS, CONVERSION_STEPS } from './conversions.ts';
+import {
+  AD_REPORT_STATUS_LABELS,
+  CONVERSION_STEP_LABELS,
+  CONVERSION_STEPS,
+  REPORT_STEP_LABELS,
+} from './conversions.ts';
 import { LEAD_STATUS_LABELS, NOTICE_KIND_LABELS, NOTICE_STATUS_LABELS } from './privacy-labels.ts';
 import { regionText } from './regions.ts';
 
@@ -40,6 +45,8 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   delete: '删除',
   'login-lock': '登录锁定',
   'bind-wechat': '绑定微信',
+  reconcile: '对账',
+  replay: '重新回传',
 };
 
 /** What an entry is about (`audit_log.entity`). */
@@ -54,6 +61,7 @@ export const AUDIT_ENTITY_LABELS: Record<string, string> = {
   notice: '机构通知',
   operator: '运营主体',
   channel_conversions: '渠道转化回传',
+  ad_report: '转化回传记录',
 };
 
 /** The staff name of entries made by the server itself (login locks, the worker). */
@@ -104,6 +112,20 @@ export const AUDIT_FIELD_LABELS: Record<string, string> = {
   windowDays: '归因窗口',
   events: '事件映射',
   credentialsChanged: '修改的凭据',
+  // a conversion report replayed (issue 47.3)
+  step: '回传步骤',
+  eventCode: '事件编码',
+  // a lender's reconciliation (issue 47.4): the run's counts
+  periodFrom: '文件覆盖的推送起始日',
+  periodTo: '文件覆盖的推送截止日',
+  rowsRead: '读取行数',
+  matched: '一致',
+  disagreements: '不一致合计',
+  unknownLead: '未知线索',
+  statusDiffers: '状态不一致',
+  amountDiffers: '金额不一致',
+  missingInFile: '文件中缺少',
+  badRows: '无法读取的行',
   // operators (ADR 057)
   companyName: '公司名称',
   shortName: '协议简称',
@@ -127,6 +149,13 @@ export const AUDIT_FIELD_LABELS: Record<string, string> = {
   hadSecret: '原有签名密钥',
   previousSecretValidUntil: '旧密钥回调有效期至',
   deliveryModes: '按链接类型的推送方式',
+  // a lender's status polling (issue 47.4)
+  statusQueryEndpoint: '状态查询地址',
+  pollEnabled: '开启状态轮询',
+  pollIntervalMinutes: '轮询间隔',
+  pollNextAt: '下次轮询时间',
+  pollLastAt: '上次轮询时间',
+  pollLastError: '上次轮询失败原因',
   // products
   partnerId: '合作机构编号',
   productName: '产品名称',
@@ -178,6 +207,7 @@ const ENTITY_FIELD_LABELS: Record<string, Record<string, string>> = {
   staff: { name: '姓名', status: '账号状态' },
   lead: { status: '发送状态' },
   notice: { status: '通知状态' },
+  ad_report: { status: '回传状态', attempts: '已尝试次数' },
 };
 
 /** The Chinese label of `key` in a snapshot of `entity`; an unknown key stays visible as it is. */
@@ -191,6 +221,7 @@ const STATUS_LABELS: Record<string, Record<string, string>> = {
   staff: { active: '正常', disabled: '已停用' },
   lead: LEAD_STATUS_LABELS,
   notice: NOTICE_STATUS_LABELS,
+  ad_report: AD_REPORT_STATUS_LABELS,
   route_code: { '1': '启用', '0': '停用' },
 };
 
@@ -290,7 +321,7 @@ export function auditValueText(entity: string, key: string, value: unknown): str
     if (key.endsWith('Bps')) return bpsText(value);
     if (key.endsWith('Fen')) return fenText(value);
     if (key.endsWith('Months')) return `${value} 个月`;
-    if (key === 'lockMinutes') return `${value} 分钟`;
+    if (key === 'lockMinutes' || key === 'pollIntervalMinutes') return `${value} 分钟`;
     if (key === 'failures' || key === 'attempts') return `${value} 次`;
   }
   switch (key) {
@@ -330,6 +361,8 @@ export function auditValueText(entity: string, key: string, value: unknown): str
       return `${String(value)} 天`;
     case 'events':
       return eventMapText(value);
+    case 'step':
+      return labelled(REPORT_STEP_LABELS, value);
     case 'credentialsChanged':
       return list(strings(value));
     case 'excludeCityCodes':

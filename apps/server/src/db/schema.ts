@@ -456,6 +456,21 @@ export const partners = pgTable('partners', {
   status: text('status', { enum: ['active', 'suspended'] })
     .notNull()
     .default('active'),
+  /**
+   * Status query endpoint of a lender that reports no outcomes itself (issue 47.4): the poller POSTs it signed
+   * batches of lead ids and records its answers as outcomes (modules/outcomes/poller.ts). Checked like the other
+   * endpoints (ADR 019). Null: the lender offers none.
+   */
+  statusQueryEndpoint: text('status_query_endpoint'),
+  /** Whether the poller asks the status query endpoint. */
+  pollEnabled: boolean('poll_enabled').notNull().default(false),
+  /** Minutes between two rounds of asking this lender. */
+  pollIntervalMinutes: integer('poll_interval_minutes').notNull().default(60),
+  /** When this lender is next due; a round claims the lender by moving it on. Null: due now. */
+  pollNextAt: ts('poll_next_at'),
+  /** When the last round ran, and why it failed (our own short text; null: it succeeded). */
+  pollLastAt: ts('poll_last_at'),
+  pollLastError: text('poll_last_error'),
   createdAt: ts('created_at').notNull().defaultNow(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });
@@ -795,6 +810,8 @@ export const sandboxPartnerLeads = pgTable(
     phoneHash: text('phone_hash').notNull(),
     body: jsonb('body').$type<Record<string, unknown>>().notNull(),
     receivedAt: ts('received_at').notNull().defaultNow(),
+    /** What the sandbox lender answers its status query with for this lead (issue 47.4); null: no news. */
+    outcome: jsonb('outcome').$type<Record<string, unknown>>(),
   },
   (t) => [
     uniqueIndex('sandbox_partner_leads_key').on(t.partnerCode, t.idempotencyKey),

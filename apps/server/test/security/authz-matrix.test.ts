@@ -76,6 +76,8 @@ const ACCESS: Record<string, Access> = {
   'POST /api/partner/callback': 'public', // signed by the partner's secret, checked in the handler
   'POST /api/partner/outcomes': 'public', // signed by the lender's secret, checked in the handler
   'POST /api/dev/partner-sandbox/{code}/outcomes': 'dev',
+  'POST /api/dev/partner-sandbox/{code}/statuses': 'dev',
+  'POST /api/dev/partner-sandbox/{code}/status-query': 'dev',
   'GET /api/product/topRecommend': 'public',
   'GET /api/product/productList': 'public',
   'GET /api/product/detail': 'public',
@@ -130,6 +132,9 @@ const ACCESS: Record<string, Access> = {
   'PUT /api/admin/channels/{id}/status': 'staffWrite',
   'GET /api/admin/channels/{id}/conversions': 'staffRead',
   'PUT /api/admin/channels/{id}/conversions': 'staffWrite',
+  // and a channel partner for its own channels (conversion-reports-admin.test.ts); this one's has none
+  'GET /api/admin/channels/{id}/conversion-reports': 'staffRead',
+  'POST /api/admin/conversion-reports/{id}/replay': 'staffWrite',
   'POST /api/admin/channels/{id}/route-codes': 'staffWrite',
   'PUT /api/admin/channels/{id}/route-codes/{routeCode}': 'staffWrite',
   'DELETE /api/admin/channels/{id}/route-codes/{routeCode}': 'staffWrite',
@@ -144,6 +149,8 @@ const ACCESS: Record<string, Access> = {
   'GET /api/admin/partners/{id}': 'staffRead',
   'PUT /api/admin/partners/{id}': 'staffWrite',
   'POST /api/admin/partners/{id}/rotate-secret': 'staffWrite',
+  'GET /api/admin/partners/{id}/outcomes': 'staffRead',
+  'POST /api/admin/partners/{id}/outcomes/reconcile': 'staffWrite',
   'GET /api/admin/products': 'staffRead',
   'POST /api/admin/products': 'staffWrite',
   'GET /api/admin/products/{id}': 'staffRead',

@@ -189,6 +189,9 @@ const url = (label: string) =>
 
 /* —— partners —— */
 
+/** Minutes between two rounds of the status poller for one lender (issue 47.4). */
+export const POLL_INTERVAL_MINUTES = { min: 5, max: 1440, default: 60 } as const;
+
 export const partnerStatusSchema = z.enum(['active', 'suspended'], { error: '状态只能是合作中或已暂停' });
 
 export const partnerListQuery = pageQuery.extend({
@@ -215,6 +218,15 @@ const partnerFields = {
   allowedHosts: z.array(hostname).max(20, '允许域名最多20个').default([]),
   deliveryModes,
   status: partnerStatusSchema.default('active'),
+  /** A lender without outcome callbacks: where the poller asks for its leads' statuses (issue 47.4). */
+  statusQueryEndpoint: url('状态查询地址'),
+  pollEnabled: z.boolean({ error: '是否开启状态轮询须为 true 或 false' }).default(false),
+  pollIntervalMinutes: z
+    .number({ error: '轮询间隔须为整数（分钟）' })
+    .int('轮询间隔须为整数（分钟）')
+    .min(POLL_INTERVAL_MINUTES.min, `轮询间隔至少 ${POLL_INTERVAL_MINUTES.min} 分钟`)
+    .max(POLL_INTERVAL_MINUTES.max, `轮询间隔最多 ${POLL_INTERVAL_MINUTES.max} 分钟`)
+    .default(POLL_INTERVAL_MINUTES.default),
 };
 
 export const partnerCreateBody = z.object({
@@ -245,6 +257,12 @@ export const partnerSchema = z.object({
   allowedHosts: z.array(z.string()),
   deliveryModes: z.record(z.string(), z.string()),
   status: partnerStatusSchema,
+  statusQueryEndpoint: z.string().nullable(),
+  pollEnabled: z.boolean(),
+  pollIntervalMinutes: z.number().int(),
+  /** The poller's last round for this lender (ISO) and why it failed (null: it succeeded, or none yet). */
+  pollLastAt: z.string().nullable(),
+  pollLastError: z.string().nullable(),
   hasSecret: z.boolean(),
   secretRotatedAt: z.string().nullable(),
   /** Until when callbacks signed with the secret before the last rotation are still accepted. */

@@ -59,6 +59,11 @@ export class AdminPartnersService {
       allowedHosts: row.allowedHosts,
       deliveryModes: row.deliveryModes,
       status: row.status,
+      statusQueryEndpoint: row.statusQueryEndpoint,
+      pollEnabled: row.pollEnabled,
+      pollIntervalMinutes: row.pollIntervalMinutes,
+      pollLastAt: iso(row.pollLastAt),
+      pollLastError: row.pollLastError,
       hasSecret: Boolean(row.signingSecretEnc),
       secretRotatedAt: iso(row.secretRotatedAt),
       previousSecretValidUntil: until && until.getTime() > Date.now() ? until.toISOString() : null,
@@ -73,11 +78,20 @@ export class AdminPartnersService {
    * private, loopback, link-local, shared, multicast or metadata address; local names), and by what
    * its name resolves to now. The delivery client checks the address again when it connects.
    */
-  private async checkEndpoints(body: { apiEndpoint?: string | null; dupCheckEndpoint?: string | null }) {
+  private async checkEndpoints(body: {
+    apiEndpoint?: string | null;
+    dupCheckEndpoint?: string | null;
+    statusQueryEndpoint?: string | null;
+    pollEnabled?: boolean;
+  }) {
     const { outbound } = this.d;
+    // Polling asks the status query endpoint: there must be one (issue 47.4).
+    if (body.pollEnabled && !body.statusQueryEndpoint)
+      validationError('开启状态轮询须填写状态查询地址', 'statusQueryEndpoint');
     for (const [field, label] of [
       ['apiEndpoint', '线索推送地址'],
       ['dupCheckEndpoint', '查重地址'],
+      ['statusQueryEndpoint', '状态查询地址'],
     ] as const) {
       const value = body[field];
       if (!value) continue;
@@ -131,6 +145,9 @@ export class AdminPartnersService {
         contactPhoneMasked: maskPhone(body.contactPhone),
         apiEndpoint: body.apiEndpoint ?? null,
         dupCheckEndpoint: body.dupCheckEndpoint ?? null,
+        statusQueryEndpoint: body.statusQueryEndpoint ?? null,
+        pollEnabled: body.pollEnabled,
+        pollIntervalMinutes: body.pollIntervalMinutes,
         signingSecretEnc: encryptField(this.d.ring, secret),
         allowedHosts: dedupe(body.allowedHosts),
         deliveryModes: body.deliveryModes,
@@ -164,6 +181,9 @@ export class AdminPartnersService {
           : {}),
         apiEndpoint: body.apiEndpoint ?? null,
         dupCheckEndpoint: body.dupCheckEndpoint ?? null,
+        statusQueryEndpoint: body.statusQueryEndpoint ?? null,
+        pollEnabled: body.pollEnabled,
+        pollIntervalMinutes: body.pollIntervalMinutes,
         allowedHosts: dedupe(body.allowedHosts),
         deliveryModes: body.deliveryModes,
         status: body.status,

@@ -1,3 +1,4 @@
+import type { OutcomeStatus } from '@lm/shared/outcomes';
 import { appError } from '../../lib/errors.ts';
 import { phoneHash } from '../../lib/phone-hash.ts';
 import type { SandboxRepository } from './sandbox-repository.ts';
@@ -52,6 +53,35 @@ export class PartnerSandbox {
   /** Whether lender `code` received a lead for this phone hash. */
   async exists(code: string, hash: string): Promise<boolean> {
     return this.d.repo.hasPhone(code, hash);
+  }
+
+  /**
+   * Tells the sandbox lender what became of a lead it received (issue 47.4), without calling us: its status
+   * query answers it from now on. 404 when it never received the lead.
+   */
+  async setStatus(
+    code: string,
+    outcome: { leadId: string; status: OutcomeStatus } & Record<string, unknown>,
+  ): Promise<{ leadId: string; status: OutcomeStatus }> {
+    const { leadId, ...said } = outcome;
+    if (!(await this.d.repo.setOutcome(code, leadId, said)))
+      throw appError('NOT_FOUND', '沙盒机构没有收到这条线索');
+    return { leadId, status: outcome.status };
+  }
+
+  /** The status query of lender `code`: what it was told about each of `leadIds` it received (others left out). */
+  async statuses(
+    code: string,
+    leadIds: string[],
+  ): Promise<{ results: ({ leadId: string; status: OutcomeStatus } & Record<string, unknown>)[] }> {
+    const rows = await this.d.repo.outcomesOf(code, leadIds);
+    return {
+      results: rows.flatMap((r) =>
+        r.outcome && typeof r.outcome.status === 'string'
+          ? [{ ...r.outcome, leadId: r.key, status: r.outcome.status as OutcomeStatus }]
+          : [],
+      ),
+    };
   }
 
   /** The latest 50 leads lender `code` received: keys, times and field names only. */

@@ -1,4 +1,9 @@
 import { ErrorCode, type ErrorCodeName } from '@lm/shared/errors';
+import {
+  sandboxStatusData,
+  sandboxStatusQueryData,
+  statusQueryBody,
+} from '@lm/shared/schemas/outcome-polling';
 import { lenderOutcomeBody, lenderOutcomeData, sandboxOutcomeBody } from '@lm/shared/schemas/outcomes';
 import { dupCheckBody, partnerCallbackBody, sandboxCodeParams } from '@lm/shared/schemas/partner';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
@@ -182,6 +187,46 @@ const deliveryRoutes: FastifyPluginAsync = async (root) => {
       // Our API refused the lender's call: the same refusal (code and words) to whoever triggered it.
       const kind = (Object.keys(ErrorCode) as ErrorCodeName[]).find((k) => ErrorCode[k] === answer.code);
       throw appError(kind ?? 'VALIDATION_FAILED', answer.msg, answer.data);
+    },
+  );
+
+  app.post(
+    '/api/dev/partner-sandbox/:code/statuses',
+    {
+      schema: {
+        tags: sandboxTags,
+        summary:
+          'Tells the sandbox lender what became of a lead it received, without calling us (issue 47.4): its status query (…/status-query) answers it from now on',
+        params: sandboxCodeParams,
+        body: sandboxOutcomeBody,
+        response: { 200: envelope(sandboxStatusData) },
+      },
+    },
+    async (req) => {
+      if (!(await partnerCallbacks.signingPartner(req.params.code)))
+        throw appError('NOT_FOUND', '未知的合作机构');
+      return ok(await partnerSandbox.setStatus(req.params.code, req.body));
+    },
+  );
+
+  app.post(
+    '/api/dev/partner-sandbox/:code/status-query',
+    {
+      schema: {
+        tags: sandboxTags,
+        summary:
+          'A lender’s status query (issue 47.4): checks the signature, answers {results:[{leadId, status, …}]} with what it was told (…/statuses) about each lead asked for',
+        params: sandboxCodeParams,
+        body: statusQueryBody,
+        refusals: [401],
+        response: { 200: sandboxStatusQueryData },
+      },
+    },
+    async (req, reply) => {
+      const partner = await partnerCallbacks.signingPartner(req.params.code);
+      if (!partner) throw appError('NOT_FOUND', '未知的合作机构');
+      verifySignature(partner.secrets, signed(req));
+      return reply.send(await partnerSandbox.statuses(req.params.code, req.body.leadIds));
     },
   );
 

@@ -48,6 +48,27 @@ export class SandboxRepository {
     return Boolean(row);
   }
 
+  /** Sets what the lender now says about lead `key` (its status query's answer); false: it never received it. */
+  async setOutcome(code: string, key: string, outcome: Record<string, unknown>): Promise<boolean> {
+    const rows = await this.db
+      .update(sandboxPartnerLeads)
+      .set({ outcome })
+      .where(and(eq(sandboxPartnerLeads.partnerCode, code), eq(sandboxPartnerLeads.idempotencyKey, key)))
+      .returning({ id: sandboxPartnerLeads.id });
+    return rows.length > 0;
+  }
+
+  /** What the lender says about those of `keys` it received and was told about. */
+  async outcomesOf(code: string, keys: string[]) {
+    if (keys.length === 0) return [];
+    return this.db
+      .select({ key: sandboxPartnerLeads.idempotencyKey, outcome: sandboxPartnerLeads.outcome })
+      .from(sandboxPartnerLeads)
+      .where(
+        and(eq(sandboxPartnerLeads.partnerCode, code), inArray(sandboxPartnerLeads.idempotencyKey, keys)),
+      );
+  }
+
   latest(code: string, limit: number) {
     return this.db
       .select()

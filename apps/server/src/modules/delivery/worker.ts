@@ -39,7 +39,15 @@ export interface DeliveryDeps {
     claim(batch: number, leaseMs: number): Promise<{ id: number; attempts: number }[]>;
     send(c: Claimed): Promise<void>;
   };
+  /**
+   * Status queries of lenders without outcome callbacks (issue 47.4, modules/outcomes/poller.ts): one round
+   * asks every lender due; answers how many lenders it asked. Checked at most every POLL_CHECK_MS when polling.
+   */
+  polls?: { run(): Promise<number> };
 }
+
+/** How often the polling worker looks for lenders whose status query is due. */
+const POLL_CHECK_MS = 15_000;
 
 interface Claimed {
   id: number;
@@ -81,6 +89,9 @@ export class DeliveryWorker {
   private readonly claimedNotices = new Set<Claimed>();
   private readonly claimedReports = new Set<Claimed>();
   private reportsInFlight = 0;
+  /** A status-query round is running (polling worker), and when to look for due lenders again. */
+  private statusPolling = false;
+  private nextPollCheck = 0;
   /** stop() stopped waiting: claims are given back, new ones at once. */
   private releasing = false;
 
@@ -111,8 +122,8 @@ export class DeliveryWorker {
   }
 
   /**
-   * One round: claim and send due leads, then due partner notices, then due conversion reports. Returns how
-   * many were attempted.
+   * One round: claim and send due leads, then due partner notices, then due conversion reports, then ask the
+   * lenders whose status query is due. Returns how many were attempted.
    */
   async runOnce(): Promise<number> {
     const claimed = await this.claim();
@@ -121,7 +132,8 @@ export class DeliveryWorker {
     await Promise.all(notices.map((c) => this.deliverNotice(c)));
     const reports = await this.claimReports();
     await Promise.all(reports.map((c) => this.deliverReport(c)));
-    return claimed.length + notices.length + reports.length;
+    const polled = this.d.polls ? await this.d.polls.run() : 0;
+    return claimed.length + notices.length + reports.length + polled;
   }
 
   private async deliverReport(c: Claimed): Promise<void> {
@@ -425,6 +437,18 @@ export class DeliveryWorker {
           this.reportsInFlight--;
         });
       }
+    }
+    const polls = this.d.polls;
+    if (polls && !this.statusPolling && !this.stopped && Date.now() >= this.nextPollCheck) {
+      // One round at a time; a round that fails is logged and the lender asked again at its next round.
+      this.statusPolling = true;
+      this.nextPollCheck = Date.now() + POLL_CHECK_MS;
+      this.track(
+        polls.run().then(() => undefined),
+        () => {
+          this.statusPolling = false;
+        },
+      );
     }
   }
 

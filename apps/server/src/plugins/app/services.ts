@@ -81,6 +81,12 @@ import { MatchService } from '../../modules/matching/service.ts';
 import { OperatorRepository } from '../../modules/operators/repository.ts';
 import { configuredOperator, footerOf, operatorInfo } from '../../modules/operators/rules.ts';
 import { Operators } from '../../modules/operators/service.ts';
+import { OutcomeAdminRepository } from '../../modules/outcomes/admin-repository.ts';
+import { PartnerOutcomesService } from '../../modules/outcomes/admin-service.ts';
+import { PollRepository } from '../../modules/outcomes/poll-repository.ts';
+import { StatusPoller } from '../../modules/outcomes/poller.ts';
+import { ReconcileRepository } from '../../modules/outcomes/reconcile-repository.ts';
+import { ReconcileService } from '../../modules/outcomes/reconcile-service.ts';
 import { OutcomeRepository } from '../../modules/outcomes/repository.ts';
 import { OutcomeService } from '../../modules/outcomes/service.ts';
 import { AdminNoticesService } from '../../modules/privacy/admin-notices.ts';
@@ -397,6 +403,8 @@ export default fp<ServicesOptions>(
         }
       },
     });
+    const partnerOutcomes = new PartnerOutcomesService(new OutcomeAdminRepository(database.db));
+    const reconcile = new ReconcileService({ repo: new ReconcileRepository(database.db) });
     const adReportSender = new AdReportSender({
       repo: adReportRepo,
       ring: keys.ring,
@@ -405,6 +413,15 @@ export default fp<ServicesOptions>(
       config: deliveryConfig(config),
       base: (platform) => adPlatformBase(config, platform, app.server.address()),
       publicOrigin: () => publicOrigin(config, app.server.address()),
+    });
+    // Lenders that offer only a status query (issue 47.4): asked by the delivery worker's rounds.
+    const statusPoller = new StatusPoller({
+      repo: new PollRepository(database.db),
+      outcomes,
+      http: partnerHttp,
+      ring: keys.ring,
+      log: app.log,
+      timeoutMs: config.DELIVERY_TIMEOUT_MS,
     });
     const delivery = new DeliveryWorker({
       repo: deliveryRepo,
@@ -417,6 +434,7 @@ export default fp<ServicesOptions>(
         claim: (batch, leaseMs) => adReportRepo.claim(batch, leaseMs),
         send: (c) => adReportSender.send(c),
       },
+      polls: { run: async () => (await statusPoller.runOnce()).lenders },
     });
     metrics.queueProbe = () => delivery.queue();
     const storage = createStorageProvider(config, {
@@ -543,6 +561,8 @@ export default fp<ServicesOptions>(
       conversionSettings,
       adReports,
       outcomes,
+      reconcile,
+      partnerOutcomes,
       geo,
       realName,
       ocr,

@@ -10,13 +10,15 @@ import { useCanEdit } from '@/features/auth/use-can-edit';
 import { usePartner } from '@/features/partners/api/get-partner';
 import { useRotateSecret } from '@/features/partners/api/rotate-secret';
 import { PartnerForm } from '@/features/partners/components/partner-form';
+import { PartnerOutcomes } from '@/features/partners/components/partner-outcomes';
+import { ReconcileCard } from '@/features/partners/components/reconcile-card';
 import { SecretModal } from '@/features/partners/components/secret-modal';
 import { useEditId } from '@/hooks/use-edit-id';
 import { notifySuccess } from '@/lib/notify';
 
 const formatTime = (iso: string | null) => (iso ? formatShanghai(iso, 'second') : '从未轮换');
 
-/** 编辑机构 (/partners/:id, or /partners/new): the form, and the signing secret's rotation. */
+/** 编辑机构 (/partners/:id, or /partners/new): the form, the signing secret's rotation and the lender's outcomes (机构反馈). */
 export function PartnerEditRoute() {
   const { isNew, id, valid } = useEditId();
   const navigate = useNavigate();
@@ -77,6 +79,7 @@ export function PartnerEditRoute() {
           )}
         </Card>
       )}
+      {!isNew && partner.data && <PartnerOutcomes partnerId={partner.data.id} />}
       {(isNew || partner.data) && (
         <PartnerForm
           key={partner.data?.updatedAt ?? 'new'}
@@ -88,6 +91,9 @@ export function PartnerEditRoute() {
             setAfterClose(`/partners/${data.partner.id}`);
           }}
         />
+      )}
+      {!isNew && partner.data && canEdit && (
+        <ReconcileCard partnerId={partner.data.id} partnerCode={partner.data.code} />
       )}
       <SecretModal
         secret={shown?.secret ?? null}

@@ -4,9 +4,25 @@ import {
   LINK_TYPE_LABELS,
   type PartnerItem,
   type PartnerSecretData,
+  POLL_INTERVAL_MINUTES,
 } from '@lm/shared/schemas/admin-catalog';
+import { formatShanghai } from '@lm/shared/time';
 import { CONTACT_PHONE_PATTERN } from '@lm/shared/validators/phone';
-import { Button, Card, Col, Form, Input, Radio, Row, Select, Space, Typography } from 'antd';
+import {
+  Alert,
+  Button,
+  Card,
+  Col,
+  Form,
+  Input,
+  InputNumber,
+  Radio,
+  Row,
+  Select,
+  Space,
+  Switch,
+  Typography,
+} from 'antd';
 import { serverFieldErrors } from '@/lib/field-errors';
 import { useCreatePartner } from '../api/create-partner';
 import { useUpdatePartner } from '../api/update-partner';
@@ -43,6 +59,9 @@ interface FormValues {
   allowedHosts: string[];
   deliveryModes: Partial<Record<string, DeliveryMode>>;
   status: 'active' | 'suspended';
+  statusQueryEndpoint?: string;
+  pollEnabled: boolean;
+  pollIntervalMinutes: number;
 }
 
 const LINK_TYPES = ['1', '2', '3', '4', '5', '6', '7', '8', '9'];
@@ -58,6 +77,9 @@ const FORM_FIELDS: readonly (keyof FormValues)[] = [
   'allowedHosts',
   'deliveryModes',
   'status',
+  'statusQueryEndpoint',
+  'pollEnabled',
+  'pollIntervalMinutes',
 ];
 
 /**
@@ -96,8 +118,17 @@ export function PartnerForm({ partner, canEdit, onCreated, onSaved }: PartnerFor
         allowedHosts: partner.allowedHosts,
         deliveryModes: partner.deliveryModes as FormValues['deliveryModes'],
         status: partner.status,
+        statusQueryEndpoint: partner.statusQueryEndpoint ?? undefined,
+        pollEnabled: partner.pollEnabled,
+        pollIntervalMinutes: partner.pollIntervalMinutes,
       }
-    : { allowedHosts: [], deliveryModes: {}, status: 'active' };
+    : {
+        allowedHosts: [],
+        deliveryModes: {},
+        status: 'active',
+        pollEnabled: false,
+        pollIntervalMinutes: POLL_INTERVAL_MINUTES.default,
+      };
 
   const submit = async (v: FormValues) => {
     const deliveryModes = Object.fromEntries(
@@ -113,6 +144,9 @@ export function PartnerForm({ partner, canEdit, onCreated, onSaved }: PartnerFor
       allowedHosts: v.allowedHosts.map((h) => h.trim().toLowerCase()).filter(Boolean),
       deliveryModes,
       status: v.status,
+      statusQueryEndpoint: v.statusQueryEndpoint?.trim() || null,
+      pollEnabled: v.pollEnabled,
+      pollIntervalMinutes: v.pollIntervalMinutes,
     };
     try {
       if (partner) {
@@ -237,6 +271,52 @@ export function PartnerForm({ partner, canEdit, onCreated, onSaved }: PartnerFor
               />
             </Form.Item>
           </Col>
+        </Row>
+        <Row gutter={16}>
+          <Col xs={24} md={12}>
+            <Form.Item
+              name="statusQueryEndpoint"
+              label="状态查询地址（可选）"
+              tooltip="机构不主动回传结果、只提供状态查询接口时填写：系统按间隔签名查询近 30 天推送、尚无最终结果的线索，把应答记为机构反馈。地址规则同线索推送地址"
+              rules={ENDPOINT_RULES}
+            >
+              <Input placeholder="https://…/lead-status" />
+            </Form.Item>
+          </Col>
+          <Col xs={12} md={6}>
+            <Form.Item name="pollEnabled" label="开启状态轮询" valuePropName="checked">
+              <Switch aria-label="开启状态轮询" />
+            </Form.Item>
+          </Col>
+          <Col xs={12} md={6}>
+            <Form.Item
+              name="pollIntervalMinutes"
+              label="轮询间隔（分钟）"
+              rules={[{ required: true, message: '请填写轮询间隔' }]}
+            >
+              <InputNumber
+                aria-label="轮询间隔（分钟）"
+                min={POLL_INTERVAL_MINUTES.min}
+                max={POLL_INTERVAL_MINUTES.max}
+                precision={0}
+                style={{ width: '100%' }}
+              />
+            </Form.Item>
+          </Col>
+          {partner?.pollLastAt && (
+            <Col xs={24}>
+              <Alert
+                style={{ marginBottom: 16 }}
+                type={partner.pollLastError ? 'warning' : 'success'}
+                showIcon
+                message={
+                  partner.pollLastError
+                    ? `上次状态查询 ${formatShanghai(partner.pollLastAt, 'second')} 失败：${partner.pollLastError}（到下个间隔会再查询）`
+                    : `上次状态查询 ${formatShanghai(partner.pollLastAt, 'second')} 成功`
+                }
+              />
+            </Col>
+          )}
         </Row>
         <Typography.Text strong>按链接类型的推送方式</Typography.Text>
         <Row gutter={16} style={{ marginTop: 8 }}>
