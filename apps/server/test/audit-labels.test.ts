@@ -240,6 +240,9 @@ describe(`audit log labels (${BACKEND})`, () => {
     const person = await loginAs(app);
     await saveForm(app, person.token, FORM);
     await call('POST', `/api/admin/users/${person.uid}/reveal`, { field: 'realName', reason: '核实身份' });
+    // An objection to conversion reporting, recorded and withdrawn.
+    await call('PUT', `/api/admin/users/${person.uid}/ad-reporting`, { objected: true });
+    await call('PUT', `/api/admin/users/${person.uid}/ad-reporting`, { objected: false });
 
     const entries = await allEntries();
     const seen = new Set(entries.map((e) => `${e.entity}:${e.action}`));
@@ -264,6 +267,7 @@ describe(`audit log labels (${BACKEND})`, () => {
       'staff:login-lock',
       'staff:bind-wechat',
       'user:reveal',
+      'user:ad-reporting',
     ])
       expect(seen, kind).toContain(kind);
 

@@ -47,6 +47,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'bind-wechat': '绑定微信',
   reconcile: '对账',
   replay: '重新回传',
+  'ad-reporting': '广告效果回传（本人异议）',
 };
 
 /** What an entry is about (`audit_log.entity`). */
@@ -193,6 +194,8 @@ export const AUDIT_FIELD_LABELS: Record<string, string> = {
   bulk: '批量操作',
   kind: '通知类型',
   field: '查看的字段',
+  // a person's objection to conversion reporting (隐私政策 第六条)
+  adReportingObjectedAt: '停止广告效果回传的时间',
   folder: '文件夹',
   dir: '文件路径',
 };
@@ -313,6 +316,7 @@ export function auditValueText(entity: string, key: string, value: unknown): str
     if (key === 'aprBps') return '未填写';
     if (key === 'skinArms') return '不分流';
     if (key === 'trackReport') return '不回传';
+    if (key === 'adReportingObjectedAt') return '正常回传';
     return '—';
   }
   if (typeof value === 'boolean') return value ? '是' : '否';

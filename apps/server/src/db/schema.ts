@@ -295,6 +295,8 @@ export const users = pgTable(
     createdAt: ts('created_at').notNull().defaultNow(),
     lastLoginAt: ts('last_login_at'),
     cancelledAt: ts('cancelled_at'),
+    /** The person objected to conversion reporting (隐私政策 第六条); null: reported as usual. */
+    adReportingObjectedAt: ts('ad_reporting_objected_at'),
   },
   (t) => [uniqueIndex('users_mobile_hash_active').on(t.mobileHash).where(sql`${t.status} = 'active'`)],
 );

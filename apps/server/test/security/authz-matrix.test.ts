@@ -160,6 +160,7 @@ const ACCESS: Record<string, Access> = {
   'GET /api/admin/users': 'staffRead',
   'GET /api/admin/users/{id}': 'staffRead',
   'POST /api/admin/users/{id}/reveal': 'staffWrite',
+  'PUT /api/admin/users/{id}/ad-reporting': 'staffWrite',
   'GET /api/admin/leads': 'staffRead',
   'GET /api/admin/leads/{id}': 'staffRead',
   'POST /api/admin/leads/{id}/retry': 'staffWrite',

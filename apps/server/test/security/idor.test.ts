@@ -201,6 +201,7 @@ describe(`console ids of nothing answer 404, never 500 (${BACKEND})`, () => {
   const calls: [string, string, object?][] = [
     ['GET', '/api/admin/users/{id}'],
     ['POST', '/api/admin/users/{id}/reveal', { field: 'mobile', reason: '核实用户身份信息' }],
+    ['PUT', '/api/admin/users/{id}/ad-reporting', { objected: true }],
     ['GET', '/api/admin/leads/{id}'],
     ['POST', '/api/admin/leads/{id}/retry', {}],
     ['POST', '/api/admin/leads/{id}/discard', { reason: '测试丢弃原因' }],

@@ -160,6 +160,8 @@ export const adminUserDetailSchema = z.object({
     createdAt: iso,
     lastLoginAt: iso.nullable(),
     cancelledAt: iso.nullable(),
+    /** When the person's objection to conversion reporting was recorded (隐私政策 第六条); null: reported. */
+    adReportingObjectedAt: iso.nullable(),
   }),
   /** The application-form draft: personal fields masked, the rest as answered. */
   draft: z
@@ -271,6 +273,21 @@ export const adminRevealData = z.object({
   contacts: z.array(z.object({ relationship: z.string(), name: z.string(), phone: z.string() })).nullable(),
 });
 export type AdminRevealData = z.infer<typeof adminRevealData>;
+
+/**
+ * PUT /api/admin/users/:id/ad-reporting — the person's objection to conversion reporting (隐私政策 第六条),
+ * received by phone or e-mail: `objected: true` stops it (and ends their attribution), `false` withdraws it.
+ */
+export const adminAdReportingBody = z.object({
+  objected: z.boolean({ error: '请说明是否停止广告效果回传（objected 为 true 或 false）' }),
+});
+export type AdminAdReportingBody = z.infer<typeof adminAdReportingBody>;
+
+export const adminAdReportingData = z.object({
+  /** When the objection was recorded; null: reported as usual. */
+  adReportingObjectedAt: iso.nullable(),
+});
+export type AdminAdReportingData = z.infer<typeof adminAdReportingData>;
 
 // ---------------------------------------------------------------------------------------------
 // Leads and deliveries

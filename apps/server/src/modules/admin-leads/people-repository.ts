@@ -17,6 +17,7 @@ import {
 } from '../../db/schema.ts';
 import type { Actor } from '../../lib/actor.ts';
 import { type AuditInput, recordAudit } from '../audit/service.ts';
+import { endAdAttribution } from '../conversions/reports-repository.ts';
 import { RUN_LIMIT, SESSION_LIMIT } from './lead-rows.ts';
 import { leadQuery } from './repository.ts';
 
@@ -165,6 +166,27 @@ export class AdminPeopleRepository {
       .where(eq(users.id, userId))
       .limit(1);
     return u;
+  }
+
+  /** A person's objection to conversion reporting, locked for the rest of the transaction (undefined: none). */
+  async lockAdReporting(
+    userId: number,
+  ): Promise<{ id: number; adReportingObjectedAt: Date | null } | undefined> {
+    const [u] = await this.db
+      .select({ id: users.id, adReportingObjectedAt: users.adReportingObjectedAt })
+      .from(users)
+      .where(eq(users.id, userId))
+      .for('update');
+    return u;
+  }
+
+  async setAdReportingObjectedAt(userId: number, at: Date | null): Promise<void> {
+    await this.db.update(users).set({ adReportingObjectedAt: at }).where(eq(users.id, userId));
+  }
+
+  /** Ends the person's ad attribution, as a cancellation does (drops pending reports, unlinks clicks). */
+  endAdAttribution(userId: number): Promise<void> {
+    return endAdAttribution(this.db, userId);
   }
 
   /** The encrypted credit profile of a person (undefined without one). */

@@ -1,4 +1,5 @@
 import type {
+  AdminAdReportingData,
   AdminRevealData,
   AdminUserDetail,
   AdminUserList,
@@ -101,6 +102,7 @@ export class AdminPeopleService {
         createdAt: u.createdAt.toISOString(),
         lastLoginAt: iso(u.lastLoginAt),
         cancelledAt: iso(u.cancelledAt),
+        adReportingObjectedAt: iso(u.adReportingObjectedAt),
       },
       draft:
         draft[0] && draftData
@@ -171,6 +173,35 @@ export class AdminPeopleService {
         userAgent: s.userAgent,
       })),
     };
+  }
+
+  /**
+   * A person's objection to conversion reporting (隐私政策 第六条), received by phone or e-mail and recorded by
+   * staff. Objecting stamps the time and, in the same transaction, ends their attribution as a cancellation
+   * does (pending reports dropped, clicks unlinked); from then on nothing about them is reported and no new
+   * click is credited to them. Withdrawing clears the time: later clicks count again, nothing is restored.
+   * A repeat of the current state changes nothing and writes no audit entry. A cancelled person may be marked
+   * too (their attribution already ended). Unknown person: NOT_FOUND.
+   */
+  async setAdReporting(actor: Actor, userId: number, objected: boolean): Promise<AdminAdReportingData> {
+    return this.d.repo.transaction(async (tx) => {
+      const u = await tx.lockAdReporting(userId);
+      if (!u) throw appError('NOT_FOUND', '用户不存在');
+      if ((u.adReportingObjectedAt !== null) === objected) {
+        return { adReportingObjectedAt: iso(u.adReportingObjectedAt) };
+      }
+      const at = objected ? new Date() : null;
+      await tx.setAdReportingObjectedAt(userId, at);
+      if (objected) await tx.endAdAttribution(userId);
+      await tx.recordAudit(actor, {
+        action: 'ad-reporting',
+        entity: 'user',
+        entityId: userId,
+        before: { adReportingObjectedAt: iso(u.adReportingObjectedAt) },
+        after: { adReportingObjectedAt: iso(at) },
+      });
+      return { adReportingObjectedAt: iso(at) };
+    });
   }
 
   /**

@@ -1,5 +1,7 @@
 import { auditLogData, auditLogQuery } from '@lm/shared/schemas/admin';
 import {
+  adminAdReportingBody,
+  adminAdReportingData,
   adminLeadDetailSchema,
   adminLeadListData,
   adminLeadListQuery,
@@ -99,6 +101,23 @@ const adminLeadsRoutes: FastifyPluginAsync = async (root) => {
       reply.header('cache-control', 'no-store');
       return ok(data);
     },
+  );
+
+  app.put(
+    '/api/admin/users/:id/ad-reporting',
+    {
+      onRequest: changers,
+      schema: {
+        tags: ['admin: users'],
+        security,
+        summary:
+          "Record (objected: true) or withdraw (false) a person's objection to conversion reporting (隐私政策 第六条); objecting drops their pending reports and unlinks their clicks; audit-logged",
+        params: userIdParams,
+        body: adminAdReportingBody,
+        response: { 200: envelope(adminAdReportingData) },
+      },
+    },
+    async (req) => ok(await people.setAdReporting(actorOf(req), req.params.id, req.body.objected)),
   );
 
   app.get(

@@ -1,15 +1,7 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import {
-  adClicks,
-  adReports,
-  applicationDrafts,
-  channels,
-  creditProfiles,
-  sessions,
-  smsOutbox,
-  users,
-} from '../../db/schema.ts';
+import { applicationDrafts, channels, creditProfiles, sessions, smsOutbox, users } from '../../db/schema.ts';
+import { endAdAttribution } from '../conversions/reports-repository.ts';
 
 export type UserRow = typeof users.$inferSelect;
 export type SessionRow = typeof sessions.$inferSelect;
@@ -133,16 +125,8 @@ export class AuthRepository {
     await this.db.delete(creditProfiles).where(eq(creditProfiles.userId, userId));
   }
 
-  /**
-   * Ends the person's ad attribution (issue 47.7): reports not yet sent are dropped, and their clicks no longer
-   * name them, so nothing they do or a lender reports later reaches an ad platform. What was sent stays as the
-   * record of what left (click id, event, time, amount; nothing personal).
-   */
-  async endAdAttribution(userId: number): Promise<void> {
-    await this.db.delete(adReports).where(and(eq(adReports.userId, userId), eq(adReports.status, 'pending')));
-    await this.db
-      .update(adClicks)
-      .set({ userId: null, attributedAt: null })
-      .where(eq(adClicks.userId, userId));
+  /** Ends the person's ad attribution (issue 47.7): see `endAdAttribution` of the conversion reports. */
+  endAdAttribution(userId: number): Promise<void> {
+    return endAdAttribution(this.db, userId);
   }
 }

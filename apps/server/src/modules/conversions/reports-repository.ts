@@ -1,6 +1,6 @@
 import { and, count, desc, eq, inArray, isNotNull } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { adClicks, adReports, channelConversions, channels } from '../../db/schema.ts';
+import { adClicks, adReports, channelConversions, channels, users } from '../../db/schema.ts';
 import type { Actor } from '../../lib/actor.ts';
 import { type AuditInput, recordAudit } from '../audit/service.ts';
 import { claimDue } from '../delivery/repository.ts';
@@ -8,9 +8,29 @@ import { claimDue } from '../delivery/repository.ts';
 export type AdReportRow = typeof adReports.$inferSelect;
 export type AdReportInsert = typeof adReports.$inferInsert;
 
+/**
+ * Ends a person's ad attribution (issue 47.7): reports not yet sent are dropped, and their clicks no longer
+ * name them, so nothing they do or a lender reports later reaches an ad platform. What was sent stays as the
+ * record of what left (click id, event, time, amount; nothing personal). Used by a cancellation and by an
+ * objection to conversion reporting (隐私政策 第六条), in the caller's transaction (`db` may be one).
+ */
+export async function endAdAttribution(db: Db, userId: number): Promise<void> {
+  await db.delete(adReports).where(and(eq(adReports.userId, userId), eq(adReports.status, 'pending')));
+  await db.update(adClicks).set({ userId: null, attributedAt: null }).where(eq(adClicks.userId, userId));
+}
+
 /** The conversion reports (`ad_reports`, issue 47.3): writing them, and the worker's claims and settling. */
 export class AdReportRepository {
   constructor(private readonly db: Db) {}
+
+  /** Whether the person objected to conversion reporting (隐私政策 第六条): nothing is reported about them. */
+  async objected(userId: number): Promise<boolean> {
+    const [row] = await this.db
+      .select({ at: users.adReportingObjectedAt })
+      .from(users)
+      .where(eq(users.id, userId));
+    return row?.at != null;
+  }
 
   /** The click a person was last credited with (ADR 069), with its channel's reporting settings if any. */
   async latestCreditedClick(userId: number) {

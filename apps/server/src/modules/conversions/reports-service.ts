@@ -33,6 +33,8 @@ export type RecordOutcome =
         | 'repeat'
         | 'below-minimum'
         | 'other-platform'
+        /** The person objected to conversion reporting (隐私政策 第六条). */
+        | 'objected'
         /** A negative signal where the platform takes none, or about a lead it was never told of. */
         | 'no-negative';
     };
@@ -47,6 +49,8 @@ export class AdReportService {
   constructor(private readonly d: { repo: AdReportRepository }) {}
 
   async record(e: StepEvent): Promise<RecordOutcome> {
+    // An objection (隐私政策 第六条): nothing about this person goes to a platform, the negative signal neither.
+    if (await this.d.repo.objected(e.userId)) return { queued: false, reason: 'objected' };
     if (e.step === NEGATIVE_STEP) return this.recordInvalid(e);
     const step = e.step;
     const found = await this.d.repo.latestCreditedClick(e.userId);

@@ -1,7 +1,7 @@
 import type { AdClick } from '@lm/shared/ad-clicks';
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, notExists, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { adClicks } from '../../db/schema.ts';
+import { adClicks, users } from '../../db/schema.ts';
 
 export type AdClickRow = typeof adClicks.$inferSelect;
 
@@ -32,12 +32,19 @@ export class AdClickRepository {
     return row!;
   }
 
-  /** Credits the click to the person unless it is credited already; true when it now is theirs. */
+  /**
+   * Credits the click to the person unless it is credited already or the person objected to conversion
+   * reporting (隐私政策 第六条: no click is bound to them); true when it now is theirs.
+   */
   async credit(id: number, userId: number, now: Date): Promise<boolean> {
+    const objected = this.db
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.id, userId), isNotNull(users.adReportingObjectedAt)));
     const updated = await this.db
       .update(adClicks)
       .set({ userId, attributedAt: now })
-      .where(and(eq(adClicks.id, id), isNull(adClicks.userId)))
+      .where(and(eq(adClicks.id, id), isNull(adClicks.userId), notExists(objected)))
       .returning({ id: adClicks.id });
     if (updated.length === 1) return true;
     const [row] = await this.db.select({ userId: adClicks.userId }).from(adClicks).where(eq(adClicks.id, id));

@@ -32,6 +32,7 @@ export function LeadDetailRoute() {
         <UserDetail
           userId={id}
           canReveal={canChange}
+          canChange={canChange}
           onOpenLead={(lead) => setParams(new URLSearchParams({ lead: String(lead) }))}
         />
       ) : (

@@ -7,6 +7,7 @@ import {
   Col,
   Descriptions,
   Empty,
+  Popconfirm,
   Row,
   Skeleton,
   Space,
@@ -18,7 +19,9 @@ import {
 } from 'antd';
 import { Link } from 'react-router';
 import { downloadCsv, toCsv } from '@/lib/csv';
+import { notifySuccess } from '@/lib/notify';
 import { useUser } from '../api/get-user';
+import { useSetAdReporting } from '../api/set-ad-reporting';
 import {
   FACE_STATUS_TEXT,
   fieldText,
@@ -41,7 +44,50 @@ import { Revealable } from './reveal-field';
 
 type Detail = AdminUserDetail;
 
-function Profile({ d, canReveal }: { d: Detail; canReveal: boolean }) {
+/**
+ * 广告效果回传 (隐私政策 第六条): whether conversions of this person still go to the ad platforms; admin and operator
+ * record the person's objection (received by phone or e-mail) or its withdrawal.
+ */
+function AdReporting({ d, canChange }: { d: Detail; canChange: boolean }) {
+  const u = d.user;
+  const change = useSetAdReporting();
+  const objected = u.adReportingObjectedAt !== null;
+  return (
+    <Space wrap size={[8, 4]}>
+      {objected ? (
+        <Tag color="orange">已停止回传（{formatShanghai(u.adReportingObjectedAt)}，依本人要求）</Tag>
+      ) : (
+        <Tag color="green">正常回传</Tag>
+      )}
+      {canChange ? (
+        <Popconfirm
+          title={objected ? '恢复广告效果回传？' : '停止广告效果回传？'}
+          description={
+            <div style={{ maxWidth: 320 }}>
+              {objected
+                ? '本人撤回异议后才可恢复。恢复后，此人今后经广告点击登录时会重新归因，之后的注册、授信、放款等转化会回传给广告平台；停止期间的行为不会补传。操作会记录到操作日志。'
+                : '依本人要求停止后，尚未发出的回传会被删除，此人与广告点击的关联会被解除，今后不再就此人的行为向广告平台回传。已发出的回传不能撤回。操作会记录到操作日志。'}
+            </div>
+          }
+          okText={objected ? '恢复回传' : '停止回传'}
+          okButtonProps={objected ? {} : { danger: true }}
+          cancelText="取消"
+          onConfirm={() =>
+            change
+              .mutateAsync({ userId: u.id, objected: !objected })
+              .then(() => notifySuccess(objected ? '已恢复广告效果回传' : '已停止广告效果回传'))
+          }
+        >
+          <Button size="small" danger={!objected} loading={change.isPending}>
+            {objected ? '恢复回传' : '停止回传'}
+          </Button>
+        </Popconfirm>
+      ) : null}
+    </Space>
+  );
+}
+
+function Profile({ d, canReveal, canChange }: { d: Detail; canReveal: boolean; canChange: boolean }) {
   const u = d.user;
   return (
     <Card title="基本信息" size="small">
@@ -83,6 +129,9 @@ function Profile({ d, canReveal }: { d: Detail; canReveal: boolean }) {
         </Descriptions.Item>
         <Descriptions.Item label="注册时间">{formatShanghai(u.createdAt)}</Descriptions.Item>
         <Descriptions.Item label="最近登录">{formatShanghai(u.lastLoginAt)}</Descriptions.Item>
+        <Descriptions.Item label="广告效果回传">
+          <AdReporting d={d} canChange={canChange} />
+        </Descriptions.Item>
       </Descriptions>
       {d.draft ? (
         <>
@@ -315,11 +364,13 @@ function Sessions({ d }: { d: Detail }) {
 export interface UserDetailProps {
   userId: number;
   canReveal: boolean;
+  /** admin and operator: may stop or resume the person's conversion reporting. */
+  canChange?: boolean;
   onOpenLead: (leadId: number) => void;
 }
 
 /** One person: masked profile with reveal-with-reason, the journey, notices to lenders, sessions. */
-export function UserDetail({ userId, canReveal, onOpenLead }: UserDetailProps) {
+export function UserDetail({ userId, canReveal, canChange = false, onOpenLead }: UserDetailProps) {
   const query = useUser(userId);
   if (query.isPending) return <Skeleton active paragraph={{ rows: 8 }} />;
   if (query.isError) {
@@ -344,7 +395,7 @@ export function UserDetail({ userId, canReveal, onOpenLead }: UserDetailProps) {
   return (
     <Row gutter={[16, 16]}>
       <Col xs={24}>
-        <Profile d={d} canReveal={canReveal} />
+        <Profile d={d} canReveal={canReveal} canChange={canChange} />
       </Col>
       <Col xs={24}>
         <Card title="申请历程（匹配 → 推荐 → 授权 → 线索）" size="small">

@@ -1,0 +1,1 @@
+ALTER TABLE "users" ADD COLUMN "ad_reporting_objected_at" timestamp with time zone;
