@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { OUTCOME_STATUSES, type OutcomeStatus, outcomeTransition, outcomeYuan } from './outcomes.ts';
+import {
+  OUTCOME_STATUSES,
+  type OutcomeStatus,
+  outcomeTermsText,
+  outcomeTransition,
+  outcomeYuan,
+} from './outcomes.ts';
 
 describe('outcomeTransition (issue 47.4)', () => {
   const table: [OutcomeStatus | null, OutcomeStatus, 'apply' | 'keep' | 'refuse'][] = [
@@ -43,5 +49,18 @@ describe('outcomeYuan', () => {
     expect(outcomeYuan(5)).toBe('0.05 元');
     expect(outcomeYuan(0)).toBe('0 元');
     expect(outcomeYuan(1_000_000_000_00)).toBe('1,000,000,000 元');
+  });
+});
+
+describe('outcomeTermsText', () => {
+  const none = { limitFen: null, rateBps: null, amountFen: null, termMonths: null };
+  it('names each term that is there, in order, and a dash for none', () => {
+    expect(outcomeTermsText(none)).toBe('—');
+    expect(outcomeTermsText({ ...none, limitFen: 2_000_000, rateBps: 1800 })).toBe(
+      '额度 20,000 元 · 年化 18.00%',
+    );
+    expect(outcomeTermsText({ ...none, amountFen: 1_234_567, termMonths: 12 })).toBe(
+      '放款 12,345.67 元 · 12 期',
+    );
   });
 });

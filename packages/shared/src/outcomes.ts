@@ -71,3 +71,18 @@ export function outcomeYuan(fen: number): string {
   const sign = fen < 0 ? '-' : '';
   return `${sign}${grouped}${cents ? `.${cents < 10 ? '0' : ''}${cents}` : ''} 元`;
 }
+
+/** The money and terms of one outcome report, as the console shows them: "额度 20,000 元 · 年化 18.00%", "放款 12,345.67 元 · 12 期". */
+export function outcomeTermsText(o: {
+  limitFen: number | null;
+  rateBps: number | null;
+  amountFen: number | null;
+  termMonths: number | null;
+}): string {
+  const parts: string[] = [];
+  if (o.limitFen !== null) parts.push(`额度 ${outcomeYuan(o.limitFen)}`);
+  if (o.rateBps !== null) parts.push(`年化 ${(o.rateBps / 100).toFixed(2)}%`);
+  if (o.amountFen !== null) parts.push(`放款 ${outcomeYuan(o.amountFen)}`);
+  if (o.termMonths !== null) parts.push(`${o.termMonths} 期`);
+  return parts.length ? parts.join(' · ') : '—';
+}

@@ -1,4 +1,4 @@
-import { outcomeYuan } from '@lm/shared/outcomes';
+import { outcomeTermsText } from '@lm/shared/outcomes';
 import type { AdminLeadAttempt, AdminLeadDetail, AdminLeadOutcome } from '@lm/shared/schemas/admin-leads';
 import {
   Alert,
@@ -56,16 +56,6 @@ const attemptColumns: TableColumnsType<AdminLeadAttempt> = [
   },
 ];
 
-/** The money and terms of a report: "额度 20,000 元 · 年化 18.00%", "放款 12,345.67 元 · 12 期". */
-function reportTerms(o: AdminLeadOutcome): string {
-  const parts: string[] = [];
-  if (o.limitFen !== null) parts.push(`额度 ${outcomeYuan(o.limitFen)}`);
-  if (o.rateBps !== null) parts.push(`年化 ${(o.rateBps / 100).toFixed(2)}%`);
-  if (o.amountFen !== null) parts.push(`放款 ${outcomeYuan(o.amountFen)}`);
-  if (o.termMonths !== null) parts.push(`${o.termMonths} 期`);
-  return parts.length ? parts.join(' · ') : '—';
-}
-
 const outcomeColumns: TableColumnsType<AdminLeadOutcome> = [
   {
     title: '收到时间',
@@ -79,7 +69,7 @@ const outcomeColumns: TableColumnsType<AdminLeadOutcome> = [
     width: 150,
     render: (v: AdminLeadOutcome['status']) => <Tag color={LEAD_OUTCOME_COLOR[v]}>{outcomeText(v)}</Tag>,
   },
-  { title: '额度 / 金额', key: 'terms', width: 200, render: (_, o) => reportTerms(o) },
+  { title: '额度 / 金额', key: 'terms', width: 200, render: (_, o) => outcomeTermsText(o) },
   { title: '原因', dataIndex: 'reason', render: (v: string | null) => v ?? '—' },
   {
     title: '更新线索',

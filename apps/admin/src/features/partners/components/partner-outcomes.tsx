@@ -1,4 +1,10 @@
-import { OUTCOME_DETAIL_LABELS, OUTCOME_LABELS, type OutcomeStatus, outcomeYuan } from '@lm/shared/outcomes';
+import {
+  OUTCOME_DETAIL_LABELS,
+  OUTCOME_LABELS,
+  type OutcomeStatus,
+  outcomeTermsText,
+  outcomeYuan,
+} from '@lm/shared/outcomes';
 import type { OutcomeLatency, PartnerOutcomeItem } from '@lm/shared/schemas/partner-outcomes';
 import { addDays, formatShanghai, shanghaiDay } from '@lm/shared/time';
 import {
@@ -59,15 +65,6 @@ function LatencyText({ value }: { value: OutcomeLatency }) {
   );
 }
 
-function amountOf(o: PartnerOutcomeItem): string {
-  const parts: string[] = [];
-  if (o.limitFen !== null) parts.push(`额度 ${outcomeYuan(o.limitFen)}`);
-  if (o.rateBps !== null) parts.push(`年化 ${(o.rateBps / 100).toFixed(2)}%`);
-  if (o.amountFen !== null) parts.push(`放款 ${outcomeYuan(o.amountFen)}`);
-  if (o.termMonths !== null) parts.push(`${o.termMonths} 期`);
-  return parts.length ? parts.join(' · ') : '—';
-}
-
 const columns: TableColumnsType<PartnerOutcomeItem> = [
   {
     title: '收到时间',
@@ -92,7 +89,7 @@ const columns: TableColumnsType<PartnerOutcomeItem> = [
     width: 150,
     render: (v: OutcomeStatus) => <Tag color={OUTCOME_COLOR[v]}>{outcomeName(v)}</Tag>,
   },
-  { title: '额度 / 金额', key: 'amount', width: 230, render: (_, o) => amountOf(o) },
+  { title: '额度 / 金额', key: 'amount', width: 230, render: (_, o) => outcomeTermsText(o) },
   {
     title: '原因',
     dataIndex: 'reason',
