@@ -269,6 +269,11 @@ const TABLES = [
   'events',
   'client_reports',
   'device_reports',
+  'ad_clicks',
+  'ad_reports',
+  'channel_conversions',
+  'lead_outcomes',
+  'product_prices',
 ];
 async function counts(): Promise<string> {
   const parts = TABLES.map((t) => `(select count(*)::int from ${t}) as "${t}"`).join(', ');
