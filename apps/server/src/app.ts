@@ -157,6 +157,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(import('./modules/admin-channels/routes.ts'));
   await app.register(import('./modules/admin-operators/routes.ts'));
   await app.register(import('./modules/admin-catalog/routes.ts'));
+  await app.register(import('./modules/pricing/admin-routes.ts'));
   await app.register(import('./modules/outcomes/reconcile-routes.ts'));
   await app.register(import('./modules/outcomes/admin-routes.ts'));
   await app.register(import('./modules/admin-leads/routes.ts'));

@@ -35,6 +35,7 @@ import type { MatchService } from './modules/matching/service.ts';
 import type { PartnerOutcomesService } from './modules/outcomes/admin-service.ts';
 import type { ReconcileService } from './modules/outcomes/reconcile-service.ts';
 import type { OutcomeService } from './modules/outcomes/service.ts';
+import type { PricingService } from './modules/pricing/service.ts';
 import type { AdminNoticesService } from './modules/privacy/admin-notices.ts';
 import type { PrivacyService } from './modules/privacy/service.ts';
 import type { RumService } from './modules/rum/service.ts';
@@ -67,6 +68,8 @@ export interface Services {
   /** A lender's CSV of outcomes compared with its reports (issue 47.4). */
   reconcile: ReconcileService;
   partnerOutcomes: PartnerOutcomesService;
+  /** A product's lead prices with the day each takes effect (issue 48.1, ADR 073). */
+  pricing: PricingService;
   geo: GeoService;
   realName: RealNameProvider;
   /** ID-card OCR (local tesseract.js or Tencent IDCardOCR). */

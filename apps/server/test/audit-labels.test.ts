@@ -12,6 +12,7 @@ import {
 } from '@lm/shared/audit-labels';
 import { defaultEventMap } from '@lm/shared/conversions';
 import type { AuditEntry } from '@lm/shared/schemas/admin';
+import { addDays, shanghaiDate } from '@lm/shared/time';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FORM, saveForm } from './fixtures.ts';
@@ -209,6 +210,17 @@ describe(`audit log labels (${BACKEND})`, () => {
       companyType: 'RegionInstitution',
     });
     await call('PUT', `/api/admin/products/${product.id}/status`, { status: 'paused' });
+    // Its lead prices (issue 48.1): a CPL price from today, a CPS share from tomorrow.
+    await call('POST', `/api/admin/products/${product.id}/prices`, {
+      model: 'cpl',
+      amountFen: 3_500,
+      effectiveFrom: shanghaiDate(),
+    });
+    await call('POST', `/api/admin/products/${product.id}/prices`, {
+      model: 'cps',
+      bps: 150,
+      effectiveFrom: addDays(shanghaiDate(), 1),
+    });
 
     // Staff: create, edit, disable, reset the password; a login lock; a WeChat binding.
     const member = await call('POST', '/api/admin/staff', {
@@ -260,6 +272,7 @@ describe(`audit log labels (${BACKEND})`, () => {
       'product:create',
       'product:update',
       'product:status',
+      'product_price:create',
       'staff:create',
       'staff:update',
       'staff:status',

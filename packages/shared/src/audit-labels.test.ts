@@ -57,6 +57,18 @@ describe('audit log labels (issue 44.11)', () => {
     expect(productRulesText({})).toBe('不限');
   });
 
+  it('reads a product’s lead price in words (issue 48.1)', () => {
+    expect(auditFieldLabel('product_price', 'model')).toBe('计价方式');
+    expect(auditValueText('product_price', 'model', 'cpl')).toBe('按线索 CPL');
+    expect(auditValueText('product_price', 'model', 'cps')).toBe('按放款 CPS');
+    expect(auditFieldLabel('product_price', 'amountFen')).toBe('每条线索价格');
+    expect(auditValueText('product_price', 'amountFen', 3_500)).toBe('¥35.00');
+    expect(auditFieldLabel('product_price', 'bps')).toBe('放款金额分成比例');
+    expect(auditValueText('product_price', 'bps', 150)).toBe('1.50%');
+    expect(auditFieldLabel('product_price', 'effectiveFrom')).toBe('生效日期');
+    expect(auditValueText('product_price', 'effectiveFrom', '2026-12-07')).toBe('2026-12-07');
+  });
+
   it('names channel flags, skins, cities and partners’ delivery modes', () => {
     expect(auditFieldLabel('channel', 'flags')).toBe('皮肤与功能标记');
     expect(auditValueText('channel', 'flags', 'skin8-purple-teal-halo-shallowBlue')).toBe(

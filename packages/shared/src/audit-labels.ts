@@ -13,6 +13,7 @@ import {
   CONVERSION_STEPS,
   REPORT_STEP_LABELS,
 } from './conversions.ts';
+import { PRICE_MODEL_LABELS } from './prices.ts';
 import { LEAD_STATUS_LABELS, NOTICE_KIND_LABELS, NOTICE_STATUS_LABELS } from './privacy-labels.ts';
 import { regionText } from './regions.ts';
 
@@ -63,6 +64,7 @@ export const AUDIT_ENTITY_LABELS: Record<string, string> = {
   operator: '运营主体',
   channel_conversions: '渠道转化回传',
   ad_report: '转化回传记录',
+  product_price: '产品线索价格',
 };
 
 /** The staff name of entries made by the server itself (login locks, the worker). */
@@ -177,6 +179,10 @@ export const AUDIT_FIELD_LABELS: Record<string, string> = {
   priceFen: '单价',
   activeHours: '营业时段',
   sharedFields: '共享字段',
+  // a product's lead prices (issue 48.1)
+  productId: '产品编号',
+  model: '计价方式',
+  effectiveFrom: '生效日期',
   // staff
   mobile: '手机号',
   role: '角色',
@@ -211,6 +217,7 @@ const ENTITY_FIELD_LABELS: Record<string, Record<string, string>> = {
   lead: { status: '发送状态' },
   notice: { status: '通知状态' },
   ad_report: { status: '回传状态', attempts: '已尝试次数' },
+  product_price: { amountFen: '每条线索价格', bps: '放款金额分成比例' },
 };
 
 /** The Chinese label of `key` in a snapshot of `entity`; an unknown key stays visible as it is. */
@@ -322,7 +329,7 @@ export function auditValueText(entity: string, key: string, value: unknown): str
   if (typeof value === 'boolean') return value ? '是' : '否';
   if (typeof value === 'string' && ISO_INSTANT.test(value)) return formatShanghai(value, 'second');
   if (typeof value === 'number') {
-    if (key.endsWith('Bps')) return bpsText(value);
+    if (key.endsWith('Bps') || key === 'bps') return bpsText(value);
     if (key.endsWith('Fen')) return fenText(value);
     if (key.endsWith('Months')) return `${value} 个月`;
     if (key === 'lockMinutes' || key === 'pollIntervalMinutes') return `${value} 分钟`;
@@ -361,6 +368,8 @@ export function auditValueText(entity: string, key: string, value: unknown): str
       );
     case 'platform':
       return labelled(AD_PLATFORM_LABELS, value);
+    case 'model':
+      return labelled(PRICE_MODEL_LABELS, value);
     case 'windowDays':
       return `${String(value)} 天`;
     case 'events':

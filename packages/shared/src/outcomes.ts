@@ -2,6 +2,8 @@
  * Lender outcomes (issue 47.4): what a lender reports about a lead — received, duplicate, approved, declined,
  * funded — and the rule that keeps a lead's outcome sane when calls repeat or arrive out of order.
  */
+import { fenToYuanText } from './money.ts';
+
 export const OUTCOME_STATUSES = ['received', 'duplicate', 'approved', 'declined', 'funded'] as const;
 export type OutcomeStatus = (typeof OUTCOME_STATUSES)[number];
 
@@ -64,12 +66,7 @@ export function outcomeTransition(
  * "20,000 元", 1234567 → "12,345.67 元" (cents only when there are any).
  */
 export function outcomeYuan(fen: number): string {
-  // By hand, not Intl: the H5's oldest engines may lack it.
-  const whole = Math.floor(Math.abs(fen) / 100);
-  const cents = Math.abs(fen) % 100;
-  const grouped = String(whole).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  const sign = fen < 0 ? '-' : '';
-  return `${sign}${grouped}${cents ? `.${cents < 10 ? '0' : ''}${cents}` : ''} 元`;
+  return fenToYuanText(fen, { grouping: true, unit: true, trimZeroCents: true });
 }
 
 /** The money and terms of one outcome report, as the console shows them: "额度 20,000 元 · 年化 18.00%", "放款 12,345.67 元 · 12 期". */

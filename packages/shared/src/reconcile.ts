@@ -3,6 +3,7 @@
  * for each (a CSV file) compared with what it reported to us. Zod-free: the console reads the labels and the
  * limits from here; the server's rules are `apps/server/src/modules/outcomes/reconcile-rules.ts`.
  */
+import { fenToYuanText } from './money.ts';
 import { OUTCOME_LABELS, type OutcomeStatus } from './outcomes.ts';
 
 /** The longest file taken, in characters (the request is also bound by BODY_LIMIT_BYTES, 1 MiB by default). */
@@ -84,10 +85,7 @@ export const RECONCILE_COLUMNS: readonly {
   },
 ];
 
-/** Integer fen as exact yuan text: 1234567 → "12,345.67 元" (no floating point). */
+/** Integer fen as exact yuan text: 1234567 → "12,345.67 元" (no floating point; @lm/shared/money). */
 export function yuanText(fen: number): string {
-  const negative = fen < 0;
-  const digits = String(Math.abs(Math.trunc(fen))).padStart(3, '0');
-  const whole = digits.slice(0, -2).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return `${negative ? '-' : ''}${whole}.${digits.slice(-2)} 元`;
+  return fenToYuanText(fen, { grouping: true, unit: true });
 }

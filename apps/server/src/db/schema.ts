@@ -530,6 +530,39 @@ export const products = pgTable(
 );
 
 /**
+ * What a lender pays for a lead of a product, from a Shanghai day on (issue 48.1, ADR 073): CPL fen per
+ * delivered lead, CPA fen per approved lead, CPS basis points of the funded amount. The price in force at an
+ * event is the row of its model with the latest `effective_from` ≤ the event (modules/pricing/rules.ts).
+ * Rows are only added, never changed: a price never rewrites the past. `products.price_fen` is a different
+ * thing — the ranking input of the matching engine (docs/money.md).
+ */
+export const productPrices = pgTable(
+  'product_prices',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    productId: integer('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    model: text('model', { enum: ['cpl', 'cpa', 'cps'] }).notNull(),
+    /** Fen per lead (cpl, cpa); null for cps. */
+    amountFen: bigint('amount_fen', { mode: 'number' }),
+    /** Basis points of the funded amount (cps); null for cpl and cpa. */
+    bps: integer('bps'),
+    /** The start (00:00 Asia/Shanghai, stored as the UTC instant) of the day the price takes effect. */
+    effectiveFrom: ts('effective_from').notNull(),
+    createdBy: integer('created_by').references(() => staff.id, { onDelete: 'set null' }),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('product_prices_product_model_from').on(t.productId, t.model, t.effectiveFrom),
+    check(
+      'product_prices_value',
+      sql`(${t.model} = 'cps' and ${t.bps} between 1 and 10000 and ${t.amountFen} is null) or (${t.model} in ('cpl', 'cpa') and ${t.amountFen} between 0 and 100000000 and ${t.bps} is null)`,
+    ),
+  ],
+);
+
+/**
  * Leads per product per Shanghai day. A cap check is one statement:
  * `insert … on conflict (product_id, day) do update set count = count + 1 where count < cap returning`.
  */

@@ -156,6 +156,8 @@ const ACCESS: Record<string, Access> = {
   'GET /api/admin/products/{id}': 'staffRead',
   'PUT /api/admin/products/{id}': 'staffWrite',
   'PUT /api/admin/products/{id}/status': 'staffWrite',
+  'GET /api/admin/products/{id}/prices': 'staffRead', // a viewer without amounts (product-prices.test.ts)
+  'POST /api/admin/products/{id}/prices': 'adminOnly',
   'POST /api/admin/rule-tester': 'staffRead',
   'GET /api/admin/users': 'staffRead',
   'GET /api/admin/users/{id}': 'staffRead',

@@ -1,3 +1,4 @@
+import { shanghaiDate } from '@lm/shared/time';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -208,6 +209,12 @@ describe(`console ids of nothing answer 404, never 500 (${BACKEND})`, () => {
     ['GET', '/api/admin/partners/{id}'],
     ['POST', '/api/admin/partners/{id}/rotate-secret', {}],
     ['GET', '/api/admin/products/{id}'],
+    ['GET', '/api/admin/products/{id}/prices'],
+    [
+      'POST',
+      '/api/admin/products/{id}/prices',
+      { model: 'cpl', amountFen: 100, effectiveFrom: shanghaiDate() },
+    ],
     ['GET', '/api/admin/channels/{id}'],
     ['GET', '/api/admin/channels/{id}/conversion-reports'],
     ['POST', '/api/admin/conversion-reports/{id}/replay', {}],

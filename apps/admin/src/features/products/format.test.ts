@@ -6,6 +6,7 @@ import {
   formatApr,
   pathsToCodes,
   percentToBps,
+  priceText,
   yuanToFen,
 } from './format';
 
@@ -31,5 +32,18 @@ describe('product formats', () => {
     const codes = ['440000', '510100', '419001'];
     expect(codesToPaths(codes)).toEqual([['440000'], ['510000', '510100'], ['410000', '419001']]);
     expect(pathsToCodes(codesToPaths(codes))).toEqual(codes);
+  });
+});
+
+describe('lead prices (issue 48.1)', () => {
+  it('writes a CPL / CPA price in exact yuan a lead and a CPS share as a percentage', () => {
+    expect(priceText({ amountFen: 350_000 })).toBe('3,500.00 元 / 条');
+    expect(priceText({ amountFen: 0 })).toBe('0.00 元 / 条');
+    expect(priceText({ amountFen: 29 })).toBe('0.29 元 / 条');
+    expect(priceText({ bps: 150 })).toBe('放款金额的 1.5%');
+    expect(priceText({ bps: 10_000 })).toBe('放款金额的 100%');
+  });
+  it('names a price whose amount is not sent (a viewer)', () => {
+    expect(priceText({})).toBe('金额不公开');
   });
 });

@@ -1,4 +1,6 @@
+import { bpsToPercentText, fenToYuanText } from '@lm/shared/money';
 import type { ProductStatusValue } from '@lm/shared/schemas/admin-catalog';
+import type { ProductPrice } from '@lm/shared/schemas/product-prices';
 
 /** The tag colour of a product's status (list and detail). */
 export const PRODUCT_STATUS_COLORS: Record<ProductStatusValue, string> = {
@@ -53,4 +55,11 @@ export function codesToPaths(codes: readonly string[] | undefined): string[][] {
 
 export function pathsToCodes(paths: readonly (readonly (string | number)[])[]): string[] {
   return paths.map((p) => String(p[p.length - 1]));
+}
+
+/** A lead price as staff read it: "3,500.00 元 / 条", "放款金额的 1.5%"; a viewer's (no amount) "金额不公开". */
+export function priceText(p: Pick<ProductPrice, 'amountFen' | 'bps'>): string {
+  if (p.amountFen !== undefined) return `${fenToYuanText(p.amountFen, { grouping: true, unit: true })} / 条`;
+  if (p.bps !== undefined) return `放款金额的 ${bpsToPercentText(p.bps)}%`;
+  return '金额不公开';
 }

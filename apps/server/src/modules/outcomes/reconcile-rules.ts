@@ -3,6 +3,7 @@
  * with the status it has for each) and comparing each row with our record of that lender's leads. What comes out
  * is a list for people to act on; nothing here writes an outcome. Format: docs/products-api.md "Reconciliation".
  */
+import { type YuanParse, yuanTextToFen } from '@lm/shared/money';
 import type { OutcomeStatus } from '@lm/shared/outcomes';
 import {
   FILE_STATUS_LABELS,
@@ -183,26 +184,14 @@ export function parseFileStatus(text: string): FileStatus | null {
 }
 
 /** The largest amount taken: 100 000 000 元, as the outcomes API (fen). */
-const MAX_FEN = 10_000_000_000n;
+const MAX_FEN = 10_000_000_000;
 
 /**
- * An amount in yuan as written (`12345.67`, `12,345.67`, `¥12345`, `12345.6元`) → integer fen, exactly (the
- * decimal text is read digit by digit, never through a float); a reason when it cannot be read.
+ * An amount in yuan as written (`12345.67`, `12,345.67`, `¥12345`, `12345.6元`) → integer fen, exactly
+ * (`yuanTextToFen` of @lm/shared/money, up to MAX_FEN); a reason when it cannot be read.
  */
-export function parseYuan(text: string): { fen: number } | { problem: string } {
-  let s = text
-    .trim()
-    .replace(/^[¥￥]\s*/, '')
-    .replace(/\s*元$/, '');
-  if (s.startsWith('-')) return { problem: `金额「${text.trim()}」不能为负数` };
-  if (/^\d{1,3}(,\d{3})+(\.\d*)?$/.test(s)) s = s.replace(/,/g, '');
-  const m = /^(\d+)(?:\.(\d*))?$/.exec(s);
-  if (!m) return { problem: `金额「${text.trim()}」不是数字（以元为单位，如 12345.67）` };
-  const fraction = m[2] ?? '';
-  if (fraction.length > 2) return { problem: `金额「${text.trim()}」最多两位小数（元）` };
-  const fen = BigInt(m[1]!) * 100n + BigInt(fraction.padEnd(2, '0') || '0');
-  if (fen > MAX_FEN) return { problem: `金额「${text.trim()}」过大` };
-  return { fen: Number(fen) };
+export function parseYuan(text: string): YuanParse {
+  return yuanTextToFen(text, { maxFen: MAX_FEN });
 }
 
 const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;

@@ -89,6 +89,8 @@ import { ReconcileRepository } from '../../modules/outcomes/reconcile-repository
 import { ReconcileService } from '../../modules/outcomes/reconcile-service.ts';
 import { OutcomeRepository } from '../../modules/outcomes/repository.ts';
 import { OutcomeService } from '../../modules/outcomes/service.ts';
+import { PricingRepository } from '../../modules/pricing/repository.ts';
+import { PricingService } from '../../modules/pricing/service.ts';
 import { AdminNoticesService } from '../../modules/privacy/admin-notices.ts';
 import { PrivacyRepository } from '../../modules/privacy/repository.ts';
 import { PrivacyService } from '../../modules/privacy/service.ts';
@@ -404,6 +406,7 @@ export default fp<ServicesOptions>(
       },
     });
     const partnerOutcomes = new PartnerOutcomesService(new OutcomeAdminRepository(database.db));
+    const pricing = new PricingService({ repo: new PricingRepository(database.db) });
     const reconcile = new ReconcileService({ repo: new ReconcileRepository(database.db) });
     const adReportSender = new AdReportSender({
       repo: adReportRepo,
@@ -563,6 +566,7 @@ export default fp<ServicesOptions>(
       outcomes,
       reconcile,
       partnerOutcomes,
+      pricing,
       geo,
       realName,
       ocr,

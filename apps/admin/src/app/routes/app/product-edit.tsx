@@ -9,11 +9,12 @@ import { useProduct } from '@/features/products/api/get-product';
 import { useUpdateProduct } from '@/features/products/api/update-product';
 import { CapProgress } from '@/features/products/components/cap-progress';
 import { ProductForm, toBody } from '@/features/products/components/product-form';
+import { ProductPrices } from '@/features/products/components/product-prices';
 import { StatusActions } from '@/features/products/components/status-actions';
 import { useEditId } from '@/hooks/use-edit-id';
 import { notifySuccess } from '@/lib/notify';
 
-/** 编辑产品 (/products/:id, or /products/new): status, today's counters against the caps, the form. */
+/** 编辑产品 (/products/:id, or /products/new): status, today's counters against the caps, lead prices, the form. */
 export function ProductEditRoute() {
   const { isNew, id, valid } = useEditId();
   const navigate = useNavigate();
@@ -54,6 +55,7 @@ export function ProductEditRoute() {
           </Col>
         </Row>
       )}
+      {p && <ProductPrices productId={p.id} isAdmin={me.data?.role === 'admin'} />}
       {(isNew || p) && (
         <ProductForm
           key={p?.updatedAt ?? 'new'}

@@ -383,7 +383,11 @@ export function ProductForm({ product, canEdit, saving, onSubmit }: ProductFormP
             </Form.Item>
           </Col>
           <Col xs={12} md={6}>
-            <Form.Item name="priceYuan" label="线索单价（元）">
+            <Form.Item
+              name="priceYuan"
+              label="排序单价（元）"
+              tooltip="只用于产品排序（优先级相同时单价高者优先）；机构实际结算的价格在「线索价格」中按生效日期设置"
+            >
               <InputNumber min={0} precision={2} style={{ width: '100%' }} />
             </Form.Item>
           </Col>

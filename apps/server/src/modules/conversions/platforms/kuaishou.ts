@@ -1,4 +1,5 @@
-import { type PlatformAdapter, statusVerdict, yuanText } from './types.ts';
+import { fenToYuanText } from '@lm/shared/money';
+import { type PlatformAdapter, statusVerdict } from './types.ts';
 
 /**
  * Kuaishou (磁力引擎) callback: `GET /track/activate?callback=…&event_type=N&event_time=<ms>` with
@@ -12,7 +13,7 @@ export const kuaishou: PlatformAdapter = {
       event_type: r.eventCode,
       event_time: String(r.happenedAt.getTime()),
     });
-    if (r.valueFen !== null) q.set('purchase_amount', yuanText(r.valueFen));
+    if (r.valueFen !== null) q.set('purchase_amount', fenToYuanText(r.valueFen));
     return { method: 'GET', url: `${base}/track/activate?${q.toString()}`, headers: {} };
   },
   verdict: (status, text) =>

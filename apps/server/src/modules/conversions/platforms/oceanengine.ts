@@ -1,4 +1,5 @@
-import { codeZeroVerdict, type PlatformAdapter, yuanText } from './types.ts';
+import { fenToYuanText } from '@lm/shared/money';
+import { codeZeroVerdict, type PlatformAdapter } from './types.ts';
 
 /**
  * Ocean Engine (巨量引擎) conversion API: `POST /api/v2/conversion` with the click's `clickid` (landing-page
@@ -14,7 +15,7 @@ export const oceanengine: PlatformAdapter = {
       context: { ad: { callback } },
       timestamp: r.happenedAt.getTime(),
     };
-    if (r.valueFen !== null) body.properties = { pay_amount: Number(yuanText(r.valueFen)) };
+    if (r.valueFen !== null) body.properties = { pay_amount: Number(fenToYuanText(r.valueFen)) };
     return {
       method: 'POST',
       url: `${base}/api/v2/conversion`,

@@ -1,9 +1,10 @@
+import { fenToYuanText } from '@lm/shared/money';
 import { describe, expect, it } from 'vitest';
 import { baidu } from './baidu.ts';
 import { kuaishou } from './kuaishou.ts';
 import { oceanengine } from './oceanengine.ts';
 import { tencent } from './tencent.ts';
-import { type ReportToSend, yuanText } from './types.ts';
+import type { ReportToSend } from './types.ts';
 
 const at = new Date('2026-12-05T10:00:00.123Z');
 const base: Omit<ReportToSend, 'platform' | 'eventCode' | 'clickParams'> = {
@@ -175,9 +176,9 @@ describe('platform adapters (issue 47.3)', () => {
   });
 
   it('writes fen as yuan without floating error', () => {
-    expect(yuanText(0)).toBe('0.00');
-    expect(yuanText(5)).toBe('0.05');
-    expect(yuanText(1_234_567)).toBe('12345.67');
-    expect(yuanText(-150)).toBe('-1.50');
+    expect(fenToYuanText(0)).toBe('0.00');
+    expect(fenToYuanText(5)).toBe('0.05');
+    expect(fenToYuanText(1_234_567)).toBe('12345.67');
+    expect(fenToYuanText(-150)).toBe('-1.50');
   });
 });

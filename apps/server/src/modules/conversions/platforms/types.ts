@@ -39,13 +39,6 @@ export interface PlatformAdapter {
   verdict(status: number, text: string): PlatformVerdict;
 }
 
-/** fen → yuan with two decimals ("12345" → "123.45"), without floating point. */
-export function yuanText(fen: number): string {
-  const sign = fen < 0 ? '-' : '';
-  const abs = Math.abs(Math.trunc(fen));
-  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
-}
-
 /** The verdict of an HTTP status alone: 5xx and 429 retried, other non-2xx refused, 2xx read by `body`. */
 export function statusVerdict(
   status: number,
