@@ -68,11 +68,12 @@ async function deliveredLeads() {
         all = await received();
         const byCode = new Map<string, number>();
         for (const l of all) byCode.set(l.code, (byCode.get(l.code) ?? 0) + 1);
-        return Math.max(0, ...byCode.values());
+        // One lender with three leads, and a lead of another lender (delivered in the worker's own time).
+        return Math.max(0, ...byCode.values()) >= 3 && byCode.size >= 2;
       },
       { timeout: 30_000 },
     )
-    .toBeGreaterThanOrEqual(3);
+    .toBe(true);
   return all;
 }
 
