@@ -30,6 +30,8 @@ import type { DeliveryWorker } from './modules/delivery/worker.ts';
 import type { FunnelService } from './modules/funnel/service.ts';
 import type { GeoService } from './modules/geo/service.ts';
 import type { VerifiedIdentities } from './modules/identity/verified.ts';
+import type { LedgerRepository } from './modules/ledger/repository.ts';
+import type { LedgerService } from './modules/ledger/service.ts';
 import type { Limiter } from './modules/limits/limiter.ts';
 import type { MatchService } from './modules/matching/service.ts';
 import type { PartnerOutcomesService } from './modules/outcomes/admin-service.ts';
@@ -70,6 +72,10 @@ export interface Services {
   partnerOutcomes: PartnerOutcomesService;
   /** A product's lead prices with the day each takes effect (issue 48.1, ADR 073). */
   pricing: PricingService;
+  /** Entries booked in one transaction (returns, spend, adjustments) and month closes (issue 48, ADR 073). */
+  ledger: LedgerService;
+  /** The ledger's reads and writes, for the money modules' services (issue 48). */
+  ledgerRepo: LedgerRepository;
   geo: GeoService;
   realName: RealNameProvider;
   /** ID-card OCR (local tesseract.js or Tencent IDCardOCR). */

@@ -473,6 +473,10 @@ export const partners = pgTable('partners', {
   /** When the last round ran, and why it failed (our own short text; null: it succeeded). */
   pollLastAt: ts('poll_last_at'),
   pollLastError: text('poll_last_error'),
+  /** Days after delivery within which the lender may return a lead (issue 48.4). */
+  returnWindowDays: smallint('return_window_days').notNull().default(7),
+  /** The most the lender may return in a Shanghai month, in bps of the leads delivered to it that month. */
+  maxReturnRateBps: integer('max_return_rate_bps').notNull().default(2000),
   createdAt: ts('created_at').notNull().defaultNow(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });
@@ -1179,3 +1183,154 @@ export const webVitals = pgTable(
   },
   (t) => [index('web_vitals_day_metric').on(t.day, t.metric, t.route)],
 );
+
+// --- money (issue 48, ADR 073) ---------------------------------------------------------------------------
+
+/**
+ * What a channel costs, from a Shanghai day on (issue 48.2): CPC fen per counted click, CPA fen per
+ * registration or per lead, a revenue share in bps of the lead revenue its people bring, or `spend`: the cost
+ * is the spend imported from the ad platform's daily report. The model in force at an instant is the row with
+ * the latest `effective_from` ≤ it (one model at a time per channel). Rows are only added.
+ */
+export const channelCosts = pgTable(
+  'channel_costs',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    channelId: integer('channel_id')
+      .notNull()
+      .references(() => channels.id, { onDelete: 'cascade' }),
+    model: text('model', { enum: ['cpc', 'cpa_register', 'cpa_lead', 'rev_share', 'spend'] }).notNull(),
+    /** Fen per click, registration or lead (cpc, cpa_*); null otherwise. */
+    amountFen: bigint('amount_fen', { mode: 'number' }),
+    /** Basis points of the lead revenue (rev_share); null otherwise. */
+    bps: integer('bps'),
+    /** The start (00:00 Asia/Shanghai, as the UTC instant) of the day the cost takes effect. */
+    effectiveFrom: ts('effective_from').notNull(),
+    createdBy: integer('created_by').references(() => staff.id, { onDelete: 'set null' }),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('channel_costs_channel_from').on(t.channelId, t.effectiveFrom),
+    check(
+      'channel_costs_value',
+      sql`(${t.model} = 'rev_share' and ${t.bps} between 1 and 10000 and ${t.amountFen} is null) or (${t.model} in ('cpc', 'cpa_register', 'cpa_lead') and ${t.amountFen} between 0 and 100000000 and ${t.bps} is null) or (${t.model} = 'spend' and ${t.amountFen} is null and ${t.bps} is null)`,
+    ),
+  ],
+);
+
+/** An imported spend file (issue 48.2): a file imported twice (same hash) is a no-op. */
+export const spendImports = pgTable('spend_imports', {
+  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+  fileHash: text('file_hash').notNull().unique(),
+  fileName: text('file_name').notNull(),
+  rowsTotal: integer('rows_total').notNull(),
+  rowsImported: integer('rows_imported').notNull(),
+  rowsRejected: integer('rows_rejected').notNull(),
+  createdBy: integer('created_by').references(() => staff.id, { onDelete: 'set null' }),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});
+
+/** The accepted rows of an import: a channel's spend on a Shanghai day, in fen, with the file's line. */
+export const spendRows = pgTable(
+  'spend_rows',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    importId: integer('import_id')
+      .notNull()
+      .references(() => spendImports.id, { onDelete: 'restrict' }),
+    line: integer('line').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    channelId: integer('channel_id').notNull(),
+    channelCode: text('channel_code').notNull(),
+    amountFen: bigint('amount_fen', { mode: 'number' }).notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('spend_rows_day_channel').on(t.day, t.channelId)],
+);
+
+/**
+ * A lender's return of a lead (issue 48.4): once per lead; `accepted` reverses the lead's revenue in the
+ * ledger, `disputed` waits for staff (accept → reversed, reject → nothing).
+ */
+export const leadReturns = pgTable(
+  'lead_returns',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    leadId: bigint('lead_id', { mode: 'number' }).notNull().unique(),
+    partnerId: integer('partner_id')
+      .notNull()
+      .references(() => partners.id, { onDelete: 'restrict' }),
+    transactionId: text('transaction_id').notNull(),
+    reason: text('reason', {
+      enum: ['duplicate', 'invalid_phone', 'out_of_area', 'fraud', 'other'],
+    }).notNull(),
+    reasonText: text('reason_text'),
+    status: text('status', { enum: ['accepted', 'disputed', 'rejected'] }).notNull(),
+    /** Why it waits for staff (disputed), in words. */
+    disputeReason: text('dispute_reason'),
+    reviewedBy: integer('reviewed_by').references(() => staff.id, { onDelete: 'set null' }),
+    reviewedAt: ts('reviewed_at'),
+    reviewNote: text('review_note'),
+    /** When the lender returned it (the Shanghai month it counts against the lender's rate). */
+    requestedAt: ts('requested_at').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('lead_returns_partner_txn').on(t.partnerId, t.transactionId),
+    index('lead_returns_partner_requested').on(t.partnerId, t.requestedAt),
+    index('lead_returns_status').on(t.status),
+  ],
+);
+
+/**
+ * The ledger (issue 48.3, ADR 073): append-only entries in integer fen. `amount_fen` is signed from the
+ * party's account: for a lender what it owes us (lead revenue +, a return −), for a channel what we owe it
+ * (cost +, a payout −); an adjustment carries its sign, a reason and the staff member. `month` is the Shanghai
+ * month the entry is booked in: its event's month, or the first open month after it when that one was closed
+ * (`event_at` keeps the event's instant). Unique on (kind, reference): a retried event posts once. A trigger
+ * refuses UPDATE and DELETE (migration 0024): a correction is a new entry.
+ */
+export const ledgerEntries = pgTable(
+  'ledger_entries',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    kind: text('kind', {
+      enum: ['lead_revenue', 'return', 'channel_cost', 'payout', 'adjustment'],
+    }).notNull(),
+    partyType: text('party_type', { enum: ['lender', 'channel'] }).notNull(),
+    /** partners.id (lender) or channels.id (channel); no foreign key: entries outlive what they name. */
+    partyId: integer('party_id').notNull(),
+    partyCode: text('party_code').notNull(),
+    month: text('month').notNull(),
+    eventAt: ts('event_at').notNull(),
+    amountFen: bigint('amount_fen', { mode: 'number' }).notNull(),
+    /** What it is for, unique per kind: `lead:<id>:cpl`, `lead:<id>:cpa`, `outcome:<id>:cps`, `return:<id>`, … */
+    reference: text('reference').notNull(),
+    /** The price model and row applied (product_prices or channel_costs id), the basis and the quantity. */
+    model: text('model'),
+    priceId: integer('price_id'),
+    basisFen: bigint('basis_fen', { mode: 'number' }),
+    quantity: integer('quantity'),
+    leadId: bigint('lead_id', { mode: 'number' }),
+    productId: integer('product_id'),
+    /** The channel a lender entry's lead came from (ROI per channel); null for channel entries and unknown. */
+    channelCode: text('channel_code'),
+    reason: text('reason'),
+    staffId: integer('staff_id'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('ledger_entries_kind_reference').on(t.kind, t.reference),
+    index('ledger_entries_month_party').on(t.month, t.partyType, t.partyId),
+    index('ledger_entries_lead').on(t.leadId),
+    index('ledger_entries_event').on(t.eventAt),
+    check('ledger_entries_month', sql`${t.month} ~ '^[0-9]{4}-(0[1-9]|1[0-2])$'`),
+  ],
+);
+
+/** Closed Shanghai months (issue 48.5): nothing more is booked in them; later events go to the next open month. */
+export const monthCloses = pgTable('month_closes', {
+  month: text('month').primaryKey(),
+  closedBy: integer('closed_by').references(() => staff.id, { onDelete: 'set null' }),
+  closedAt: ts('closed_at').notNull().defaultNow(),
+});

@@ -44,10 +44,17 @@ export interface DeliveryDeps {
    * asks every lender due; answers how many lenders it asked. Checked at most every POLL_CHECK_MS when polling.
    */
   polls?: { run(): Promise<number> };
+  /**
+   * The ledger's posting sweep (issue 48.3, modules/ledger/poster.ts): books the lead events not booked yet;
+   * answers how many. Run at most every POSTING_CHECK_MS when polling, and in every `runOnce`.
+   */
+  postings?: { run(): Promise<number> };
 }
 
 /** How often the polling worker looks for lenders whose status query is due. */
 const POLL_CHECK_MS = 15_000;
+/** How often the polling worker books the lead events not booked yet. */
+const POSTING_CHECK_MS = 2_000;
 
 interface Claimed {
   id: number;
@@ -92,6 +99,9 @@ export class DeliveryWorker {
   /** A status-query round is running (polling worker), and when to look for due lenders again. */
   private statusPolling = false;
   private nextPollCheck = 0;
+  /** A posting sweep is running (polling worker), and when to run the next. */
+  private posting = false;
+  private nextPostingCheck = 0;
   /** stop() stopped waiting: claims are given back, new ones at once. */
   private releasing = false;
 
@@ -133,7 +143,8 @@ export class DeliveryWorker {
     const reports = await this.claimReports();
     await Promise.all(reports.map((c) => this.deliverReport(c)));
     const polled = this.d.polls ? await this.d.polls.run() : 0;
-    return claimed.length + notices.length + reports.length + polled;
+    const posted = this.d.postings ? await this.d.postings.run() : 0;
+    return claimed.length + notices.length + reports.length + polled + posted;
   }
 
   private async deliverReport(c: Claimed): Promise<void> {
@@ -447,6 +458,17 @@ export class DeliveryWorker {
         polls.run().then(() => undefined),
         () => {
           this.statusPolling = false;
+        },
+      );
+    }
+    const postings = this.d.postings;
+    if (postings && !this.posting && !this.stopped && Date.now() >= this.nextPostingCheck) {
+      this.posting = true;
+      this.nextPostingCheck = Date.now() + POSTING_CHECK_MS;
+      this.track(
+        postings.run().then(() => undefined),
+        () => {
+          this.posting = false;
         },
       );
     }

@@ -72,6 +72,9 @@ import { GeoRepository } from '../../modules/geo/repository.ts';
 import { GeoService } from '../../modules/geo/service.ts';
 import { IdentityRepository } from '../../modules/identity/repository.ts';
 import { VerifiedIdentities } from '../../modules/identity/verified.ts';
+import { LedgerPoster } from '../../modules/ledger/poster.ts';
+import { LedgerRepository } from '../../modules/ledger/repository.ts';
+import { LedgerService } from '../../modules/ledger/service.ts';
 import { DbCounterStore } from '../../modules/limits/db-store.ts';
 import { FallbackCounterStore } from '../../modules/limits/fallback-store.ts';
 import { Limiter } from '../../modules/limits/limiter.ts';
@@ -417,6 +420,10 @@ export default fp<ServicesOptions>(
       base: (platform) => adPlatformBase(config, platform, app.server.address()),
       publicOrigin: () => publicOrigin(config, app.server.address()),
     });
+    // The ledger (issue 48.3): lead events booked by the delivery worker's rounds; returns, imports, closes.
+    const ledgerRepo = new LedgerRepository(database.db);
+    const ledgerPoster = new LedgerPoster({ repo: ledgerRepo, log: app.log });
+    const ledger = new LedgerService(ledgerRepo);
     // Lenders that offer only a status query (issue 47.4): asked by the delivery worker's rounds.
     const statusPoller = new StatusPoller({
       repo: new PollRepository(database.db),
@@ -438,6 +445,7 @@ export default fp<ServicesOptions>(
         send: (c) => adReportSender.send(c),
       },
       polls: { run: async () => (await statusPoller.runOnce()).lenders },
+      postings: { run: () => ledgerPoster.runOnce() },
     });
     metrics.queueProbe = () => delivery.queue();
     const storage = createStorageProvider(config, {
@@ -567,6 +575,8 @@ export default fp<ServicesOptions>(
       reconcile,
       partnerOutcomes,
       pricing,
+      ledger,
+      ledgerRepo,
       geo,
       realName,
       ocr,
