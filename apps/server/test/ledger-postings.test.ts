@@ -17,7 +17,7 @@ import { LedgerRepository } from '../src/modules/ledger/repository.ts';
 import { nextMonth } from '../src/modules/ledger/rules.ts';
 import { consentToApiOffers } from './fixtures.ts';
 import { BACKEND, loginAs, newPhone, staffLogin, useTestApp } from './helpers.ts';
-import { pointLendersAt } from './lenders.ts';
+import { pointLendersAt, SECRETS, signedCallback } from './lenders.ts';
 
 const ctx = useTestApp({ env: { PARTNER_SANDBOX: 'on', DELIVERY_WORKER: 'off' } });
 let app: FastifyInstance;
@@ -149,6 +149,46 @@ describe(`ledger postings (issue 48.3) (${BACKEND})`, () => {
       ['cps', bpsOf(333, 150), 333],
     ]);
     expect(bpsOf(333, 150)).toBe(5); // 4.995 → 5: rounded once, on the entry
+  });
+
+  it('a lender cannot date an outcome before the lead or after it told us', async () => {
+    const mine = await deliveredLeads();
+    const lead = mine.find((l) => l.productId === priced.productId)!;
+    const outcome = (payload: object) =>
+      signedCallback(
+        app,
+        lead.partnerCode,
+        SECRETS.get(lead.partnerCode)!,
+        { leadId: lead.key, ...payload },
+        '/api/partner/outcomes',
+      );
+    const sent = new Date();
+    let res = await outcome({
+      transactionId: 'future-1',
+      status: 'approved',
+      limitFen: 1_000_000,
+      occurredAt: '2099-01-01T00:00:00+08:00',
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    res = await outcome({
+      transactionId: 'past-1',
+      status: 'funded',
+      amountFen: 100_000,
+      termMonths: 6,
+      occurredAt: '2000-01-01T00:00:00+08:00',
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    await app.services.delivery.drain();
+    const rows = await entriesOf([lead.id]);
+    const [created] = await db().select({ at: leads.createdAt }).from(leads).where(eq(leads.id, lead.id));
+    const cpa = rows.find((r) => r.model === 'cpa')!;
+    const cps = rows.find((r) => r.model === 'cps')!;
+    // 2099 → when we received it; 2000 → when the lead was made (then the first approval is that funding).
+    expect(cps.eventAt.getTime()).toBe(created!.at.getTime());
+    expect(cpa.eventAt.getTime()).toBe(created!.at.getTime());
+    expect(cpa.eventAt.getTime()).toBeLessThanOrEqual(Date.now());
+    expect(cps.eventAt.getTime()).toBeLessThan(sent.getTime() + 60_000);
+    for (const r of rows) expect(r.month).toBe(shanghaiMonthOf(new Date()));
   });
 
   it('a later price never rewrites a booked entry', async () => {

@@ -175,10 +175,12 @@ export class LedgerRepository {
 
   /**
    * Leads whose lender reported them approved (or funded) without their CPA entry: the first such applied
-   * outcome is the event. A lead with an accepted return earns nothing more.
+   * outcome is the event. A lead with an accepted return earns nothing more. An outcome's instant is the
+   * lender's `occurredAt` held between the lead's creation and our receipt: a lender cannot date an event
+   * before the lead existed (before a price) or after it told us (into a month to come).
    */
   async dueApprovals(limit: number): Promise<DueLeadEvent[]> {
-    const first = sql`(select min(o.occurred_at) from ${leadOutcomes} o where o.lead_id = ${leads.id} and o.applied and o.status in ('approved', 'funded'))`;
+    const first = sql`(select min(least(greatest(o.occurred_at, ${leads.createdAt}), o.received_at)) from ${leadOutcomes} o where o.lead_id = ${leads.id} and o.applied and o.status in ('approved', 'funded'))`;
     const rows = await this.db
       .select({
         leadId: leads.id,
@@ -212,7 +214,9 @@ export class LedgerRepository {
         productId: leads.productId,
         partnerId: leads.partnerId,
         partnerCode: partners.code,
-        at: leadOutcomes.occurredAt,
+        at: sql<Date>`least(greatest(${leadOutcomes.occurredAt}, ${leads.createdAt}), ${leadOutcomes.receivedAt})`.mapWith(
+          (v: string | Date) => new Date(v),
+        ),
         channelCode: users.adChannelCode,
         outcomeId: leadOutcomes.id,
         amountFen: leadOutcomes.amountFen,
