@@ -158,10 +158,15 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(import('./modules/admin-operators/routes.ts'));
   await app.register(import('./modules/admin-catalog/routes.ts'));
   await app.register(import('./modules/pricing/admin-routes.ts'));
+  await app.register(import('./modules/channel-costs/admin-routes.ts'));
+  await app.register(import('./modules/returns/routes.ts'));
+  await app.register(import('./modules/returns/admin-routes.ts'));
+  await app.register(import('./modules/settlement/admin-routes.ts'));
   await app.register(import('./modules/outcomes/reconcile-routes.ts'));
   await app.register(import('./modules/outcomes/admin-routes.ts'));
   await app.register(import('./modules/admin-leads/routes.ts'));
   await app.register(import('./modules/funnel/routes.ts'));
+  await app.register(import('./modules/roi/admin-routes.ts'));
   await app.register(import('./modules/rum/routes.ts'));
 
   for (const plugin of opts.plugins ?? []) await app.register(plugin);

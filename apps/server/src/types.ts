@@ -17,6 +17,9 @@ import type { AuditLog } from './modules/audit/service.ts';
 import type { AuthService, AuthUser } from './modules/auth/service.ts';
 import type { SmsCodes } from './modules/auth/sms-codes.ts';
 import type { CatalogService } from './modules/catalog/service.ts';
+import type { ChannelCostPoster } from './modules/channel-costs/poster.ts';
+import type { ChannelCostsService } from './modules/channel-costs/service.ts';
+import type { SpendImportService } from './modules/channel-costs/spend-service.ts';
 import type { ChannelService } from './modules/channels/service.ts';
 import type { ConsentService } from './modules/consent/service.ts';
 import type { ContentService } from './modules/content/service.ts';
@@ -30,6 +33,7 @@ import type { DeliveryWorker } from './modules/delivery/worker.ts';
 import type { FunnelService } from './modules/funnel/service.ts';
 import type { GeoService } from './modules/geo/service.ts';
 import type { VerifiedIdentities } from './modules/identity/verified.ts';
+import type { LedgerPoster } from './modules/ledger/poster.ts';
 import type { LedgerRepository } from './modules/ledger/repository.ts';
 import type { LedgerService } from './modules/ledger/service.ts';
 import type { Limiter } from './modules/limits/limiter.ts';
@@ -40,7 +44,10 @@ import type { OutcomeService } from './modules/outcomes/service.ts';
 import type { PricingService } from './modules/pricing/service.ts';
 import type { AdminNoticesService } from './modules/privacy/admin-notices.ts';
 import type { PrivacyService } from './modules/privacy/service.ts';
+import type { ReturnService } from './modules/returns/service.ts';
+import type { RoiService } from './modules/roi/service.ts';
 import type { RumService } from './modules/rum/service.ts';
+import type { SettlementService } from './modules/settlement/service.ts';
 import type { ManifestStore } from './modules/site/manifest-store.ts';
 import type { SiteService } from './modules/site/service.ts';
 import type { StaffAccounts } from './modules/staff/accounts.ts';
@@ -72,10 +79,22 @@ export interface Services {
   partnerOutcomes: PartnerOutcomesService;
   /** A product's lead prices with the day each takes effect (issue 48.1, ADR 073). */
   pricing: PricingService;
+  /** A channel's cost rows with the day each takes effect (issue 48.2). */
+  channelCosts: ChannelCostsService;
+  /** Spend imported from ad platforms' daily reports (issue 48.2). */
+  spendImports: SpendImportService;
+  /** The daily per-event channel cost sweep (`runOnce({force})`; the delivery worker runs it). */
+  channelCostPoster: ChannelCostPoster;
   /** Entries booked in one transaction (returns, spend, adjustments) and month closes (issue 48, ADR 073). */
   ledger: LedgerService;
   /** The ledger's reads and writes, for the money modules' services (issue 48). */
   ledgerRepo: LedgerRepository;
+  /** The sweep that books delivered, approved and funded leads (`runOnce`; the delivery worker runs it). */
+  ledgerPoster: LedgerPoster;
+  /** Lead returns from lenders and their review by staff (issue 48.4). */
+  returns: ReturnService;
+  /** Monthly statements, the month close, adjustments and payouts (issue 48.5). */
+  settlement: SettlementService;
   geo: GeoService;
   realName: RealNameProvider;
   /** ID-card OCR (local tesseract.js or Tencent IDCardOCR). */
@@ -108,6 +127,8 @@ export interface Services {
   site: SiteService;
   rum: RumService;
   funnel: FunnelService;
+  /** ROI per channel, day or skin (issue 48.6). */
+  roi: RoiService;
   adminChannels: AdminChannelService;
   adminOperators: AdminOperatorService;
   adminPartners: AdminPartnersService;

@@ -13,6 +13,12 @@ import {
   CONVERSION_STEPS,
   REPORT_STEP_LABELS,
 } from './conversions.ts';
+import {
+  CHANNEL_COST_MODEL_LABELS,
+  PARTY_TYPE_LABELS,
+  RETURN_REASON_LABELS,
+  RETURN_STATUS_LABELS,
+} from './ledger.ts';
 import { PRICE_MODEL_LABELS } from './prices.ts';
 import { LEAD_STATUS_LABELS, NOTICE_KIND_LABELS, NOTICE_STATUS_LABELS } from './privacy-labels.ts';
 import { regionText } from './regions.ts';
@@ -49,6 +55,10 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   reconcile: '对账',
   replay: '重新回传',
   'ad-reporting': '广告效果回传（本人异议）',
+  close: '关账',
+  accept: '接受',
+  reject: '驳回',
+  import: '导入',
 };
 
 /** What an entry is about (`audit_log.entity`). */
@@ -65,6 +75,12 @@ export const AUDIT_ENTITY_LABELS: Record<string, string> = {
   channel_conversions: '渠道转化回传',
   ad_report: '转化回传记录',
   product_price: '产品线索价格',
+  channel_cost: '渠道成本',
+  spend_import: '消耗导入',
+  month_close: '月度关账',
+  ledger_adjustment: '手工调整',
+  ledger_payout: '结算付款',
+  lead_return: '线索退回',
 };
 
 /** The staff name of entries made by the server itself (login locks, the worker). */
@@ -179,10 +195,30 @@ export const AUDIT_FIELD_LABELS: Record<string, string> = {
   priceFen: '单价',
   activeHours: '营业时段',
   sharedFields: '共享字段',
+  // a channel's cost and a spend import (issue 48.2)
+  channelId: '渠道编号',
+  fileName: '文件名',
+  rowsTotal: '数据行数',
+  rowsImported: '导入行数',
+  rowsRejected: '拒绝行数',
+  totalFen: '消耗合计',
+  entriesBooked: '记账条数',
+  bookedFen: '本次记账金额',
   // a product's lead prices (issue 48.1)
   productId: '产品编号',
   model: '计价方式',
   effectiveFrom: '生效日期',
+  // statements, adjustments and payouts (issue 48.5)
+  partyType: '对象类型',
+  partyCode: '对象编码',
+  partyName: '对象名称',
+  // lead returns (issue 48.4)
+  returnWindowDays: '退回期限',
+  maxReturnRateBps: '每月最高退回率',
+  leadId: '线索编号',
+  disputeReason: '待审核原因',
+  reviewNote: '审核说明',
+  reversedFen: '冲减金额',
   // staff
   mobile: '手机号',
   role: '角色',
@@ -218,6 +254,11 @@ const ENTITY_FIELD_LABELS: Record<string, Record<string, string>> = {
   notice: { status: '通知状态' },
   ad_report: { status: '回传状态', attempts: '已尝试次数' },
   product_price: { amountFen: '每条线索价格', bps: '放款金额分成比例' },
+  channel_cost: { amountFen: '计费单价', bps: '线索收入分成比例', model: '计费方式' },
+  month_close: { month: '关账月份' },
+  ledger_adjustment: { month: '记账月份', amountFen: '调整金额', reason: '调整原因' },
+  ledger_payout: { month: '记账月份', amountFen: '付款金额', note: '付款说明' },
+  lead_return: { status: '退回状态', reason: '退回原因' },
 };
 
 /** The Chinese label of `key` in a snapshot of `entity`; an unknown key stays visible as it is. */
@@ -232,6 +273,7 @@ const STATUS_LABELS: Record<string, Record<string, string>> = {
   lead: LEAD_STATUS_LABELS,
   notice: NOTICE_STATUS_LABELS,
   ad_report: AD_REPORT_STATUS_LABELS,
+  lead_return: RETURN_STATUS_LABELS,
   route_code: { '1': '启用', '0': '停用' },
 };
 
@@ -368,10 +410,15 @@ export function auditValueText(entity: string, key: string, value: unknown): str
       );
     case 'platform':
       return labelled(AD_PLATFORM_LABELS, value);
+    case 'partyType':
+      return labelled(PARTY_TYPE_LABELS, value);
     case 'model':
-      return labelled(PRICE_MODEL_LABELS, value);
+      return labelled(entity === 'channel_cost' ? CHANNEL_COST_MODEL_LABELS : PRICE_MODEL_LABELS, value);
     case 'windowDays':
+    case 'returnWindowDays':
       return `${String(value)} 天`;
+    case 'reason':
+      return entity === 'lead_return' ? labelled(RETURN_REASON_LABELS, value) : String(value);
     case 'events':
       return eventMapText(value);
     case 'step':

@@ -41,6 +41,10 @@ export const ErrorCode = {
   FACE_NOT_PASSED: 1104,
   /** A lender's outcome that cannot follow the lead's outcome so far (a declined lead funded, issue 47.4). */
   OUTCOME_NOT_ALLOWED: 1105,
+  /** A lender's return of a lead refused (issue 48.4): not delivered, outside the window, twice, over the rate; or a staff review of a return that waits for none. `data.reason` says which. */
+  RETURN_NOT_ALLOWED: 1106,
+  /** A month of the ledger already closed, or one that may not be booked into (issue 48.5); msg says why. */
+  MONTH_CLOSED: 1107,
 } as const;
 
 export type ErrorCodeName = keyof typeof ErrorCode;
@@ -77,6 +81,8 @@ export const errorCatalogue: Record<ErrorCodeName, ErrorDef> = {
   BAD_SIGNATURE: { status: 401, msg: '签名校验失败' },
   FACE_NOT_PASSED: { status: 409, msg: '请先完成人脸认证' },
   OUTCOME_NOT_ALLOWED: { status: 409, msg: '该线索的结果不能这样变更' },
+  RETURN_NOT_ALLOWED: { status: 409, msg: '该线索不能退回' },
+  MONTH_CLOSED: { status: 409, msg: '该月份已关账' },
 };
 
 /** Codes after which the client logs the person out and sends them to /getQuota. */

@@ -72,5 +72,5 @@ export const STATEMENT_STATUSES = ['open', 'closed'] as const;
 export type StatementStatus = (typeof STATEMENT_STATUSES)[number];
 export const STATEMENT_STATUS_LABELS: Record<StatementStatus, string> = { open: '未关账', closed: '已关账' };
 
-/** `YYYY-MM`: a Shanghai month. */
-export const MONTH_PATTERN = /^\d{4}-(0[1-9]|1[0-2])$/;
+/** `YYYY-MM`: a Shanghai month of the years 2000–2099 (the books of this business; no year 0). */
+export const MONTH_PATTERN = /^20\d{2}-(0[1-9]|1[0-2])$/;

@@ -215,7 +215,12 @@ function queryString(values: Record<string, unknown>): string {
 }
 
 /** Answers that are files, not the envelope, when they succeed. */
-const FILE_ROUTES = [/^\/api\/user\/export$/, /^\/api\/storage\//, /^\/api\/docs/];
+const FILE_ROUTES = [
+  /^\/api\/user\/export$/,
+  /^\/api\/storage\//,
+  /^\/api\/docs/,
+  /^\/api\/admin\/settlement\/statements\.csv$/,
+];
 /** The ad platforms' local sandboxes (ADR 071) accept as their platform answers (JSON, not the envelope); they refuse with it. */
 const PLATFORM_SHAPED = /^\/api\/dev\/ad-sandbox\/(oceanengine|kuaishou|baidu|tencent)\/(?!events$)/;
 
@@ -274,6 +279,12 @@ const TABLES = [
   'channel_conversions',
   'lead_outcomes',
   'product_prices',
+  'lead_returns',
+  'channel_costs',
+  'spend_imports',
+  'spend_rows',
+  'ledger_entries',
+  'month_closes',
 ];
 async function counts(): Promise<string> {
   const parts = TABLES.map((t) => `(select count(*)::int from ${t}) as "${t}"`).join(', ');

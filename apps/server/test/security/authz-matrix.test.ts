@@ -76,6 +76,8 @@ const ACCESS: Record<string, Access> = {
   'POST /api/partner/callback': 'public', // signed by the partner's secret, checked in the handler
   'POST /api/partner/outcomes': 'public', // signed by the lender's secret, checked in the handler
   'POST /api/dev/partner-sandbox/{code}/outcomes': 'dev',
+  'POST /api/partner/returns': 'public', // signed by the lender's secret, checked in the handler (issue 48.4)
+  'POST /api/dev/partner-sandbox/{code}/returns': 'dev',
   'POST /api/dev/partner-sandbox/{code}/statuses': 'dev',
   'POST /api/dev/partner-sandbox/{code}/status-query': 'dev',
   'GET /api/product/topRecommend': 'public',
@@ -158,6 +160,22 @@ const ACCESS: Record<string, Access> = {
   'PUT /api/admin/products/{id}/status': 'staffWrite',
   'GET /api/admin/products/{id}/prices': 'staffRead', // a viewer without amounts (product-prices.test.ts)
   'POST /api/admin/products/{id}/prices': 'adminOnly',
+  // Lead returns (issue 48.4): a viewer without amounts (lead-returns.test.ts).
+  'GET /api/admin/returns': 'staffRead',
+  'POST /api/admin/returns/{id}/accept': 'staffWrite',
+  'POST /api/admin/returns/{id}/reject': 'staffWrite',
+  'GET /api/admin/channels/{id}/costs': 'staffRead', // a viewer without amounts (channel-costs.test.ts)
+  'POST /api/admin/channels/{id}/costs': 'adminOnly',
+  'GET /api/admin/spend-imports': 'staffRead', // a viewer without totals (spend-import.test.ts)
+  'POST /api/admin/spend-imports/preview': 'staffWrite',
+  'POST /api/admin/spend-imports': 'staffWrite',
+  // Statements (issue 48.5): a viewer without amounts, a channel partner its own channels only (settlement.test.ts).
+  'GET /api/admin/settlement/statements': 'funnel',
+  'GET /api/admin/settlement/statements.csv': 'funnel',
+  'GET /api/admin/settlement/statements/{partyType}/{code}': 'funnel',
+  'POST /api/admin/settlement/months/{month}/close': 'adminOnly',
+  'POST /api/admin/settlement/adjustments': 'adminOnly',
+  'POST /api/admin/settlement/payouts': 'adminOnly',
   'POST /api/admin/rule-tester': 'staffRead',
   'GET /api/admin/users': 'staffRead',
   'GET /api/admin/users/{id}': 'staffRead',
@@ -176,6 +194,7 @@ const ACCESS: Record<string, Access> = {
   'GET /api/admin/funnel/by-channel': 'funnel',
   'GET /api/admin/funnel/arms': 'funnel',
   'GET /api/admin/funnel/channels': 'funnel',
+  'GET /api/admin/roi': 'staffRead', // a viewer without amounts, a channel partner refused (roi.test.ts)
   'GET /api/admin/dashboard': 'staffRead',
   'POST /api/report/vitals': 'public',
   'GET /api/admin/web-vitals': 'staffRead',

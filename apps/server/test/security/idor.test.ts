@@ -215,8 +215,16 @@ describe(`console ids of nothing answer 404, never 500 (${BACKEND})`, () => {
       '/api/admin/products/{id}/prices',
       { model: 'cpl', amountFen: 100, effectiveFrom: shanghaiDate() },
     ],
+    ['POST', '/api/admin/returns/{id}/accept', { note: '核实无误' }],
+    ['POST', '/api/admin/returns/{id}/reject', { note: '核实无误' }],
     ['GET', '/api/admin/channels/{id}'],
     ['GET', '/api/admin/channels/{id}/conversion-reports'],
+    ['GET', '/api/admin/channels/{id}/costs'],
+    [
+      'POST',
+      '/api/admin/channels/{id}/costs',
+      { model: 'cpc', amountFen: 100, effectiveFrom: shanghaiDate() },
+    ],
     ['POST', '/api/admin/conversion-reports/{id}/replay', {}],
     ['POST', '/api/admin/privacy/notices/{id}/retry', {}],
     ['POST', '/api/admin/staff/{id}/reset-password', {}],
@@ -241,6 +249,58 @@ describe(`console ids of nothing answer 404, never 500 (${BACKEND})`, () => {
         expectEnvelope(res);
         expect([400, 404], `${method} ${path} id=${odd} ${res.body}`).toContain(res.statusCode);
       }
+    }
+  });
+
+  it('statements by party code: unknown codes → 404, odd codes and months → 400/404 (issue 48.5)', async () => {
+    const month = '2026-01';
+    for (const type of ['lender', 'channel']) {
+      const res = await app.inject({
+        url: `/api/admin/settlement/statements/${type}/no-such-code?month=${month}`,
+        headers: auth(adminToken),
+      });
+      expectEnvelope(res);
+      expect(res.statusCode, res.body).toBe(404);
+      for (const odd of ['%00', '..%2F..', 'x'.repeat(65), '1%20or%201%3D1', '%E4%B8%AD']) {
+        const r = await app.inject({
+          url: `/api/admin/settlement/statements/${type}/${odd}?month=${month}`,
+          headers: auth(adminToken),
+        });
+        expectEnvelope(r);
+        expect([400, 404], `${type}/${odd} ${r.body}`).toContain(r.statusCode);
+      }
+    }
+    for (const url of [
+      '/api/admin/settlement/statements/bank/demo?month=2026-01',
+      '/api/admin/settlement/statements/lender/demo?month=2026-1',
+      '/api/admin/settlement/statements/lender/demo',
+    ]) {
+      const r = await app.inject({ url, headers: auth(adminToken) });
+      expectEnvelope(r);
+      expect(r.statusCode, url).toBe(400);
+    }
+    for (const odd of ['2026-13', '2026-00', '0', 'abc', '99999999999999999999']) {
+      const r = await app.inject({
+        method: 'POST',
+        url: `/api/admin/settlement/months/${odd}/close`,
+        payload: {},
+        headers: auth(adminToken),
+      });
+      expectEnvelope(r);
+      expect(r.statusCode, `${odd} ${r.body}`).toBe(400);
+    }
+    for (const payload of [
+      { partyType: 'lender', partyCode: 'no-such-code', amountFen: 100, reason: '测试调整' },
+      { partyType: 'channel', partyCode: 'no-such-code', amountFen: 100, reason: '测试调整' },
+    ]) {
+      const r = await app.inject({
+        method: 'POST',
+        url: '/api/admin/settlement/adjustments',
+        payload,
+        headers: auth(adminToken),
+      });
+      expectEnvelope(r);
+      expect(r.statusCode, r.body).toBe(404);
     }
   });
 

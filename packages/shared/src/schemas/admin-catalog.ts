@@ -227,6 +227,20 @@ const partnerFields = {
     .min(POLL_INTERVAL_MINUTES.min, `轮询间隔至少 ${POLL_INTERVAL_MINUTES.min} 分钟`)
     .max(POLL_INTERVAL_MINUTES.max, `轮询间隔最多 ${POLL_INTERVAL_MINUTES.max} 分钟`)
     .default(POLL_INTERVAL_MINUTES.default),
+  /** Days after delivery within which the lender may return a lead (issue 48.4); left out: unchanged (7 when new). */
+  returnWindowDays: z
+    .number({ error: '退回期限须为整数（天）' })
+    .int('退回期限须为整数（天）')
+    .min(1, '退回期限至少 1 天')
+    .max(90, '退回期限最多 90 天')
+    .optional(),
+  /** The most it may return in a Shanghai month, in bps of its leads delivered that month; left out: unchanged. */
+  maxReturnRateBps: z
+    .number({ error: '每月最高退回率须为整数（基点，1 基点 = 0.01%）' })
+    .int('每月最高退回率须为整数（基点，1 基点 = 0.01%）')
+    .min(0, '每月最高退回率不能为负数')
+    .max(10_000, '每月最高退回率最高 100%')
+    .optional(),
 };
 
 export const partnerCreateBody = z.object({
@@ -263,6 +277,9 @@ export const partnerSchema = z.object({
   /** The poller's last round for this lender (ISO) and why it failed (null: it succeeded, or none yet). */
   pollLastAt: z.string().nullable(),
   pollLastError: z.string().nullable(),
+  /** Lead returns (issue 48.4): the window in days after delivery and the monthly rate limit in bps. */
+  returnWindowDays: z.number().int(),
+  maxReturnRateBps: z.number().int(),
   hasSecret: z.boolean(),
   secretRotatedAt: z.string().nullable(),
   /** Until when callbacks signed with the secret before the last rotation are still accepted. */

@@ -50,7 +50,12 @@ export class LedgerPoster {
           prices.filter((p) => p.productId === e.productId),
           costs.filter((c) => c.code === e.channelCode),
         );
-        const rows = await this.d.repo.transaction((tx) => tx.book(entries));
+        const rows = await this.d.repo.transaction(async (tx) => {
+          // Not while a return of the lender's leads is decided; nothing more after an accepted one.
+          await tx.lockLenderShared(e.partnerId);
+          if (kind !== 'cpl' && (await tx.returned(e.leadId))) return [];
+          return tx.book(entries);
+        });
         if (rows.length > 0) booked++;
       } catch (err) {
         // The event stays unbooked and is tried again next round.

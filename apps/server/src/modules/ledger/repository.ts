@@ -12,7 +12,7 @@ import {
   productPrices,
   users,
 } from '../../db/schema.ts';
-import { bookingMonth, LEDGER_LOCK_CLASS, monthLockKey } from './rules.ts';
+import { bookingMonth, LEDGER_LOCK_CLASS, LENDER_LOCK_CLASS, monthLockKey } from './rules.ts';
 
 export type LedgerEntryRow = typeof ledgerEntries.$inferSelect;
 /** An entry to book: everything but its id, booking month and creation time, plus its event's month. */
@@ -57,6 +57,20 @@ export class LedgerRepository {
   /** Holds the month's posting lock alone until this transaction ends (a close: waits for postings in flight). */
   async lockMonthExclusive(month: string): Promise<void> {
     await this.db.execute(sql`select pg_advisory_xact_lock(${LEDGER_LOCK_CLASS}, ${monthLockKey(month)})`);
+  }
+
+  /** Holds the lender's lock shared until this transaction ends (no return of its leads decided meanwhile). */
+  async lockLenderShared(partnerId: number): Promise<void> {
+    await this.db.execute(sql`select pg_advisory_xact_lock_shared(${LENDER_LOCK_CLASS}, ${partnerId})`);
+  }
+
+  /** Whether the lead has an accepted return (it earns nothing more). */
+  async returned(leadId: number): Promise<boolean> {
+    const [row] = await this.db
+      .select({ id: leadReturns.id })
+      .from(leadReturns)
+      .where(and(eq(leadReturns.leadId, leadId), eq(leadReturns.status, 'accepted')));
+    return row !== undefined;
   }
 
   async isClosed(month: string): Promise<boolean> {

@@ -32,6 +32,12 @@ export function bookingMonth(eventMonth: string, closed: ReadonlySet<string>): s
  * posting after it sees the close.
  */
 export const LEDGER_LOCK_CLASS = 48_073;
+/**
+ * The advisory-lock class of a lender (key: its partner id): a return holds it exclusively while it decides
+ * and reverses; the sweep holds it shared while it books the lender's lead revenue and checks for a return
+ * first — so revenue is either booked before a return (and reversed by it) or not at all after one.
+ */
+export const LENDER_LOCK_CLASS = 48_004;
 export function monthLockKey(month: string): number {
   return Number(month.replace('-', ''));
 }

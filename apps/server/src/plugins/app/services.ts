@@ -39,6 +39,10 @@ import { SmsCodes } from '../../modules/auth/sms-codes.ts';
 import { CapsRepository } from '../../modules/caps/repository.ts';
 import { CatalogRepository } from '../../modules/catalog/repository.ts';
 import { CatalogService } from '../../modules/catalog/service.ts';
+import { ChannelCostPoster } from '../../modules/channel-costs/poster.ts';
+import { ChannelCostsRepository } from '../../modules/channel-costs/repository.ts';
+import { ChannelCostsService } from '../../modules/channel-costs/service.ts';
+import { SpendImportService } from '../../modules/channel-costs/spend-service.ts';
 import {
   type ConfigCache,
   H5_CONFIG_TTL_SECONDS,
@@ -97,8 +101,14 @@ import { PricingService } from '../../modules/pricing/service.ts';
 import { AdminNoticesService } from '../../modules/privacy/admin-notices.ts';
 import { PrivacyRepository } from '../../modules/privacy/repository.ts';
 import { PrivacyService } from '../../modules/privacy/service.ts';
+import { ReturnRepository } from '../../modules/returns/repository.ts';
+import { ReturnService } from '../../modules/returns/service.ts';
+import { RoiRepository } from '../../modules/roi/repository.ts';
+import { RoiService } from '../../modules/roi/service.ts';
 import { RumRepository } from '../../modules/rum/repository.ts';
 import { RumService } from '../../modules/rum/service.ts';
+import { SettlementRepository } from '../../modules/settlement/repository.ts';
+import { SettlementService } from '../../modules/settlement/service.ts';
 import { createManifestStore } from '../../modules/site/manifest-store.ts';
 import { SiteRepository } from '../../modules/site/repository.ts';
 import { SiteService } from '../../modules/site/service.ts';
@@ -424,6 +434,28 @@ export default fp<ServicesOptions>(
     const ledgerRepo = new LedgerRepository(database.db);
     const ledgerPoster = new LedgerPoster({ repo: ledgerRepo, log: app.log });
     const ledger = new LedgerService(ledgerRepo);
+    // Channel costs and imported spend (issue 48.2): per-event costs booked per ended day by the worker's rounds.
+    const channelCostsRepo = new ChannelCostsRepository(database.db);
+    const channelCosts = new ChannelCostsService({ repo: channelCostsRepo });
+    const spendImports = new SpendImportService({ repo: channelCostsRepo });
+    const channelCostPoster = new ChannelCostPoster({ repo: channelCostsRepo, log: app.log });
+    // Lead returns (issue 48.4): the lead's delivery booked first, the negative signal like a duplicate outcome.
+    const returns = new ReturnService({
+      repo: new ReturnRepository(database.db),
+      post: () => ledgerPoster.runOnce(),
+      report: async (event) => {
+        try {
+          await adReports.record(event);
+        } catch (err) {
+          app.log.error({ err, step: event.step }, 'conversion report not recorded');
+        }
+      },
+    });
+    // Monthly statements, the month close, adjustments and payouts (issue 48.5).
+    const settlement = new SettlementService({
+      repo: new SettlementRepository(database.db),
+      issuerName: config.OPERATOR_NAME,
+    });
     // Lenders that offer only a status query (issue 47.4): asked by the delivery worker's rounds.
     const statusPoller = new StatusPoller({
       repo: new PollRepository(database.db),
@@ -445,7 +477,9 @@ export default fp<ServicesOptions>(
         send: (c) => adReportSender.send(c),
       },
       polls: { run: async () => (await statusPoller.runOnce()).lenders },
-      postings: { run: () => ledgerPoster.runOnce() },
+      postings: {
+        run: async () => (await ledgerPoster.runOnce()) + (await channelCostPoster.runOnce()),
+      },
     });
     metrics.queueProbe = () => delivery.queue();
     const storage = createStorageProvider(config, {
@@ -485,6 +519,7 @@ export default fp<ServicesOptions>(
     });
     const rum = new RumService({ repo: new RumRepository(db), limiter, deviceHash });
     const funnel = new FunnelService(new FunnelRepository(db));
+    const roi = new RoiService(new RoiRepository(db), funnel);
     const adminChannels = new AdminChannelService({
       repo: new AdminChannelsRepository(db),
       ring,
@@ -541,6 +576,7 @@ export default fp<ServicesOptions>(
       site,
       rum,
       funnel,
+      roi,
       adminChannels,
       adminOperators,
       adminPartners,
@@ -575,8 +611,14 @@ export default fp<ServicesOptions>(
       reconcile,
       partnerOutcomes,
       pricing,
+      channelCosts,
+      spendImports,
+      channelCostPoster,
       ledger,
       ledgerRepo,
+      ledgerPoster,
+      returns,
+      settlement,
       geo,
       realName,
       ocr,
