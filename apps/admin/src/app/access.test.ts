@@ -8,7 +8,7 @@ describe('console pages by role (issue 44.19)', () => {
     expect(homeOf('admin')).toBe('/');
   });
 
-  it('lets a channel partner open only the funnel, by any address', () => {
+  it('lets a channel partner open only the funnel and its statements, by any address', () => {
     for (const path of [
       '/',
       '/channels',
@@ -17,10 +17,15 @@ describe('console pages by role (issue 44.19)', () => {
       '/leads',
       '/leads/7',
       '/audit-log',
+      '/roi',
+      '/returns',
+      '/spend-imports',
     ])
       expect(mayOpen('channel_partner', path), path).toBe(false);
     expect(mayOpen('channel_partner', '/funnel')).toBe(true);
     expect(mayOpen('channel_partner', '/funnel/')).toBe(true);
+    expect(mayOpen('channel_partner', '/settlement')).toBe(true);
+    expect(mayOpen('channel_partner', '/settlement/2026-11/channel/demo')).toBe(true);
   });
 
   it('keeps 账号管理 to admins; staff open every other page', () => {

@@ -34,10 +34,21 @@ const LeadDetail = lazy(() =>
 const Deliveries = lazy(() =>
   import('./routes/app/deliveries').then((m) => ({ default: m.DeliveriesRoute })),
 );
+const Returns = lazy(() => import('./routes/app/returns').then((m) => ({ default: m.ReturnsRoute })));
 const AuditLog = lazy(() => import('./routes/app/audit-log').then((m) => ({ default: m.AuditLogRoute })));
 const Funnel = lazy(() => import('./routes/app/funnel').then((m) => ({ default: m.FunnelRoute })));
+const Roi = lazy(() => import('./routes/app/roi').then((m) => ({ default: m.RoiRoute })));
 const Staff = lazy(() => import('./routes/app/staff').then((m) => ({ default: m.StaffRoute })));
+const SpendImports = lazy(() =>
+  import('./routes/app/spend-imports').then((m) => ({ default: m.SpendImportsRoute })),
+);
 const WebVitals = lazy(() => import('./routes/app/web-vitals').then((m) => ({ default: m.WebVitalsRoute })));
+const Settlement = lazy(() =>
+  import('./routes/app/settlement').then((m) => ({ default: m.SettlementRoute })),
+);
+const SettlementStatement = lazy(() =>
+  import('./routes/app/settlement-statement').then((m) => ({ default: m.SettlementStatementRoute })),
+);
 const NotFound = lazy(() => import('./routes/not-found').then((m) => ({ default: m.NotFoundRoute })));
 
 export const router = createBrowserRouter(
@@ -65,10 +76,15 @@ export const router = createBrowserRouter(
             { path: 'leads', element: <Leads /> },
             { path: 'leads/:userId', element: <LeadDetail /> },
             { path: 'deliveries', element: <Deliveries /> },
+            { path: 'returns', element: <Returns /> },
+            { path: 'settlement', element: <Settlement /> },
+            { path: 'settlement/:month/:partyType/:code', element: <SettlementStatement /> },
             { path: 'audit-log', element: <AuditLog /> },
             { path: 'funnel', element: <Funnel /> },
+            { path: 'roi', element: <Roi /> },
             { path: 'staff', element: <Staff /> },
             { path: 'web-vitals', element: <WebVitals /> },
+            { path: 'spend-imports', element: <SpendImports /> },
           ],
         },
         { path: '*', element: <NotFound /> },

@@ -4,6 +4,7 @@ import { EditPageHeader } from '@/components/page-header';
 import { QueryError } from '@/components/query-error';
 import { useMe } from '@/features/auth/api/get-me';
 import { useCanEdit } from '@/features/auth/use-can-edit';
+import { ChannelCostsCard } from '@/features/channel-costs/components/channel-costs-card';
 import { useChannel } from '@/features/channels/api/get-channel';
 import { ChannelForm } from '@/features/channels/components/channel-form';
 import { ConversionReports } from '@/features/channels/components/conversion-reports';
@@ -40,6 +41,7 @@ export function ChannelEditRoute() {
         <ChannelForm key={channel.data.updatedAt} detail={channel.data} canEdit={canEdit} />
         <ConversionSettings channelId={channel.data.id} canEdit={canEdit} />
         <ConversionReports channelId={channel.data.id} canReplay={canEdit} />
+        <ChannelCostsCard channelId={channel.data.id} isAdmin={me.data?.role === 'admin'} />
       </>
     );
   }

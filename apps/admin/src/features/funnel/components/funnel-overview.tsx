@@ -12,10 +12,10 @@ import {
   Typography,
 } from 'antd';
 import { useMemo } from 'react';
+import { EChart } from '@/components/echart/echart';
 import { downloadCsv, toCsv } from '@/lib/csv';
 import { useFunnel } from '../api/get-funnel';
 import type { FunnelFilters } from '../api/types';
-import { EChart } from './echart';
 import { count, percent } from './format';
 
 const columns: TableColumnsType<FunnelStepRow> = [

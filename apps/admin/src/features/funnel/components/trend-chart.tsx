@@ -1,6 +1,6 @@
 import type { EChartsCoreOption } from 'echarts/core';
 import { useMemo } from 'react';
-import { EChart } from './echart';
+import { EChart } from '@/components/echart/echart';
 
 export interface TrendSeries {
   name: string;

@@ -1,3 +1,4 @@
+import { bpsToPercentText, percentTextToBps } from '@lm/shared/money';
 import {
   DELIVERY_MODE_LABELS,
   DELIVERY_MODES,
@@ -6,6 +7,7 @@ import {
   type PartnerSecretData,
   POLL_INTERVAL_MINUTES,
 } from '@lm/shared/schemas/admin-catalog';
+import { RETURN_RATE_BPS, RETURN_WINDOW_DAYS } from '@lm/shared/schemas/returns';
 import { formatShanghai } from '@lm/shared/time';
 import { CONTACT_PHONE_PATTERN } from '@lm/shared/validators/phone';
 import {
@@ -62,6 +64,18 @@ interface FormValues {
   statusQueryEndpoint?: string;
   pollEnabled: boolean;
   pollIntervalMinutes: number;
+  /** Lead returns (issue 48.4): days after delivery, and the monthly rate as a percentage typed ("20", "1.5"). */
+  returnWindowDays: number;
+  maxReturnRate: string;
+}
+
+/** The monthly return rate as typed → bps, or why not (0 %–100 %, at most two decimals). */
+function returnRateBps(text: string): { bps: number } | { problem: string } {
+  const read = percentTextToBps(text ?? '');
+  if ('problem' in read) return read;
+  if (read.bps < RETURN_RATE_BPS.min || read.bps > RETURN_RATE_BPS.max)
+    return { problem: '每月最高退回率应在 0% 到 100% 之间' };
+  return read;
 }
 
 const LINK_TYPES = ['1', '2', '3', '4', '5', '6', '7', '8', '9'];
@@ -80,6 +94,8 @@ const FORM_FIELDS: readonly (keyof FormValues)[] = [
   'statusQueryEndpoint',
   'pollEnabled',
   'pollIntervalMinutes',
+  'returnWindowDays',
+  'maxReturnRate',
 ];
 
 /**
@@ -121,6 +137,8 @@ export function PartnerForm({ partner, canEdit, onCreated, onSaved }: PartnerFor
         statusQueryEndpoint: partner.statusQueryEndpoint ?? undefined,
         pollEnabled: partner.pollEnabled,
         pollIntervalMinutes: partner.pollIntervalMinutes,
+        returnWindowDays: partner.returnWindowDays,
+        maxReturnRate: bpsToPercentText(partner.maxReturnRateBps),
       }
     : {
         allowedHosts: [],
@@ -128,6 +146,8 @@ export function PartnerForm({ partner, canEdit, onCreated, onSaved }: PartnerFor
         status: 'active',
         pollEnabled: false,
         pollIntervalMinutes: POLL_INTERVAL_MINUTES.default,
+        returnWindowDays: RETURN_WINDOW_DAYS.default,
+        maxReturnRate: bpsToPercentText(RETURN_RATE_BPS.default),
       };
 
   const submit = async (v: FormValues) => {
@@ -147,6 +167,11 @@ export function PartnerForm({ partner, canEdit, onCreated, onSaved }: PartnerFor
       statusQueryEndpoint: v.statusQueryEndpoint?.trim() || null,
       pollEnabled: v.pollEnabled,
       pollIntervalMinutes: v.pollIntervalMinutes,
+      returnWindowDays: v.returnWindowDays,
+      maxReturnRateBps: (() => {
+        const read = returnRateBps(v.maxReturnRate);
+        return 'bps' in read ? read.bps : undefined;
+      })(),
     };
     try {
       if (partner) {
@@ -317,6 +342,43 @@ export function PartnerForm({ partner, canEdit, onCreated, onSaved }: PartnerFor
               />
             </Col>
           )}
+        </Row>
+        <Typography.Text strong>线索退回</Typography.Text>
+        <Row gutter={16} style={{ marginTop: 8 }}>
+          <Col xs={12} md={6}>
+            <Form.Item
+              name="returnWindowDays"
+              label="退回期限（天）"
+              tooltip="线索推送后多少天内，机构可以通过签名接口退回（重复、手机号无效、不在服务区域、疑似欺诈、其他）"
+              rules={[{ required: true, message: '请填写退回期限' }]}
+            >
+              <InputNumber
+                aria-label="退回期限（天）"
+                min={RETURN_WINDOW_DAYS.min}
+                max={RETURN_WINDOW_DAYS.max}
+                precision={0}
+                style={{ width: '100%' }}
+              />
+            </Form.Item>
+          </Col>
+          <Col xs={12} md={6}>
+            <Form.Item
+              name="maxReturnRate"
+              label="每月最高退回率"
+              tooltip="当月（北京时间）退回的线索（已退回 + 待审核）不超过当月推送给该机构线索数的这个比例；比例大于 0 时每月至少可退回 1 条，0% 表示不接受退回"
+              rules={[
+                { required: true, message: '请填写每月最高退回率' },
+                {
+                  validator: async (_: unknown, value: string | undefined) => {
+                    const read = returnRateBps(value ?? '');
+                    if ('problem' in read) throw new Error(read.problem);
+                  },
+                },
+              ]}
+            >
+              <Input aria-label="每月最高退回率" suffix="%" placeholder="20" />
+            </Form.Item>
+          </Col>
         </Row>
         <Typography.Text strong>按链接类型的推送方式</Typography.Text>
         <Row gutter={16} style={{ marginTop: 8 }}>

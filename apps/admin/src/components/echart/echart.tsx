@@ -13,6 +13,12 @@ function loadEcharts(): Promise<Loaded> {
   return loading;
 }
 
+/**
+ * A browser driven by automation (Playwright's screenshots, `navigator.webdriver`) draws charts without
+ * animation, so a screenshot shows the finished chart.
+ */
+const STILL = typeof navigator !== 'undefined' && navigator.webdriver === true;
+
 interface EChartProps {
   option: EChartsCoreOption;
   height: number;
@@ -47,7 +53,8 @@ export function EChart({ option, height, ariaLabel }: EChartProps) {
   }, []);
 
   useEffect(() => {
-    if (state === 'ready') chart.current?.setOption(option, { notMerge: true });
+    if (state === 'ready')
+      chart.current?.setOption(STILL ? { ...option, animation: false } : option, { notMerge: true });
   }, [option, state]);
 
   if (state === 'error') return <Alert type="error" showIcon message="图表组件加载失败，请刷新页面重试" />;
