@@ -243,10 +243,10 @@ describe('console funnel in Chromium', () => {
 
     const { page, errors } = await consolePage();
     await consoleLogin(page, PARTNER);
-    // A channel partner lands on the funnel; the menu has nothing else.
+    // A channel partner lands on the funnel; the menu has only its channels' funnel and statements.
     await page.waitForURL(/\/admin\/funnel/, { timeout: 15_000 });
     await page.getByText('渠道合作方视图').waitFor();
-    await expect.poll(() => page.locator('.ant-menu-item').count()).toBe(1);
+    await expect.poll(() => page.locator('.ant-menu-item').allInnerTexts()).toEqual(['转化漏斗', '结算对账']);
     await page.goto(`${server.url}/admin/funnel?from=${today}&to=${today}`);
     await expect.poll(() => stepCount(page, '登录'), { timeout: 15_000 }).toBeGreaterThanOrEqual(1);
 
