@@ -34,8 +34,8 @@ function entry(
     party === 'channel'
       ? `(select id from channels where ad_channel_code = '${code}')`
       : `(select id from partners where code = '${code}')`;
-  return `insert into ledger_entries (kind, party_type, party_id, party_code, month, event_at, amount_fen, reference, channel_code)
-    values ('${kind}', '${party}', ${partyId}, '${code}', '${shanghaiMonthOf(new Date(noon(day)))}', '${noon(day)}', ${fen}, '${reference}', ${channelCode === null ? 'null' : `'${channelCode}'`})`;
+  return `insert into ledger_entries (kind, party_type, party_id, party_code, month, event_month, event_at, amount_fen, reference, channel_code)
+    values ('${kind}', '${party}', ${partyId}, '${code}', '${shanghaiMonthOf(new Date(noon(day)))}', '${shanghaiMonthOf(new Date(noon(day)))}', '${noon(day)}', ${fen}, '${reference}', ${channelCode === null ? 'null' : `'${channelCode}'`})`;
 }
 
 const clicks = (code: string, day: string, skin: number, n: number) =>

@@ -34,6 +34,7 @@ CREATE TABLE "ledger_entries" (
 	"party_id" integer NOT NULL,
 	"party_code" text NOT NULL,
 	"month" text NOT NULL,
+	"event_month" text NOT NULL,
 	"event_at" timestamp with time zone NOT NULL,
 	"amount_fen" bigint NOT NULL,
 	"reference" text NOT NULL,
@@ -47,7 +48,8 @@ CREATE TABLE "ledger_entries" (
 	"reason" text,
 	"staff_id" integer,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
-	CONSTRAINT "ledger_entries_month" CHECK ("ledger_entries"."month" ~ '^[0-9]{4}-(0[1-9]|1[0-2])$')
+	CONSTRAINT "ledger_entries_month" CHECK ("ledger_entries"."month" ~ '^[0-9]{4}-(0[1-9]|1[0-2])$'),
+	CONSTRAINT "ledger_entries_event_month" CHECK ("ledger_entries"."event_month" ~ '^[0-9]{4}-(0[1-9]|1[0-2])$' and "ledger_entries"."event_month" <= "ledger_entries"."month")
 );
 --> statement-breakpoint
 CREATE TABLE "month_closes" (

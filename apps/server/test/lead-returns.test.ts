@@ -18,7 +18,8 @@ import { shanghaiDate } from '@lm/shared/time';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, leadReturns, leads, partners, products } from '../src/db/schema.ts';
+import { auditLog, leadReturns, leads, monthCloses, partners, products } from '../src/db/schema.ts';
+import { nextMonth } from '../src/modules/ledger/rules.ts';
 import { consentToApiOffers } from './fixtures.ts';
 import { BACKEND, body, loginAs, newPhone, staffLogin, useTestApp } from './helpers.ts';
 import { pointLendersAt, signedCallback } from './lenders.ts';
@@ -165,6 +166,24 @@ describe(`lead returns (issue 48.4) (${BACKEND})`, () => {
     // Nothing more is booked for it.
     await app.services.ledgerPoster.runOnce();
     expect((await netOf(lead.id)).lender).toBe(0);
+  });
+
+  it('a return nets the month that charged the lead; once that month is closed, the next open month (late)', async () => {
+    const { lead } = await personWithLead();
+    const [charged] = (await netOf(lead.id)).entries;
+    const month = charged!.month;
+    expect(await app.services.ledger.close(month, null)).toBe(true);
+    try {
+      const res = await sandboxReturn(lead.partnerCode, { leadId: lead.key, reason: 'invalid_phone' });
+      expect(res.statusCode, res.body).toBe(200);
+      const ret = (await netOf(lead.id)).entries.find((e) => e.kind === 'return')!;
+      expect(ret).toMatchObject({ eventMonth: month, month: nextMonth(month), amountFen: -CPL });
+      // The closed month's entries of the lead are what they were.
+      const inClosed = (await netOf(lead.id)).entries.filter((e) => e.month === month);
+      expect(inClosed.map((e) => e.id)).toEqual([charged!.id]);
+    } finally {
+      await app.database.db.delete(monthCloses).where(eq(monthCloses.month, month));
+    }
   });
 
   it('a lead whose CPL is not booked yet: the return books it first, then reverses it', async () => {

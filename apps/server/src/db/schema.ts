@@ -1302,6 +1302,11 @@ export const ledgerEntries = pgTable(
     partyId: integer('party_id').notNull(),
     partyCode: text('party_code').notNull(),
     month: text('month').notNull(),
+    /**
+     * The Shanghai month the event belongs to: its own month, or for a return the month the lead was charged in.
+     * `month` is later when that one was closed (the entry is "late", booked in the next open month).
+     */
+    eventMonth: text('event_month').notNull(),
     eventAt: ts('event_at').notNull(),
     amountFen: bigint('amount_fen', { mode: 'number' }).notNull(),
     /** What it is for, unique per kind: `lead:<id>:cpl`, `lead:<id>:cpa`, `outcome:<id>:cps`, `return:<id>`, … */
@@ -1325,6 +1330,10 @@ export const ledgerEntries = pgTable(
     index('ledger_entries_lead').on(t.leadId),
     index('ledger_entries_event').on(t.eventAt),
     check('ledger_entries_month', sql`${t.month} ~ '^[0-9]{4}-(0[1-9]|1[0-2])$'`),
+    check(
+      'ledger_entries_event_month',
+      sql`${t.eventMonth} ~ '^[0-9]{4}-(0[1-9]|1[0-2])$' and ${t.eventMonth} <= ${t.month}`,
+    ),
   ],
 );
 

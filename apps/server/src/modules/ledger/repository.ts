@@ -15,11 +15,11 @@ import {
 import { bookingMonth, LEDGER_LOCK_CLASS, LENDER_LOCK_CLASS, monthLockKey } from './rules.ts';
 
 export type LedgerEntryRow = typeof ledgerEntries.$inferSelect;
-/** An entry to book: everything but its id, booking month and creation time, plus its event's month. */
-export type EntryInput = Omit<typeof ledgerEntries.$inferInsert, 'id' | 'month' | 'createdAt'> & {
-  /** The Shanghai month of the event (`shanghaiMonthOf(eventAt)`). */
-  eventMonth: string;
-};
+/**
+ * An entry to book: everything but its id, booking month and creation time. `eventMonth` is the month it
+ * belongs to (`shanghaiMonthOf(eventAt)`, or the charged month a return nets); `book` decides `month`.
+ */
+export type EntryInput = Omit<typeof ledgerEntries.$inferInsert, 'id' | 'month' | 'createdAt'>;
 
 /** A lender event the ledger has not booked yet. */
 export interface DueLeadEvent {
@@ -118,8 +118,8 @@ export class LedgerRepository {
       return m;
     };
     const out: LedgerEntryRow[] = [];
-    for (const { eventMonth, ...e } of entries) {
-      const month = await monthFor(eventMonth);
+    for (const e of entries) {
+      const month = await monthFor(e.eventMonth);
       const [row] = await this.db
         .insert(ledgerEntries)
         .values({ ...e, month })

@@ -82,6 +82,7 @@ export class SettlementRepository {
         model: ledgerEntries.model,
         channelCode: ledgerEntries.channelCode,
         eventAt: ledgerEntries.eventAt,
+        eventMonth: ledgerEntries.eventMonth,
         month: ledgerEntries.month,
       })
       .from(ledgerEntries)
@@ -108,6 +109,7 @@ export class SettlementRepository {
         model: ledgerEntries.model,
         channelCode: ledgerEntries.channelCode,
         eventAt: ledgerEntries.eventAt,
+        eventMonth: ledgerEntries.eventMonth,
         month: ledgerEntries.month,
       })
       .from(ledgerEntries)

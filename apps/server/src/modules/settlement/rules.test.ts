@@ -28,6 +28,7 @@ function entry(over: Partial<EntryFacts>): EntryFacts {
     model: 'cpl',
     channelCode: null,
     eventAt: NOV,
+    eventMonth: '2026-11',
     month: '2026-11',
     ...over,
   };
@@ -78,13 +79,14 @@ describe('totalsByParty', () => {
     expect(t).toMatchObject({ costFen: 2_000, payoutFen: 1_000, adjustmentFen: 50, netFen: 1_050, leads: 0 });
   });
 
-  it('an entry of an earlier month booked here is late', () => {
-    expect(isLate({ eventAt: OCT, month: '2026-11' })).toBe(true);
-    expect(isLate({ eventAt: NOV, month: '2026-11' })).toBe(false);
-    // 2026-10-31 23:30 in Shanghai is still October.
-    expect(isLate({ eventAt: new Date('2026-10-31T15:30:00Z'), month: '2026-11' })).toBe(true);
-    expect(isLate({ eventAt: new Date('2026-10-31T16:00:00Z'), month: '2026-11' })).toBe(false);
-    expect(totalsByParty([entry({ eventAt: OCT }), entry({})]).get('lender:1')?.lateEntries).toBe(1);
+  it('an entry of an earlier (closed) month booked here is late', () => {
+    expect(isLate({ eventMonth: '2026-10', month: '2026-11' })).toBe(true);
+    expect(isLate({ eventMonth: '2026-11', month: '2026-11' })).toBe(false);
+    // A return made in November of a lead charged in October (closed): late, whatever its instant.
+    expect(isLate({ eventMonth: '2026-10', month: '2026-11' })).toBe(true);
+    expect(
+      totalsByParty([entry({ eventAt: OCT, eventMonth: '2026-10' }), entry({})]).get('lender:1')?.lateEntries,
+    ).toBe(1);
   });
 });
 
@@ -193,6 +195,7 @@ describe('property: a statement is the sum of its entries', () => {
         model: r.model,
         channelCode: r.partyType === 'lender' ? r.channelCode : null,
         eventAt: r.late ? OCT : NOV,
+        eventMonth: r.late ? '2026-10' : '2026-11',
         month: '2026-11',
       }),
     );

@@ -24,9 +24,11 @@ export interface EntryFacts {
   model: string | null;
   /** A lender entry's channel (the person's ad channel); null for channel entries and unknown. */
   channelCode: string | null;
-  /** When the event happened (an entry of an earlier, closed month is "late"). */
+  /** When the event happened. */
   eventAt: Date;
-  /** The month it is booked in. */
+  /** The month the event belongs to (a return: the month the lead was charged in). */
+  eventMonth: string;
+  /** The month it is booked in: later than `eventMonth` when that one was closed (the entry is "late"). */
   month: string;
 }
 
@@ -80,8 +82,8 @@ function emptyTotals(e: Pick<EntryFacts, 'partyType' | 'partyId' | 'partyCode'>)
 }
 
 /** Whether an entry was booked after its own month (that month was closed when it was posted). */
-export function isLate(e: Pick<EntryFacts, 'eventAt' | 'month'>): boolean {
-  return shanghaiMonthOf(e.eventAt) < e.month;
+export function isLate(e: Pick<EntryFacts, 'eventMonth' | 'month'>): boolean {
+  return e.eventMonth < e.month;
 }
 
 /** Counts one lead-revenue or return entry into event counts (by its model). */

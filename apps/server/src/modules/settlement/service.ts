@@ -153,7 +153,7 @@ export class SettlementService {
       kindLabel: kindLabel(e.kind),
       model: e.model,
       eventAt: e.eventAt.toISOString(),
-      eventMonth: shanghaiMonthOf(e.eventAt),
+      eventMonth: e.eventMonth,
       ...(shown ? { amountFen: e.amountFen, basisFen: e.basisFen } : {}),
       reference: e.reference,
       leadId: e.leadId,
