@@ -343,7 +343,7 @@ describe(`lead returns (issue 48.4) (${BACKEND})`, () => {
     expect(data).toMatchObject({ reason: 'rate_exceeded', maxRateBps: 1, allowed: 1 });
     expect(data.returned).toBeGreaterThanOrEqual(1);
     expect(body(res).msg).toBe(
-      `超过每月最高退回率 0.01%：${shanghaiDate().slice(0, 7)} 已推送 ${data.delivered} 条线索，最多可退回 1 条，已退回 ${data.returned} 条`,
+      `超过每月最高退回率 0.01%：${shanghaiDate().slice(0, 7)} 推送的 ${data.delivered} 条线索最多可退回 1 条，已退回 ${data.returned} 条`,
     );
     expect(await app.database.db.select().from(leadReturns).where(eq(leadReturns.leadId, lead.id))).toEqual(
       [],

@@ -117,17 +117,18 @@ export class ReturnRepository {
     return Number(row?.n ?? 0);
   }
 
-  /** The lender's returns (accepted + disputed) requested in [from, to). */
+  /** The lender's returns (accepted + disputed) of its leads delivered in [from, to). */
   async returnedBetween(partnerId: number, from: Date, to: Date): Promise<number> {
     const [row] = await this.db
       .select({ n: count() })
       .from(leadReturns)
+      .innerJoin(leads, eq(leads.id, leadReturns.leadId))
       .where(
         and(
           eq(leadReturns.partnerId, partnerId),
           inArray(leadReturns.status, ['accepted', 'disputed']),
-          gte(leadReturns.requestedAt, from),
-          lt(leadReturns.requestedAt, to),
+          gte(leads.deliveredAt, from),
+          lt(leads.deliveredAt, to),
         ),
       );
     return Number(row?.n ?? 0);

@@ -77,12 +77,21 @@ describe('return rules (issue 48.4)', () => {
     const r = returnRefusal({ ...base, returnedInMonth: 2 });
     expect(r?.reason).toBe('rate_exceeded');
     expect(r?.data).toEqual({ month: '2026-05', maxRateBps: 2000, delivered: 10, returned: 2, allowed: 2 });
-    expect(r?.msg).toBe('超过每月最高退回率 20%：2026-05 已推送 10 条线索，最多可退回 2 条，已退回 2 条');
+    expect(r?.msg).toBe('超过每月最高退回率 20%：2026-05 推送的 10 条线索最多可退回 2 条，已退回 2 条');
     const zero = returnRefusal({ ...base, maxRateBps: 0 });
     expect(zero).toMatchObject({ reason: 'rate_exceeded', msg: expect.stringContaining('0%') });
-    // The 1st of a month, nothing delivered yet: one lead of the day before may still be returned.
-    expect(returnRefusal({ ...base, deliveredInMonth: 0 })).toBeNull();
-    expect(returnRefusal({ ...base, deliveredInMonth: 0, returnedInMonth: 1 })?.reason).toBe('rate_exceeded');
+    // A month with one lead (20 % of it rounds down to none): that one may still come back, a second not.
+    expect(returnRefusal({ ...base, deliveredInMonth: 1 })).toBeNull();
+    expect(returnRefusal({ ...base, deliveredInMonth: 1, returnedInMonth: 1 })?.reason).toBe('rate_exceeded');
+    // The month named is the lead's delivery month, not the return's.
+    const may = new Date('2026-05-31T15:00:00Z'); // 23:00 on 05-31 in Shanghai
+    const r2 = returnRefusal({
+      ...base,
+      now: new Date('2026-06-02T02:00:00Z'),
+      deliveredAt: may,
+      returnedInMonth: 2,
+    });
+    expect(r2?.data).toMatchObject({ month: '2026-05' });
   });
 
   it('refusals come in order: twice, not delivered, window, rate', () => {

@@ -54,9 +54,9 @@ export interface ReturnCheckInput {
   maxRateBps: number;
   /** The lead's return so far (any status), if it has one. */
   existing: { id: number; status: ReturnStatus } | null;
-  /** The lender's leads delivered in the Shanghai month of `now`. */
+  /** The lender's leads delivered in the Shanghai month this lead was delivered in. */
   deliveredInMonth: number;
-  /** The lender's returns (accepted + disputed) requested in the Shanghai month of `now`, before this one. */
+  /** The lender's returns (accepted + disputed) of leads delivered in that month, before this one. */
   returnedInMonth: number;
 }
 
@@ -89,13 +89,13 @@ export function returnRefusal(i: ReturnCheckInput): ReturnRefusal | null {
     };
   const allowed = allowedReturns(i.deliveredInMonth, i.maxRateBps);
   if (i.returnedInMonth + 1 > allowed) {
-    const month = shanghaiMonthOf(i.now);
+    const month = shanghaiMonthOf(i.deliveredAt);
     return {
       reason: 'rate_exceeded',
       msg:
         i.maxRateBps === 0
           ? '贵机构的每月最高退回率为 0%，不能退回线索'
-          : `超过每月最高退回率 ${bpsToPercentText(i.maxRateBps)}%：${month} 已推送 ${i.deliveredInMonth} 条线索，最多可退回 ${allowed} 条，已退回 ${i.returnedInMonth} 条`,
+          : `超过每月最高退回率 ${bpsToPercentText(i.maxRateBps)}%：${month} 推送的 ${i.deliveredInMonth} 条线索最多可退回 ${allowed} 条，已退回 ${i.returnedInMonth} 条`,
       data: {
         month,
         maxRateBps: i.maxRateBps,

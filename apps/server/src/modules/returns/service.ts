@@ -102,7 +102,8 @@ export class ReturnService {
     const found = await this.d.repo.leadOf(partnerId, body.leadId);
     if (!found) throw appError('NOT_FOUND', '线索不存在（或不是该机构的线索）');
     await this.bookDelivery(found);
-    const month = monthRange(shanghaiMonthOf(now));
+    // The rate is of the month the lead was delivered in: of a month's leads, at most so many come back.
+    const month = monthRange(shanghaiMonthOf(found.deliveredAt ?? now));
     const done = await this.d.repo.transaction(async (tx) => {
       await tx.lockPartner(partnerId);
       const repeat = await tx.byTransaction(partnerId, body.transactionId);

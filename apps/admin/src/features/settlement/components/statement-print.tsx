@@ -2,7 +2,7 @@ import { LEDGER_KIND_LABELS, PARTY_TYPE_LABELS, STATEMENT_STATUS_LABELS } from '
 import type { StatementDetailData, StatementEntry } from '@lm/shared/schemas/settlement';
 import { formatShanghai } from '@lm/shared/time';
 import { Table, type TableColumnsType, Tag } from 'antd';
-import { yuanText } from '../format';
+import { entryNote, yuanText } from '../format';
 
 /** While printing: only the statement — no menu, header or buttons of the console. */
 const PRINT_CSS = `
@@ -51,8 +51,7 @@ function entryColumns(amounts: boolean): TableColumnsType<StatementEntry> {
     {
       title: '说明',
       key: 'note',
-      render: (_: unknown, e: StatementEntry) =>
-        e.reason ? `${e.reason}${e.staffName ? `（${e.staffName}）` : ''}` : e.reference,
+      render: (_: unknown, e: StatementEntry) => entryNote(e),
     },
     ...(amounts
       ? [
