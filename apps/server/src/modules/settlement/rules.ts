@@ -10,7 +10,7 @@ import {
   type PartyType,
   STATEMENT_STATUS_LABELS,
 } from '@lm/shared/ledger';
-import { fenToYuanText, shanghaiMonthOf } from '@lm/shared/money';
+import { fenToYuanText } from '@lm/shared/money';
 import type { Party, Statement } from '@lm/shared/schemas/settlement';
 
 /** What the statements read of an entry. */
