@@ -1,4 +1,3 @@
-import { ErrorCode, type ErrorCodeName } from '@lm/shared/errors';
 import {
   sandboxStatusData,
   sandboxStatusQueryData,
@@ -13,7 +12,8 @@ import { partnerSandboxOn } from '../../config/outbound.ts';
 import { envelope, ok } from '../../lib/envelope.ts';
 import { appError } from '../../lib/errors.ts';
 import { type SignedRequest, verifySignature } from './partner-callbacks.ts';
-import { SIGNATURE_HEADER, sign, TIMESTAMP_HEADER } from './signing.ts';
+import { callAsSandboxLender } from './sandbox-call.ts';
+import { SIGNATURE_HEADER, TIMESTAMP_HEADER } from './signing.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -161,32 +161,13 @@ const deliveryRoutes: FastifyPluginAsync = async (root) => {
       },
     },
     async (req) => {
-      const partner = await partnerCallbacks.signingPartner(req.params.code);
-      if (!partner) throw appError('NOT_FOUND', '未知的合作机构');
-      const raw = JSON.stringify({
-        version: 1,
-        transactionId: `sb-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`,
-        ...req.body,
-      });
-      const ts = Math.floor(Date.now() / 1000);
-      // Through the whole request path (hooks, validation, the signature check), as a lender's call comes.
-      const res = await app.inject({
-        method: 'POST',
-        url: '/api/partner/outcomes',
-        headers: {
-          'content-type': 'application/json',
-          'x-lm-partner': req.params.code,
-          [TIMESTAMP_HEADER]: String(ts),
-          [SIGNATURE_HEADER]: sign(partner.secret, ts, raw),
-        },
-        payload: raw,
-      });
-      const answer = res.json() as { code: number; msg: string; data: unknown };
-      if (res.statusCode === 200)
-        return answer as { code: 200; msg: string; data: z.infer<typeof lenderOutcomeData> };
-      // Our API refused the lender's call: the same refusal (code and words) to whoever triggered it.
-      const kind = (Object.keys(ErrorCode) as ErrorCodeName[]).find((k) => ErrorCode[k] === answer.code);
-      throw appError(kind ?? 'VALIDATION_FAILED', answer.msg, answer.data);
+      return callAsSandboxLender<z.infer<typeof lenderOutcomeData>>(
+        app,
+        req.params.code,
+        '/api/partner/outcomes',
+        'sb',
+        req.body,
+      );
     },
   );
 

@@ -1,4 +1,3 @@
-import { ErrorCode, type ErrorCodeName } from '@lm/shared/errors';
 import { sandboxCodeParams } from '@lm/shared/schemas/partner';
 import { lenderReturnBody, lenderReturnData, sandboxReturnBody } from '@lm/shared/schemas/returns';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
@@ -8,7 +7,8 @@ import { partnerSandboxOn } from '../../config/outbound.ts';
 import { envelope, ok } from '../../lib/envelope.ts';
 import { appError } from '../../lib/errors.ts';
 import type { SignedRequest } from '../delivery/partner-callbacks.ts';
-import { SIGNATURE_HEADER, sign, TIMESTAMP_HEADER } from '../delivery/signing.ts';
+import { callAsSandboxLender } from '../delivery/sandbox-call.ts';
+import { SIGNATURE_HEADER, TIMESTAMP_HEADER } from '../delivery/signing.ts';
 
 const header = (req: FastifyRequest, name: string) => {
   const v = req.headers[name];
@@ -74,32 +74,13 @@ const returnRoutes: FastifyPluginAsync = async (root) => {
       },
     },
     async (req) => {
-      const partner = await partnerCallbacks.signingPartner(req.params.code);
-      if (!partner) throw appError('NOT_FOUND', '未知的合作机构');
-      const raw = JSON.stringify({
-        version: 1,
-        transactionId: `sbr-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`,
-        ...req.body,
-      });
-      const ts = Math.floor(Date.now() / 1000);
-      // Through the whole request path (hooks, validation, the signature check), as a lender's call comes.
-      const res = await app.inject({
-        method: 'POST',
-        url: '/api/partner/returns',
-        headers: {
-          'content-type': 'application/json',
-          'x-lm-partner': req.params.code,
-          [TIMESTAMP_HEADER]: String(ts),
-          [SIGNATURE_HEADER]: sign(partner.secret, ts, raw),
-        },
-        payload: raw,
-      });
-      const answer = res.json() as { code: number; msg: string; data: unknown };
-      if (res.statusCode === 200)
-        return answer as { code: 200; msg: string; data: z.infer<typeof lenderReturnData> };
-      // Our API refused the lender's call: the same refusal (code and words) to whoever triggered it.
-      const kind = (Object.keys(ErrorCode) as ErrorCodeName[]).find((k) => ErrorCode[k] === answer.code);
-      throw appError(kind ?? 'VALIDATION_FAILED', answer.msg, answer.data);
+      return callAsSandboxLender<z.infer<typeof lenderReturnData>>(
+        app,
+        req.params.code,
+        '/api/partner/returns',
+        'sbr',
+        req.body,
+      );
     },
   );
 };
