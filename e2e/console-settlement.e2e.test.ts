@@ -27,7 +27,7 @@ const past = cm === 1 ? `${cy - 1}-12` : `${cy}-${String(cm - 1).padStart(2, '0'
 beforeAll(async () => {
   const first = await startServer();
   expect(await first.stop()).toBe(0);
-  for (const s of [ADMIN, PARTNER]) {
+  for (const s of [ADMIN, PARTNER] as { phone: string; name: string; role: string; channels?: string }[]) {
     await runCli(
       [
         'apps/server/src/cli/admin-create.ts',
@@ -39,7 +39,7 @@ beforeAll(async () => {
         s.role,
         '--password',
         PASSWORD,
-        ...('channels' in s ? ['--channels', s.channels] : []),
+        ...(s.channels ? ['--channels', s.channels] : []),
       ],
       { DATA_DIR: first.dataDir },
     );

@@ -66,12 +66,12 @@ beforeAll(async () => {
   server = first;
   await consentToAll(await loginPerson(first.url, '134'));
   expect(await first.stop()).toBe(0);
-  for (const s of [ADMIN, PARTNER]) {
+  for (const s of [ADMIN, PARTNER] as { phone: string; name: string; role: string; channels?: string }[]) {
     await runCli(
       [
         'apps/server/src/cli/admin-create.ts',
         ...['--phone', s.phone, '--name', s.name, '--role', s.role, '--password', PASSWORD],
-        ...('channels' in s ? ['--channels', s.channels] : []),
+        ...(s.channels ? ['--channels', s.channels] : []),
       ],
       { DATA_DIR: first.dataDir },
     );
