@@ -5,33 +5,15 @@ import {
 } from '@lm/shared/schemas/outcome-polling';
 import { lenderOutcomeBody, lenderOutcomeData, sandboxOutcomeBody } from '@lm/shared/schemas/outcomes';
 import { dupCheckBody, partnerCallbackBody, sandboxCodeParams } from '@lm/shared/schemas/partner';
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { partnerSandboxOn } from '../../config/outbound.ts';
 import { envelope, ok } from '../../lib/envelope.ts';
 import { appError } from '../../lib/errors.ts';
-import { type SignedRequest, verifySignature } from './partner-callbacks.ts';
+import { verifySignature } from './partner-callbacks.ts';
 import { callAsSandboxLender } from './sandbox-call.ts';
-import { SIGNATURE_HEADER, TIMESTAMP_HEADER } from './signing.ts';
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    rawBody?: string;
-  }
-}
-
-const header = (req: FastifyRequest, name: string) => {
-  const v = req.headers[name];
-  return Array.isArray(v) ? v[0] : v;
-};
-
-/** What a signature covers: the two headers and the raw body. */
-const signed = (req: FastifyRequest): SignedRequest => ({
-  timestamp: header(req, TIMESTAMP_HEADER),
-  signature: header(req, SIGNATURE_HEADER),
-  rawBody: req.rawBody ?? '',
-});
+import { headerOf, keepRawJsonBody, signedRequestOf } from './signed-request.ts';
 
 /**
  * Partner-facing calls: match callbacks (link type 5) and joint-login results (8), signed with the
@@ -42,14 +24,7 @@ const deliveryRoutes: FastifyPluginAsync = async (root) => {
   const { partnerCallbacks, partnerSandbox, privacy, outcomes } = app.services;
 
   // Signatures cover the raw body: keep it (this plugin only).
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
-    req.rawBody = body as string;
-    try {
-      done(null, body === '' ? {} : JSON.parse(body as string));
-    } catch {
-      done(appError('VALIDATION_FAILED', '请求体不是有效的 JSON'), undefined);
-    }
-  });
+  keepRawJsonBody(app);
 
   app.post(
     '/api/partner/callback',
@@ -71,7 +46,7 @@ const deliveryRoutes: FastifyPluginAsync = async (root) => {
       },
     },
     async (req) => {
-      const partner = await partnerCallbacks.verified(header(req, 'x-lm-partner'), signed(req));
+      const partner = await partnerCallbacks.verified(headerOf(req, 'x-lm-partner'), signedRequestOf(req));
       if ('event' in req.body) {
         const { noticeId } = req.body;
         const found = await privacy.confirmDeletion(partner.id, noticeId);
@@ -97,7 +72,7 @@ const deliveryRoutes: FastifyPluginAsync = async (root) => {
       },
     },
     async (req) => {
-      const partner = await partnerCallbacks.verified(header(req, 'x-lm-partner'), signed(req));
+      const partner = await partnerCallbacks.verified(headerOf(req, 'x-lm-partner'), signedRequestOf(req));
       return ok(await outcomes.record(partner.id, req.body));
     },
   );
@@ -127,8 +102,8 @@ const deliveryRoutes: FastifyPluginAsync = async (root) => {
     async (req, reply) => {
       const partner = await partnerCallbacks.signingPartner(req.params.code);
       if (!partner) throw appError('NOT_FOUND', '未知的合作机构');
-      verifySignature(partner.secrets, signed(req));
-      const key = header(req, 'idempotency-key');
+      verifySignature(partner.secrets, signedRequestOf(req));
+      const key = headerOf(req, 'idempotency-key');
       return reply.send(await partnerSandbox.receive(req.params.code, partner.secret, key, req.body));
     },
   );
@@ -206,7 +181,7 @@ const deliveryRoutes: FastifyPluginAsync = async (root) => {
     async (req, reply) => {
       const partner = await partnerCallbacks.signingPartner(req.params.code);
       if (!partner) throw appError('NOT_FOUND', '未知的合作机构');
-      verifySignature(partner.secrets, signed(req));
+      verifySignature(partner.secrets, signedRequestOf(req));
       return reply.send(await partnerSandbox.statuses(req.params.code, req.body.leadIds));
     },
   );

@@ -1,26 +1,12 @@
 import { sandboxCodeParams } from '@lm/shared/schemas/partner';
 import { lenderReturnBody, lenderReturnData, sandboxReturnBody } from '@lm/shared/schemas/returns';
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import { partnerSandboxOn } from '../../config/outbound.ts';
 import { envelope, ok } from '../../lib/envelope.ts';
-import { appError } from '../../lib/errors.ts';
-import type { SignedRequest } from '../delivery/partner-callbacks.ts';
 import { callAsSandboxLender } from '../delivery/sandbox-call.ts';
-import { SIGNATURE_HEADER, TIMESTAMP_HEADER } from '../delivery/signing.ts';
-
-const header = (req: FastifyRequest, name: string) => {
-  const v = req.headers[name];
-  return Array.isArray(v) ? v[0] : v;
-};
-
-/** What a signature covers: the two headers and the raw body. */
-const signed = (req: FastifyRequest): SignedRequest => ({
-  timestamp: header(req, TIMESTAMP_HEADER),
-  signature: header(req, SIGNATURE_HEADER),
-  rawBody: req.rawBody ?? '',
-});
+import { headerOf, keepRawJsonBody, signedRequestOf } from '../delivery/signed-request.ts';
 
 /**
  * Lead returns from lenders (issue 48.4): `POST /api/partner/returns`, signed exactly like the outcomes call;
@@ -31,14 +17,7 @@ const returnRoutes: FastifyPluginAsync = async (root) => {
   const { partnerCallbacks, returns } = app.services;
 
   // Signatures cover the raw body: keep it (this plugin only).
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
-    req.rawBody = body as string;
-    try {
-      done(null, body === '' ? {} : JSON.parse(body as string));
-    } catch {
-      done(appError('VALIDATION_FAILED', '请求体不是有效的 JSON'), undefined);
-    }
-  });
+  keepRawJsonBody(app);
 
   app.post(
     '/api/partner/returns',
@@ -53,7 +32,7 @@ const returnRoutes: FastifyPluginAsync = async (root) => {
       },
     },
     async (req) => {
-      const partner = await partnerCallbacks.verified(header(req, 'x-lm-partner'), signed(req));
+      const partner = await partnerCallbacks.verified(headerOf(req, 'x-lm-partner'), signedRequestOf(req));
       return ok(await returns.request(partner.id, req.body));
     },
   );
