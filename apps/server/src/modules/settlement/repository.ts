@@ -38,6 +38,20 @@ export interface EntryDetailRow extends EntryFacts {
   createdAt: Date;
 }
 
+/** What the statements read of an entry. */
+const ENTRY_FACTS = {
+  kind: ledgerEntries.kind,
+  partyType: ledgerEntries.partyType,
+  partyId: ledgerEntries.partyId,
+  partyCode: ledgerEntries.partyCode,
+  amountFen: ledgerEntries.amountFen,
+  model: ledgerEntries.model,
+  channelCode: ledgerEntries.channelCode,
+  eventAt: ledgerEntries.eventAt,
+  eventMonth: ledgerEntries.eventMonth,
+  month: ledgerEntries.month,
+};
+
 /**
  * Reads for the monthly statements (issue 48.5, ADR 073): a month's ledger entries, the parties they name,
  * the channels' traffic of the month, closes; and the transaction that books an adjustment or payout or closes
@@ -73,18 +87,7 @@ export class SettlementRepository {
   /** Every entry booked in `month` (of one party when given). */
   async entriesOfMonth(month: string, party?: { type: PartyType; id: number }): Promise<EntryFacts[]> {
     return this.db
-      .select({
-        kind: ledgerEntries.kind,
-        partyType: ledgerEntries.partyType,
-        partyId: ledgerEntries.partyId,
-        partyCode: ledgerEntries.partyCode,
-        amountFen: ledgerEntries.amountFen,
-        model: ledgerEntries.model,
-        channelCode: ledgerEntries.channelCode,
-        eventAt: ledgerEntries.eventAt,
-        eventMonth: ledgerEntries.eventMonth,
-        month: ledgerEntries.month,
-      })
+      .select(ENTRY_FACTS)
       .from(ledgerEntries)
       .where(
         and(
@@ -100,18 +103,7 @@ export class SettlementRepository {
   async lenderEntriesOfChannels(month: string, codes: readonly string[]): Promise<EntryFacts[]> {
     if (codes.length === 0) return [];
     return this.db
-      .select({
-        kind: ledgerEntries.kind,
-        partyType: ledgerEntries.partyType,
-        partyId: ledgerEntries.partyId,
-        partyCode: ledgerEntries.partyCode,
-        amountFen: ledgerEntries.amountFen,
-        model: ledgerEntries.model,
-        channelCode: ledgerEntries.channelCode,
-        eventAt: ledgerEntries.eventAt,
-        eventMonth: ledgerEntries.eventMonth,
-        month: ledgerEntries.month,
-      })
+      .select(ENTRY_FACTS)
       .from(ledgerEntries)
       .where(
         and(
